@@ -1,0 +1,44 @@
+# Castellan: `make run` serves the app on the LAN, `make test` runs every test.
+# Both start from a fresh clone: they make the virtual environment and install what they need.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 0.0.0.0
+PORT ?= 5000
+# Debian packages the tests use: a real browser, a QR decoder, a PDF renderer.
+TEST_DEBS := chromium zbar-tools poppler-utils
+
+.PHONY: run test lint bench debs clean
+
+$(BIN)/castellan: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+run: $(BIN)/castellan
+	$(BIN)/castellan serve --host $(HOST) --port $(PORT)
+
+debs:
+	@missing=""; \
+	for cmd in chromium:chromium zbarimg:zbar-tools pdftoppm:poppler-utils; do \
+	  command -v $${cmd%%:*} >/dev/null 2>&1 || missing="$$missing $${cmd##*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+lint: $(BIN)/castellan
+	$(BIN)/ruff check companion printables tests
+
+test: $(BIN)/castellan debs lint
+	$(BIN)/pytest
+
+bench: $(BIN)/castellan
+	$(BIN)/python -m tests.bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info
