@@ -1,0 +1,106 @@
+"""Castellan: a paper-play companion and scorer for five castle-themed games.
+
+``create_app`` is the Flask application factory (``flask --app companion run`` finds it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, g, url_for
+
+from companion import db, games, security
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: configuration, database, security, and every game's blueprint."""
+    app = Flask(__name__, instance_relative_config=True, template_folder=str(_templates_dir()))
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=os.environ.get("CASTELLAN_DATABASE", os.path.join(app.instance_path, "castellan.sqlite3")),
+        BASE_URL=os.environ.get("CASTELLAN_BASE_URL", ""),
+        POLL_SECONDS=1.5,
+        MAX_CONTENT_LENGTH=256 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
+    )
+    app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app.instance_path)
+    if test_config:
+        app.config.update(test_config)
+
+    with db.connect(app.config["DATABASE"]) as conn:
+        db.migrate(conn)
+    app.teardown_appcontext(_close_db)
+
+    registry = games.discover()
+    app.extensions["castellan.games"] = registry
+    security.init_app(app)
+    from companion import api, errors
+
+    for blueprint in registry.blueprints:
+        app.register_blueprint(blueprint)
+    app.register_blueprint(api.bp)
+    errors.init_app(app)
+    _init_templates(app, registry)
+    return app
+
+
+def get_db():
+    """This request's database connection (opened on first use, closed at teardown)."""
+    from flask import current_app
+
+    if "db" not in g:
+        g.db = db.connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def registry() -> games.Registry:
+    """The games of the running app."""
+    from flask import current_app
+
+    return current_app.extensions["castellan.games"]
+
+
+def _close_db(_exc: BaseException | None) -> None:
+    conn = g.pop("db", None)
+    if conn is not None:
+        conn.close()
+
+
+def _templates_dir() -> Path:
+    # Installed from a wheel, the templates are the package companion.templates;
+    # in a source checkout they are the repository's top-level templates/.
+    installed = PACKAGE_DIR / "templates"
+    return installed if (installed / "base.html").exists() else PACKAGE_DIR.parent / "templates"
+
+
+def _instance_secret(instance_path: str) -> str:
+    """The secret key kept in the instance folder, made on first run."""
+    path = Path(instance_path) / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32), encoding="utf-8")
+        path.chmod(0o600)
+    return path.read_text(encoding="utf-8").strip()
+
+
+def _init_templates(app: Flask, registry: games.Registry) -> None:
+    """Globals every template uses: the games, and static URLs that change with their content."""
+    digests: dict[str, str] = {}
+
+    def static_url(filename: str) -> str:
+        if filename not in digests:
+            content = (Path(app.static_folder) / filename).read_bytes()
+            digests[filename] = hashlib.sha256(content).hexdigest()[:10]
+        return url_for("static", filename=filename, v=digests[filename])
+
+    app.jinja_env.globals.update(
+        static_url=static_url, all_games=registry.ordered, games_by_slug=registry.games
+    )
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True

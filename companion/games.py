@@ -1,0 +1,70 @@
+"""The registry of games: each game's web module declares itself with a ``GAME``.
+
+Adding a game means adding files (its rules module, its views module with a ``GAME`` and
+a blueprint ``bp``, its templates, its printables), never editing a list here:
+``discover()`` imports every module of ``companion.views`` and collects what they declare.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from flask import Blueprint
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the rest of Castellan needs to know about one game (or table tool)."""
+
+    slug: str  # URL segment and template folder: "castle"
+    name: str  # "Castle"
+    tagline: str  # one line for the home page
+    players: str  # "2 or 4 players"
+    order: int  # position on the home page
+    summary: tuple[str, ...] = ()  # a few short paragraphs, in Castellan's own words
+    rules: ModuleType | None = None  # a rules module with the table protocol, if tables can be played
+    table_options: Callable[[dict], dict] | None = None  # creation form -> options for rules.new_table
+    table_title: Callable[[dict], str] | None = None  # options -> a short title for lists
+    table_action: Callable[[dict, str], dict] | None = None  # (action form, viewer) -> action for rules.apply
+    commands: dict[str, tuple[str, Callable[[list[str]], int]]] = field(default_factory=dict)
+    tool: bool = False  # a general table tool rather than one of the games
+
+    @property
+    def has_tables(self) -> bool:
+        """True when a table of this game can be created and played."""
+        return self.rules is not None and self.table_options is not None and self.table_action is not None
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Every game and every blueprint found in ``companion.views``."""
+
+    games: dict[str, Game]
+    blueprints: list[Blueprint]
+
+    def ordered(self) -> list[Game]:
+        """Games first, then tools, each by their declared order."""
+        return sorted(self.games.values(), key=lambda game: (game.tool, game.order))
+
+
+def discover(package: ModuleType | None = None) -> Registry:
+    """Import every module of the views package and collect its ``GAME`` and ``bp``."""
+    if package is None:
+        package = importlib.import_module("companion.views")
+    games: dict[str, Game] = {}
+    blueprints: list[Blueprint] = []
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda info: info.name):
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        game = getattr(module, "GAME", None)
+        if game is not None:
+            if game.slug in games:
+                raise RuntimeError(f"Two games declare the slug {game.slug!r}.")
+            games[game.slug] = game
+        blueprint = getattr(module, "bp", None)
+        if blueprint is not None:
+            blueprints.append(blueprint)
+    return Registry(games, blueprints)

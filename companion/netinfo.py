@@ -1,0 +1,71 @@
+"""Where Castellan can be reached on the LAN, and QR codes of addresses."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import ipaddress
+import re
+import socket
+
+import qrcode
+import qrcode.image.svg
+from qrcode.constants import ERROR_CORRECT_M
+
+
+def lan_address() -> str:
+    """This machine's IPv4 address on the local network, or 127.0.0.1 when it has none.
+
+    A UDP socket "connected" to a documentation address sends no packet; it only asks the
+    kernel which local address would be used.
+    """
+    candidates = []
+    with contextlib.suppress(OSError):
+        candidates += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))
+        candidates.append(probe.getsockname()[0])
+    for address in candidates:
+        if not ipaddress.ip_address(address).is_loopback:
+            return address
+    return "127.0.0.1"
+
+
+def is_loopback_host(host: str) -> bool:
+    """True when a Host header names this machine only (localhost, 127.x, ::1)."""
+    name = host.rsplit(":", 1)[0].strip("[]") if host.count(":") <= 1 or host.startswith("[") else host
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def qr_svg(text: str) -> str:
+    """A QR code of ``text`` as an inline SVG element (level M, full quiet zone)."""
+    code = qrcode.QRCode(
+        error_correction=ERROR_CORRECT_M, border=4, image_factory=qrcode.image.svg.SvgPathImage
+    )
+    code.add_data(text)
+    code.make(fit=True)
+    svg = code.make_image().to_string(encoding="unicode")
+    svg = re.sub(r'\s(width|height)="[^"]*"', "", svg[svg.index("<svg") :], count=2)
+    return svg.replace("<svg", f'<svg class="qr" role="img" aria-label="QR code: {html.escape(text)}"', 1)
+
+
+def qr_terminal(text: str) -> str:
+    """A QR code of ``text`` drawn with block characters, for the terminal."""
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=2)
+    code.add_data(text)
+    code.make(fit=True)
+    lines = []
+    matrix = code.get_matrix()
+    for top, bottom in zip(matrix[0::2], matrix[1::2] + [[False] * len(matrix[0])], strict=False):
+        lines.append("".join(_half_block(a, b) for a, b in zip(top, bottom, strict=True)))
+    return "\n".join(lines)
+
+
+def _half_block(top: bool, bottom: bool) -> str:
+    # Dark modules print as spaces on a light background block, so the code scans in a dark terminal too.
+    return {(False, False): "█", (True, False): "▄", (False, True): "▀", (True, True): " "}[(top, bottom)]

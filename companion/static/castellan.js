@@ -1,0 +1,74 @@
+// Castellan's own script: keep a table's screen up to date without reloading.
+// The live fragment (#live) names its poll URL and version. Every poll sends the ETag of the
+// version shown; the server answers 304 (a few bytes) until the table changes, then the new
+// fragment. A phone that sleeps simply misses polls: on waking it polls at once.
+// If the person is half-way through a form, the fresh table waits behind a note instead of
+// wiping what they typed.
+(function () {
+  "use strict";
+  var etag = null;
+  var timer = null;
+  var failures = 0;
+  var dirty = false;
+
+  function live() { return document.getElementById("live"); }
+
+  function schedule(ms) {
+    clearTimeout(timer);
+    timer = setTimeout(poll, ms);
+  }
+
+  function interval() {
+    var el = live();
+    var base = el ? parseInt(el.getAttribute("data-poll-ms"), 10) || 1500 : 1500;
+    return Math.min(base * Math.pow(2, failures), 30000);
+  }
+
+  function swap(html) {
+    var el = live();
+    if (!el) { return; }
+    if (dirty) {
+      var note = el.querySelector(".stale-note");
+      if (note) { note.hidden = false; }
+      return;
+    }
+    var holder = document.createElement("div");
+    holder.innerHTML = html.trim();
+    var fresh = holder.firstElementChild;
+    if (!fresh || fresh.id !== "live") { return; }
+    el.replaceWith(fresh);
+    if (window.htmx) { window.htmx.process(fresh); }
+  }
+
+  function poll() {
+    var el = live();
+    if (!el || document.hidden) { return; }
+    var headers = { "Accept": "text/html" };
+    if (etag) { headers["If-None-Match"] = etag; }
+    fetch(el.getAttribute("data-live-url"), { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        failures = 0;
+        if (response.status === 200) {
+          etag = response.headers.get("ETag");
+          return response.text().then(function (html) {
+            var shown = live() && live().getAttribute("data-version");
+            if (html.indexOf('data-version="' + shown + '"') === -1) { swap(html); }
+          });
+        }
+        if (response.status === 404) { failures = 8; }
+      })
+      .catch(function () { failures = Math.min(failures + 1, 5); })
+      .then(function () { schedule(interval()); });
+  }
+
+  document.addEventListener("input", function (event) {
+    if (live() && live().contains(event.target)) { dirty = true; }
+  });
+  document.addEventListener("htmx:afterSwap", function () { dirty = false; etag = null; });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) { failures = 0; poll(); }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    if (live()) { schedule(interval()); }
+  });
+})();

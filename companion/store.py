@@ -1,0 +1,275 @@
+"""Tables: one game being played, shared between phones, kept in SQLite.
+
+Every action on a table is appended to its log; the table's state is what the game's
+rules module derives from the actions still in force. The state after the last action is
+cached on the table row, and a snapshot is kept every ``SNAPSHOT_EVERY`` actions, so an
+action costs the same at move 5 and at move 500, and an undo replays a short stretch.
+
+Concurrency: an action carries the version of the state it was chosen on. Writing takes
+SQLite's write lock (``BEGIN IMMEDIATE``); an action made on an older version is refused
+with ``StaleTable`` and nothing is written, so two phones acting at once can neither lose
+nor duplicate a move. The module knows nothing of Flask.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import ModuleType
+
+from companion.rules.errors import RuleError
+
+SNAPSHOT_EVERY = 25
+ROLES = ("referee", "viewer", "seat")
+
+
+@dataclass(frozen=True)
+class Link:
+    """One way into a table: who holds it decides what they may see and do."""
+
+    token: str
+    table_id: str
+    role: str  # "referee" (can act), "viewer" (read-only) or "seat" (a player's private link)
+    seat: str | None
+    label: str
+
+    @property
+    def viewer(self) -> str:
+        """The name the rules module's ``view`` and ``apply`` know this link by."""
+        return self.seat if self.role == "seat" else self.role
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table as stored: its game, its options and its current state."""
+
+    id: str
+    game: str
+    title: str
+    options: dict
+    seed: int
+    version: int
+    head_seq: int
+    state: dict
+    created_at: str
+    updated_at: str
+
+
+class StaleTable(Exception):
+    """The table changed since the acting phone last saw it; ``table`` is how it is now."""
+
+    def __init__(self, table: Table):
+        super().__init__("The table changed before your move arrived: here it is now. Nothing was recorded.")
+        self.table = table
+
+
+def new_token() -> str:
+    """An unguessable identifier: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def create_table(
+    conn: sqlite3.Connection, rules: ModuleType, game: str, options: dict, title: str = ""
+) -> tuple[Table, list[Link]]:
+    """Create a table and its links (referee, viewer, one per private seat).
+
+    The rules module validates ``options`` (a ``RuleError`` creates nothing).
+    """
+    seed = secrets.randbits(62)
+    state = rules.new_table(options, seed)
+    table_id, now = new_token(), _now()
+    links = [
+        Link(new_token(), table_id, "referee", None, "Referee"),
+        Link(new_token(), table_id, "viewer", None, "Viewer"),
+    ]
+    links += [Link(new_token(), table_id, "seat", seat, label) for seat, label in rules.seats(options)]
+    with _write(conn):
+        conn.execute(
+            "INSERT INTO tables (id, game, title, options, seed, state, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (table_id, game, title, _dump(options), seed, _dump(state), now, now),
+        )
+        conn.execute(
+            "INSERT INTO snapshots (table_id, seq, state) VALUES (?, 0, ?)", (table_id, _dump(state))
+        )
+        conn.executemany(
+            "INSERT INTO links (token, table_id, role, seat, label) VALUES (?, ?, ?, ?, ?)",
+            [(lk.token, lk.table_id, lk.role, lk.seat, lk.label) for lk in links],
+        )
+    return get_table(conn, table_id), links
+
+
+def find_link(conn: sqlite3.Connection, token: str) -> Link | None:
+    """The link with this token, or None."""
+    row = conn.execute("SELECT * FROM links WHERE token = ?", (token,)).fetchone()
+    return Link(row["token"], row["table_id"], row["role"], row["seat"], row["label"]) if row else None
+
+
+def table_links(conn: sqlite3.Connection, table_id: str) -> list[Link]:
+    """Every link of a table: referee, viewer, then the seats in creation order."""
+    rows = conn.execute("SELECT * FROM links WHERE table_id = ? ORDER BY rowid", (table_id,)).fetchall()
+    return [Link(r["token"], r["table_id"], r["role"], r["seat"], r["label"]) for r in rows]
+
+
+def get_table(conn: sqlite3.Connection, table_id: str) -> Table:
+    """The table as it is now (KeyError if there is none)."""
+    row = conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+    if row is None:
+        raise KeyError(table_id)
+    return _table(row)
+
+
+def table_version(conn: sqlite3.Connection, table_id: str) -> int:
+    """Just the version: what a polling phone asks for every second or two."""
+    row = conn.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+    if row is None:
+        raise KeyError(table_id)
+    return row[0]
+
+
+def act(
+    conn: sqlite3.Connection, rules: ModuleType, table_id: str, actor: str, action: dict, version: int
+) -> Table:
+    """Apply one action made on ``version`` and append it to the log.
+
+    Raises ``StaleTable`` if the table moved on, ``RuleError`` if the rules refuse the
+    action; in both cases nothing is written.
+    """
+    with _write(conn):
+        table = get_table(conn, table_id)
+        if table.version != version:
+            raise StaleTable(table)
+        state = rules.apply(table.state, action, actor)
+        description = rules.describe(table.state, action, actor)
+        seq = _last_seq(conn, table_id) + 1
+        conn.execute(
+            "INSERT INTO actions (table_id, seq, actor, payload, description, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, seq, actor, _dump(action), description, _now()),
+        )
+        if seq % SNAPSHOT_EVERY == 0:
+            conn.execute(
+                "INSERT INTO snapshots (table_id, seq, state) VALUES (?, ?, ?)", (table_id, seq, _dump(state))
+            )
+        _set_head(conn, table, seq, state)
+    return get_table(conn, table_id)
+
+
+def undo(conn: sqlite3.Connection, rules: ModuleType, table_id: str, version: int) -> Table:
+    """Undo the last action still in force: it stays in the log, marked undone.
+
+    The state is rebuilt from the newest snapshot before that action, replaying only
+    the actions in force after it.
+    """
+    with _write(conn):
+        table = get_table(conn, table_id)
+        if table.version != version:
+            raise StaleTable(table)
+        if table.head_seq == 0:
+            raise RuleError("nothing_to_undo", "There is nothing to undo: no move is recorded yet.")
+        conn.execute(
+            "UPDATE actions SET undone_at = ? WHERE table_id = ? AND seq = ?",
+            (_now(), table_id, table.head_seq),
+        )
+        conn.execute("DELETE FROM snapshots WHERE table_id = ? AND seq >= ?", (table_id, table.head_seq))
+        base = conn.execute(
+            "SELECT seq, state FROM snapshots WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (table_id,)
+        ).fetchone()
+        state, head = json.loads(base["state"]), base["seq"]
+        for row in conn.execute(
+            "SELECT seq, actor, payload FROM actions WHERE table_id = ? AND seq > ? AND undone_at IS NULL ORDER BY seq",
+            (table_id, base["seq"]),
+        ).fetchall():
+            state, head = rules.apply(state, json.loads(row["payload"]), row["actor"]), row["seq"]
+        _set_head(conn, table, head, state)
+    return get_table(conn, table_id)
+
+
+def last_action(conn: sqlite3.Connection, table_id: str) -> dict | None:
+    """The last action still in force, as a history entry (what undo would take back)."""
+    entries = history(conn, table_id, only_in_force=True, limit=1)
+    return entries[0] if entries else None
+
+
+def history(
+    conn: sqlite3.Connection, table_id: str, only_in_force: bool = False, limit: int | None = None
+) -> list[dict]:
+    """The log, newest first: seq, actor, action, description, when, and whether undone."""
+    sql = "SELECT * FROM actions WHERE table_id = ?"
+    if only_in_force:
+        sql += " AND undone_at IS NULL"
+    sql += " ORDER BY seq DESC"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return [
+        {
+            "seq": row["seq"],
+            "actor": row["actor"],
+            "action": json.loads(row["payload"]),
+            "description": row["description"],
+            "at": row["created_at"],
+            "undone": row["undone_at"] is not None,
+        }
+        for row in conn.execute(sql, (table_id,)).fetchall()
+    ]
+
+
+def tables_for_tokens(conn: sqlite3.Connection, tokens: list[str]) -> list[tuple[Link, Table]]:
+    """The tables reached by these links (the ones a browser created or joined), newest first."""
+    found = []
+    for token in tokens:
+        link = find_link(conn, token)
+        if link is not None:
+            found.append((link, get_table(conn, link.table_id)))
+    return sorted(found, key=lambda pair: pair[1].updated_at, reverse=True)
+
+
+class _write:
+    """A write transaction holding SQLite's write lock from the start (``BEGIN IMMEDIATE``)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _set_head(conn: sqlite3.Connection, table: Table, seq: int, state: dict) -> None:
+    conn.execute(
+        "UPDATE tables SET state = ?, head_seq = ?, version = version + 1, updated_at = ? WHERE id = ?",
+        (_dump(state), seq, _now(), table.id),
+    )
+
+
+def _last_seq(conn: sqlite3.Connection, table_id: str) -> int:
+    row = conn.execute("SELECT MAX(seq) FROM actions WHERE table_id = ?", (table_id,)).fetchone()
+    return row[0] or 0
+
+
+def _table(row: sqlite3.Row) -> Table:
+    return Table(
+        id=row["id"],
+        game=row["game"],
+        title=row["title"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        version=row["version"],
+        head_seq=row["head_seq"],
+        state=json.loads(row["state"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _dump(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

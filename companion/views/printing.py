@@ -1,0 +1,48 @@
+"""What the table needs on paper: the list of every sheet, and each sheet as a PDF."""
+
+from __future__ import annotations
+
+import io
+from itertools import groupby
+
+from flask import Blueprint, abort, render_template, request, send_file
+
+import printables
+from companion.web import public_base_url
+
+bp = Blueprint("printing", __name__)
+
+
+@bp.get("/print")
+def index():
+    """Every sheet of every game, with A4 and Letter links and the printing options."""
+    sheets = printables.all_sheets()
+    by_game = [(game, list(group)) for game, group in groupby(sheets, key=lambda sheet: sheet.game)]
+    options = {
+        key: value for key, value in (("ink", "saver"), ("duplex", "short")) if request.args.get(key) == value
+    }
+    return render_template("print/page.html", by_game=by_game, papers=printables.PAPERS, options=options)
+
+
+@bp.get("/print/<slug>.pdf")
+def sheet(slug: str):
+    """One sheet as a PDF: ``?paper=a4|letter``, ``&ink=saver``, ``&duplex=long|short``."""
+    try:
+        chosen = printables.get_sheet(slug)
+    except KeyError:
+        abort(404)
+    paper = request.args.get("paper", "a4")
+    duplex = request.args.get("duplex", "long")
+    if paper not in printables.PAPERS or duplex not in ("long", "short"):
+        abort(404)
+    out = io.BytesIO()
+    printables.build(
+        chosen,
+        out,
+        paper=paper,
+        base_url=public_base_url(),
+        ink_saver=request.args.get("ink") == "saver",
+        duplex=duplex,
+    )
+    out.seek(0)
+    return send_file(out, mimetype="application/pdf", download_name=f"{slug}-{paper}.pdf", max_age=0)

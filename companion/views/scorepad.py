@@ -1,0 +1,56 @@
+"""Score pad: a running score for any paper game, kept at a shared table."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+
+from companion.games import Game
+from companion.rules import scorepad
+from companion.rules.errors import RuleError
+
+bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
+
+
+def _options(form: dict) -> dict:
+    """The creation form: one player's name per line."""
+    return {"players": str(form.get("players", "")).splitlines()}
+
+
+def _action(form: dict, viewer: str) -> dict:
+    """A round: one number per player, fields ``points`` in the players' order."""
+    raw = form.get("points", [])
+    raw = raw if isinstance(raw, list) else [raw]
+    points = []
+    for text in raw:
+        text = str(text).strip() or "0"
+        try:
+            points.append(int(text))
+        except ValueError:
+            raise RuleError(
+                "bad_points", f"“{text[:12]}” is not a whole number of points.", "points"
+            ) from None
+    return {"type": "round", "points": points}
+
+
+GAME = Game(
+    slug="scorepad",
+    name="Score pad",
+    tagline="A running score for any game on paper, shared between phones.",
+    players="1 to 8 players",
+    order=100,
+    summary=(
+        "Name the players, then write each round's points. Everyone at the table follows the "
+        "totals on their own phone; the referee's phone writes, the others watch.",
+    ),
+    rules=scorepad,
+    table_options=_options,
+    table_title=lambda options: ", ".join(name.strip() for name in options["players"] if name.strip()),
+    table_action=_action,
+    tool=True,
+)
+
+
+@bp.get("/")
+def index():
+    """What the score pad is, and the form that starts one."""
+    return render_template("scorepad/page.html", game=GAME)

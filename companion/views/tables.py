@@ -1,0 +1,253 @@
+"""Tables: create one, open it through a link, act, undo, watch it change, read its history.
+
+A link's token decides the role: the referee's link can act and undo, the viewer's only
+watches, a seat's link is one player's private view. Pages are rendered from
+``rules.view(state, viewer)`` only, so a secret never reaches a phone that may not see it.
+Other phones follow the table by polling ``/t/<token>/live`` with an ETag (a 304 costs a
+few bytes); see the README for why polling rather than server-sent events.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    get_flashed_messages,
+    jsonify,
+    make_response,
+    redirect,
+    request,
+    session,
+    url_for,
+)
+
+from companion import get_db, netinfo, registry, store
+from companion.rules.errors import RuleError
+from companion.web import form_dict, is_htmx, public_base_url, render
+
+bp = Blueprint("tables", __name__)
+REMEMBERED_TABLES = 30
+
+
+@bp.post("/tables/new/<game_slug>")
+def create(game_slug: str):
+    """Create a table of a game from its page's form, then open it as the referee."""
+    game = registry().games.get(game_slug)
+    if game is None or not game.has_tables:
+        abort(404)
+    try:
+        options = game.table_options(form_dict())
+        title = game.table_title(options) if game.table_title else ""
+        _table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
+    except RuleError as refused:
+        flash(refused.message, "error")
+        return redirect(url_for(f"{game.slug}.index") + "#new-table", code=303)
+    for link in reversed(links):
+        _remember(link.token)
+    return redirect(url_for("tables.show", token=links[0].token), code=303)
+
+
+@bp.get("/t/<token>")
+def show(token: str):
+    """The table as this link may see it."""
+    link, table, game = _open(token)
+    _remember(token)
+    context = _context(link, table, game, notices=get_flashed_messages(with_categories=True))
+    context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [])
+    return render("tables/page.html", "tables/_live.html", **context)
+
+
+@bp.get("/t/<token>/live")
+def live(token: str):
+    """The live fragment, or 304 when the table has not changed since the phone last saw it."""
+    link, table, game = _open(token)
+    etag = f"{table.version}.{session.get('csrf', '')[:8]}"
+    if request.if_none_match.contains(etag):
+        response = make_response("", 304)
+    else:
+        response = render("tables/_live.html", "tables/_live.html", **_context(link, table, game))
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
+@bp.post("/t/<token>/act")
+def act(token: str):
+    """Apply one action chosen on the version the form was rendered from."""
+    link, table, game = _open(token)
+    if link.role == "viewer":
+        return _refuse(
+            link, table, game, 403, "This is a viewer's link: it can watch the table but not play on it."
+        )
+    form = form_dict()
+    try:
+        action = game.table_action(form, link.viewer)
+        if link.role == "seat":
+            action = {**action, "member": _member(), "member_name": _member_name(form)}
+        table = store.act(get_db(), game.rules, table.id, link.viewer, action, _version(form))
+    except store.StaleTable as stale:
+        return _refuse(link, stale.table, game, 409, str(stale))
+    except RuleError as refused:
+        return _refuse(link, table, game, 422, refused.message)
+    return _done(link, table, game)
+
+
+@bp.post("/t/<token>/undo")
+def undo(token: str):
+    """Take back the last action still in force (the referee only); the log keeps it, marked undone."""
+    link, table, game = _open(token)
+    if link.role != "referee":
+        return _refuse(link, table, game, 403, "Only the referee can undo.")
+    last = store.last_action(get_db(), table.id)
+    try:
+        table = store.undo(get_db(), game.rules, table.id, _version(form_dict()))
+    except store.StaleTable as stale:
+        return _refuse(link, stale.table, game, 409, str(stale))
+    except RuleError as refused:
+        return _refuse(link, table, game, 422, refused.message)
+    return _done(link, table, game, f"Undone: {last['description']}" if last else None)
+
+
+@bp.get("/t/<token>/history")
+def history(token: str):
+    """Every action of the table in plain words, undone ones included and marked."""
+    link, table, game = _open(token)
+    entries = store.history(get_db(), table.id)
+    return render(
+        "tables/history.html", "tables/history.html", link=link, table=table, game=game, entries=entries
+    )
+
+
+@bp.get("/t/<token>/links")
+def links(token: str):
+    """The links to this table as text and QR codes: all of them for the referee, else this one."""
+    link, table, game = _open(token)
+    shown = store.table_links(get_db(), table.id) if link.role == "referee" else [link]
+    return render(
+        "tables/links.html", "tables/links.html", link=link, table=table, game=game, invites=_invites(shown)
+    )
+
+
+@bp.get("/t/<token>/export.json")
+def export(token: str):
+    """The table as JSON: this link's view of it, and its log.
+
+    The actions of a private seat are shown in full only to that seat; other links get
+    their plain-words description, which never holds a secret.
+    """
+    link, table, game = _open(token)
+    entries = store.history(get_db(), table.id)
+    for entry in entries:
+        if entry["actor"] != link.viewer and entry["actor"] in {
+            seat for seat, _ in game.rules.seats(table.options)
+        }:
+            entry.pop("action")
+    document = {
+        "castellan_export": 1,
+        "game": game.slug,
+        "table": table.id if link.role == "referee" else None,
+        "title": table.title,
+        "options": table.options,
+        "version": table.version,
+        "created_at": table.created_at,
+        "updated_at": table.updated_at,
+        "viewer": link.viewer,
+        "view": game.rules.view(table.state, link.viewer),
+        "history": list(reversed(entries)),
+    }
+    response = jsonify(document)
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="castellan-{game.slug}-{table.created_at[:10]}.json"'
+    )
+    return response
+
+
+def _open(token: str):
+    """The link, its table and its game, or a 404 page."""
+    link = store.find_link(get_db(), token) if 10 <= len(token) <= 64 else None
+    if link is None:
+        abort(404)
+    table = store.get_table(get_db(), link.table_id)
+    game = registry().games.get(table.game)
+    if game is None or game.rules is None:
+        abort(404)
+    return link, table, game
+
+
+def _context(link, table, game, notices=()) -> dict:
+    return {
+        "link": link,
+        "table": table,
+        "game": game,
+        "view": game.rules.view(table.state, link.viewer),
+        "last": store.last_action(get_db(), table.id) if link.role == "referee" else None,
+        "notices": list(notices),
+        "can_act": link.role != "viewer",
+        "poll_seconds": current_app.config["POLL_SECONDS"],
+    }
+
+
+def _done(link, table, game, message: str | None = None):
+    """After a recorded action: the fresh fragment for htmx, else Post/Redirect/Get."""
+    notices = [("success", message)] if message else []
+    if is_htmx():
+        return render("tables/page.html", "tables/_live.html", **_context(link, table, game, notices))
+    if message:
+        flash(message, "success")
+    return redirect(url_for("tables.show", token=link.token), code=303)
+
+
+def _refuse(link, table, game, status: int, message: str):
+    """A refused action changes nothing: say why, and show the table as it is now."""
+    if is_htmx():
+        return render(
+            "tables/page.html",
+            "tables/_live.html",
+            status,
+            **_context(link, table, game, [("error", message)]),
+        )
+    flash(message, "error")
+    return redirect(url_for("tables.show", token=link.token), code=303)
+
+
+def _version(form: dict) -> int:
+    """The version the acting phone saw; a missing or broken one can only be stale."""
+    try:
+        return int(form.get("version", -1))
+    except (TypeError, ValueError):
+        return -1
+
+
+def _member() -> str:
+    """This browser's identity at a seat (several phones may share a team's link)."""
+    if "member" not in session:
+        session["member"] = secrets.token_urlsafe(12)
+    return session["member"]
+
+
+def _member_name(form: dict) -> str:
+    """The name this phone's player goes by, kept for later visits."""
+    name = form.get("member_name")
+    if isinstance(name, str) and name.strip():
+        session["member_name"] = name.strip()[:24]
+    return session.get("member_name", "")
+
+
+def _remember(token: str) -> None:
+    """Keep this link in the browser's list of tables (newest first, bounded)."""
+    tokens = [token] + [t for t in session.get("tables", []) if t != token]
+    session["tables"] = tokens[:REMEMBERED_TABLES]
+
+
+def _invites(links: list[store.Link]) -> list[dict]:
+    """Each link with its full address (as another phone opens it) and its QR code."""
+    base = public_base_url()
+    invites = []
+    for item in links:
+        address = base + url_for("tables.show", token=item.token)
+        invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address)})
+    return invites

@@ -1,0 +1,67 @@
+"""Fixtures every layer's tests share: an app on a fresh SQLite file, a client that posts forms."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from companion import create_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    """A Castellan app with its own database in a temporary folder."""
+    return create_app(
+        {"DATABASE": str(tmp_path / "castellan.sqlite3"), "SECRET_KEY": "test", "TESTING": True}
+    )
+
+
+class Browser:
+    """A test client that behaves like one phone: it keeps its cookies and its CSRF token."""
+
+    def __init__(self, client):
+        self.client = client
+        self.csrf = None
+
+    def get(self, url, **kwargs):
+        response = self.client.get(url, **kwargs)
+        match = re.search(rb'"X-CSRF-Token": "([^"]+)"', response.data)
+        if match:
+            self.csrf = match.group(1).decode()
+        return response
+
+    def post(self, url, data=None, htmx=False, **kwargs):
+        if self.csrf is None:
+            self.get("/")
+        data = {"csrf_token": self.csrf, **(data or {})}
+        headers = kwargs.pop("headers", {})
+        if htmx:
+            headers["HX-Request"] = "true"
+        return self.client.post(url, data=data, headers=headers, **kwargs)
+
+    def create_table(self, game: str, data: dict) -> str:
+        """Create a table and return the referee's token."""
+        response = self.post(f"/tables/new/{game}", data=data)
+        assert response.status_code == 303, response.data[:500]
+        location = response.headers["Location"]
+        assert "/t/" in location, f"creation refused: {location}"
+        return location.rsplit("/t/", 1)[1]
+
+
+def text(response) -> str:
+    """A response's body as a person reads it (HTML entities decoded)."""
+    return html.unescape(response.data.decode())
+
+
+@pytest.fixture
+def browser(app):
+    """One phone."""
+    return Browser(app.test_client())
+
+
+@pytest.fixture
+def other_browser(app):
+    """A second phone at the same table."""
+    return Browser(app.test_client())

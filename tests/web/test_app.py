@@ -1,0 +1,119 @@
+"""The app as a whole: pages, security headers, CSRF, errors, static assets."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from companion import create_app
+from tests.conftest import text
+
+GAMES = {
+    "forteresse": "Forteresse",
+    "castle": "Castle",
+    "fort": "Fort",
+    "zamek": "Zamek",
+    "tactics": "Square Tactics",
+}
+
+
+def test_home_lists_the_five_games_with_links(browser):
+    page = text(browser.get("/"))
+    for slug, name in GAMES.items():
+        assert f'href="/{slug}/"' in page
+        assert f"<h3>{name}</h3>" in page
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_each_game_has_its_page(browser, slug):
+    response = browser.get(f"/{slug}/")
+    assert response.status_code == 200
+    assert f"<h1>{GAMES[slug]}" in text(response)
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/print", "/castle/", "/nowhere", "/api/v1/openapi.json", "/static/castellan.css"]
+)
+def test_every_response_carries_the_security_headers(browser, path):
+    response = browser.get(path)
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_pages_hold_no_inline_script_or_handler_and_no_foreign_asset(browser):
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
+    for path in ["/", "/print", "/scorepad/", f"/t/{token}", f"/t/{token}/history", f"/t/{token}/links"]:
+        page = browser.get(path).data.decode()
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), path
+        assert not re.search(r"\son[a-z]+=", page), path
+        assert not re.search(r"\sstyle=", page), path
+        assert not re.search(r'<(script|link|img)[^>]+(src|href)="(https?:)?//', page), path
+
+
+def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(app, browser):
+    response = browser.client.post("/tables/new/scorepad", data={"players": "Ola"})
+    assert response.status_code == 400
+    assert "This form has expired" in text(response)
+    with app.app_context():
+        from companion import get_db
+
+        assert get_db().execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 0
+
+
+def test_htmx_requests_may_send_the_token_as_a_header(browser):
+    browser.get("/")
+    response = browser.client.post(
+        "/tables/new/scorepad",
+        data={"players": "Ola"},
+        headers={"X-CSRF-Token": browser.csrf, "HX-Request": "true"},
+    )
+    assert response.status_code == 303
+
+
+def test_not_found_is_a_friendly_page_in_the_layout(browser):
+    response = browser.get("/no/such/page")
+    assert response.status_code == 404
+    page = text(response)
+    assert "<h1>Not found</h1>" in page
+    assert 'class="brand"' in page
+
+
+def test_an_unexpected_error_is_a_friendly_500(app):
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("boom")
+
+    response = app.test_client().get("/boom")
+    assert response.status_code == 500
+    assert "Something went wrong" in text(response)
+
+
+def test_htmx_is_pinned_served_locally_with_its_license(browser):
+    page = browser.get("/").data.decode()
+    script = re.search(r'<script src="(/static/vendor/htmx-[\d.]+\.min\.js)\?v=\w+" defer>', page)
+    assert script
+    assert browser.get(script.group(1)).status_code == 200
+    license_text = browser.get("/static/vendor/htmx-LICENSE.txt").data.decode()
+    assert "Zero-Clause BSD" in license_text or "BSD" in license_text
+
+
+def test_pages_stay_small(browser):
+    """A phone on bad Wi-Fi: the home page and the stylesheet are a few kilobytes."""
+    assert len(browser.get("/").data) < 12_000
+    assert len(browser.get("/static/castellan.css").data) < 12_000
+
+
+def test_the_secret_key_is_generated_once_and_kept(tmp_path, monkeypatch):
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    monkeypatch.setenv("CASTELLAN_DATABASE", str(tmp_path / "db.sqlite3"))
+    first = create_app({"TESTING": True})
+    second = create_app({"TESTING": True})
+    assert first.config["SECRET_KEY"] == second.config["SECRET_KEY"]
+    assert len(first.config["SECRET_KEY"]) >= 32
+    assert (Path(first.instance_path) / "secret_key").exists()
