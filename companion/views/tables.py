@@ -46,8 +46,7 @@ def create(game_slug: str):
     except RuleError as refused:
         flash(refused.message, "error")
         return redirect(url_for(f"{game.slug}.index") + "#new-table", code=303)
-    for link in reversed(links):
-        _remember(link.token)
+    _remember(links[0].token)
     return redirect(url_for("tables.show", token=links[0].token), code=303)
 
 

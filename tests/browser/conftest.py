@@ -1,0 +1,94 @@
+"""A real server and a real browser: Debian's headless Chromium driven by Playwright, phone-sized.
+
+The server is Castellan under waitress on a free loopback port with its own database;
+each test gets fresh browser contexts (separate phones: separate cookies).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+
+import pytest
+
+CHROMIUM = os.environ.get("CASTELLAN_CHROMIUM", "/usr/bin/chromium")
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """Castellan served for real on 127.0.0.1; yields its base URL."""
+    from waitress.server import create_server
+
+    from companion import create_app
+
+    folder = tmp_path_factory.mktemp("server")
+    app = create_app(
+        {"DATABASE": str(folder / "castellan.sqlite3"), "SECRET_KEY": "browser-tests", "POLL_SECONDS": 0.5}
+    )
+    port = _free_port()
+    httpd = create_server(app, host="127.0.0.1", port=port, threads=8)
+    thread = threading.Thread(target=httpd.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}"
+    httpd.close()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Headless Chromium from Debian (never a browser downloaded by Playwright)."""
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(chromium):
+    """A phone: a fresh browser context at 390x844; it fails the test on any page error."""
+    yield from _context(chromium)
+
+
+@pytest.fixture
+def second_phone(chromium):
+    """Another phone at the same table, with its own cookies."""
+    yield from _context(chromium)
+
+
+def _context(chromium):
+    context = chromium.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    errors: list[str] = []
+    context.on("weberror", lambda error: errors.append(str(error.error)))
+    page = context.new_page()
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    yield page
+    context.close()
+    assert not errors, f"the page reported errors: {errors}"

@@ -1,0 +1,52 @@
+"""The foundation's flow as people do it: create a table on one phone, watch it on another."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def test_viewer_phone_follows_the_referee_without_reloading(server, phone, second_phone):
+    phone.goto(server + "/")
+    expect(phone.get_by_role("heading", name="Games")).to_be_visible()
+    phone.get_by_role("link", name=re.compile("Score pad")).click()
+    phone.get_by_label("Players, one name per line").fill("Ola\nKuba")
+    phone.get_by_role("button", name="Start").click()
+    expect(phone.get_by_text("You are the referee")).to_be_visible()
+
+    viewer_address = (
+        phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
+    )
+    second_phone.goto(viewer_address.replace(viewer_address.split("/t/")[0], server))
+    expect(second_phone.get_by_text("You are watching")).to_be_visible()
+    expect(second_phone.locator("tfoot .total")).to_have_text(["0", "0"])
+    second_phone.evaluate("window.__notReloaded = true")
+
+    phone.get_by_label("Ola").fill("12")
+    phone.get_by_label("Kuba").fill("5")
+    phone.get_by_role("button", name="Record round").click()
+    expect(phone.locator("tfoot .total")).to_have_text(["12", "5"])
+
+    # The viewer's screen changes by itself, within two seconds, without a reload.
+    expect(second_phone.locator("tfoot .total")).to_have_text(["12", "5"], timeout=2_000)
+    expect(second_phone.get_by_text("Leading: Ola")).to_be_visible()
+    assert second_phone.evaluate("window.__notReloaded") is True
+
+    # The referee undoes; the viewer follows again.
+    phone.get_by_role("button", name="Undo").click()
+    expect(phone.get_by_text("Undone: Round 1: Ola 12, Kuba 5.")).to_be_visible()
+    expect(second_phone.locator("tfoot .total")).to_have_text(["0", "0"], timeout=2_000)
+
+
+def test_home_page_fits_a_phone_and_has_big_touch_targets(server, phone):
+    phone.goto(server + "/")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways: {width}px"
+    for box in phone.locator("ul.cards a, header.site a").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"
+    ):
+        assert box[0] >= 44 and box[1] >= 44, box
