@@ -74,7 +74,8 @@ def parse(text: object, field: str | None = None) -> Card:
     if rank not in ACE_LOW or suit not in SUITS:
         raise RuleError(
             "unknown_card",
-            f"“{raw}” is not a card: write a rank (A, 2-10, J, Q, K) and a suit (S, H, D, C), like 7S or 10H.",
+            f"“{raw}” is not a card: write a rank (A, 2-10, J, Q, K) "
+            "and a suit (S, H, D, C), like 7S or 10H.",
             field,
         )
     return Card(rank, suit)
@@ -107,3 +108,13 @@ def shuffled_deck(rng: random.Random) -> list[Card]:
     cards = deck()
     rng.shuffle(cards)
     return cards
+
+
+COLOURS = ("red", "black")
+
+
+def opposite_colour(colour: str) -> str:
+    """The other colour of the deck: ``"black"`` for ``"red"`` and the other way round."""
+    if colour not in COLOURS:
+        raise RuleError("unknown_colour", f"“{colour}” is not a colour of the deck: use red or black.")
+    return "black" if colour == "red" else "red"

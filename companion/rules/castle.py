@@ -1,0 +1,596 @@
+"""Castle: two teams of two (or two players) lay cards on a 4x3 castle of face-up piles.
+
+A card goes on a pile of its own colour, or takes a pile of the other colour when its
+value beats the pile's total value; each team scores the opposing colour it holds at the end.
+Rules as implemented: shared/rules/castle.md; the players' help page is docs/castle.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Mapping
+
+from companion.rules.cards import (
+    COLOURS,
+    RANK_NAMES,
+    Card,
+    deck,
+    opposite_colour,
+    parse,
+)
+from companion.rules.errors import RuleError
+
+COLUMNS = "ABCD"
+ROWS = (1, 2, 3)
+# Sorted column, then row: the order of every list and mapping of piles in answers.
+PILES = tuple(f"{column}{row}" for column in COLUMNS for row in ROWS)
+NEIGHBOURS = {
+    f"{column}{row}": tuple(
+        f"{COLUMNS[c]}{r}"
+        for c, r in ((ci - 1, row), (ci, row - 1), (ci, row + 1), (ci + 1, row))
+        if 0 <= c < len(COLUMNS) and r in ROWS
+    )
+    for ci, column in enumerate(COLUMNS)
+    for row in ROWS
+}
+
+DECK_SIZE = 52
+HAND_SIZE = 10
+PICKUP_POINTS = {"A": 9, "K": 4, "Q": 3, "J": 2}
+OTHER_POINTS = 1
+
+SEAT_ORDER = {4: ("N", "E", "S", "W"), 2: ("N", "S")}  # clockwise, so "left" is the next seat
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+TEAMS = {4: {"NS": ("N", "S"), "EW": ("E", "W")}, 2: {"N": ("N",), "S": ("S",)}}
+TURNS_EACH = {4: HAND_SIZE, 2: 2 * HAND_SIZE}
+NAME_LENGTH = 40
+
+SEATS: tuple[str, ...] = ()  # nothing is secret: the companion tracks the table, not the hands
+
+
+# --- The game's own rules -------------------------------------------------------------
+
+
+def parse_pile(text: object, field: str | None = None) -> str:
+    """Read a pile name (``"B2"``, ``" b2 "``) as its canonical form, or raise ``RuleError``."""
+    if not isinstance(text, str):
+        raise RuleError("unknown_pile", "A pile name is needed, like B2 (A1 to D3).", field)
+    pile = text.strip().upper()
+    if pile not in NEIGHBOURS:
+        raise RuleError(
+            "unknown_pile",
+            f"“{text.strip()[:20]}” is not a pile of the castle: use A1 to D3 (columns A-D, rows 1-3).",
+            field,
+        )
+    return pile
+
+
+def neighbours(pile: str) -> tuple[str, ...]:
+    """The piles beside ``pile`` (orthogonally): 2 for a corner, 3 for an edge, 4 for B2 and C2."""
+    return NEIGHBOURS[parse_pile(pile)]
+
+
+def pile_value(tops: Mapping[str, Card], pile: str) -> int:
+    """Total value of the top of ``pile``: its own value, +1 per same-colour neighbour top, -1 per other."""
+    top = tops[pile]
+    return top.value + sum(1 if tops[near].colour == top.colour else -1 for near in NEIGHBOURS[pile])
+
+
+def values(tops: Mapping[str, Card]) -> dict[str, int]:
+    """The total value of every pile of a castle, given its 12 top cards."""
+    return {pile: pile_value(tops, pile) for pile in PILES}
+
+
+def refusal(tops: Mapping[str, Card], card: Card, pile: str) -> str | None:
+    """Why ``card`` may not go on ``pile`` (one sentence), or ``None`` when it may."""
+    if tops[pile].colour == card.colour:
+        return None
+    needed = pile_value(tops, pile)
+    if card.value > needed:
+        return None
+    return f"A {card.colour} {_rank_word(card)} needs more than this pile's {needed}."
+
+
+def placements(tops: Mapping[str, Card], card: Card) -> dict[str, str | None]:
+    """For every pile, why ``card`` may not go there, or ``None`` where it may."""
+    return {pile: refusal(tops, card, pile) for pile in PILES}
+
+
+def legal_piles(tops: Mapping[str, Card], card: Card) -> list[str]:
+    """The piles where ``card`` may be placed, sorted column then row."""
+    return [pile for pile, reason in placements(tops, card).items() if reason is None]
+
+
+def check_placement(tops: Mapping[str, Card], card: Card, pile: str) -> None:
+    """Raise ``RuleError("illegal_placement")`` with the reason if ``card`` may not go on ``pile``."""
+    reason = refusal(tops, card, pile)
+    if reason is not None:
+        raise RuleError("illegal_placement", reason, "pile")
+
+
+def card_points(card: Card) -> int:
+    """What a captured card of the opposing colour scores: A 9, K 4, Q 3, J 2, any other 1."""
+    return PICKUP_POINTS.get(card.rank, OTHER_POINTS)
+
+
+def pickup(piles: Mapping[str, list[Card]], colour: str) -> list[Card]:
+    """Every card of the piles whose top is ``colour`` (piles bottom to top)."""
+    return [card for cards in piles.values() if cards[-1].colour == colour for card in cards]
+
+
+def score(piles: Mapping[str, list[Card]], taken: Mapping[str, list[Card]]) -> dict[str, int]:
+    """Each colour's score: the opposing-colour cards in its pickup and in the cards it took on passes."""
+    scores = {}
+    for colour in COLOURS:
+        held = pickup(piles, colour) + list(taken.get(colour, []))
+        scores[colour] = sum(card_points(card) for card in held if card.colour != colour)
+    return scores
+
+
+def winner(scores: Mapping[str, int]) -> str | None:
+    """The side with the highest score, or ``None`` for a draw."""
+    best = max(scores.values())
+    leaders = [side for side, points in scores.items() if points == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+# --- JSON API (shared/api.md) ---------------------------------------------------------
+
+
+def api_values(body: object) -> dict:
+    """``POST /api/v1/castle/values``: every pile's total value, and where ``card`` may go if given."""
+    body = _read_object(body, None)
+    tops = _read_castle(_required(body, "castle"), "castle")
+    answer: dict = {"values": values(tops)}
+    if body.get("card") is not None:
+        card = _read_card(body["card"], "card")
+        _check_unseen(card, _places_on_castle(tops), "card")
+        answer["legal"] = legal_piles(tops, card)
+    return answer
+
+
+def api_score(body: object) -> dict:
+    """``POST /api/v1/castle/score``: each colour's score from the piles and the pass-taken cards."""
+    body = _read_object(body, None)
+    piles = _read_pile_map(_required(body, "piles"), "piles", _read_pile_cards)
+    seen: dict[Card, str] = {}
+    for pile, cards in piles.items():
+        for index, card in enumerate(cards):
+            _see(card, f"on {pile}", seen, f"piles.{pile}[{index}]")
+    taken = _read_taken(body.get("taken"), seen)
+    scores = score(piles, taken)
+    return {"scores": scores, "winner": winner(scores)}
+
+
+# --- Table protocol (docs/rules-modules.md) -------------------------------------------
+
+
+def seats(options: dict) -> list[tuple[str, str]]:
+    """No private links: nothing at a Castle table is secret from the companion's point of view."""
+    _read_options(options)
+    return []
+
+
+def new_table(options: dict, seed: int) -> dict:
+    """The state of a new table, before the deal; refuses bad options with ``RuleError``.
+
+    Options: ``players`` 4 (default) or 2, ``dealer`` (N, E, S, W; N or S with 2 players;
+    default N), ``names`` optional ``{seat: name}``.
+    """
+    players, dealer, names = _read_options(options)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RuleError("bad_seed", "The table's seed must be a whole number.", "seed")
+    order = SEAT_ORDER[players]
+    return {
+        "game": "castle",
+        "seed": seed,
+        "players": players,
+        "dealer": dealer,
+        "names": names,
+        "phase": "deal",
+        "turn": None,
+        "deals": 0,
+        "to_deal": DECK_SIZE,
+        "hands": dict.fromkeys(order, 0),
+        "turns_left": dict.fromkeys(order, TURNS_EACH[players]),
+        "piles": {},
+        "colours": None,
+        "taken": {team: [] for team in TEAMS[players]},
+    }
+
+
+def apply(state: dict, action: dict, actor: str) -> dict:
+    """The state after the referee's ``action`` (deal, play or pass); the input is never changed."""
+    if actor != "referee":
+        raise RuleError("referee_only", "Only the referee enters the moves at a Castle table.")
+    if not isinstance(action, dict):
+        raise RuleError("bad_action", "An action must be an object with a type: deal, play or pass.")
+    kind = action.get("type")
+    if kind not in _ACTIONS:
+        raise RuleError("unknown_action", "The action's type must be deal, play or pass.", "type")
+    return _ACTIONS[kind](state, action)
+
+
+def describe(state: dict, action: dict, actor: str) -> str:
+    """The action in plain words, as the table's history shows it, given the state before it."""
+    try:
+        if action["type"] == "deal":
+            return _describe_deal(state)
+        if action["type"] == "play":
+            return _describe_play(state, action)
+        return _describe_pass(state, action)
+    except (RuleError, KeyError, TypeError):
+        return "An action the rules could not read."
+
+
+def view(state: dict, viewer: str) -> dict:
+    """What anyone at the table sees: piles, values, whose turn, colours, turns left, final score."""
+    tops = castle_tops(state)
+    totals = values(tops) if tops else {}
+    return {
+        "game": "castle",
+        "players": state["players"],
+        "phase": state["phase"],
+        "dealer": state["dealer"],
+        "turn": state["turn"],
+        "deals": state["deals"],
+        "to_deal": state["to_deal"],
+        "seats": [_seat_view(state, seat) for seat in SEAT_ORDER[state["players"]]],
+        "teams": {team: _team_view(state, team) for team in TEAMS[state["players"]]},
+        "colours": copy.deepcopy(state["colours"]),
+        "piles": {pile: _pile_view(state, tops, totals, pile) for pile in tops},
+        "score": final_score(state),
+    }
+
+
+def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
+    """A legal ``("referee", action)`` drawn with ``rng``, or ``None`` once the game is over."""
+    if state["phase"] == "over":
+        return None
+    unseen = unseen_cards(state)
+    if state["phase"] == "deal":
+        return "referee", {
+            "type": "deal",
+            "castle": dict(zip(PILES, rng.sample(unseen, len(PILES)), strict=True)),
+        }
+    card = rng.choice(unseen)
+    legal = legal_piles(castle_tops(state), parse(card))
+    if legal and rng.random() < 0.9:
+        return "referee", {"type": "play", "card": card, "pile": rng.choice(legal)}
+    return "referee", {"type": "pass", "taken": card}
+
+
+def castle_tops(state: dict) -> dict[str, Card]:
+    """The top card of every pile of a table (empty before the deal)."""
+    return {pile: parse(cards[-1]) for pile, cards in state["piles"].items()}
+
+
+def unseen_cards(state: dict) -> list[str]:
+    """The cards not yet on the castle nor taken on a pass (in hands or still to deal), in deck order."""
+    seen = _table_places(state)
+    return [str(card) for card in deck() if card not in seen]
+
+
+def final_score(state: dict) -> dict | None:
+    """The final score once the game is over, else ``None``.
+
+    ``{"scores": {"red": 12, "black": 7}, "winner": "red" | "black" | None,
+    "teams": {"NS": 12, "EW": 7}, "winning_team": "NS" | None}``.
+    """
+    if state["phase"] != "over":
+        return None
+    colours = state["colours"]
+    if colours is None:  # nobody ever played a card: no colours, nothing picked up
+        return {
+            "scores": dict.fromkeys(COLOURS, 0),
+            "winner": None,
+            "teams": dict.fromkeys(state["taken"], 0),
+            "winning_team": None,
+        }
+    piles = {pile: [parse(card) for card in cards] for pile, cards in state["piles"].items()}
+    taken = {colours[team]: [parse(card) for card in cards] for team, cards in state["taken"].items()}
+    scores = score(piles, taken)
+    best = winner(scores)
+    return {
+        "scores": scores,
+        "winner": best,
+        "teams": {team: scores[colour] for team, colour in colours.items()},
+        "winning_team": next((team for team, colour in colours.items() if colour == best), None),
+    }
+
+
+# --- Private helpers: reading the API's bodies ----------------------------------------
+
+
+def _read_object(value: object, field: str | None) -> dict:
+    if not isinstance(value, dict):
+        where = f"{field} must be" if field else "The request must be"
+        raise RuleError("wrong_type", f"{where} a JSON object.", field)
+    return value
+
+
+def _required(body: dict, key: str) -> object:
+    if key not in body or body[key] is None:
+        raise RuleError("missing_field", f"The request needs “{key}”.", key)
+    return body[key]
+
+
+def _read_card(value: object, field: str) -> Card:
+    if not isinstance(value, str):
+        raise RuleError("wrong_type", f"{field} must be a card name, like 7S or 10H.", field)
+    return parse(value, field)
+
+
+def _read_pile_map(raw: object, field: str, read: Callable[[object, str], object]) -> dict:
+    """A mapping of all 12 piles, each value read by ``read``, in PILES order."""
+    found = {}
+    for key, value in _read_object(raw, field).items():
+        pile = parse_pile(key, f"{field}.{key}")
+        if pile in found:
+            raise RuleError("duplicate_pile", f"Pile {pile} is given twice.", f"{field}.{key}")
+        found[pile] = read(value, f"{field}.{key}")
+    missing = [pile for pile in PILES if pile not in found]
+    if missing:
+        raise RuleError(
+            "castle_size", f"The castle has 12 piles, A1 to D3; missing: {', '.join(missing)}.", field
+        )
+    return {pile: found[pile] for pile in PILES}
+
+
+def _read_castle(raw: object, field: str) -> dict[str, Card]:
+    """The 12 top cards of a castle, each card once."""
+    tops = _read_pile_map(raw, field, _read_card)
+    seen: dict[Card, str] = {}
+    for pile, card in tops.items():
+        _see(card, f"on {pile}", seen, f"{field}.{pile}")
+    return tops
+
+
+def _read_pile_cards(value: object, field: str) -> list[Card]:
+    if not isinstance(value, list):
+        raise RuleError("wrong_type", f"{field} must be a list of cards, bottom to top.", field)
+    if not value:
+        raise RuleError("empty_pile", f"{field} is empty: every pile of the castle holds a card.", field)
+    return [_read_card(text, f"{field}[{index}]") for index, text in enumerate(value)]
+
+
+def _read_taken(raw: object, seen: dict[Card, str]) -> dict[str, list[Card]]:
+    taken: dict[str, list[Card]] = {colour: [] for colour in COLOURS}
+    if raw is None:
+        return taken
+    for colour, cards in _read_object(raw, "taken").items():
+        if colour not in COLOURS:
+            raise RuleError("unknown_colour", "taken holds only “red” and “black”.", f"taken.{colour}")
+        field = f"taken.{colour}"
+        if not isinstance(cards, list):
+            raise RuleError("wrong_type", f"{field} must be a list of cards.", field)
+        for index, text in enumerate(cards):
+            card = _read_card(text, f"{field}[{index}]")
+            _see(card, f"taken by {colour}", seen, f"{field}[{index}]")
+            taken[colour].append(card)
+    return taken
+
+
+def _see(card: Card, where: str, seen: dict[Card, str], field: str) -> None:
+    """Record where ``card`` is, refusing a card already somewhere else."""
+    _check_unseen(card, seen, field)
+    seen[card] = where
+
+
+def _check_unseen(card: Card, seen: Mapping[Card, str], field: str) -> None:
+    if card in seen:
+        raise RuleError(
+            "card_elsewhere",
+            f"The {card.name} is already elsewhere ({seen[card]}): a deck holds each card once.",
+            field,
+        )
+
+
+def _places_on_castle(tops: Mapping[str, Card]) -> dict[Card, str]:
+    return {card: f"on {pile}" for pile, card in tops.items()}
+
+
+def _rank_word(card: Card) -> str:
+    return RANK_NAMES.get(card.rank, card.rank)
+
+
+# --- Private helpers: the table -------------------------------------------------------
+
+
+def _read_options(options: object) -> tuple[int, str, dict[str, str]]:
+    options = _read_object({} if options is None else options, "options")
+    players = options.get("players", 4)
+    if isinstance(players, bool) or not isinstance(players, int) or players not in SEAT_ORDER:
+        raise RuleError("bad_players", "Castle is played by 4 players in two teams, or by 2.", "players")
+    order = SEAT_ORDER[players]
+    dealer = options.get("dealer", order[0])
+    if dealer not in order:
+        raise RuleError("unknown_seat", f"The dealer sits at {_or_list(order)}.", "dealer")
+    return players, dealer, _read_names(options.get("names"), order)
+
+
+def _read_names(raw: object, order: tuple[str, ...]) -> dict[str, str]:
+    names = {seat: SEAT_NAMES[seat] for seat in order}
+    for seat, name in _read_object({} if raw is None else raw, "names").items():
+        field = f"names.{seat}"
+        if seat not in order:
+            raise RuleError("unknown_seat", f"The seats are {_or_list(order)}.", field)
+        if not isinstance(name, str) or len(name.strip()) > NAME_LENGTH:
+            raise RuleError("bad_name", f"A name is text of at most {NAME_LENGTH} characters.", field)
+        names[seat] = name.strip() or names[seat]
+    return names
+
+
+def _or_list(items: tuple[str, ...]) -> str:
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _deal(state: dict, action: dict) -> dict:
+    if state["phase"] != "deal":
+        raise RuleError("already_dealt", "The castle is already laid out: the cards are dealt once.")
+    tops = _read_castle(_required(action, "castle"), "castle")
+    new = copy.deepcopy(state)
+    new["piles"] = {pile: [str(card)] for pile, card in tops.items()}
+    for seat in new["hands"]:
+        new["hands"][seat] = HAND_SIZE
+    new["to_deal"] = DECK_SIZE - len(PILES) - HAND_SIZE * len(new["hands"])
+    new["deals"] = 1
+    new["phase"] = "play"
+    new["turn"] = _next_seat(state, state["dealer"])
+    return new
+
+
+def _play(state: dict, action: dict) -> dict:
+    seat = _check_turn(state, action)
+    card = _read_card(_required(action, "card"), "card")
+    pile = parse_pile(_required(action, "pile"), "pile")
+    _check_unseen(card, _table_places(state), "card")
+    check_placement(castle_tops(state), card, pile)
+    new = copy.deepcopy(state)
+    new["piles"][pile].append(str(card))
+    if new["colours"] is None:
+        new["colours"] = _colours_fixed_by(state, _team_of(state, seat), card.colour)
+    _end_turn(new, seat)
+    return new
+
+
+def _pass(state: dict, action: dict) -> dict:
+    seat = _check_turn(state, action)
+    card = _read_card(_required(action, "taken"), "taken")
+    _check_unseen(card, _table_places(state), "taken")
+    new = copy.deepcopy(state)
+    new["taken"][_team_of(state, _next_seat(state, seat))].append(str(card))
+    _end_turn(new, seat)
+    return new
+
+
+_ACTIONS = {"deal": _deal, "play": _play, "pass": _pass}
+
+
+def _check_turn(state: dict, action: dict) -> str:
+    """The seat whose turn it is, refusing a move before the deal, after the end or out of turn."""
+    if state["phase"] == "deal":
+        raise RuleError("not_dealt", "The castle must be laid out (the deal) before anyone plays.")
+    if state["phase"] == "over":
+        raise RuleError("no_cards_left", "The game is over: every player has played all their cards.")
+    seat = action.get("seat", state["turn"])
+    if not isinstance(seat, str) or seat not in state["hands"]:
+        raise RuleError("unknown_seat", f"The seats are {_or_list(tuple(state['hands']))}.", "seat")
+    if state["hands"][seat] == 0:
+        raise RuleError("no_cards_left", f"{state['names'][seat]} has no cards left.", "seat")
+    if seat != state["turn"]:
+        raise RuleError(
+            "out_of_turn",
+            f"It is {state['names'][state['turn']]}'s turn, not {state['names'][seat]}'s.",
+            "seat",
+        )
+    return seat
+
+
+def _end_turn(state: dict, seat: str) -> None:
+    """Count the turn (one card out of the hand), deal again or end the game, pass the turn on."""
+    state["hands"][seat] -= 1
+    state["turns_left"][seat] -= 1
+    if not any(state["hands"].values()) and state["to_deal"]:
+        _second_deal(state)
+    if any(state["turns_left"].values()):
+        state["turn"] = _next_seat(state, seat)
+    else:
+        state["phase"], state["turn"] = "over", None
+
+
+def _second_deal(state: dict) -> None:
+    """Two players: the dealer deals the other 20 cards, 10 each, and play goes on."""
+    for player in state["hands"]:
+        state["hands"][player] = HAND_SIZE
+    state["to_deal"] -= HAND_SIZE * len(state["hands"])
+    state["deals"] = 2
+
+
+def _next_seat(state: dict, seat: str) -> str:
+    order = SEAT_ORDER[state["players"]]
+    return order[(order.index(seat) + 1) % len(order)]
+
+
+def _team_of(state: dict, seat: str) -> str:
+    return next(team for team, members in TEAMS[state["players"]].items() if seat in members)
+
+
+def _colours_fixed_by(state: dict, team: str, colour: str) -> dict[str, str]:
+    return {other: colour if other == team else opposite_colour(colour) for other in TEAMS[state["players"]]}
+
+
+def _team_name(state: dict, team: str) -> str:
+    return " & ".join(state["names"][seat] for seat in TEAMS[state["players"]][team])
+
+
+def _table_places(state: dict) -> dict[Card, str]:
+    """Where every card the companion has seen is: on a pile, or taken on a pass."""
+    places = {}
+    for pile, cards in state["piles"].items():
+        places.update({parse(card): f"in pile {pile}" for card in cards})
+    for team, cards in state["taken"].items():
+        places.update({parse(card): f"taken by {_team_name(state, team)}" for card in cards})
+    return places
+
+
+def _seat_view(state: dict, seat: str) -> dict:
+    return {
+        "seat": seat,
+        "name": state["names"][seat],
+        "team": _team_of(state, seat),
+        "cards": state["hands"][seat],
+        "turns_left": state["turns_left"][seat],
+    }
+
+
+def _team_view(state: dict, team: str) -> dict:
+    return {
+        "name": _team_name(state, team),
+        "seats": list(TEAMS[state["players"]][team]),
+        "colour": state["colours"][team] if state["colours"] else None,
+        "taken": list(state["taken"][team]),
+    }
+
+
+def _pile_view(state: dict, tops: dict[str, Card], totals: dict[str, int], pile: str) -> dict:
+    return {
+        "top": str(tops[pile]),
+        "height": len(state["piles"][pile]),
+        "value": totals[pile],
+        "colour": tops[pile].colour,
+    }
+
+
+def _describe_deal(state: dict) -> str:
+    dealer = state["names"][state["dealer"]]
+    if state["players"] == 2:
+        return f"{dealer} deals 10 cards each and lays out the castle; 20 cards wait for the second deal."
+    return f"{dealer} deals 10 cards each and lays out the castle."
+
+
+def _describe_play(state: dict, action: dict) -> str:
+    seat, card, pile = state["turn"], parse(action["card"]), parse_pile(action["pile"])
+    covered = parse(state["piles"][pile][-1])
+    words = f"{state['names'][seat]} plays the {card.name} on {pile}, over the {covered.name}."
+    if state["colours"] is None:
+        colours = _colours_fixed_by(state, _team_of(state, seat), card.colour)
+        words += " " + " and ".join(f"{_team_name(state, t)} are {c}" for t, c in colours.items()) + "."
+    return words + _describe_after(state, seat)
+
+
+def _describe_pass(state: dict, action: dict) -> str:
+    seat, card = state["turn"], parse(action["taken"])
+    taker = state["names"][_next_seat(state, seat)]
+    return f"{state['names'][seat]} passes; {taker} takes the {card.name}." + _describe_after(state, seat)
+
+
+def _describe_after(state: dict, seat: str) -> str:
+    """What happens after the turn: the second deal of a two-player game, or the end."""
+    hands = dict(state["hands"], **{seat: state["hands"][seat] - 1})
+    if not any(hands.values()) and state["to_deal"]:
+        return " Both hands are empty: the other 20 cards are dealt, 10 each."
+    if sum(state["turns_left"].values()) == 1:
+        return " That was the last turn: the game is over."
+    return ""
