@@ -66,7 +66,10 @@ def parse(text: object, field: str | None = None) -> Card:
     """
     if not isinstance(text, str) or not text.strip():
         raise RuleError("unknown_card", "A card name is needed, like 7S, 10H or QD.", field)
-    raw = text.strip()
+    # Phones type suits as emoji: a symbol followed by an invisible variation selector.
+    raw = text.replace("\ufe0f", "").replace("\ufe0e", "").strip()
+    if len(raw) > 4:
+        raise RuleError("unknown_card", f"“{raw[:12]}…” is not a card: write one card, like 7S or 10H.", field)
     suit = _SYMBOL_TO_SUIT.get(raw[-1], raw[-1].upper())
     rank = raw[:-1].strip().upper()
     if rank == "T":

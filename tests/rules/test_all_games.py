@@ -21,6 +21,7 @@ from companion.rules.errors import RuleError
 # Options a table of each game is created with in these tests (several where variants differ).
 OPTIONS = {
     "scorepad": [{"players": ["Ola", "Kuba", "Ada"]}],
+    "castle": [{"players": 4, "dealer": "E"}, {"players": 2, "dealer": "S"}],
 }
 MAX_ACTIONS = 3000
 GAMES_PER_OPTION = 6

@@ -118,3 +118,14 @@ def test_parse_distinct_refuses_a_card_named_twice_in_any_spelling():
     with pytest.raises(RuleError) as refused:
         cards.parse_distinct("QS", "hand")
     assert refused.value.code == "not_a_list"
+
+
+def test_suits_typed_as_phone_emoji_are_read():
+    assert str(cards.parse("Q\u2660\ufe0f")) == "QS"
+    assert str(cards.parse("10\u2665\ufe0f")) == "10H"
+
+
+def test_a_long_junk_name_is_not_repeated_in_full():
+    with pytest.raises(RuleError) as refused:
+        cards.parse("x" * 5000)
+    assert len(refused.value.message) < 100
