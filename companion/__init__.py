@@ -12,7 +12,7 @@ from pathlib import Path
 
 from flask import Flask, g, url_for
 
-from companion import db, games, security
+from companion import db, games, security, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -47,6 +47,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.register_blueprint(blueprint)
     app.register_blueprint(api.bp)
     errors.init_app(app)
+    web.init_compression(app)
     _init_templates(app, registry)
     return app
 

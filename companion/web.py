@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+
 from flask import current_app, make_response, render_template, request
 
 from companion import netinfo
@@ -46,3 +48,35 @@ def public_base_url() -> str:
         port = host.rsplit(":", 1)[1] if ":" in host.rsplit("]", 1)[-1] else ""
         host = netinfo.lan_address() + (f":{port}" if port else "")
     return f"{request.scheme}://{host}"
+
+
+_COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+
+
+def init_compression(app) -> None:
+    """Gzip text answers for phones on a weak Wi-Fi (waitress does not compress).
+
+    Deterministic (no timestamp in the gzip header), so ETags stay meaningful; a
+    compressed answer gets its own ETag and ``Vary: Accept-Encoding``.
+    """
+
+    @app.after_request
+    def compress(response):
+        if (
+            response.status_code != 200
+            or "gzip" not in request.headers.get("Accept-Encoding", "")
+            or "Content-Encoding" in response.headers
+            or not (response.mimetype or "").startswith(_COMPRESSIBLE)
+        ):
+            return response
+        response.direct_passthrough = False
+        body = response.get_data()
+        if len(body) < 1024:
+            return response
+        response.set_data(gzip.compress(body, compresslevel=6, mtime=0))
+        response.headers["Content-Encoding"] = "gzip"
+        response.vary.add("Accept-Encoding")
+        etag, weak = response.get_etag()
+        if etag:
+            response.set_etag(f"{etag}-gz", weak=weak)
+        return response
