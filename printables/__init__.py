@@ -1,0 +1,72 @@
+"""Printable PDFs for paper play: card sheets, boards, score pads.
+
+Each game adds a module to this package that defines ``SHEETS``, a list of ``Sheet``;
+``all_sheets()`` finds them by importing every module here, so adding a game means
+adding a module, never editing a registry. ``build()`` draws one sheet into a PDF with
+ReportLab (see ``printables.draw`` for the primitives and ``printables.layout`` for the
+geometry in millimetres). Printing advice for players is in ``docs/printing.md``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from printables.draw import Document
+
+PAPERS = ("a4", "letter")
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """One printable document of a game."""
+
+    slug: str  # unique, used in URLs: /print/castle-deck.pdf
+    game: str  # the game's slug, or "castellan" for general sheets
+    title: str  # "Standard 52-card deck"
+    description: str  # one sentence for the /print page
+    draw: Callable[[Document], None]  # draws the pages
+
+
+def all_sheets() -> list[Sheet]:
+    """Every sheet declared in a ``SHEETS`` list of a printables module, by game then title."""
+    sheets: dict[str, Sheet] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        for sheet in getattr(module, "SHEETS", ()):
+            if sheet.slug in sheets:
+                raise ValueError(f"two printables share the slug {sheet.slug!r} (one is in {info.name})")
+            sheets[sheet.slug] = sheet
+    return sorted(sheets.values(), key=lambda sheet: (sheet.game, sheet.title))
+
+
+def get_sheet(slug: str) -> Sheet:
+    """The sheet with this slug; KeyError if there is none."""
+    for sheet in all_sheets():
+        if sheet.slug == slug:
+            return sheet
+    raise KeyError(slug)
+
+
+def build(
+    slug_or_sheet: str | Sheet,
+    out: BinaryIO,
+    *,
+    paper: str = "a4",
+    base_url: str = "http://localhost:5000",
+    ink_saver: bool = False,
+    duplex: str = "long",
+) -> None:
+    """Draw a sheet and write its PDF to the binary file-like object out.
+
+    paper is one of ``PAPERS``; base_url is where Castellan is served (the QR codes point
+    there); ink_saver prints backgrounds as outlines; duplex is "long" or "short", the edge
+    the paper turns on when printing both sides. Same arguments, same bytes.
+    """
+    sheet = get_sheet(slug_or_sheet) if isinstance(slug_or_sheet, str) else slug_or_sheet
+    doc = Document(out, sheet, paper=paper, base_url=base_url, ink_saver=ink_saver, duplex=duplex)
+    sheet.draw(doc)
+    doc.finish()

@@ -1,0 +1,89 @@
+"""Castellan's own sheets: blank cards and a score pad, for any game.
+
+They are also the proof sheets of the framework: the card-sheet engine (fronts, mirrored
+backs, cut guides, information page) and the standard page frame, drawn on every paper.
+"""
+
+from __future__ import annotations
+
+from printables import Sheet
+from printables.draw import BRICK, INK, MUTED, SHADE, STONE, Document
+from printables.layout import Rect
+
+CARDS = 9
+PLAYERS = 6
+ROUNDS = 20
+ROUND_COLUMN = 14.0  # mm
+
+
+def draw_blank_cards(doc: Document) -> None:
+    """One page of nine blank framed cards, its page of tower backs and the information page."""
+    doc.card_sheet([blank_face] * CARDS, tower_back)
+
+
+def blank_face(doc: Document, slot: Rect) -> None:
+    """A blank card: an empty frame to write on."""
+    doc.box(slot.inset(3.5), radius=2.5, width=0.35)
+
+
+def tower_back(doc: Document, slot: Rect) -> None:
+    """A card back: a castle tower on a brick background, or its outline with the ink saver."""
+    doc.background(slot, BRICK)
+    doc.box(slot.inset(3.5), stroke=INK if doc.ink_saver else STONE, radius=2.5, width=0.5)
+    scale = slot.w / 63
+    points = [(slot.cx + x * scale, slot.cy + y * scale) for x, y in _TOWER]
+    doc.polygon(
+        points, stroke=INK if doc.ink_saver else None, fill=None if doc.ink_saver else STONE, width=0.4
+    )
+    door = [(slot.cx + x * scale, slot.cy + y * scale) for x, y in _DOOR]
+    doc.polygon(door, stroke=INK if doc.ink_saver else None, fill=None if doc.ink_saver else BRICK, width=0.4)
+
+
+def draw_score_pad(doc: Document) -> None:
+    """A page frame around a grid: a round column, a column per player, a total row."""
+    content = doc.frame()
+    rows = ROUNDS + 2
+    rounds = Rect(content.x, content.y, ROUND_COLUMN, content.h)
+    players = Rect(rounds.right, content.y, content.w - ROUND_COLUMN, content.h)
+    row_h = content.h / rows
+    for y in (content.top - row_h, content.y):
+        doc.background(Rect(content.x, y, content.w, row_h), SHADE)
+    doc.grid(players, PLAYERS, rows)
+    numbers = doc.grid(rounds, 1, rows)
+    doc.label(numbers[0][0].inset(1.5), "Round", size=7, bold=True, align="centre")
+    for n, row in enumerate(numbers[1:-1], start=1):
+        doc.label(row[0], str(n), size=8, align="centre", color=MUTED)
+    doc.label(numbers[-1][0].inset(1.5), "Total", size=8, bold=True, align="centre")
+    doc.box(content, width=0.5)
+
+
+def _tower_outline() -> list[tuple[float, float]]:
+    """A tower with four merlons, drawn on a 63 mm card around its centre (mm)."""
+    battlement = [(-13.0, 8.0)]
+    width = 26 / 7  # four merlons and three crenels of equal width
+    for i in range(7):
+        x0, x1 = -13 + i * width, -13 + (i + 1) * width
+        y = 17.0 if i % 2 == 0 else 13.0
+        battlement += [(x0, y), (x1, y)]
+    return [(-9.0, -22.0), (-9.0, 6.0), *battlement, (13.0, 8.0), (9.0, 6.0), (9.0, -22.0)]
+
+
+_TOWER = _tower_outline()
+_DOOR = [(-3.5, -22.0), (-3.5, -14.0), (0.0, -10.0), (3.5, -14.0), (3.5, -22.0)]
+
+SHEETS = [
+    Sheet(
+        slug="blank-cards",
+        game="castellan",
+        title="Blank cards",
+        description="Nine blank poker-size cards with a castle-tower back, to make your own or replace a lost one.",
+        draw=draw_blank_cards,
+    ),
+    Sheet(
+        slug="score-pad",
+        game="castellan",
+        title="Score pad",
+        description="A blank score pad: a column for each of up to six players and a row for each of twenty rounds.",
+        draw=draw_score_pad,
+    ),
+]

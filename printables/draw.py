@@ -1,0 +1,445 @@
+"""Drawing primitives for the printables: a ReportLab canvas behind a millimetre interface.
+
+A ``Document`` is one PDF being drawn for one ``Sheet`` with the options of the build
+(paper, base URL, ink saver, duplex). Every length it takes is in millimetres, origin at the
+bottom-left corner of the page, y going up; font sizes are in points, as type is measured.
+Millimetres become points here and nowhere else. The canvas is made with ``invariant=1``
+so that the same sheet and options always give the same bytes.
+
+Game modules call the primitives (``text``, ``label``, ``text_block``, ``line``, ``box``,
+``background``, ``polygon``, ``grid``, ``qr``, ``calibration_bar``), the standard page
+``frame`` and the card-sheet engine ``card_sheet``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, BinaryIO
+
+import qrcode
+from qrcode.constants import ERROR_CORRECT_M
+from reportlab.lib.colors import HexColor
+from reportlab.lib.units import mm
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen import canvas
+
+from printables import fonts, layout
+from printables.layout import POKER, CardSheet, CardSpec, Rect
+
+if TYPE_CHECKING:
+    from printables import Sheet
+
+INK = "#1b1b1b"
+MUTED = "#666666"
+PAPER = "#ffffff"
+SLATE = "#2f3e46"  # header bands
+BRICK = "#7b2d26"  # card backs
+STONE = "#e3d6bb"  # light stonework on dark backs
+SHADE = "#e6e6e6"  # light fills, e.g. a score pad's name row
+HAIRLINE = 0.2
+QR_MIN_MODULE = 0.5  # mm: smaller modules stop scanning reliably on a phone
+CALIBRATION_SENTENCE = "This bar measures 50 mm: print at 100 %."
+CAP_HEIGHT = 0.73  # DejaVu Sans capitals, as a fraction of the font size
+PT = 25.4 / 72  # millimetres in a point
+
+CardDrawer = Callable[["Document", Rect], None]
+
+
+class Document:
+    """One PDF being drawn for a sheet: the build's options and primitives in millimetres."""
+
+    def __init__(
+        self,
+        out: BinaryIO,
+        sheet: Sheet,
+        *,
+        paper: str = "a4",
+        base_url: str = "http://localhost:5000",
+        ink_saver: bool = False,
+        duplex: str = "long",
+    ) -> None:
+        if duplex not in layout.DUPLEX:
+            raise ValueError(f"duplex must be one of {layout.DUPLEX}, not {duplex!r}")
+        self.page = layout.page_rect(paper)
+        self.sheet, self.paper, self.duplex = sheet, paper, duplex
+        self.base_url, self.ink_saver = base_url.rstrip("/"), ink_saver
+        self.pages = 0
+        self._blank = True
+        fonts.register()
+        self._canvas = canvas.Canvas(
+            out,
+            pagesize=(self.page.w * mm, self.page.h * mm),
+            invariant=1,
+            pageCompression=1,
+            initialFontName=fonts.REGULAR,  # else every page references an unembedded Helvetica
+        )
+        self._canvas.setTitle(sheet.title)
+        self._canvas.setSubject(sheet.description)
+        self._canvas.setAuthor("Castellan")
+        self._canvas.setCreator("Castellan printables")
+
+    @property
+    def game_name(self) -> str:
+        """The game's name as printed: its slug capitalised ("zamek" -> "Zamek")."""
+        return self.sheet.game.replace("-", " ").title()
+
+    @property
+    def game_url(self) -> str:
+        """The game's page in Castellan (the home page for general sheets)."""
+        return (
+            f"{self.base_url}/" if self.sheet.game == "castellan" else f"{self.base_url}/{self.sheet.game}/"
+        )
+
+    def new_page(self) -> None:
+        """Start the next page (nothing happens while the current page is still blank)."""
+        if not self._blank:
+            self._canvas.showPage()
+            self.pages += 1
+            self._blank = True
+
+    def finish(self) -> None:
+        """End the last page and write the PDF."""
+        if not self._blank or self.pages == 0:
+            self._canvas.showPage()
+            self.pages += 1
+        self._canvas.save()
+
+    # Text
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        *,
+        size: float = 9,
+        bold: bool = False,
+        align: str = "left",
+        color: str = INK,
+    ) -> None:
+        """Draw one line of text with its baseline at y; x is its left, centre or right end."""
+        c = self._pen()
+        c.setFont(fonts.font_name(bold), size)
+        c.setFillColor(HexColor(color))
+        draw = {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align]
+        draw(x * mm, y * mm, s)
+
+    def text_width(self, s: str, *, size: float = 9, bold: bool = False) -> float:
+        """The width of a line of text, in mm."""
+        return stringWidth(s, fonts.font_name(bold), size) * PT
+
+    def label(
+        self,
+        rect: Rect,
+        s: str,
+        *,
+        size: float = 9,
+        bold: bool = False,
+        align: str = "left",
+        color: str = INK,
+    ) -> None:
+        """One line of text centred vertically in rect, shrunk if need be to fit its width."""
+        width = self.text_width(s, size=size, bold=bold)
+        if width > rect.w:
+            size = size * rect.w / width
+        x = {"left": rect.x, "centre": rect.cx, "right": rect.right}[align]
+        baseline = rect.cy - CAP_HEIGHT * size * PT / 2
+        self.text(x, baseline, s, size=size, bold=bold, align=align, color=color)
+
+    def text_block(
+        self,
+        rect: Rect,
+        s: str,
+        *,
+        size: float = 9,
+        bold: bool = False,
+        color: str = INK,
+        leading: float = 1.3,
+    ) -> float:
+        """Wrap text into rect from its top; returns the y just below the last line."""
+        step = size * leading * PT
+        y = rect.top
+        for line in simpleSplit(s, fonts.font_name(bold), size, rect.w * mm):
+            y -= step
+            self.text(
+                rect.x, y + (step - CAP_HEIGHT * size * PT) / 2, line, size=size, bold=bold, color=color
+            )
+        return y
+
+    # Shapes
+
+    def line(
+        self,
+        x1: float,
+        y1: float,
+        x2: float,
+        y2: float,
+        *,
+        width: float = HAIRLINE,
+        color: str = INK,
+        dash: Sequence[float] | None = None,
+    ) -> None:
+        """A straight line; dash is a pattern of on/off lengths in mm."""
+        c = self._pen()
+        c.saveState()
+        self._stroke_style(width, color)
+        if dash:
+            c.setDash([d * mm for d in dash])
+        c.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
+        c.restoreState()
+
+    def box(
+        self,
+        rect: Rect,
+        *,
+        stroke: str | None = INK,
+        fill: str | None = None,
+        width: float = HAIRLINE,
+        radius: float = 0,
+    ) -> None:
+        """A rectangle, outlined and/or filled, with optionally rounded corners."""
+        c = self._pen()
+        c.saveState()
+        self._stroke_style(width, stroke or INK)
+        if fill:
+            c.setFillColor(HexColor(fill))
+        args = (rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm)
+        if radius:
+            c.roundRect(*args, radius * mm, stroke=int(bool(stroke)), fill=int(bool(fill)))
+        else:
+            c.rect(*args, stroke=int(bool(stroke)), fill=int(bool(fill)))
+        c.restoreState()
+
+    def background(self, rect: Rect, color: str, *, radius: float = 0) -> None:
+        """A filled background, or with the ink saver only its outline."""
+        if self.ink_saver:
+            self.box(rect, stroke=INK, radius=radius)
+        else:
+            self.box(rect, stroke=None, fill=color, radius=radius)
+
+    def polygon(
+        self,
+        points: Sequence[tuple[float, float]],
+        *,
+        stroke: str | None = INK,
+        fill: str | None = None,
+        width: float = HAIRLINE,
+    ) -> None:
+        """A closed polygon through the points (x, y) in mm."""
+        c = self._pen()
+        c.saveState()
+        self._stroke_style(width, stroke or INK)
+        if fill:
+            c.setFillColor(HexColor(fill))
+        path = c.beginPath()
+        path.moveTo(points[0][0] * mm, points[0][1] * mm)
+        for x, y in points[1:]:
+            path.lineTo(x * mm, y * mm)
+        path.close()
+        c.drawPath(path, stroke=int(bool(stroke)), fill=int(bool(fill)))
+        c.restoreState()
+
+    def grid(
+        self,
+        rect: Rect,
+        columns: int,
+        rows: int,
+        *,
+        width: float = HAIRLINE,
+        color: str = INK,
+    ) -> list[list[Rect]]:
+        """Rule rect into equal cells; returns them as ``cells[row][column]``, top row first."""
+        cells = layout.grid_cells(rect, columns, rows)
+        for i in range(columns + 1):
+            x = rect.x + i * rect.w / columns
+            self.line(x, rect.y, x, rect.top, width=width, color=color)
+        for j in range(rows + 1):
+            y = rect.y + j * rect.h / rows
+            self.line(rect.x, y, rect.right, y, width=width, color=color)
+        return cells
+
+    # Codes and calibration
+
+    def qr(self, data: str, rect: Rect) -> float:
+        """A QR code (level M, quiet zone included) filling the square centred in rect.
+
+        Drawn as vector rectangles from qrcode's matrix; the quiet zone is painted white so
+        nothing can intrude. Returns the module size in mm; ValueError below 0.5 mm.
+        """
+        matrix = qr_matrix(data)
+        n = len(matrix)
+        module = min(rect.w, rect.h) / n
+        if module < QR_MIN_MODULE:
+            raise ValueError(
+                f"a QR code of {n} modules needs {n * QR_MIN_MODULE:g} mm, not {min(rect.w, rect.h):g}"
+            )
+        left, top = rect.cx - n * module / 2, rect.cy + n * module / 2
+        self.box(Rect(left, top - n * module, n * module, n * module), stroke=None, fill=PAPER)
+        c = self._pen()
+        c.setFillColor(HexColor(INK))
+        path = c.beginPath()
+        for row, start, length in _dark_runs(matrix):
+            y = top - (row + 1) * module
+            path.rect((left + start * module) * mm, y * mm, length * module * mm, module * mm)
+        c.drawPath(path, stroke=0, fill=1)
+        return module
+
+    def calibration_bar(self, x: float, y: float) -> None:
+        """The 50 mm bar (five 10 mm steps) with its sentence under it; (x, y) is the
+        bottom-left of the block, which is ``layout.CALIBRATION_HEIGHT`` tall."""
+        bar_y, bar_h, step = y + 3.0, 2.0, layout.CALIBRATION_LENGTH / 5
+        for i in range(5):
+            self.box(Rect(x + i * step, bar_y, step, bar_h), fill=INK if i % 2 == 0 else None)
+        self.text(x, y + 0.6, CALIBRATION_SENTENCE, size=6)
+
+    # Layout helpers
+
+    @contextmanager
+    def turned(self, rect: Rect) -> Iterator[Rect]:
+        """Draw into rect turned a quarter anticlockwise (text runs bottom to top).
+
+        Yields the rectangle to draw into, in the turned coordinates.
+        """
+        c = self._pen()
+        c.saveState()
+        c.translate(rect.right * mm, rect.y * mm)
+        c.rotate(90)
+        try:
+            yield Rect(0.0, 0.0, rect.h, rect.w)
+        finally:
+            c.restoreState()
+
+    @contextmanager
+    def clipped(self, rect: Rect) -> Iterator[Rect]:
+        """Anything drawn inside the block is cut off at the edges of rect."""
+        c = self._pen()
+        c.saveState()
+        path = c.beginPath()
+        path.rect(rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm)
+        c.clipPath(path, stroke=0, fill=0)
+        try:
+            yield rect
+        finally:
+            c.restoreState()
+
+    def frame(self) -> Rect:
+        """The standard page frame: header band with the game and sheet names, the QR code
+        to the game's page, the description, the calibration bar; returns the content area."""
+        f = layout.page_frame(self.paper)
+        self.background(f.header, SLATE, radius=1.5)
+        fg = INK if self.ink_saver else PAPER
+        band = f.header.inset(3.5)
+        self.label(
+            Rect(band.x, band.top - 2.5, band.w, 2.5), self.game_name.upper(), size=8, bold=True, color=fg
+        )
+        self.label(Rect(band.x, band.y, band.w, 5), self.sheet.title, size=15, bold=True, color=fg)
+        self.text_block(f.description.inset(1.5), self.sheet.description, size=8.5, color=MUTED)
+        self.qr(self.game_url, f.qr)
+        self.calibration_bar(f.footer.x, f.footer.cy - layout.CALIBRATION_HEIGHT / 2)
+        self.label(
+            Rect(f.footer.cx, f.footer.y, f.footer.w / 2, f.footer.h),
+            self.game_url,
+            size=7,
+            align="right",
+            color=MUTED,
+        )
+        return f.content
+
+    def card_sheet(self, faces: Sequence[CardDrawer], back: CardDrawer, *, spec: CardSpec = POKER) -> None:
+        """Lay cards out, ``spec.per_page`` a page: each page of fronts is followed by its
+        page of backs (mirrored for the duplex option), then one information page with the
+        title, the printing instructions, the calibration bar and the QR code.
+
+        Each face and the back are called as ``draw(doc, rect)`` with the card's slot in
+        mm, and clipped to it.
+        """
+        geometry = layout.card_sheet(self.paper, spec)
+        chunks = [faces[i : i + spec.per_page] for i in range(0, len(faces), spec.per_page)]
+        for number, chunk in enumerate(chunks, start=1):
+            where = f"page {number} of {len(chunks)}"
+            self._card_page(geometry, zip(chunk, geometry.fronts, strict=False), f"Fronts, {where}")
+            backs = geometry.backs(self.duplex)[: len(chunk)]
+            self._card_page(geometry, ((back, slot) for slot in backs), f"Backs, {where}")
+        self._card_info_page(len(faces), 2 * len(chunks) + 1)
+
+    # Private helpers
+
+    def _pen(self) -> canvas.Canvas:
+        self._blank = False
+        return self._canvas
+
+    def _stroke_style(self, width: float, color: str) -> None:
+        self._canvas.setLineWidth(width * mm)
+        self._canvas.setStrokeColor(HexColor(color))
+
+    def _card_page(self, geometry: CardSheet, cards: Iterator[tuple[CardDrawer, Rect]], what: str) -> None:
+        self.new_page()
+        for draw, slot in cards:
+            with self.clipped(slot):
+                draw(self, slot)
+        for guide in geometry.guides:
+            self.line(guide.x1, guide.y1, guide.x2, guide.y2, width=HAIRLINE)
+        self._margin_labels(geometry, what)
+
+    def _margin_labels(self, geometry: CardSheet, what: str) -> None:
+        names = [(self.game_name, True), (self.sheet.title, False), (what, False)]
+        if len(geometry.header) < len(names):
+            names = [(" · ".join(name for name, _ in names), False)]
+        for span, (name, bold) in zip(geometry.header, names, strict=False):
+            self._in_span(geometry, span, lambda r, n=name, b=bold: self.label(r, n, size=7, bold=b))
+        notes = [f"Double-sided, flip on {self.duplex} edge", "QR code and help: last page"]
+        bar_span = max(geometry.footer, key=lambda s: s.h if geometry.vertical_labels else s.w)
+        self._in_span(geometry, bar_span, self._centred_bar)
+        others = [span for span in geometry.footer if span is not bar_span]
+        for span, note in zip(others, notes, strict=False):
+            self._in_span(geometry, span, lambda r, n=note: self.label(r, n, size=6, color=MUTED))
+
+    def _in_span(self, geometry: CardSheet, span: Rect, draw: Callable[[Rect], None]) -> None:
+        if geometry.vertical_labels:
+            with self.turned(span) as local:
+                draw(local)
+        else:
+            draw(span)
+
+    def _centred_bar(self, rect: Rect) -> None:
+        self.calibration_bar(rect.x, rect.cy - layout.CALIBRATION_HEIGHT / 2)
+
+    def _card_info_page(self, cards: int, pages: int) -> None:
+        self.new_page()
+        content = self.frame()
+        steps = [
+            f"Print at 100 %, double-sided, flip on {self.duplex} edge.",
+            "Print at actual size, never “fit to page”: the bar at the foot of this page must "
+            "measure 50 mm. Each page of fronts is followed by the page of its backs.",
+            "Cut along the guides in the margins. Every cut line is marked on both opposite "
+            "margins, so a mark is still there after the first cut.",
+            f"{cards} cards on {pages - 1} pages, then this page. Paper: {self.paper.upper()}."
+            + (" Ink saver: backgrounds are printed as outlines." if self.ink_saver else ""),
+        ]
+        y = content.top
+        self.text(content.x, y - 6, "How to print", size=13, bold=True)
+        y -= 10
+        for step in steps:
+            y = self.text_block(Rect(content.x, y - 40, content.w, 40), step, size=10) - 2
+
+
+def qr_matrix(data: str) -> list[list[bool]]:
+    """The modules of data's QR code at error correction level M, with the 4-module quiet zone."""
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=4)
+    code.add_data(data)
+    code.make(fit=True)
+    return code.get_matrix()
+
+
+def _dark_runs(matrix: list[list[bool]]) -> Iterator[tuple[int, int, int]]:
+    """(row, first column, length) of each horizontal run of dark modules."""
+    for r, row in enumerate(matrix):
+        start = None
+        for col, dark in enumerate([*row, False]):
+            if dark and start is None:
+                start = col
+            elif not dark and start is not None:
+                yield r, start, col - start
+                start = None
