@@ -1,0 +1,1056 @@
+"""Zamek: a castle-building memory game for 2-4 players or teams.
+
+Cards 2-46 lie face down; on a turn a player turns one over and adds it to the end of their
+ascending castle, puts it back in its place, or sees it go to the box when no castle can use it.
+Rules as implemented: shared/rules/zamek.md; the players' help page is docs/zamek.md.
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import hashlib
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
+from importlib import resources
+
+from companion.rules.errors import RuleError
+
+TILE = 1  # every castle starts with the tile 1
+LOWEST, HIGHEST = 2, 46  # the numbers on the cards
+CARD_COUNT = HIGHEST - LOWEST + 1
+POSITIONS = tuple(range(1, CARD_COUNT + 1))  # places of the printed table layout
+CASTLE_GOAL = 10  # elements, the tile included
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+VARIANTS = ("basic", "extended")
+CHOICES = ("add", "put_back", "wizard", "box")  # "box": decline the wizard for a card that must go
+RESULTS = {"add": "added", "put_back": "put_back", "wizard": "inserted", "box": "boxed"}
+FIGURES = ("king", "queen", "wizard")  # exactly one of each in a deck
+GROUPS = {"knights": "knight", "princesses": "princess"}  # any number of each in a deck
+POINTS = {"element": 1, "knight": 1, "princess": 1, "king": 3, "queen": 3, "pair": 1}
+TIE_BREAKS = ("king", "queen", "wizard")
+DEFAULT_DECK = "default"
+SHIPPED_DECK_ID = "zamek-default"
+DECK_FILE = "decks/zamek-default.json"
+DECK_LABELS = ("id", "name", "version")
+NAME_LENGTH = 40
+VIEWERS = ("referee", "viewer")
+
+SEATS = ("p1", "p2", "p3", "p4")  # players, or teams when members vote from their phones
+
+
+# --- Decks ----------------------------------------------------------------------------------
+
+
+def default_deck() -> dict:
+    """The deck Castellan ships and prints (``decks/zamek-default.json``), validated."""
+    return copy.deepcopy(_shipped_deck())
+
+
+def parse_deck(raw: object, field: str = "deck") -> dict:
+    """Read ``"default"`` or a deck definition; raise ``bad_deck`` for anything else.
+
+    A deck holds exactly one king, queen and wizard and any number of knights and
+    princesses, all numbers 2-46 and no number twice, not even under two pictures. The
+    answer is canonical: ``{"id", "name", "version", "king", "queen", "wizard",
+    "knights", "princesses"}`` with the lists sorted.
+    """
+    if raw == DEFAULT_DECK:
+        return default_deck()
+    if not isinstance(raw, dict):
+        raise RuleError("bad_deck", 'A deck is "default" or an object with king, queen, wizard, knights and princesses.', field)
+    _refuse_unknown_keys(raw, FIGURES + tuple(GROUPS) + DECK_LABELS, field)
+    taken: dict[int, str] = {}
+    deck = {figure: _deck_figure(raw, figure, field, taken) for figure in FIGURES}
+    deck.update({group: sorted(_deck_group(raw, group, field, taken)) for group in GROUPS})
+    return {**_deck_labels(raw, deck, field), **deck}
+
+
+def deck_reference(deck: Mapping) -> str:
+    """How printed sheets, QR codes and scores name a deck: ``"zamek-default@1"``."""
+    return f"{deck['id']}@{deck['version']}"
+
+
+def picture(deck: Mapping, number: int) -> str | None:
+    """The picture a card shows in this deck: knight, princess, king, queen, wizard or None."""
+    for figure in FIGURES:
+        if deck[figure] == number:
+            return figure
+    for group, name in GROUPS.items():
+        if number in deck[group]:
+            return name
+    return None
+
+
+# --- Castles and the turn -------------------------------------------------------------------
+
+
+def castle_end(castle: list[int]) -> int:
+    """The last (highest) element of a castle."""
+    return castle[-1]
+
+
+def must_go_to_box(castles: Mapping[str, list[int]], number: int) -> bool:
+    """True when the card is lower than the end of every castle: nobody can ever add it."""
+    return all(number < castle_end(castle) for castle in castles.values())
+
+
+def holds_wizard(castle: list[int], deck: Mapping) -> bool:
+    """True when the castle holds the deck's wizard."""
+    return deck["wizard"] in castle
+
+
+def play_turn(
+    castles: Mapping[str, list[int]],
+    player: str,
+    number: int,
+    action: str,
+    deck: Mapping,
+    wizard_used: Iterable[str] = (),
+    box: Iterable[int] = (),
+) -> dict:
+    """Resolve one turned-over card: ``{"result", "castles", "box", "wizard_used", "winner"}``.
+
+    ``result`` is added, put_back, boxed or inserted. A card lower than every castle's end
+    is boxed whatever the action (add, box), except a legal wizard; putting it back is
+    refused. ``winner`` is the player whose castle has just reached 10 elements. Nothing
+    given is changed.
+    """
+    _check_free(castles, box, number)
+    if action == "wizard":
+        return _outcome(castles, player, _wizard_castle(castles, player, number, deck, wizard_used), "inserted",
+                        box, [*wizard_used, player])
+    if must_go_to_box(castles, number):
+        if action == "put_back":
+            raise RuleError("must_go_to_box", f"{number} is lower than the end of every castle: it goes to the box.")
+        return _outcome(castles, player, castles[player], "boxed", [*box, number], wizard_used)
+    if action == "box":
+        raise RuleError("not_for_the_box", f"{number} can still be used by a castle: add it or put it back.")
+    if action == "put_back":
+        return _outcome(castles, player, castles[player], "put_back", box, wizard_used)
+    _check_higher(castles[player], number)
+    return _outcome(castles, player, [*castles[player], number], "added", box, wizard_used)
+
+
+# --- Scoring --------------------------------------------------------------------------------
+
+
+def score_castle(castle: list[int], deck: Mapping) -> dict:
+    """The extended game's score of one castle, with its breakdown."""
+    pictures = Counter(picture(deck, number) for number in castle)
+    breakdown = {
+        "elements": len(castle),
+        "knights": pictures["knight"],
+        "princesses": pictures["princess"],
+        "king": bool(pictures["king"]),
+        "queen": bool(pictures["queen"]),
+        "wizard": bool(pictures["wizard"]),
+        "pairs": min(pictures["knight"], pictures["princess"]),
+    }
+    total = (
+        POINTS["element"] * breakdown["elements"]
+        + POINTS["knight"] * breakdown["knights"]
+        + POINTS["princess"] * breakdown["princesses"]
+        + POINTS["king"] * breakdown["king"]
+        + POINTS["queen"] * breakdown["queen"]
+        + POINTS["pair"] * breakdown["pairs"]
+    )
+    return {"total": total, **breakdown}
+
+
+def final_result(castles: Mapping[str, list[int]], deck: Mapping) -> dict:
+    """Scores of every castle, the winner and what decided it (score, king, queen, wizard, None)."""
+    scores = {player: score_castle(castle, deck) for player, castle in sorted(castles.items())}
+    best = max(score["total"] for score in scores.values())
+    tied = [player for player, score in scores.items() if score["total"] == best]
+    if len(tied) == 1:
+        return {"scores": scores, "winner": tied[0], "decided_by": "score"}
+    for figure in TIE_BREAKS:
+        holders = [player for player in tied if scores[player][figure]]
+        if holders:
+            return {"scores": scores, "winner": holders[0], "decided_by": figure}
+    return {"scores": scores, "winner": None, "decided_by": None}
+
+
+# --- The JSON API ---------------------------------------------------------------------------
+
+
+def api_turn(body: object) -> dict:
+    """``POST /api/v1/zamek/turn``: one card turned over, and what becomes of it."""
+    body = _read_object(body, None)
+    deck = parse_deck(body.get("deck", DEFAULT_DECK), "deck")
+    castles = _read_castles(_required(body, "castles"), "castles")
+    player = _read_player(_required(body, "player"), castles, "player")
+    action = _read_choice(_required(body, "action"), "action")
+    box = _read_box(body.get("box", []), castles)
+    wizard_used = _read_wizard_used(body.get("wizard_used", []), castles)
+    number = _read_number(_required(body, "card"), "card")
+    try:
+        outcome = play_turn(castles, player, number, action, deck, wizard_used, box)
+    except RuleError as refused:
+        raise RuleError(refused.code, refused.message, refused.field or _turn_field(refused.code)) from None
+    return {**outcome, "castles": dict(sorted(outcome["castles"].items()))}
+
+
+def api_score(body: object) -> dict:
+    """``POST /api/v1/zamek/score``: the extended game's final score, winner and tie-break."""
+    body = _read_object(body, None)
+    deck = parse_deck(body.get("deck", DEFAULT_DECK), "deck")
+    castles = _read_castles(_required(body, "castles"), "castles")
+    labels = {key: deck[key] for key in DECK_LABELS}
+    return {**final_result(castles, deck), "deck": labels}
+
+
+# --- The table protocol ---------------------------------------------------------------------
+
+
+def seats(options: dict) -> list[tuple[str, str]]:
+    """One private link per team when members vote from their phones; none otherwise."""
+    settings = _read_options(options)
+    if not settings["teams"]:
+        return []
+    return [(player["seat"], f"Team {player['name']}") for player in settings["players"]]
+
+
+def new_table(options: dict, seed: int) -> dict:
+    """The first state: every castle the tile 1, all 45 cards face down, the first player to turn."""
+    settings = _read_options(options)
+    seat_ids = [player["seat"] for player in settings["players"]]
+    return {
+        "game": "zamek",
+        "seed": seed,
+        **settings,
+        "castles": {seat: [TILE] for seat in seat_ids},
+        "box": [],
+        "wizard_used": [],
+        "table": list(POSITIONS),
+        "seen": {},
+        "turn": seat_ids[0],
+        "card": None,
+        "chosen_position": None,
+        "members": {seat: [] for seat in seat_ids} if settings["teams"] else {},
+        "ballots": {},
+        "last": None,
+        "over": False,
+        "winner": None,
+        "decided_by": None,
+    }
+
+
+def apply(state: dict, action: dict, actor: str) -> dict:
+    """The state after ``actor`` (``"referee"`` or a team's seat) does ``action``; the input is untouched."""
+    action = _read_object(action, "action")
+    kind = action.get("type")
+    if kind not in _ACTIONS:
+        raise RuleError("unknown_action", f"Unknown action {kind!r}: use {_or_list(tuple(_ACTIONS))}.", "type")
+    state = copy.deepcopy(state)
+    _ACTIONS[kind](state, action, actor)
+    return state
+
+
+def describe(state: dict, action: dict, actor: str) -> str:
+    """The action in plain words for the table's history; it never says where a card lies."""
+    try:
+        after = apply(state, action, actor)
+    except RuleError as refused:
+        return f"Refused: {refused.message}"
+    return _DESCRIBERS[action["type"]](state, after, action, actor)
+
+
+def view(state: dict, viewer: str) -> dict:
+    """What ``viewer`` may see: castles, the box, unseen numbers, whose turn, never where a card lies."""
+    if viewer not in VIEWERS and viewer not in state["castles"]:
+        raise RuleError("unknown_viewer", f"There is no seat {viewer!r} at this table.")
+    seat = state["turn"]
+    return {
+        "game": "zamek",
+        "viewer": viewer,
+        "variant": state["variant"],
+        "stop_at_ten": state["stop_at_ten"],
+        "teams": state["teams"],
+        "deck": state["deck"],
+        "deck_reference": deck_reference(state["deck"]),
+        "players": [_player_view(state, player, viewer) for player in state["players"]],
+        "turn": None if state["over"] else seat,
+        "awaiting": _awaiting(state),
+        "on_table": len(state["table"]),
+        "positions": list(state["table"]),
+        "unseen": unseen_numbers(state),
+        "box": list(state["box"]),
+        "card": _card_view(state),
+        "chosen_position": state["chosen_position"],
+        "vote": _vote_view(state, viewer),
+        "last": state["last"],
+        "over": state["over"],
+        "winner": state["winner"],
+        "decided_by": state["decided_by"],
+        "scores": _final_scores(state),
+    }
+
+
+def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
+    """A legal ``(actor, action)`` drawn at random, or None once the game is over."""
+    if state["over"]:
+        return None
+    if state["teams"] and rng.random() < 0.05:
+        joining = _random_join(state, rng)
+        if joining:
+            return joining
+    if _vote_open(state):
+        return _random_vote(state, rng)
+    if state["card"] is None:
+        return "referee", _random_turn(state, rng)
+    return "referee", {"type": "choose", "choice": _random_choice(state, rng)}
+
+
+# --- Reading the table (for the web layer) --------------------------------------------------
+
+
+def unseen_numbers(state: dict) -> list[int]:
+    """Numbers nobody has seen yet: never turned over, so neither placed, boxed, put back nor face up."""
+    known = set(state["box"]) | set(state["seen"].values()) | _placed(state["castles"])
+    if state["card"]:
+        known.add(state["card"]["number"])
+    return [number for number in range(LOWEST, HIGHEST + 1) if number not in known]
+
+
+def legal_choices(state: dict) -> list[str]:
+    """What may be done with the face-up card (empty when none is face up)."""
+    return [choice for choice in CHOICES if state["card"] and _choice_refusal(state, choice) is None]
+
+
+def member_seat(state: dict, member: str) -> str | None:
+    """The team (seat) a phone's member has joined, or None."""
+    return next((seat for seat, members in state["members"].items()
+                 if any(entry["member"] == member for entry in members)), None)
+
+
+# --- Private helpers: reading input ---------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _shipped_deck_object() -> dict:
+    """The shipped deck file as read, once."""
+    return json.loads(resources.files("companion.rules").joinpath(DECK_FILE).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _shipped_deck() -> dict:
+    """The shipped deck, validated once like any other."""
+    return parse_deck(_shipped_deck_object(), "deck")
+
+
+def _read_object(value: object, field: str | None) -> dict:
+    """``value`` if it is a JSON object, else a ``wrong_type`` refusal."""
+    if not isinstance(value, dict):
+        raise RuleError("wrong_type", f"{_name(field, 'The request')} must be a JSON object.", field)
+    return value
+
+
+def _required(body: dict, key: str) -> object:
+    """``body[key]``, or a ``missing_field`` refusal."""
+    if key not in body:
+        raise RuleError("missing_field", f"The field {key!r} is missing.", key)
+    return body[key]
+
+
+def _name(field: str | None, default: str) -> str:
+    """A field as a message names it."""
+    return f"The field {field!r}" if field else default
+
+
+def _read_int(value: object, field: str) -> int:
+    """An integer (``true`` is not a number), or a ``wrong_type`` refusal."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError("wrong_type", f"{_name(field, 'It')} must be a whole number.", field)
+    return value
+
+
+def _read_number(value: object, field: str) -> int:
+    """A card number 2-46."""
+    number = _read_int(value, field)
+    if not LOWEST <= number <= HIGHEST:
+        raise RuleError("number_out_of_range", f"Cards are numbered {LOWEST} to {HIGHEST}; {number} is not one.", field)
+    return number
+
+
+def _read_list(value: object, field: str) -> list:
+    """A JSON array, or a ``wrong_type`` refusal."""
+    if not isinstance(value, list):
+        raise RuleError("wrong_type", f"{_name(field, 'It')} must be a list.", field)
+    return value
+
+
+def _read_text(value: object, field: str) -> str:
+    """A non-empty string of at most ``NAME_LENGTH`` characters, stripped."""
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > NAME_LENGTH:
+        raise RuleError("wrong_type", f"{_name(field, 'It')} must be a name of 1 to {NAME_LENGTH} characters.", field)
+    return value.strip()
+
+
+def _read_bool(value: object, field: str) -> bool:
+    """A JSON boolean, or a ``wrong_type`` refusal."""
+    if not isinstance(value, bool):
+        raise RuleError("wrong_type", f"{_name(field, 'It')} must be true or false.", field)
+    return value
+
+
+def _read_choice(value: object, field: str) -> str:
+    """One of add, put_back, wizard, box."""
+    if value not in CHOICES:
+        raise RuleError("unknown_action", f"The action must be {_or_list(CHOICES)}.", field)
+    return value
+
+
+def _refuse_unknown_keys(raw: dict, known: tuple[str, ...], field: str) -> None:
+    """A deck with a misspelt key would silently score wrong: refuse it."""
+    for key in raw:
+        if key not in known:
+            raise RuleError("bad_deck", f"A deck has no {key!r}: use {_or_list(known)}.", f"{field}.{key}")
+
+
+def _deck_figure(raw: dict, figure: str, field: str, taken: dict[int, str]) -> int:
+    """The one number carrying the king, the queen or the wizard."""
+    if figure not in raw:
+        raise RuleError("bad_deck", f"A deck needs exactly one {figure}: give its number as {figure!r}.", field)
+    value = raw[figure]
+    if isinstance(value, list):
+        raise RuleError("bad_deck", f"A deck holds exactly one {figure}: give one number, not a list.",
+                        f"{field}.{figure}")
+    return _deck_number(value, f"{field}.{figure}", figure, taken)
+
+
+def _deck_group(raw: dict, group: str, field: str, taken: dict[int, str]) -> list[int]:
+    """The numbers carrying knights, or princesses."""
+    if not isinstance(raw.get(group), list):
+        raise RuleError("bad_deck", f"A deck lists its {group} as a list of numbers (it may be empty).",
+                        f"{field}.{group}")
+    return [_deck_number(value, f"{field}.{group}[{index}]", GROUPS[group], taken)
+            for index, value in enumerate(raw[group])]
+
+
+def _deck_number(value: object, field: str, name: str, taken: dict[int, str]) -> int:
+    """One number of a deck: a whole number 2-46 that carries no other picture."""
+    if isinstance(value, bool) or not isinstance(value, int) or not LOWEST <= value <= HIGHEST:
+        raise RuleError("bad_deck", f"Each picture sits on a card numbered {LOWEST} to {HIGHEST}.", field)
+    if value in taken:
+        raise RuleError("bad_deck", f"Card {value} already carries a {taken[value]}: a card shows one picture.", field)
+    taken[value] = name
+    return value
+
+
+def _deck_labels(raw: dict, deck: dict, field: str) -> dict:
+    """The deck's id, name and version; a deck without an id is named after its content."""
+    content = hashlib.sha256(json.dumps(deck, sort_keys=True).encode()).hexdigest()[:10]
+    labels = {"id": raw.get("id", f"custom-{content}"), "name": raw.get("name", "Custom deck"),
+              "version": raw.get("version", 1)}
+    for key in ("id", "name"):
+        if not isinstance(labels[key], str) or not labels[key].strip() or len(labels[key]) > 60:
+            raise RuleError("bad_deck", f"A deck's {key} is a text of 1 to 60 characters.", f"{field}.{key}")
+    if isinstance(labels["version"], bool) or not isinstance(labels["version"], int) or labels["version"] < 1:
+        raise RuleError("bad_deck", "A deck's version is a whole number from 1.", f"{field}.version")
+    if labels["id"] == SHIPPED_DECK_ID and raw is not _shipped_deck_object():
+        raise RuleError("bad_deck", f"{SHIPPED_DECK_ID!r} names the shipped deck: give your deck another id.",
+                        f"{field}.id")
+    return labels
+
+
+def _read_castles(raw: object, field: str) -> dict[str, list[int]]:
+    """2-4 castles, each the tile 1 then ascending numbers 2-46, no number in two castles."""
+    castles = _read_object(raw, field)
+    if not MIN_PLAYERS <= len(castles) <= MAX_PLAYERS:
+        raise RuleError("player_count", f"Zamek is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; "
+                                        f"{len(castles)} castles were given.", field)
+    placed: set[int] = set()
+    return {_read_key(player, field): _read_castle(castle, f"{field}.{player}", placed)
+            for player, castle in castles.items()}
+
+
+def _read_key(player: object, field: str) -> str:
+    """A player's key in a body: a non-empty name of at most ``NAME_LENGTH`` characters, kept as given."""
+    if not isinstance(player, str) or not player or len(player) > NAME_LENGTH:
+        raise RuleError("wrong_type", f"Each castle is named by its player, in 1 to {NAME_LENGTH} characters.", field)
+    return player
+
+
+def _read_castle(raw: object, field: str, placed: set[int]) -> list[int]:
+    """One castle: the tile 1 first, then strictly ascending card numbers."""
+    castle = _read_list(raw, field)
+    if not castle or type(castle[0]) is not int or castle[0] != TILE:
+        raise RuleError("bad_castle", "A castle starts with the tile 1.", f"{field}[0]")
+    for index, value in enumerate(castle[1:], start=1):
+        number = _read_number(value, f"{field}[{index}]")
+        if number in placed:
+            raise RuleError("already_placed", f"{number} is already in a castle.", f"{field}[{index}]")
+        if number <= castle[index - 1]:
+            raise RuleError("bad_castle", "A castle always ascends.", f"{field}[{index}]")
+        placed.add(number)
+    return list(castle)
+
+
+def _read_player(value: object, castles: Mapping, field: str) -> str:
+    """A player who has a castle."""
+    if not isinstance(value, str) or value not in castles:
+        raise RuleError("unknown_player", f"The player must be one of {_or_list(tuple(castles))}.", field)
+    return value
+
+
+def _read_box(raw: object, castles: Mapping) -> list[int]:
+    """The numbers already in the box: cards 2-46, none twice, none in a castle."""
+    box: list[int] = []
+    for index, value in enumerate(_read_list(raw, "box")):
+        number = _read_number(value, f"box[{index}]")
+        if number in box or number in _placed(castles):
+            raise RuleError("already_placed", f"{number} cannot be in the box twice or in a castle too.",
+                            f"box[{index}]")
+        box.append(number)
+    return sorted(box)
+
+
+def _read_wizard_used(raw: object, castles: Mapping) -> list[str]:
+    """The players who already used the wizard."""
+    used = [_read_player(value, castles, f"wizard_used[{index}]") for index, value in enumerate(_read_list(raw, "wizard_used"))]
+    return sorted(set(used))
+
+
+def _turn_field(code: str) -> str:
+    """Where in a turn body the cause of a refusal lies."""
+    return {"must_go_to_box": "action", "not_for_the_box": "action", "not_higher": "card",
+            "wizard_not_needed": "card"}.get(code, "card" if code.startswith("already") else "action")
+
+
+def _read_options(options: object) -> dict:
+    """The table's options, checked: variant, stop_at_ten, players, teams and deck."""
+    options = _read_object(options, "options")
+    variant = options.get("variant", "basic")
+    if variant not in VARIANTS:
+        raise RuleError("bad_option", f"The variant is {_or_list(VARIANTS)}.", "variant")
+    stop_at_ten = _read_bool(options.get("stop_at_ten", False), "stop_at_ten")
+    if stop_at_ten and variant == "basic":
+        raise RuleError("bad_option", "Only the extended game can stop at ten: the basic game always does.",
+                        "stop_at_ten")
+    return {"variant": variant, "stop_at_ten": stop_at_ten, "players": _read_names(options.get("players")),
+            "teams": _read_bool(options.get("teams", False), "teams"),
+            "deck": parse_deck(options.get("deck", DEFAULT_DECK), "deck")}
+
+
+def _read_names(raw: object) -> list[dict]:
+    """2-4 different names, each with its seat p1..p4."""
+    names = [_read_text(name, f"players[{index}]") for index, name in enumerate(_read_list(raw, "players"))]
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise RuleError("player_count", f"Zamek is played by {MIN_PLAYERS} to {MAX_PLAYERS} players or teams, "
+                                        f"not {len(names)}.", "players")
+    if len({name.casefold() for name in names}) < len(names):
+        raise RuleError("bad_option", "Two players have the same name: give each a different one.", "players")
+    return [{"seat": seat, "name": name} for seat, name in zip(SEATS, names, strict=False)]
+
+
+def _or_list(items: tuple[str, ...]) -> str:
+    """``a, b or c``."""
+    return ", ".join(items[:-1]) + f" or {items[-1]}" if len(items) > 1 else items[0]
+
+
+# --- Private helpers: the rules -------------------------------------------------------------
+
+
+def _placed(castles: Mapping[str, list[int]]) -> set[int]:
+    """Every card number in a castle."""
+    return {number for castle in castles.values() for number in castle[1:]}
+
+
+def _check_free(castles: Mapping, box: Iterable[int], number: int) -> None:
+    """Refuse a number already placed in a castle or boxed."""
+    if number in _placed(castles):
+        raise RuleError("already_placed", f"{number} is already in a castle: it cannot be turned over again.")
+    if number in box:
+        raise RuleError("already_boxed", f"{number} is already in the box: it cannot be turned over again.")
+
+
+def _check_higher(castle: list[int], number: int) -> None:
+    """Refuse to add a card that is not higher than the castle's end."""
+    if number < castle_end(castle):
+        raise RuleError("not_higher", f"{number} is not higher than {castle_end(castle)}, the end of this castle: "
+                                      "put it back.")
+
+
+def _wizard_castle(castles: Mapping, player: str, number: int, deck: Mapping, used: Iterable[str]) -> list[int]:
+    """The castle with the card slid in where it keeps ascending, if the wizard may be used."""
+    castle = castles[player]
+    if not holds_wizard(castle, deck):
+        raise RuleError("no_wizard", f"Only the castle holding the wizard ({deck['wizard']}) may slide a card in.")
+    if player in used:
+        raise RuleError("wizard_used", "The wizard has already been used: once per game.")
+    if number > castle_end(castle):
+        raise RuleError("wizard_not_needed", f"{number} is higher than the castle's end: add it, and keep the wizard.")
+    inserted = list(castle)
+    bisect.insort(inserted, number)
+    return inserted
+
+
+def _outcome(castles: Mapping, player: str, castle: list[int], result: str, box: Iterable[int],
+             wizard_used: Iterable[str]) -> dict:
+    """A turn's answer, with fresh lists."""
+    reached = len(castle) >= CASTLE_GOAL > len(castles[player])
+    return {"result": result, "castles": {**{p: list(c) for p, c in castles.items()}, player: list(castle)},
+            "box": sorted(box), "wizard_used": sorted(set(wizard_used)), "winner": player if reached else None}
+
+
+# --- Private helpers: the table -------------------------------------------------------------
+
+
+def _seat_name(state: dict, seat: str) -> str:
+    """The player's (or team's) name."""
+    return next(player["name"] for player in state["players"] if player["seat"] == seat)
+
+
+def _check_playing(state: dict) -> None:
+    """Refuse any move once the game is over."""
+    if state["over"]:
+        raise RuleError("game_over", "The game is over.")
+
+
+def _check_referee(actor: str, what: str) -> None:
+    """Some actions are the referee's."""
+    if actor != "referee":
+        raise RuleError("not_allowed", f"Only the referee {what}.")
+
+
+def _team_votes(state: dict, seat: str) -> bool:
+    """True when this team has members on their phones, so its votes decide."""
+    return bool(state["teams"] and state["members"].get(seat))
+
+
+def _vote_stage(state: dict) -> str | None:
+    """What the team to play votes on now: a position, a choice, or nothing (waiting for the referee)."""
+    if state["over"]:
+        return None
+    if state["card"]:
+        return "choice"
+    return None if state["chosen_position"] else "position"
+
+
+def _vote_open(state: dict) -> bool:
+    """True when the team to play is voting."""
+    return _team_votes(state, state["turn"]) and _vote_stage(state) is not None
+
+
+def _turn_card(state: dict, action: dict, actor: str) -> None:
+    """The referee enters the card turned over: its position and its number."""
+    _check_referee(actor, "enters the card turned over")
+    _check_playing(state)
+    if state["card"]:
+        raise RuleError("card_face_up", f"{state['card']['number']} is still face up: choose what becomes of it first.")
+    position = _turn_position(state, action)
+    number = _read_number(action.get("number"), "number")
+    try:
+        _check_free(state["castles"], state["box"], number)
+    except RuleError as refused:
+        raise RuleError(refused.code, refused.message, "number") from None
+    _check_memory(state, position, number)
+    state["card"] = {"position": position, "number": number}
+    state["chosen_position"], state["ballots"] = None, {}
+    if must_go_to_box(state["castles"], number) and _choice_refusal(state, "wizard"):
+        _resolve(state, "box", "box rule")
+
+
+def _turn_position(state: dict, action: dict) -> int:
+    """The position turned over: the team's decision when its members voted."""
+    if _vote_open(state):
+        raise RuleError("vote_open", f"{_seat_name(state, state['turn'])} is still voting on the card to turn over: "
+                                     "wait, or close the vote.")
+    chosen = state["chosen_position"]
+    position = action.get("position", chosen)
+    position = _read_int(position, "position")
+    if chosen is not None and position != chosen:
+        raise RuleError("not_chosen", f"The team chose position {chosen}: turn that card over.", "position")
+    if position not in POSITIONS:
+        raise RuleError("position_out_of_range", f"Positions run from 1 to {len(POSITIONS)}.", "position")
+    if position not in state["table"]:
+        raise RuleError("position_empty", f"No card lies at position {position} any more.", "position")
+    return position
+
+
+def _check_memory(state: dict, position: int, number: int) -> None:
+    """A card seen before is where it was put back; the message never says where anything lies."""
+    remembered = state["seen"].get(str(position))
+    if remembered is not None and remembered != number:
+        raise RuleError("wrong_number", f"The card at position {position} was seen before and is not {number}: "
+                                        "check the position and the number.", "number")
+    if remembered is None and number in state["seen"].values():
+        raise RuleError("wrong_number", f"{number} was put back at another position: check the position and "
+                                        "the number.", "number")
+
+
+def _choose(state: dict, action: dict, actor: str) -> None:
+    """The referee enters what becomes of the face-up card (when no team vote decides it)."""
+    _check_referee(actor, "enters the choice for a player")
+    _check_playing(state)
+    if not state["card"]:
+        raise RuleError("no_card", "No card is face up: enter the card turned over first.")
+    if _vote_open(state):
+        raise RuleError("vote_open", f"{_seat_name(state, state['turn'])} is voting on this card: wait, or close the vote.")
+    choice = _read_choice(action.get("choice"), "choice")
+    _refuse_choice(state, choice)
+    _resolve(state, choice, "referee")
+
+
+def _choice_refusal(state: dict, choice: str) -> RuleError | None:
+    """Why ``choice`` is not allowed for the face-up card, or None."""
+    number = state["card"]["number"]
+    if choice == "wizard" and state["variant"] == "basic":
+        return RuleError("no_wizard", "The wizard plays only in the extended game.", "choice")
+    if choice == "add" and must_go_to_box(state["castles"], number):
+        return RuleError("must_go_to_box", f"{number} is lower than the end of every castle: it goes to the box.",
+                         "choice")
+    try:
+        _play(state, choice)
+    except RuleError as refused:
+        return RuleError(refused.code, refused.message, "choice")
+    return None
+
+
+def _refuse_choice(state: dict, choice: str) -> None:
+    """Raise the reason ``choice`` is not allowed, if it is not."""
+    refusal = _choice_refusal(state, choice)
+    if refusal:
+        raise refusal
+
+
+def _play(state: dict, choice: str) -> dict:
+    """The face-up card resolved by ``choice`` (state untouched)."""
+    return play_turn(state["castles"], state["turn"], state["card"]["number"], choice, state["deck"],
+                     state["wizard_used"], state["box"])
+
+
+def _resolve(state: dict, choice: str, by: str) -> None:
+    """Apply a legal choice for the face-up card, then end the turn."""
+    outcome, card, seat = _play(state, choice), state["card"], state["turn"]
+    state["castles"], state["box"], state["wizard_used"] = outcome["castles"], outcome["box"], outcome["wizard_used"]
+    key = str(card["position"])
+    if outcome["result"] == "put_back":
+        state["seen"][key] = card["number"]
+    else:
+        state["table"].remove(card["position"])
+        state["seen"].pop(key, None)
+    state["last"] = {"seat": seat, "number": card["number"], "result": outcome["result"], "by": by}
+    state["card"], state["ballots"] = None, {}
+    _end_turn(state, outcome["winner"])
+
+
+def _end_turn(state: dict, reached_ten: str | None) -> None:
+    """Pass the turn on, or end the game."""
+    if state["variant"] == "basic" and reached_ten:
+        state.update(over=True, winner=reached_ten, decided_by="ten")
+    elif state["variant"] == "basic" and not state["table"]:
+        state.update(over=True, **_longest_castle(state["castles"]))
+    elif state["variant"] == "extended" and (not state["table"] or (state["stop_at_ten"] and reached_ten)):
+        result = final_result(state["castles"], state["deck"])
+        state.update(over=True, winner=result["winner"], decided_by=result["decided_by"])
+    else:
+        order = [player["seat"] for player in state["players"]]
+        state["turn"] = order[(order.index(state["turn"]) + 1) % len(order)]
+
+
+def _longest_castle(castles: Mapping[str, list[int]]) -> dict:
+    """A basic game whose table emptied before any castle reached 10: the longest castle wins."""
+    longest = max(len(castle) for castle in castles.values())
+    leaders = [seat for seat, castle in castles.items() if len(castle) == longest]
+    return {"winner": leaders[0], "decided_by": "longest"} if len(leaders) == 1 else {"winner": None, "decided_by": None}
+
+
+# --- Private helpers: team votes ------------------------------------------------------------
+
+
+def _member_of(state: dict, actor: str, action: dict) -> dict:
+    """The joined member of this seat who sends the action."""
+    member = action.get("member")
+    for entry in state["members"].get(actor, []):
+        if entry["member"] == member:
+            return entry
+    raise RuleError("not_joined", "Join your team first: only its members vote.")
+
+
+def _join(state: dict, action: dict, actor: str) -> None:
+    """A phone joins its team; the first to join is the captain."""
+    if not state["teams"] or actor not in state["members"]:
+        raise RuleError("not_allowed", "Only a team's phone can join, in a game played by teams.")
+    member = action.get("member")
+    if not isinstance(member, str) or not member:
+        raise RuleError("wrong_type", "The phone's identity is missing.", "member")
+    seat = member_seat(state, member)
+    if seat:
+        raise RuleError("already_joined", f"This phone is already in {_seat_name(state, seat)}.")
+    name = action.get("member_name")
+    name = name.strip()[:NAME_LENGTH] if isinstance(name, str) and name.strip() else f"Member {len(state['members'][actor]) + 1}"
+    state["members"][actor].append({"member": member, "name": name})
+
+
+def _leave(state: dict, action: dict, actor: str) -> None:
+    """A member leaves their team (or the referee takes out one who left); their open ballot goes."""
+    seat, entry = _leaving(state, action, actor)
+    state["members"][seat].remove(entry)
+    if seat == state["turn"]:
+        state["ballots"].pop(entry["member"], None)
+        if state["members"][seat]:
+            _settle_vote(state)
+        else:
+            state["ballots"] = {}
+
+
+def _leaving(state: dict, action: dict, actor: str) -> tuple[str, dict]:
+    """The member who leaves: the sender, or the one the referee names by team and place in it."""
+    if actor != "referee":
+        return actor, _member_of(state, actor, action)
+    seat = action.get("seat")
+    if seat not in state["members"]:
+        raise RuleError("not_joined", "Name the team the member leaves.", "seat")
+    index = _read_int(action.get("index"), "index")
+    if not 0 <= index < len(state["members"][seat]):
+        raise RuleError("not_joined", f"{_seat_name(state, seat)} has no such member.", "index")
+    return seat, state["members"][seat][index]
+
+
+def _vote(state: dict, action: dict, actor: str) -> None:
+    """A member votes on the card to turn over, or on what to do with the face-up card."""
+    entry = _member_of(state, actor, action)
+    _check_playing(state)
+    if actor != state["turn"]:
+        raise RuleError("not_your_turn", f"It is {_seat_name(state, state['turn'])}'s turn, not your team's.")
+    stage = _vote_stage(state)
+    if stage is None or action.get("stage") != stage:
+        waiting = "the referee to enter the card" if stage is None else f"a vote on the {stage}"
+        raise RuleError("wrong_stage", f"Your team is waiting for {waiting}.", "stage")
+    state["ballots"][entry["member"]] = _ballot(state, action, stage)
+    _settle_vote(state)
+
+
+def _ballot(state: dict, action: dict, stage: str) -> int | str:
+    """One member's vote, checked like the move it stands for."""
+    if stage == "position":
+        position = _read_int(action.get("position"), "position")
+        if position not in state["table"]:
+            raise RuleError("position_empty", f"No card lies face down at position {position}.", "position")
+        return position
+    choice = _read_choice(action.get("choice"), "choice")
+    _refuse_choice(state, choice)
+    return choice
+
+
+def _close_vote(state: dict, action: dict, actor: str) -> None:
+    """The referee decides the open vote with the ballots cast so far (a member left)."""
+    _check_referee(actor, "closes a vote")
+    if not _vote_open(state) or not state["ballots"]:
+        raise RuleError("no_votes", "There is no open vote with a ballot to count.")
+    _decide(state)
+
+
+def _settle_vote(state: dict) -> None:
+    """Decide the open vote once every joined member has voted."""
+    members = state["members"].get(state["turn"], [])
+    if _vote_open(state) and state["ballots"] and all(entry["member"] in state["ballots"] for entry in members):
+        _decide(state)
+
+
+def _decide(state: dict) -> None:
+    """The majority decides; a tie goes to the tied option of the earliest member to join (the captain first)."""
+    ballots = state["ballots"]
+    counts = Counter(ballots.values())
+    top = max(counts.values())
+    tied = [value for value, count in counts.items() if count == top]
+    order = [entry["member"] for entry in state["members"][state["turn"]]] + list(ballots)
+    decision = next(ballots[member] for member in order if member in ballots and ballots[member] in tied)
+    state["ballots"] = {}
+    if _vote_stage(state) == "position":
+        state["chosen_position"] = decision
+    else:
+        _resolve(state, decision, "vote")
+
+
+_ACTIONS: dict[str, Callable[[dict, dict, str], None]] = {
+    "turn": _turn_card, "choose": _choose, "join": _join, "leave": _leave, "vote": _vote, "close_vote": _close_vote,
+}
+
+
+# --- Private helpers: views and descriptions ------------------------------------------------
+
+
+def _player_view(state: dict, player: dict, viewer: str) -> dict:
+    """One player's (or team's) public side: castle, wizard, members."""
+    seat, castle = player["seat"], state["castles"][player["seat"]]
+    members = state["members"].get(seat, [])
+    return {
+        "seat": seat, "name": player["name"], "castle": list(castle), "elements": len(castle),
+        "end": castle_end(castle), "holds_wizard": holds_wizard(castle, state["deck"]),
+        "wizard_used": seat in state["wizard_used"],
+        "members": [{"name": entry["name"], "captain": index == 0,
+                     **({"voted": entry["member"] in state["ballots"]} if viewer == seat == state["turn"] else {})}
+                    for index, entry in enumerate(members)],
+    }
+
+
+def _awaiting(state: dict) -> dict | None:
+    """Who acts next and on what: the referee (card, choice) or a team's vote (position, choice)."""
+    if state["over"]:
+        return None
+    if _vote_open(state):
+        return {"actor": state["turn"], "step": _vote_stage(state)}
+    return {"actor": "referee", "step": "choice" if state["card"] else "card"}
+
+
+def _card_view(state: dict) -> dict | None:
+    """The face-up card (its number only), what may be done with it and why not the rest."""
+    if not state["card"]:
+        return None
+    refusals = {choice: _choice_refusal(state, choice) for choice in CHOICES}
+    return {
+        "number": state["card"]["number"],
+        "picture": picture(state["deck"], state["card"]["number"]),
+        "must_go_to_box": must_go_to_box(state["castles"], state["card"]["number"]),
+        "choices": [choice for choice, refusal in refusals.items() if refusal is None],
+        "refused": {choice: refusal.message for choice, refusal in refusals.items() if refusal},
+    }
+
+
+def _vote_view(state: dict, viewer: str) -> dict | None:
+    """The open vote: how many voted for everyone; the ballots only for the voting team's own seat."""
+    if not _vote_open(state):
+        return None
+    seat = state["turn"]
+    members = state["members"][seat]
+    vote = {"seat": seat, "stage": _vote_stage(state), "voted": len(state["ballots"]), "members": len(members)}
+    if viewer == seat:
+        vote["ballots"] = [{"name": entry["name"], "value": state["ballots"][entry["member"]]}
+                           for entry in members if entry["member"] in state["ballots"]]
+    return vote
+
+
+def _final_scores(state: dict) -> dict | None:
+    """The extended game's scores, once it is over."""
+    if not state["over"] or state["variant"] != "extended":
+        return None
+    return final_result(state["castles"], state["deck"])["scores"]
+
+
+def _describe_turn(before: dict, after: dict, action: dict, actor: str) -> str:
+    """"Ola turned over 23." (never the position)."""
+    name, number = _seat_name(before, before["turn"]), action["number"]
+    if after["card"] is None:
+        return f"{name} turned over {number}: lower than every castle's end, it goes to the box." + _ending(after)
+    if after["card"] and must_go_to_box(after["castles"], number):
+        return f"{name} turned over {number}: it would go to the box, but {name} may use the wizard."
+    return f"{name} turned over {number}."
+
+
+def _describe_choice(before: dict, after: dict, action: dict, actor: str) -> str:
+    """What became of the face-up card."""
+    return _result_words(before, after) + _ending(after)
+
+
+def _result_words(before: dict, after: dict) -> str:
+    """"Ola added 23 to the castle (5 elements).", from the last turn's record."""
+    last = after["last"]
+    name, number = _seat_name(after, last["seat"]), last["number"]
+    elements = len(after["castles"][last["seat"]])
+    return {
+        "added": f"{name} added {number} to the castle ({elements} elements).",
+        "inserted": f"{name} used the wizard: {number} slid into the castle ({elements} elements).",
+        "put_back": f"{name} put {number} back face down.",
+        "boxed": f"{number} went to the box.",
+    }[last["result"]]
+
+
+def _describe_join(before: dict, after: dict, action: dict, actor: str) -> str:
+    """"Ala joined Red (captain)."."""
+    entry = after["members"][actor][-1]
+    captain = " as captain" if len(after["members"][actor]) == 1 else ""
+    return f"{entry['name']} joined {_seat_name(after, actor)}{captain}."
+
+
+def _describe_leave(before: dict, after: dict, action: dict, actor: str) -> str:
+    """"Ala left Red."."""
+    seat, entry = _leaving(before, action, actor)
+    return f"{entry['name']} left {_seat_name(before, seat)}." + _vote_words(before, after)
+
+
+def _describe_vote(before: dict, after: dict, action: dict, actor: str) -> str:
+    """Who voted, never what, until the team decides."""
+    entry = _member_of(before, actor, action)
+    return f"{entry['name']} voted for {_seat_name(before, actor)}." + _vote_words(before, after)
+
+
+def _describe_close(before: dict, after: dict, action: dict, actor: str) -> str:
+    """The referee counted the ballots cast so far."""
+    return f"The referee closed {_seat_name(before, before['turn'])}'s vote." + _vote_words(before, after)
+
+
+def _vote_words(before: dict, after: dict) -> str:
+    """What a decided vote did: the choice made public; the position only in the views, while it matters."""
+    if after["chosen_position"] and not before["chosen_position"]:
+        return " The team chose the card to turn over."
+    if after["last"] != before["last"]:
+        return " The team decided: " + _result_words(before, after) + _ending(after)
+    return ""
+
+
+def _ending(state: dict) -> str:
+    """The end of the game in words, if it ended."""
+    if not state["over"]:
+        return ""
+    if state["winner"] is None:
+        return " The game is over: a draw."
+    how = {"ten": "with a castle of 10 elements", "longest": "with the longest castle", "score": "on points",
+           "king": "on a tie, holding the king", "queen": "on a tie, holding the queen",
+           "wizard": "on a tie, holding the wizard"}[state["decided_by"]]
+    return f" {_seat_name(state, state['winner'])} wins {how}."
+
+
+_DESCRIBERS: dict[str, Callable[[dict, dict, dict, str], str]] = {
+    "turn": _describe_turn, "choose": _describe_choice, "join": _describe_join, "leave": _describe_leave,
+    "vote": _describe_vote, "close_vote": _describe_close,
+}
+
+
+# --- Private helpers: random play -----------------------------------------------------------
+
+
+def _random_join(state: dict, rng: random.Random) -> tuple[str, dict] | None:
+    """A new phone joins a team that has fewer than three members."""
+    open_seats = [seat for seat, members in state["members"].items() if len(members) < 3]
+    if not open_seats:
+        return None
+    seat = rng.choice(open_seats)
+    member = f"{seat}-m{len(state['members'][seat]) + 1}"
+    return seat, {"type": "join", "member": member, "member_name": member}
+
+
+def _random_vote(state: dict, rng: random.Random) -> tuple[str, dict]:
+    """A member who has not voted yet votes; now and then the referee closes the vote."""
+    seat = state["turn"]
+    if state["ballots"] and rng.random() < 0.1:
+        return "referee", {"type": "close_vote"}
+    entry = rng.choice([e for e in state["members"][seat] if e["member"] not in state["ballots"]])
+    vote = {"type": "vote", "stage": _vote_stage(state), "member": entry["member"], "member_name": entry["name"]}
+    if vote["stage"] == "position":
+        return seat, {**vote, "position": rng.choice(state["table"])}
+    return seat, {**vote, "choice": _random_choice(state, rng)}
+
+
+def _random_turn(state: dict, rng: random.Random) -> dict:
+    """Turn over a card: the chosen position, or any; its number as remembered, or an unseen one."""
+    position = state["chosen_position"] or rng.choice(state["table"])
+    number = state["seen"].get(str(position))
+    if number is None:
+        number = rng.choice(unseen_numbers(state))
+    return {"type": "turn", "position": position, "number": number}
+
+
+def _random_choice(state: dict, rng: random.Random) -> str:
+    """A legal choice, mostly building the castle."""
+    choices = legal_choices(state)
+    for preferred, chance in (("wizard", 0.5), ("add", 0.85)):
+        if preferred in choices and rng.random() < chance:
+            return preferred
+    return rng.choice(choices)
