@@ -9,6 +9,7 @@ from flask import Blueprint, abort, render_template, request, send_file
 
 import printables
 from companion.web import public_base_url
+from printables.layout import DUPLEX
 
 bp = Blueprint("printing", __name__)
 
@@ -33,7 +34,7 @@ def sheet(slug: str):
         abort(404)
     paper = request.args.get("paper", "a4")
     duplex = request.args.get("duplex", "long")
-    if paper not in printables.PAPERS or duplex not in ("long", "short"):
+    if paper not in printables.PAPERS or duplex not in DUPLEX:
         abort(404)
     out = io.BytesIO()
     printables.build(
