@@ -27,7 +27,6 @@ CASTLE_GOAL = 10  # elements, the tile included
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 VARIANTS = ("basic", "extended")
 CHOICES = ("add", "put_back", "wizard", "box")  # "box": decline the wizard for a card that must go
-RESULTS = {"add": "added", "put_back": "put_back", "wizard": "inserted", "box": "boxed"}
 FIGURES = ("king", "queen", "wizard")  # exactly one of each in a deck
 GROUPS = {"knights": "knight", "princesses": "princess"}  # any number of each in a deck
 POINTS = {"element": 1, "knight": 1, "princess": 1, "king": 3, "queen": 3, "pair": 1}
