@@ -39,6 +39,8 @@ NAME_LENGTH = 40
 VIEWERS = ("referee", "viewer")
 
 SEATS = ("p1", "p2", "p3", "p4")  # players, or teams when members vote from their phones
+# A turn's action names the position of a card: exports show only the plain-words history.
+SECRET_ACTIONS = True
 
 
 # --- Decks ----------------------------------------------------------------------------------

@@ -135,15 +135,14 @@ def links(token: str):
 def export(token: str):
     """The table as JSON: this link's view of it, and its log.
 
-    The actions of a private seat are shown in full only to that seat; other links get
-    their plain-words description, which never holds a secret.
+    Every entry has its plain-words description, which never holds a secret. The raw
+    action is included only for games whose actions hold no secret (a rules module that
+    sets ``SECRET_ACTIONS = True`` keeps them all in: a Zamek turn names where a card lies).
     """
     link, table, game = _open(token)
     entries = store.history(get_db(), table.id)
-    for entry in entries:
-        if entry["actor"] != link.viewer and entry["actor"] in {
-            seat for seat, _ in game.rules.seats(table.options)
-        }:
+    if getattr(game.rules, "SECRET_ACTIONS", False):
+        for entry in entries:
             entry.pop("action")
     document = {
         "castellan_export": 1,

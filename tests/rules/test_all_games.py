@@ -21,6 +21,11 @@ from companion.rules.errors import RuleError
 # Options a table of each game is created with in these tests (several where variants differ).
 OPTIONS = {
     "scorepad": [{"players": ["Ola", "Kuba", "Ada"]}],
+    "zamek": [
+        {"variant": "basic", "players": ["Ola", "Kuba"]},
+        {"variant": "extended", "players": ["Ola", "Kuba", "Ada", "Jan"]},
+        {"variant": "extended", "players": ["Ola", "Kuba"], "teams": True},
+    ],
     "castle": [{"players": 4, "dealer": "E"}, {"players": 2, "dealer": "S"}],
 }
 MAX_ACTIONS = 3000

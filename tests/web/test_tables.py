@@ -221,3 +221,13 @@ def test_undo_rebuilds_the_state_from_a_snapshot_past_a_long_log(tmp_path):
     table = store.act(conn, scorepad, table.id, "referee", {"type": "round", "points": [7, 7]}, table.version)
     assert table.state["rounds"][-1] == [7, 7]
     assert len(store.history(conn, table.id)) == store.SNAPSHOT_EVERY * 2 + 4
+
+
+def test_export_leaves_out_raw_actions_of_a_game_whose_actions_hold_secrets(browser, monkeypatch):
+    token = browser.create_table("scorepad", {"players": "Ola"})
+    _round(browser, token, [4], 0)
+    assert json.loads(browser.get(f"/t/{token}/export.json").data)["history"][0]["action"]["points"] == [4]
+    monkeypatch.setattr(scorepad, "SECRET_ACTIONS", True, raising=False)
+    entry = json.loads(browser.get(f"/t/{token}/export.json").data)["history"][0]
+    assert "action" not in entry
+    assert entry["description"] == "Round 1: Ola 4."
