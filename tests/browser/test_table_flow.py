@@ -50,3 +50,20 @@ def test_home_page_fits_a_phone_and_has_big_touch_targets(server, phone):
         "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"
     ):
         assert box[0] >= 44 and box[1] >= 44, box
+
+
+def test_a_phone_without_javascript_can_still_keep_the_table(server, chromium):
+    """htmx makes it faster, not possible: with scripting off, plain forms and redirects do it all."""
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + "/scorepad/")
+    page.get_by_label("Players, one name per line").fill("Ada\nJan")
+    page.get_by_role("button", name="Start").click()
+    page.get_by_label("Ada").fill("3")
+    page.get_by_label("Jan").fill("9")
+    page.get_by_role("button", name="Record round").click()
+    expect(page.locator("tfoot .total")).to_have_text(["3", "9"])
+    page.get_by_role("button", name="Undo").click()
+    expect(page.get_by_text("Undone: Round 1: Ada 3, Jan 9.")).to_be_visible()
+    expect(page.locator("tfoot .total")).to_have_text(["0", "0"])
+    context.close()
