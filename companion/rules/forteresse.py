@@ -1,0 +1,765 @@
+"""Forteresse: each player hides 10 walls and 5 besieged in a 5x5 fortress on a 7x7 grid,
+then both fire cannons and rifles at the other's fortress from the 24 cells around it,
+scoring 7 per besieged killed and 3 or 1 for every cannon or rifle the opponent spends.
+
+Rules as implemented: ../shared/rules/forteresse.md; the players' help page is
+docs/forteresse.md (with the referee's decisions where the rules page is silent).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+
+from companion.rules.errors import RuleError
+
+COLUMNS = "ABCDEFG"
+ROWS = (1, 2, 3, 4, 5, 6, 7)
+# Every cell in the contract's order: column, then row (A1 A2 ... A7 B1 ...).
+CELLS = tuple(f"{column}{row}" for column in COLUMNS for row in ROWS)
+FORTRESS = frozenset(f"{column}{row}" for column in "BCDEF" for row in (2, 3, 4, 5, 6))
+FIRING_CELLS = tuple(cell for cell in CELLS if cell not in FORTRESS)
+# (column step, row step): N goes toward row 1, E toward column G.
+DIRECTIONS = {
+    "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
+    "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1),
+}
+WEAPONS = ("cannon", "rifle")
+OUTCOMES = ("wall_destroyed", "besieged_killed", "wall", "miss")
+WALLS = 10
+BESIEGED = 5
+ROUNDS = 2
+POINTS_PER_KILL = 7
+POINTS_PER_CANNON = 3
+POINTS_PER_RIFLE = 1
+SEATS = ("a", "b")
+MODES = ("phones", "paper")
+FIRST_CHOICES = ("a", "b", "random")
+DEFAULT_NAMES = {"a": "Player A", "b": "Player B"}
+NAME_LENGTH = 40
+
+_CELL_AT = {(index, row): f"{column}{row}" for index, column in enumerate(COLUMNS) for row in ROWS}
+_POSITION = {cell: position for position, cell in _CELL_AT.items()}
+# Decision of the rules page: a direction is legal only if its first step enters the fortress.
+LEGAL_DIRECTIONS = {
+    cell: tuple(
+        name
+        for name, (column_step, row_step) in DIRECTIONS.items()
+        if _CELL_AT.get((_POSITION[cell][0] + column_step, _POSITION[cell][1] + row_step)) in FORTRESS
+    )
+    for cell in FIRING_CELLS
+}
+TRAJECTORIES = tuple((cell, direction) for cell in FIRING_CELLS for direction in LEGAL_DIRECTIONS[cell])
+_KIND = {"walls": "wall", "besieged": "besieged"}
+_LIMIT = {"walls": WALLS, "besieged": BESIEGED}
+_COUNT_CODE = {"walls": "wrong_wall_count", "besieged": "wrong_besieged_count"}
+_HITS = ("wall_destroyed", "besieged_killed")
+
+
+# --- The game's own rules -------------------------------------------------------------
+
+
+def parse_cell(text: object, field: str | None = None) -> str:
+    """Read one cell name (``C4``; lower case and spaces are forgiven) or raise ``RuleError``."""
+    if not isinstance(text, str) or not text.strip():
+        raise RuleError("unknown_cell", "A cell name is needed, like C4.", field)
+    cell = text.strip().upper()
+    if cell not in _POSITION:
+        raise RuleError(
+            "unknown_cell",
+            f"“{text.strip()[:12]}” is not a cell of the grid: write a column A-G and a row 1-7, like C4.",
+            field,
+        )
+    return cell
+
+
+def sort_cells(cells) -> list[str]:
+    """The cells in the contract's order: column, then row (``A1 A2 … B1``)."""
+    return sorted(cells, key=_POSITION.__getitem__)
+
+
+def read_fortress(walls: object, besieged: object, complete: bool = True, prefix: str = "") -> dict:
+    """Check a fortress and return it canonical: ``{"walls": [...], "besieged": [...]}``, sorted.
+
+    ``complete`` asks for a set-up (exactly 10 walls and 5 besieged); otherwise it is a
+    fortress in the middle of a round, which may hold fewer. ``prefix`` starts each field path.
+    """
+    taken: set[str] = set()
+    fortress = {"walls": _read_marks(walls, "walls", prefix, taken),
+                "besieged": _read_marks(besieged, "besieged", prefix, taken)}
+    for kind, cells in fortress.items():
+        _check_count(kind, len(cells), complete, prefix)
+    return fortress
+
+
+def validate_setup(walls: object, besieged: object) -> dict:
+    """A set-up: exactly 10 walls and 5 besieged on distinct cells of B2-F6, returned sorted."""
+    return read_fortress(walls, besieged, complete=True)
+
+
+def legal_directions(firing_cell: str) -> tuple[str, ...]:
+    """The directions a shot from ``firing_cell`` may take (1, 2 or 3 of them)."""
+    return LEGAL_DIRECTIONS[firing_cell]
+
+
+def path(firing_cell: str, direction: str) -> tuple[str, ...]:
+    """The fortress cells a shot crosses, in order, from a firing cell in a legal direction."""
+    column_step, row_step = DIRECTIONS[direction]
+    column, row = _POSITION[firing_cell]
+    cells = []
+    while True:
+        column, row = column + column_step, row + row_step
+        cell = _CELL_AT.get((column, row))
+        if cell not in FORTRESS:
+            return tuple(cells)
+        cells.append(cell)
+
+
+def check_shot(firing_cell: object, direction: object, weapon: object, used=(), prefix: str = "") -> dict:
+    """Check a called shot and return it canonical: ``{"from", "direction", "weapon"}``.
+
+    ``used`` holds the firing cells this shooter already used this round.
+    """
+    cell = parse_cell(firing_cell, f"{prefix}from")
+    if cell in FORTRESS:
+        raise RuleError(
+            "not_a_firing_cell",
+            f"{cell} is inside the fortress: shots are fired from the 24 cells around it "
+            "(columns A and G, rows 1 and 7).",
+            f"{prefix}from",
+        )
+    if cell in used:
+        raise RuleError(
+            "firing_cell_used",
+            f"{cell} has already been fired from this round: each firing cell serves once.",
+            f"{prefix}from",
+        )
+    return {"from": cell, "direction": _read_direction(cell, direction, prefix),
+            "weapon": _read_weapon(weapon, prefix)}
+
+
+def resolve_shot(fortress: dict, shot: dict) -> dict:
+    """Fire ``shot`` at a (canonical) fortress: only the first occupied cell on the path counts.
+
+    Returns ``{"outcome", "cell", "fortress", "announcement"}`` with the fortress after the
+    shot; the fortress given is not changed.
+    """
+    walls, besieged = set(fortress["walls"]), set(fortress["besieged"])
+    outcome, cell = "miss", None
+    for cell in path(shot["from"], shot["direction"]):
+        if cell in besieged:
+            outcome = "besieged_killed"
+            besieged.discard(cell)
+            break
+        if cell in walls:
+            outcome = "wall_destroyed" if shot["weapon"] == "cannon" else "wall"
+            if outcome == "wall_destroyed":
+                walls.discard(cell)
+            break
+    cell = cell if outcome in _HITS else None
+    return {"outcome": outcome, "cell": cell,
+            "fortress": {"walls": sort_cells(walls), "besieged": sort_cells(besieged)},
+            "announcement": announce(outcome, cell)}
+
+
+def announce(outcome: str, cell: str | None) -> str:
+    """What the defender says aloud: "Wall destroyed at B2.", "Besieged killed at C4.", "Wall.", "Miss."."""
+    return {
+        "wall_destroyed": f"Wall destroyed at {cell}.",
+        "besieged_killed": f"Besieged killed at {cell}.",
+        "wall": "Wall.",
+        "miss": "Miss.",
+    }[outcome]
+
+
+def score_round(tallies: dict) -> dict:
+    """Points of one round from each seat's ``{"killed", "cannons", "rifles"}``.
+
+    7 per opposing besieged killed, 3 per cannon and 1 per rifle the opponent fired.
+    """
+    return {
+        seat: POINTS_PER_KILL * tallies[seat]["killed"]
+        + POINTS_PER_CANNON * tallies[_other(seat)]["cannons"]
+        + POINTS_PER_RIFLE * tallies[_other(seat)]["rifles"]
+        for seat in SEATS
+    }
+
+
+def score_game(rounds: list[dict]) -> dict:
+    """``{"rounds": [{"a": 87, "b": 41}], "totals": {...}, "winner": "a" | "b" | None}``."""
+    points = [score_round(tallies) for tallies in rounds]
+    totals = {seat: sum(round_points[seat] for round_points in points) for seat in SEATS}
+    return {"rounds": points, "totals": totals, "winner": _leader(totals)}
+
+
+# --- The JSON API (shared/api.md) ------------------------------------------------------
+
+
+def api_setup(body: object) -> dict:
+    """``POST /forteresse/setup``: ``{"walls": [10], "besieged": [5]}`` -> ``{"valid": true}``."""
+    body = _object(body, None, "The request")
+    read_fortress(_required(body, "walls", ""), _required(body, "besieged", ""), complete=True)
+    return {"valid": True}
+
+
+def api_shot(body: object) -> dict:
+    """``POST /forteresse/shot``: resolve one shot on a fortress in any state of a round."""
+    body = _object(body, None, "The request")
+    fortress = _object(_required(body, "fortress", ""), "fortress", "The fortress")
+    fortress = read_fortress(_required(fortress, "walls", "fortress."),
+                             _required(fortress, "besieged", "fortress."),
+                             complete=False, prefix="fortress.")
+    used = _read_used(body.get("used", []))
+    shot = _object(_required(body, "shot", ""), "shot", "The shot")
+    shot = check_shot(shot.get("from"), shot.get("direction"), shot.get("weapon"), used, "shot.")
+    return resolve_shot(fortress, shot)
+
+
+def api_score(body: object) -> dict:
+    """``POST /forteresse/score``: points per round, totals and winner from 1 or 2 rounds' tallies."""
+    body = _object(body, None, "The request")
+    rounds = _required(body, "rounds", "")
+    if not isinstance(rounds, list):
+        raise RuleError("not_a_list", "“rounds” must be a list of 1 or 2 rounds.", "rounds")
+    if len(rounds) not in (1, ROUNDS):
+        raise RuleError(
+            "wrong_round_count", f"A game has 1 or 2 rounds to score; this request has {len(rounds)}.", "rounds"
+        )
+    return score_game([_read_round(item, f"rounds[{index}]") for index, item in enumerate(rounds)])
+
+
+# --- The table protocol (docs/rules-modules.md) ----------------------------------------
+
+
+def seats(options: dict) -> list[tuple[str, str]]:
+    """The private links of a new table: one per player in phones mode, none on paper."""
+    settings = _read_options(options)
+    if settings["mode"] == "paper":
+        return []
+    return [(seat, settings["names"][seat]) for seat in SEATS]
+
+
+def new_table(options: dict, seed: int) -> dict:
+    """The first state of a table; options ``{"mode", "first", "names"}`` (all optional)."""
+    settings = _read_options(options)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RuleError("bad_seed", "The table's seed must be a whole number.", "seed")
+    first = settings["first"]
+    if first == "random":
+        first = random.Random(seed).choice(SEATS)
+    state = {"game": "forteresse", "mode": settings["mode"], "names": settings["names"],
+             "seed": seed, "phase": "setup", "turn": None, "rounds": []}
+    _start_round(state, first)
+    return state
+
+
+def apply(state: dict, action: dict, actor: str) -> dict:
+    """The state after ``actor`` (``"referee"``, ``"a"`` or ``"b"``) does ``action``; the input is kept."""
+    if not isinstance(action, dict):
+        raise RuleError("not_an_object", "An action is a JSON object, like {\"type\": \"shot\", ...}.")
+    if actor not in ("referee", *SEATS):
+        raise RuleError("unknown_actor", "Only the referee or a player's seat (a or b) can act.")
+    if state["phase"] == "finished":
+        raise RuleError("game_over", "The game is over: both rounds have been played.")
+    kind = action.get("type")
+    handlers = {"setup": _apply_setup, "shot": _apply_shot}
+    if not isinstance(kind, str) or kind not in handlers:
+        raise RuleError("unknown_action", "An action is a “setup” or a “shot”.", "type")
+    after = copy.deepcopy(state)
+    handlers[kind](after, action, actor)
+    return after
+
+
+def describe(state: dict, action: dict, actor: str) -> str:
+    """The action in plain words for the table's history, given the state it was applied to."""
+    after = apply(state, action, actor)
+    number = len(state["rounds"])
+    if action["type"] == "setup":
+        return f"{state['names'][actor]} drew a fortress for round {number}."
+    shot = after["rounds"][number - 1]["shots"][-1]
+    text = (f"{state['names'][shot['shooter']]} fired a {shot['weapon']} from {shot['from']} "
+            f"toward {shot['direction']}: {shot['announcement']}")
+    if after["phase"] == "finished":
+        return f"{text} The game is over."
+    if len(after["rounds"]) > number:
+        return f"{text} Round {number} is over."
+    return text
+
+
+def view(state: dict, viewer: str) -> dict:
+    """What ``viewer`` may see: public facts, plus a seat's own fortress in phones mode.
+
+    A fortress never leaves through another viewer's view while the game is on; once it
+    is finished every fortress of both rounds is revealed under ``"reveal"``.
+    """
+    current = state["rounds"][-1]
+    finished = state["phase"] == "finished"
+    own = state["mode"] == "phones" and viewer in SEATS and current["setups"][viewer] is not None
+    return {
+        "game": "forteresse", "viewer": viewer, "mode": state["mode"], "names": dict(state["names"]),
+        "phase": state["phase"], "round": current["number"], "rounds_in_game": ROUNDS,
+        "first": current["first"], "turn": state["turn"],
+        "set_up": {seat: state["mode"] == "paper" or current["setups"][seat] is not None for seat in SEATS},
+        "stopped": {seat: _stopped(current, seat) for seat in SEATS},
+        "counts": {seat: _counts(current, seat) for seat in SEATS},
+        "free_firing_cells": {seat: _free_firing_cells(current, seat) for seat in SEATS},
+        "shots": copy.deepcopy(current["shots"]),
+        "attacks": {seat: attack_record(current["shots"], seat) for seat in SEATS},
+        "history": [{"number": done["number"], "first": done["first"], "shots": copy.deepcopy(done["shots"])}
+                    for done in state["rounds"][:-1]],
+        "sheet": _sheet(state),
+        "fortress": _fortress_view(current, viewer) if own else None,
+        "reveal": _reveal(state) if finished and state["mode"] == "phones" else None,
+    }
+
+
+def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
+    """A legal ``(actor, action)`` drawn with ``rng``, or ``None`` once the game is over."""
+    if state["phase"] == "finished":
+        return None
+    current = state["rounds"][-1]
+    if state["phase"] == "setup":
+        seat = rng.choice([seat for seat in SEATS if current["setups"][seat] is None])
+        return seat, {"type": "setup", **random_fortress(rng)}
+    shooter = state["turn"]
+    if state["mode"] == "phones":
+        firing_cell = rng.choice(_free_firing_cells(current, shooter))
+        action = {"type": "shot", "from": firing_cell,
+                  "direction": rng.choice(LEGAL_DIRECTIONS[firing_cell]), "weapon": rng.choice(WEAPONS)}
+        return rng.choice([shooter, "referee"]), action
+    return "referee", _random_paper_shot(state, rng)
+
+
+def random_fortress(rng: random.Random) -> dict:
+    """A set-up drawn with ``rng``: 10 walls and 5 besieged on distinct fortress cells, sorted."""
+    cells = rng.sample(sort_cells(FORTRESS), WALLS + BESIEGED)
+    return {"walls": sort_cells(cells[:WALLS]), "besieged": sort_cells(cells[WALLS:])}
+
+
+def attack_record(shots: list[dict], shooter: str) -> dict:
+    """What ``shooter``'s shots of a round revealed, like grid 2 on paper.
+
+    ``used``: the firing cells with weapon and direction, in order; ``destroyed_walls``
+    and ``killed_besieged``: the cells announced; ``known_walls``: standing walls deduced
+    from "wall" answers (the only cell of the path not known empty); ``known_empty``:
+    cells a shot went through, so they never held anything.
+    """
+    own = [shot for shot in shots if shot["shooter"] == shooter]
+    hit_at = {shot["cell"]: time for time, shot in enumerate(own) if shot["cell"]}
+    empty = _seen_empty(own, hit_at)
+    walls = set()
+    for time, shot in enumerate(own):
+        if shot["outcome"] == "wall":
+            unknown = [cell for cell in path(shot["from"], shot["direction"])
+                       if cell not in empty and hit_at.get(cell, time + 1) > time]
+            if len(unknown) == 1 and unknown[0] not in hit_at:
+                walls.add(unknown[0])
+    return {
+        "used": [{"from": shot["from"], "weapon": shot["weapon"], "direction": shot["direction"]} for shot in own],
+        "destroyed_walls": sort_cells(s["cell"] for s in own if s["outcome"] == "wall_destroyed"),
+        "killed_besieged": sort_cells(s["cell"] for s in own if s["outcome"] == "besieged_killed"),
+        "known_walls": sort_cells(walls),
+        "known_empty": sort_cells(empty),
+    }
+
+
+# --- Private helpers --------------------------------------------------------------------
+
+
+def _other(seat: str) -> str:
+    return SEATS[1 - SEATS.index(seat)]
+
+
+def _leader(totals: dict) -> str | None:
+    if totals["a"] == totals["b"]:
+        return None
+    return max(SEATS, key=totals.__getitem__)
+
+
+def _read_marks(marks: object, kind: str, prefix: str, taken: set) -> list[str]:
+    field = f"{prefix}{kind}"
+    if not isinstance(marks, list):
+        raise RuleError("not_a_list", f"The {kind} must be a list of cells, like [\"B2\", \"C4\"].", field)
+    if len(marks) > len(FORTRESS):
+        _check_count(kind, len(marks), False, prefix)
+    cells = []
+    for index, text in enumerate(marks):
+        cell = parse_cell(text, f"{field}[{index}]")
+        if cell not in FORTRESS:
+            raise RuleError(
+                "outside_fortress",
+                f"A {_KIND[kind]} at {cell} would be outside the fortress: walls and besieged go in B2-F6.",
+                f"{field}[{index}]",
+            )
+        if cell in taken:
+            raise RuleError(
+                "cell_taken", f"{cell} is marked twice: each wall and each besieged needs a cell of its own.",
+                f"{field}[{index}]",
+            )
+        taken.add(cell)
+        cells.append(cell)
+    return sort_cells(cells)
+
+
+def _check_count(kind: str, count: int, complete: bool, prefix: str) -> None:
+    limit = _LIMIT[kind]
+    if count == limit or (count < limit and not complete):
+        return
+    rule = "exactly" if complete else "at most"
+    raise RuleError(
+        _COUNT_CODE[kind], f"A fortress holds {rule} {limit} {kind}{' at set-up' if complete else ''}; "
+        f"this one has {count}.", f"{prefix}{kind}",
+    )
+
+
+def _read_direction(firing_cell: str, direction: object, prefix: str) -> str:
+    field = f"{prefix}direction"
+    name = direction.strip().upper() if isinstance(direction, str) else None
+    if name not in DIRECTIONS:
+        raise RuleError("unknown_direction", "A direction is one of N, NE, E, SE, S, SW, W or NW.", field)
+    legal = LEGAL_DIRECTIONS[firing_cell]
+    if name not in legal:
+        choices = " or ".join(", ".join(legal).rsplit(", ", 1))
+        raise RuleError(
+            "direction_misses_fortress",
+            f"A shot from {firing_cell} toward {name} does not enter the fortress: from {firing_cell} "
+            f"fire {choices}.",
+            field,
+        )
+    return name
+
+
+def _read_weapon(weapon: object, prefix: str) -> str:
+    name = weapon.strip().lower() if isinstance(weapon, str) else None
+    if name not in WEAPONS:
+        raise RuleError("unknown_weapon", "The weapon is a cannon or a rifle.", f"{prefix}weapon")
+    return name
+
+
+def _object(value: object, field: str | None, what: str) -> dict:
+    if not isinstance(value, dict):
+        raise RuleError("not_an_object", f"{what} must be a JSON object.", field)
+    return value
+
+
+def _required(body: dict, key: str, prefix: str) -> object:
+    if key not in body:
+        raise RuleError("missing_field", f"“{prefix}{key}” is missing.", f"{prefix}{key}")
+    return body[key]
+
+
+def _read_used(used: object) -> set[str]:
+    if not isinstance(used, list):
+        raise RuleError("not_a_list", "“used” must be a list of firing cells, like [\"A1\", \"G4\"].", "used")
+    cells = set()
+    for index, text in enumerate(used):
+        cell = parse_cell(text, f"used[{index}]")
+        if cell in FORTRESS:
+            raise RuleError("not_a_firing_cell", f"{cell} is inside the fortress, so it is not a firing cell.",
+                            f"used[{index}]")
+        cells.add(cell)
+    return cells
+
+
+def _read_round(item: object, field: str) -> dict:
+    item = _object(item, field, "Each round")
+    return {seat: _read_tally(_required(item, seat, f"{field}."), f"{field}.{seat}") for seat in SEATS}
+
+
+def _read_tally(tally: object, field: str) -> dict:
+    tally = _object(tally, field, "Each player's round")
+    counts = {key: _read_count(_required(tally, key, f"{field}."), f"{field}.{key}")
+              for key in ("killed", "cannons", "rifles")}
+    shots = counts["cannons"] + counts["rifles"]
+    if counts["killed"] > BESIEGED:
+        raise RuleError("too_many_kills", f"A fortress holds 5 besieged, so “killed” is 0 to 5, not "
+                        f"{counts['killed']}.", f"{field}.killed")
+    if shots > len(FIRING_CELLS):
+        raise RuleError("too_many_shots", f"A player fires at most 24 shots a round; here cannons and rifles "
+                        f"make {shots}.", field)
+    if counts["killed"] > shots:
+        raise RuleError("more_kills_than_shots", f"Each shot kills at most one besieged: {counts['killed']} "
+                        f"killed needs at least as many shots, not {shots}.", f"{field}.killed")
+    return counts
+
+
+def _read_count(value: object, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RuleError("not_an_integer", f"“{field}” must be a whole number.", field)
+    if value < 0:
+        raise RuleError("negative_number", f"“{field}” cannot be negative.", field)
+    return value
+
+
+def _read_options(options: object) -> dict:
+    options = _object(options, None, "The table's options")
+    unknown = sorted(str(key) for key in options if key not in ("mode", "first", "names"))
+    if unknown:
+        raise RuleError("unknown_option", f"Forteresse has no option “{unknown[0][:20]}”.", unknown[0][:20])
+    mode, first = options.get("mode", "phones"), options.get("first", "random")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise RuleError("bad_mode", "The mode is “phones” (Castellan keeps the fortresses) or “paper”.", "mode")
+    if not isinstance(first, str) or first not in FIRST_CHOICES:
+        raise RuleError("bad_first", "The first shooter is “a”, “b” or “random”.", "first")
+    return {"mode": mode, "first": first, "names": _read_names(options.get("names", {}))}
+
+
+def _read_names(names: object) -> dict:
+    names = _object(names, "names", "The players' names")
+    result = dict(DEFAULT_NAMES)
+    for key, name in names.items():
+        if key not in SEATS:
+            raise RuleError("unknown_seat", "Names are given for seats “a” and “b”.", "names")
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
+            raise RuleError("bad_name", f"A player's name is 1 to {NAME_LENGTH} characters.", f"names.{key}")
+        result[key] = name.strip()
+    return result
+
+
+def _start_round(state: dict, first: str) -> None:
+    state["rounds"].append({"number": len(state["rounds"]) + 1, "first": first,
+                            "setups": {seat: None for seat in SEATS}, "shots": []})
+    paper = state["mode"] == "paper"
+    state["phase"], state["turn"] = ("shooting", first) if paper else ("setup", None)
+
+
+def _apply_setup(state: dict, action: dict, actor: str) -> None:
+    if state["mode"] == "paper":
+        raise RuleError("paper_fortress", "In paper mode the fortresses stay on paper: only shots are recorded.")
+    if actor not in SEATS:
+        raise RuleError("own_fortress_only", "Each player draws their own fortress from their own seat; "
+                        "the referee never sees it.")
+    if state["phase"] != "setup":
+        raise RuleError("shooting_started", "The shooting has started: a fortress is not redrawn during a round.")
+    current = state["rounds"][-1]
+    current["setups"][actor] = validate_setup(action.get("walls"), action.get("besieged"))
+    if all(current["setups"][seat] is not None for seat in SEATS):
+        state["phase"], state["turn"] = "shooting", current["first"]
+
+
+def _apply_shot(state: dict, action: dict, actor: str) -> None:
+    if state["phase"] != "shooting":
+        raise RuleError("fortresses_not_ready", "Both fortresses must be drawn before the round's first shot.")
+    current = state["rounds"][-1]
+    shooter = _shooter(state, action, actor)
+    used = {shot["from"] for shot in current["shots"] if shot["shooter"] == shooter}
+    shot = check_shot(action.get("from"), action.get("direction"), action.get("weapon"), used)
+    if state["mode"] == "phones":
+        result = resolve_shot(_standing(current, _other(shooter)), shot)
+        outcome, cell = result["outcome"], result["cell"]
+    else:
+        outcome, cell = _read_answer(current, shooter, shot, action)
+    current["shots"].append({"shooter": shooter, **shot, "outcome": outcome, "cell": cell,
+                             "announcement": announce(outcome, cell)})
+    _advance(state, shooter)
+
+
+def _shooter(state: dict, action: dict, actor: str) -> str:
+    """A seat shoots for itself; the referee shoots for ``action["shooter"]``, or whoever's turn it is."""
+    shooter = actor if actor in SEATS else action.get("shooter", state["turn"])
+    if not isinstance(shooter, str) or shooter not in SEATS:
+        raise RuleError("unknown_seat", "The shooter is seat “a” or “b”.", "shooter")
+    current = state["rounds"][-1]
+    if _stopped(current, shooter):
+        reason = "killed all 5 besieged" if _kills(current, shooter) == BESIEGED else "used all 24 firing cells"
+        raise RuleError("shooter_stopped", f"{state['names'][shooter]} has {reason} and has stopped shooting "
+                        "this round.")
+    if shooter != state["turn"]:
+        raise RuleError("not_your_turn", f"It is {state['names'][state['turn']]}'s turn to shoot.")
+    return shooter
+
+
+def _advance(state: dict, shooter: str) -> None:
+    current = state["rounds"][-1]
+    for seat in (_other(shooter), shooter):
+        if not _stopped(current, seat):
+            state["turn"] = seat
+            return
+    if len(state["rounds"]) < ROUNDS:
+        _start_round(state, _other(state["rounds"][0]["first"]))
+    else:
+        state["phase"], state["turn"] = "finished", None
+
+
+def _read_answer(current: dict, shooter: str, shot: dict, action: dict) -> tuple[str, str | None]:
+    outcome = action.get("outcome")
+    if not isinstance(outcome, str) or outcome not in OUTCOMES:
+        raise RuleError("unknown_outcome", "The answer is wall_destroyed, besieged_killed, wall or miss.", "outcome")
+    if outcome in _HITS:
+        cell = parse_cell(action.get("cell"), "cell")
+    elif action.get("cell") is not None:
+        raise RuleError("inconsistent_answer", "“Wall” and “miss” name no cell.", "cell")
+    else:
+        cell = None
+    _check_answer(attack_record(current["shots"], shooter), shot, outcome, cell)
+    return outcome, cell
+
+
+def _check_answer(record: dict, shot: dict, outcome: str, cell: str | None) -> None:
+    """Refuse an answer the rules or the shooter's earlier answers make impossible."""
+    trajectory = path(shot["from"], shot["direction"])
+    cleared = set(record["destroyed_walls"]) | set(record["killed_besieged"])
+    problem = _weapon_problem(shot["weapon"], outcome)
+    if cell is not None and cell not in trajectory:
+        raise RuleError("cell_off_path", f"{cell} is not on the path of a shot from {shot['from']} toward "
+                        f"{shot['direction']}, which crosses {' '.join(trajectory)}.", "cell")
+    if problem is None and cell is not None:
+        problem = _hit_problem(record, trajectory, cleared, outcome, cell)
+    if problem is None and outcome == "miss":
+        problem = _blocker(record, trajectory, len(trajectory), "so it is not a miss")
+    if problem is None and outcome == "wall":
+        problem = _wall_problem(record, trajectory, cleared)
+    if problem:
+        raise RuleError("inconsistent_answer", problem, "outcome")
+
+
+def _weapon_problem(weapon: str, outcome: str) -> str | None:
+    if weapon == "rifle" and outcome == "wall_destroyed":
+        return "A rifle cannot destroy a wall: a wall hit by a rifle answers “wall”."
+    if weapon == "cannon" and outcome == "wall":
+        return "A cannon destroys the first wall it meets, so the answer names the wall's cell."
+    return None
+
+
+def _hit_problem(record: dict, trajectory: tuple, cleared: set, outcome: str, cell: str) -> str | None:
+    if cell in cleared:
+        return f"{cell} was already cleared this round: shots now pass through it."
+    if cell in record["known_empty"]:
+        return f"{cell} is known to be empty: an earlier shot passed through it."
+    if outcome == "besieged_killed" and cell in record["known_walls"]:
+        return f"{cell} is known to hold a wall, not a besieged."
+    if outcome == "besieged_killed" and len(record["killed_besieged"]) >= BESIEGED:
+        return "All 5 besieged of this fortress are already dead."
+    walls_known = len(record["destroyed_walls"]) + len(set(record["known_walls"]) - {cell})
+    if outcome == "wall_destroyed" and walls_known >= WALLS:
+        return "All 10 walls of this fortress are already accounted for."
+    return _blocker(record, trajectory, trajectory.index(cell), f"so the shot cannot reach {cell}")
+
+
+def _blocker(record: dict, trajectory: tuple, stop: int, consequence: str) -> str | None:
+    for cell in trajectory[:stop]:
+        if cell in record["known_walls"]:
+            return f"The known wall at {cell} stands on this path, {consequence}."
+    return None
+
+
+def _wall_problem(record: dict, trajectory: tuple, cleared: set) -> str | None:
+    if len(record["destroyed_walls"]) >= WALLS:
+        return "All 10 walls of this fortress are already destroyed, so no wall can stop the shot."
+    if all(cell in cleared or cell in record["known_empty"] for cell in trajectory):
+        return "Every cell on this path is known to be empty, so no wall can stop the shot."
+    accounted = len(record["destroyed_walls"]) + len(record["known_walls"]) >= WALLS
+    if accounted and not set(trajectory) & set(record["known_walls"]):
+        return "All 10 walls of this fortress are accounted for and none of them is on this path."
+    return None
+
+
+def _seen_empty(own: list[dict], hit_at: dict) -> set[str]:
+    """Cells a shot went through before its end; never hit, so they never held anything."""
+    empty = set()
+    for shot in own:
+        trajectory = path(shot["from"], shot["direction"])
+        if shot["outcome"] == "miss":
+            seen = trajectory
+        elif shot["cell"]:
+            seen = trajectory[: trajectory.index(shot["cell"])]
+        else:
+            seen = ()
+        empty.update(cell for cell in seen if cell not in hit_at)
+    return empty
+
+
+def _random_paper_shot(state: dict, rng: random.Random) -> dict:
+    """A paper shot whose answer is true of an imagined fortress, else any answer the checks accept."""
+    current, shooter = state["rounds"][-1], state["turn"]
+    imagined = _standing(current, _other(shooter), _imagined_setups(state))
+    free = _free_firing_cells(current, shooter)
+    rng.shuffle(free)
+    record = attack_record(current["shots"], shooter)
+    for firing_cell in free:
+        for direction in rng.sample(LEGAL_DIRECTIONS[firing_cell], len(LEGAL_DIRECTIONS[firing_cell])):
+            shot = {"from": firing_cell, "direction": direction, "weapon": rng.choice(WEAPONS)}
+            truth = resolve_shot(imagined, shot)
+            answers = [(truth["outcome"], truth["cell"])] + _answers(shot)
+            for outcome, cell in answers:
+                if _answer_allowed(record, shot, outcome, cell):
+                    return {"type": "shot", **shot, "outcome": outcome, "cell": cell}
+    # Unreachable: a miss, "wall", or the first known wall on the path always fits the checks.
+    raise AssertionError("no paper answer fits")
+
+
+def _answers(shot: dict) -> list[tuple[str, str | None]]:
+    hit = "wall_destroyed" if shot["weapon"] == "cannon" else "wall"
+    cells = path(shot["from"], shot["direction"])
+    return [("miss", None), (hit, None)] + [(outcome, cell) for cell in cells for outcome in _HITS]
+
+
+def _answer_allowed(record: dict, shot: dict, outcome: str, cell: str | None) -> bool:
+    if (outcome in _HITS) != (cell is not None):
+        return False
+    try:
+        _check_answer(record, shot, outcome, cell)
+    except RuleError:
+        return False
+    return True
+
+
+def _imagined_setups(state: dict) -> dict:
+    """Fortresses drawn from the seed for random paper games (Castellan never sees the paper ones)."""
+    number = len(state["rounds"])
+    return {seat: random_fortress(random.Random(f"{state['seed']}:{number}:{seat}")) for seat in SEATS}
+
+
+def _standing(current: dict, seat: str, setups: dict | None = None) -> dict:
+    """``seat``'s fortress now: its set-up less what the opponent's shots cleared."""
+    setup = (setups or current["setups"])[seat]
+    cleared = {shot["cell"] for shot in current["shots"] if shot["shooter"] == _other(seat) and shot["cell"]}
+    return {kind: [cell for cell in setup[kind] if cell not in cleared] for kind in ("walls", "besieged")}
+
+
+def _fortress_view(current: dict, seat: str) -> dict:
+    setup, standing = current["setups"][seat], _standing(current, seat)
+    return {**standing,
+            "destroyed_walls": [cell for cell in setup["walls"] if cell not in standing["walls"]],
+            "killed_besieged": [cell for cell in setup["besieged"] if cell not in standing["besieged"]]}
+
+
+def _reveal(state: dict) -> list[dict]:
+    return [{"number": done["number"], "fortresses": {seat: _fortress_view(done, seat) for seat in SEATS}}
+            for done in state["rounds"]]
+
+
+def _kills(current: dict, seat: str) -> int:
+    return sum(1 for shot in current["shots"] if shot["shooter"] == seat and shot["outcome"] == "besieged_killed")
+
+
+def _free_firing_cells(current: dict, seat: str) -> list[str]:
+    used = {shot["from"] for shot in current["shots"] if shot["shooter"] == seat}
+    return [cell for cell in FIRING_CELLS if cell not in used]
+
+
+def _stopped(current: dict, seat: str) -> bool:
+    return _kills(current, seat) == BESIEGED or not _free_firing_cells(current, seat)
+
+
+def _counts(current: dict, seat: str) -> dict:
+    own = [shot for shot in current["shots"] if shot["shooter"] == seat]
+    return {
+        "killed": _kills(current, seat),
+        "walls_destroyed": sum(1 for shot in own if shot["outcome"] == "wall_destroyed"),
+        "cannons": sum(1 for shot in own if shot["weapon"] == "cannon"),
+        "rifles": sum(1 for shot in own if shot["weapon"] == "rifle"),
+        "shots": len(own),
+    }
+
+
+def _sheet(state: dict) -> dict:
+    """The score sheet so far: each round's kills, cannons, rifles and points, totals, winner at the end."""
+    tallies = [{seat: {key: _counts(played, seat)[key] for key in ("killed", "cannons", "rifles")}
+                for seat in SEATS} for played in state["rounds"]]
+    score = score_game(tallies)
+    rounds = [{seat: {**tally[seat], "points": points[seat]} for seat in SEATS}
+              for tally, points in zip(tallies, score["rounds"], strict=True)]
+    winner = score["winner"] if state["phase"] == "finished" else None
+    return {"rounds": rounds, "totals": score["totals"], "winner": winner,
+            "finished": state["phase"] == "finished"}
