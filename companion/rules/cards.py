@@ -84,6 +84,29 @@ def parse(text: object, field: str | None = None) -> Card:
     return Card(rank, suit)
 
 
+def from_picker(typed: object, rank: object = None, suit: object = None, field: str | None = None) -> Card | None:
+    """The card chosen on a card picker: the typed name if there is one, else the tapped rank and suit.
+
+    ``None`` when nothing was chosen; half a choice (a rank without a suit) or a bad name
+    is refused with ``RuleError``.
+    """
+    if isinstance(typed, str) and typed.strip():
+        return parse(typed, field)
+    if typed is not None and not isinstance(typed, str):
+        raise RuleError("unknown_card", "Type one card name, like 7S or 10H.", field)
+    rank = rank.strip() if isinstance(rank, str) else rank
+    suit = suit.strip() if isinstance(suit, str) else suit
+    if not rank and not suit:
+        return None
+    if not suit:
+        raise RuleError("missing_suit", "Pick the card's suit as well as its rank.", field)
+    if not rank:
+        raise RuleError("missing_rank", "Pick the card's rank as well as its suit.", field)
+    if not isinstance(rank, str) or not isinstance(suit, str):
+        raise RuleError("unknown_card", "Pick one rank and one suit.", field)
+    return parse(rank + suit, field)
+
+
 def parse_distinct(texts: object, field: str | None = None) -> list[Card]:
     """Read a list of card names, refusing any card named twice (a deck holds each card once)."""
     if not isinstance(texts, list):

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from companion.rules.cards import (
     COLOURS,
     RANK_NAMES,
+    RANKS,
+    SUITS,
     Card,
     deck,
     opposite_colour,
@@ -45,6 +47,9 @@ SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 TEAMS = {4: {"NS": ("N", "S"), "EW": ("E", "W")}, 2: {"N": ("N",), "S": ("S",)}}
 TURNS_EACH = {4: HAND_SIZE, 2: 2 * HAND_SIZE}
 NAME_LENGTH = 40
+# The score sheet counts captured cards by what they score: aces, kings, queens, jacks, the rest.
+COUNTED_RANKS = {"A": ("A",), "K": ("K",), "Q": ("Q",), "J": ("J",), "2-10": RANKS[1:10]}
+COUNTED_WORDS = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "2-10": "cards from 2 to 10"}
 
 SEATS: tuple[str, ...] = ()  # nothing is secret: the companion tracks the table, not the hands
 
@@ -126,6 +131,60 @@ def score(piles: Mapping[str, list[Card]], taken: Mapping[str, list[Card]]) -> d
         held = pickup(piles, colour) + list(taken.get(colour, []))
         scores[colour] = sum(card_points(card) for card in held if card.colour != colour)
     return scores
+
+
+def read_tops(named: Mapping[str, object]) -> dict[str, Card]:
+    """The top cards of a castle being entered, in PILES order: any of the 12 piles, each card once.
+
+    An empty or missing name is a pile not entered yet; an unknown pile or card name, or a
+    card named on two piles, is refused with ``RuleError`` (field: the pile).
+    """
+    tops: dict[str, Card] = {}
+    seen: dict[Card, str] = {}
+    for key, value in named.items():
+        pile = parse_pile(key, str(key)[:20])
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        tops[pile] = _read_card(value, pile)
+        _see(tops[pile], f"on {pile}", seen, pile)
+    return {pile: tops[pile] for pile in PILES if pile in tops}
+
+
+def counted_cards(colour: str, counts: Mapping[str, object], field: str = "") -> list[Card]:
+    """The cards of ``colour`` that a count per rank describes (``{"A": 1, "2-10": 5}``).
+
+    Keys are those of ``COUNTED_RANKS``; a count that is not a whole number, is negative or
+    is more than the deck holds is refused with ``RuleError``.
+    """
+    cards = []
+    for key, count in counts.items():
+        if key not in COUNTED_RANKS:
+            raise RuleError("unknown_rank", "Count aces (A), kings (K), queens (Q), jacks (J) and 2-10.", field)
+        pool = [Card(rank, suit) for rank in COUNTED_RANKS[key] for suit in SUITS]
+        pool = [card for card in pool if card.colour == colour]
+        where = f"{field}.{key}" if field else key
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise RuleError("bad_count", f"Count the {colour} {COUNTED_WORDS[key]} with a whole number.", where)
+        if count > len(pool):
+            raise RuleError(
+                "impossible_count",
+                f"The deck holds only {len(pool)} {colour} {COUNTED_WORDS[key]}, not {count}.",
+                where,
+            )
+        cards += pool[:count]
+    return cards
+
+
+def score_counts(counts: Mapping[str, Mapping[str, object]]) -> dict:
+    """Score a game that was not tracked, from each colour's captured cards of the other colour.
+
+    ``counts`` is ``{"red": {"A": 1, "K": 0, ..., "2-10": 7}, "black": {...}}`` (the red side
+    counts the black cards it holds, and the other way round); the answer is shaped like
+    ``api_score``'s: ``{"scores": {"red": 12, "black": 7}, "winner": "red" | "black" | None}``.
+    """
+    taken = {side: counted_cards(opposite_colour(side), counts.get(side, {}), side) for side in COLOURS}
+    scores = score({}, taken)
+    return {"scores": scores, "winner": winner(scores)}
 
 
 def winner(scores: Mapping[str, int]) -> str | None:

@@ -1,12 +1,64 @@
-"""Castle: its pages. (Its own issue fills this column: tools, table, help, API.)"""
+"""Castle: its pages (calculator, tracker, score sheet, help) and its JSON API.
+
+Thin views: read the request, call ``companion.rules.castle``, render. The calculator and
+the score sheet are GET forms (they change nothing on the server), so they work without
+JavaScript and their address can be shared; htmx swaps only their fragment.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, request
 
+from companion import api
 from companion.games import Game
+from companion.rules import castle
+from companion.rules.cards import Card, from_picker
+from companion.rules.errors import RuleError
+from companion.web import render
 
 bp = Blueprint("castle", __name__, url_prefix="/castle")
+
+# Piles as a person reads the castle: row by row, left to right (A1 B1 C1 D1 A2 ...).
+READING_ORDER = tuple(f"{column}{row}" for row in castle.ROWS for column in castle.COLUMNS)
+COUNT_FIELDS = tuple(castle.COUNTED_RANKS)
+# The worked example of the help page (docs/castle.md), before and after the queen of hearts on C2.
+EXAMPLE = dict(
+    zip(READING_ORDER, ["4C", "8D", "JS", "2S", "2H", "9H", "5C", "3S", "10C", "6S", "7D", "AH"], strict=True)
+)
+EXAMPLE_PLAY = ("QH", "C2")
+
+
+def table_options(form: dict) -> dict:
+    """The creation form of a table: ``players`` (4 or 2), ``dealer``, ``name_<seat>``."""
+    players = _whole(form.get("players") or "4", "players", "The number of players")
+    order = castle.SEAT_ORDER.get(players, ())
+    names = {seat: form.get(f"name_{seat}", "") for seat in order}
+    return {"players": players, "dealer": form.get("dealer") or "N", "names": names}
+
+
+def table_title(options: dict) -> str:
+    """A table's title in lists: the two sides, "Ola & Kuba v Ewa & Jan"."""
+    names = {**castle.SEAT_NAMES, **{seat: name for seat, name in options.get("names", {}).items() if name}}
+    teams = castle.TEAMS.get(options.get("players"), {})
+    return " v ".join(" & ".join(names[seat] for seat in seats) for seats in teams.values())
+
+
+def table_action(form: dict, viewer: str) -> dict:
+    """A posted move: ``type`` deal (the 12 piles), play (card + pile) or pass (card taken)."""
+    kind = form.get("type")
+    if kind == "deal":
+        return {"type": "deal", "castle": _dealt_castle(form)}
+    if kind == "play":
+        card = _picked(form, "card", "Pick the card that was played: its rank and suit, or type it.")
+        pile = form.get("pile")
+        if not isinstance(pile, str) or not pile.strip():
+            raise RuleError("no_pile", f"Tap the pile the {card.name} went on.", "pile")
+        return {"type": "play", "card": str(card), "pile": pile}
+    if kind == "pass":
+        card = _picked(form, "card", "Pick the card the opponent took from the passer's hand.")
+        return {"type": "pass", "taken": str(card)}
+    raise RuleError("unknown_action", "Choose to deal, play or pass.", "type")
+
 
 GAME = Game(
     slug="castle",
@@ -19,10 +71,293 @@ GAME = Game(
         "On your turn you put a card on a pile of the same colour, or on a pile of the other colour if your card's rank beats that pile's value, or you pass and lose a card to an opponent.",
         "At the end each team collects the piles of its colour and scores the captured cards of the other colour: aces, kings, queens and jacks above all.",
     ),
+    rules=castle,
+    table_options=table_options,
+    table_title=table_title,
+    table_action=table_action,
 )
+
+
+# --- Pages ----------------------------------------------------------------------------
 
 
 @bp.get("/")
 def index():
-    """A short summary of the game in Castellan's own words."""
-    return render_template("game/summary.html", game=GAME)
+    """The game in short, its tools, and the form that starts a tracked game."""
+    return render_template("castle/page.html", game=GAME, seat_names=castle.SEAT_NAMES)
+
+
+@bp.get("/calculator")
+def calculator():
+    """The pile-value calculator: enter the 12 tops, see every value and where a card may go."""
+    notices: list[tuple[str, str]] = []
+    tops = _read_or_report(
+        lambda: castle.read_tops({p: request.args.get(p) for p in castle.PILES}), notices, {}
+    )
+    checked = _read_or_report(lambda: from_picker(request.args.get("card"), field="card"), notices, None)
+    target = request.args.get("pile", "").strip().upper()
+    try:
+        tops, target, checked = _calculator_step(request.args.get("do"), tops, target, checked)
+    except RuleError as refused:
+        notices.append(("error", refused.message))
+    view = _calculator_view(tops, target, checked, notices)
+    return render("castle/calculator.html", "castle/_calculator.html", game=GAME, view=view)
+
+
+@bp.get("/score")
+def score_sheet():
+    """The score sheet of a game that was not tracked: count each side's captured cards per rank."""
+    counts = {
+        side: {key: request.args.get(f"{side}_{key}", "") for key in COUNT_FIELDS}
+        for side in ("red", "black")
+    }
+    result, error = None, None
+    if any(text.strip() for side in counts.values() for text in side.values()):
+        try:
+            numbers = {
+                side: {
+                    key: _whole(text or "0", f"{side}.{key}", "A count") for key, text in side_counts.items()
+                }
+                for side, side_counts in counts.items()
+            }
+            result = castle.score_counts(numbers)
+        except RuleError as refused:
+            error = refused.message
+    view = {
+        "counts": counts,
+        "result": result,
+        "error": error,
+        "words": castle.COUNTED_WORDS,
+        "limits": {key: len(castle.COUNTED_RANKS[key]) * 2 for key in COUNT_FIELDS},
+        "points": {key: castle.PICKUP_POINTS.get(key, castle.OTHER_POINTS) for key in COUNT_FIELDS},
+    }
+    return render("castle/score.html", "castle/_score.html", game=GAME, view=view)
+
+
+@bp.get("/help")
+def help_page():
+    """How to play, in Castellan's words, with the value rule shown on a real castle."""
+    before = castle.read_tops(EXAMPLE)
+    card, pile = EXAMPLE_PLAY
+    after = {**before, pile: castle.read_tops({pile: card})[pile]}
+    return render_template(
+        "castle/help.html",
+        game=GAME,
+        before=_grid(before),
+        after=_grid(after, highlight={pile, "B2"}),
+        pickup_points=castle.PICKUP_POINTS,
+    )
+
+
+# --- JSON API -------------------------------------------------------------------------
+
+_CARD = {"type": "string", "example": "10H", "description": "A card: rank A 2-10 J Q K + suit S H D C."}
+_PILE_MAP = {
+    "type": "object",
+    "description": "The 12 piles, A1 to D3.",
+    "propertyNames": {"pattern": "^[A-Da-d][1-3]$"},
+}
+_SIDES = {"type": "object", "properties": {"red": {"type": "integer"}, "black": {"type": "integer"}}}
+
+
+@api.endpoint(
+    "/castle/values",
+    summary="Every pile's total value, and the piles where a card may be placed.",
+    request_schema={
+        "type": "object",
+        "required": ["castle"],
+        "properties": {
+            "castle": {**_PILE_MAP, "additionalProperties": _CARD, "example": EXAMPLE},
+            "card": {**_CARD, "example": "QS", "description": "Optional: the card to place."},
+        },
+    },
+    response_schema={
+        "type": "object",
+        "required": ["values"],
+        "properties": {
+            "values": {
+                **_PILE_MAP,
+                "additionalProperties": {"type": "integer", "minimum": -3, "maximum": 17},
+            },
+            "legal": {
+                "type": "array",
+                "items": {"type": "string", "example": "B1"},
+                "description": "Present when card is given: the piles where it may go, column then row.",
+            },
+        },
+    },
+    tag="castle",
+)
+def values(body: object) -> dict:
+    """``POST /api/v1/castle/values``."""
+    return castle.api_values(body)
+
+
+@api.endpoint(
+    "/castle/score",
+    summary="Each colour's score from the final piles and the cards taken on passes.",
+    request_schema={
+        "type": "object",
+        "required": ["piles"],
+        "properties": {
+            "piles": {
+                **_PILE_MAP,
+                "additionalProperties": {"type": "array", "items": _CARD, "minItems": 1},
+                "description": "Each of the 12 piles bottom to top: the last card is the top.",
+                "example": {pile: [card] for pile, card in EXAMPLE.items()},
+            },
+            "taken": {
+                "type": "object",
+                "description": "Optional: the cards each colour took on passes.",
+                "properties": {
+                    "red": {"type": "array", "items": _CARD},
+                    "black": {"type": "array", "items": _CARD},
+                },
+            },
+        },
+    },
+    response_schema={
+        "type": "object",
+        "required": ["scores", "winner"],
+        "properties": {
+            "scores": {**_SIDES, "example": {"red": 12, "black": 7}},
+            "winner": {"type": "string", "enum": ["red", "black"], "nullable": True},
+        },
+    },
+    tag="castle",
+)
+def score(body: object) -> dict:
+    """``POST /api/v1/castle/score``."""
+    return castle.api_score(body)
+
+
+# --- Private helpers ------------------------------------------------------------------
+
+
+def _calculator_step(do: object, tops: dict, target: str, checked: Card | None):
+    """Apply the calculator's button: put a card on a pile, type a row, or check a card."""
+    args = request.args
+    if do == "put":
+        card = _picked(args, "pick", "Pick a card first: tap its rank, then its suit, or type it.")
+        if target not in castle.PILES:
+            raise RuleError("no_pile", f"Tap the pile to put the {card.name} on.", "pile")
+        tops = castle.read_tops({**_names(tops), target: str(card)})
+        return tops, _next_empty(tops, target), checked
+    if do == "row":
+        names = str(args.get("row", "")).replace(",", " ").split()
+        if len(names) > len(READING_ORDER):
+            raise RuleError("castle_size", f"The castle has 12 piles; you typed {len(names)} cards.", "row")
+        named = dict(zip(READING_ORDER, names, strict=False))
+        tops = castle.read_tops({pile: "" if name == "-" else name for pile, name in named.items()})
+        return tops, _next_empty(tops, READING_ORDER[0]), checked
+    if do == "check":
+        card = _picked(args, "pick", "Pick the card to check: tap its rank, then its suit, or type it.")
+        return tops, target, card
+    return tops, target, checked
+
+
+def _calculator_view(tops: dict, target: str, checked: Card | None, notices: list) -> dict:
+    """What the calculator shows: the grid, the values once complete, where the checked card may go."""
+    reasons: dict[str, str | None] = {}
+    totals: dict[str, int] = {}
+    if len(tops) == len(castle.PILES):
+        body = {"castle": _names(tops), "card": str(checked) if checked else None}
+        try:
+            answer = castle.api_values(body)
+        except RuleError as refused:
+            notices.append(("error", refused.message))
+            checked, answer = None, castle.api_values({"castle": body["castle"]})
+        totals = answer["values"]
+        reasons = castle.placements(tops, checked) if checked else {}
+    if target not in castle.PILES:
+        target = _next_empty(tops, READING_ORDER[0])
+    return {
+        "grid": _grid(tops, totals, reasons),
+        "tops": _names(tops),
+        "target": target,
+        "checked": str(checked) if checked else None,
+        "refusals": [(pile, reason) for pile, reason in reasons.items() if reason],
+        "legal": [pile for pile, reason in reasons.items() if reason is None],
+        "missing": len(castle.PILES) - len(tops),
+        "row": " ".join(_names(tops).get(pile, "-") for pile in READING_ORDER) if tops else "",
+        "notices": notices,
+    }
+
+
+def _grid(tops: dict, totals: dict | None = None, reasons: dict | None = None, highlight=frozenset()) -> list:
+    """The castle as rows of cells (row 1 first), each cell what a template needs to show a pile."""
+    if totals is None:
+        totals = castle.values(tops)
+    reasons = reasons or {}
+    return [
+        [
+            {
+                "pile": pile,
+                "card": str(tops[pile]) if pile in tops else None,
+                "value": totals.get(pile),
+                "legal": (reasons[pile] is None) if pile in reasons else None,
+                "highlight": pile in highlight,
+            }
+            for pile in READING_ORDER[row * 4 : row * 4 + 4]
+        ]
+        for row in range(len(castle.ROWS))
+    ]
+
+
+def _names(tops: dict) -> dict[str, str]:
+    return {pile: str(card) for pile, card in tops.items()}
+
+
+def _next_empty(tops: dict, after: str) -> str:
+    """The next pile to fill in reading order after ``after`` (wrapping), or ``after`` when all are full."""
+    start = READING_ORDER.index(after) if after in READING_ORDER else 0
+    for pile in READING_ORDER[start:] + READING_ORDER[:start]:
+        if pile not in tops:
+            return pile
+    return after
+
+
+def _picked(form, name: str, missing: str) -> Card:
+    """The card chosen on the card picker ``name`` (``_cards.html``), or a RuleError saying what is missing."""
+    card = from_picker(form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name)
+    if card is None:
+        raise RuleError("no_card", missing, name)
+    return card
+
+
+def _dealt_castle(form: dict) -> dict:
+    """The 12 piles of the deal form: one line of 12 names row by row, else one field per pile."""
+    line = form.get("castle_line")
+    if isinstance(line, str) and line.strip():
+        names = line.replace(",", " ").split()
+        if len(names) != len(READING_ORDER):
+            raise RuleError(
+                "castle_size",
+                f"The castle has 12 piles: type 12 cards row by row, not {len(names)}.",
+                "castle",
+            )
+        return dict(zip(READING_ORDER, names, strict=True))
+    named = {pile: form.get(pile) for pile in castle.PILES}
+    missing = [pile for pile, text in named.items() if not isinstance(text, str) or not text.strip()]
+    if missing:
+        raise RuleError(
+            "castle_size", f"The castle has 12 piles; still empty: {', '.join(missing)}.", "castle"
+        )
+    return named
+
+
+def _whole(text: object, field: str, what: str) -> int:
+    """A whole number typed in a form, or a RuleError in the player's words."""
+    if isinstance(text, str) and text.strip().isdigit() and len(text.strip()) <= 6:
+        return int(text.strip())
+    shown = str(text)[:12] if isinstance(text, str) else "that"
+    raise RuleError("bad_number", f"{what} is a whole number, and “{shown}” is not one.", field)
+
+
+def _read_or_report(read, notices: list, fallback):
+    """``read()``, or ``fallback`` with the refusal added to the notices (a tampered address)."""
+    try:
+        return read()
+    except RuleError as refused:
+        notices.append(("error", refused.message))
+        return fallback
