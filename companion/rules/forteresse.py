@@ -33,6 +33,8 @@ POINTS_PER_KILL = 7
 POINTS_PER_CANNON = 3
 POINTS_PER_RIFLE = 1
 SEATS = ("a", "b")
+# A set-up action holds a hidden fortress: exports show only the plain-words history.
+SECRET_ACTIONS = True
 MODES = ("phones", "paper")
 FIRST_CHOICES = ("a", "b", "random")
 DEFAULT_NAMES = {"a": "Player A", "b": "Player B"}

@@ -21,6 +21,7 @@ from companion.rules.errors import RuleError
 # Options a table of each game is created with in these tests (several where variants differ).
 OPTIONS = {
     "scorepad": [{"players": ["Ola", "Kuba", "Ada"]}],
+    "forteresse": [{"mode": "phones", "first": "a"}, {"mode": "paper", "first": "random"}],
     "zamek": [
         {"variant": "basic", "players": ["Ola", "Kuba"]},
         {"variant": "extended", "players": ["Ola", "Kuba", "Ada", "Jan"]},
