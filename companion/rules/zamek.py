@@ -323,6 +323,19 @@ def legal_choices(state: dict) -> list[str]:
     return [choice for choice in CHOICES if state["card"] and _choice_refusal(state, choice) is None]
 
 
+def phone_view(state: dict, seat: str, member: object) -> dict | None:
+    """What one phone at a team's link is: its name, whether it is captain, its own open ballot.
+
+    None until that phone has joined this team. It holds nothing the team's seat view does
+    not already show to that team, and never the phone's identity itself.
+    """
+    members = state["members"].get(seat, [])
+    for index, entry in enumerate(members):
+        if isinstance(member, str) and entry["member"] == member:
+            return {"name": entry["name"], "captain": index == 0, "ballot": state["ballots"].get(member)}
+    return None
+
+
 def member_seat(state: dict, member: str) -> str | None:
     """The team (seat) a phone's member has joined, or None."""
     return next((seat for seat, members in state["members"].items()

@@ -1,12 +1,90 @@
-"""Zamek: its pages. (Its own issue fills this column: tools, table, help, API.)"""
+"""Zamek: its pages (the table tracker's form, the score sheet, the help) and its JSON API.
+
+Thin views: read the request, call ``companion.rules.zamek``, render. The table itself is
+played through the generic table routes (``views/tables.py``); this module turns its forms
+into options and actions. The score sheet is a GET form: it changes nothing on the server,
+works without JavaScript and its address can be shared.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import re
 
+from flask import Blueprint, render_template, request, session
+
+from companion import api
 from companion.games import Game
+from companion.rules import zamek
+from companion.rules.errors import RuleError
+from companion.web import render
 
 bp = Blueprint("zamek", __name__, url_prefix="/zamek")
+
+SCORE_CASTLES = zamek.MAX_PLAYERS
+PICTURE_WORDS = {"knight": "knight", "princess": "princess", "king": "the king", "queen": "the queen",
+                 "wizard": "the wizard"}
+DECIDED_WORDS = {"ten": "with a castle of 10 elements", "longest": "with the longest castle", "score": "on points",
+                 "king": "on a tie, holding the king", "queen": "on a tie, holding the queen",
+                 "wizard": "on a tie, holding the wizard"}
+_NUMBER_TEXT = re.compile(r"[\s,;]+")
+
+
+def table_options(form: dict) -> dict:
+    """The creation form: variant, stop_at_ten, 2-4 ``players`` fields, teams, and the deck."""
+    names = form.get("players", [])
+    names = names if isinstance(names, list) else [names]
+    return {
+        "variant": form.get("variant") or "basic",
+        "stop_at_ten": form.get("stop_at_ten") == "yes" and form.get("variant") == "extended",
+        "players": [name.strip() for name in names if isinstance(name, str) and name.strip()],
+        "teams": form.get("teams") == "yes",
+        "deck": deck_from_form(form),
+    }
+
+
+def table_title(options: dict) -> str:
+    """A table's title in lists: "Ola v Kuba, extended"."""
+    return " v ".join(options["players"]) + f", {options.get('variant', 'basic')}"
+
+
+def table_action(form: dict, viewer: str) -> dict:
+    """A posted form as an action: turn, choose, close_vote, leave (the referee); join, vote, leave (a team)."""
+    kind = form.get("type")
+    if kind == "turn":
+        action = {"type": "turn", "number": _whole(form.get("number"), "number", "the number on the card")}
+        if str(form.get("position") or "").strip():
+            action["position"] = _whole(form.get("position"), "position", "the place of the card")
+        return action
+    if kind == "choose":
+        return {"type": "choose", "choice": form.get("choice")}
+    if kind == "vote":
+        return _vote_action(form)
+    if kind == "leave" and viewer == "referee":
+        return {"type": "leave", "seat": form.get("seat"), "index": _whole(form.get("index"), "index", "the member")}
+    if kind in ("join", "leave", "close_vote"):
+        return {"type": kind}
+    raise RuleError("unknown_action", "Choose one of the buttons on the table's screen.", "type")
+
+
+def deck_from_form(form: dict) -> object:
+    """``"default"``, or the deck typed in the form's ``deck_*`` fields, for ``zamek.parse_deck``."""
+    if form.get("deck") != "custom":
+        return zamek.DEFAULT_DECK
+    deck: dict = {figure: _whole(form.get(f"deck_{figure}"), f"deck.{figure}", f"the {figure}'s card")
+                  for figure in zamek.FIGURES}
+    for group in zamek.GROUPS:
+        deck[group] = numbers_from_text(form.get(f"deck_{group}"), f"deck.{group}")
+    name = form.get("deck_name")
+    if isinstance(name, str) and name.strip():
+        deck["name"] = name.strip()[:60]
+    return deck
+
+
+def numbers_from_text(text: object, field: str) -> list[int]:
+    """"3 9, 15" -> [3, 9, 15]: whole numbers separated by spaces or commas."""
+    words = [word for word in _NUMBER_TEXT.split(str(text or "")) if word]
+    return [_whole(word, field, "a card") for word in words]
+
 
 GAME = Game(
     slug="zamek",
@@ -19,10 +97,189 @@ GAME = Game(
         "A card lower than every castle's end is useless to everyone and leaves the game.",
         "In the basic game the first castle of ten elements wins; in the extended game knights, princesses, a king, a queen and a wizard add points and settle ties.",
     ),
+    rules=zamek,
+    table_options=table_options,
+    table_title=table_title,
+    table_action=table_action,
 )
+
+
+# --- Pages ----------------------------------------------------------------------------
 
 
 @bp.get("/")
 def index():
-    """A short summary of the game in Castellan's own words."""
-    return render_template("game/summary.html", game=GAME)
+    """The game in short, the deck a printed QR code names, and the form that starts a table."""
+    return render_template("zamek/page.html", game=GAME, deck=_named_deck(), default=zamek.default_deck(),
+                           seats=zamek.SEATS)
+
+
+@bp.get("/score")
+def score_sheet():
+    """The score sheet of a game played without a table: each castle's numbers in, scores out."""
+    entries = [{"name": request.args.get(f"name{i}", "").strip()[:zamek.NAME_LENGTH],
+                "numbers": request.args.get(f"castle{i}", "")[:400]} for i in range(1, SCORE_CASTLES + 1)]
+    view = {"entries": entries, "form": request.args, "deck": _named_deck(), "result": None, "error": None,
+            "picture_words": PICTURE_WORDS, "decided_words": DECIDED_WORDS}
+    if any(entry["numbers"].strip() or entry["name"] for entry in entries):
+        try:
+            view["result"] = _score(entries, request.args)
+        except RuleError as refused:
+            view["error"] = refused.message
+    return render("zamek/score.html", "zamek/_score.html", game=GAME, view=view)
+
+
+@bp.get("/help")
+def help_page():
+    """How to play, in Castellan's own words, with the default deck's pictures."""
+    return render_template("zamek/help.html", game=GAME, deck=zamek.default_deck(), points=zamek.POINTS)
+
+
+@bp.app_template_global("zamek_phone")
+def zamek_phone(table, link) -> dict | None:
+    """This phone at a team's link: its name, captain or not, its own ballot (None before it joins)."""
+    if link.role != "seat" or table.game != "zamek":
+        return None
+    return zamek.phone_view(table.state, link.viewer, session.get("member"))
+
+
+@bp.app_template_filter("zamek_picture")
+def picture_filter(number: int, deck: dict) -> str | None:
+    """The picture a card shows in this deck (knight, princess, king, queen, wizard) or None."""
+    return zamek.picture(deck, number)
+
+
+# --- JSON API -------------------------------------------------------------------------
+
+_NUMBER = {"type": "integer", "minimum": zamek.LOWEST, "maximum": zamek.HIGHEST}
+_CASTLE = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": zamek.HIGHEST},
+           "description": "The tile 1, then the castle's cards in ascending order."}
+_CASTLES = {"type": "object", "minProperties": 2, "maxProperties": 4, "additionalProperties": _CASTLE,
+            "example": {"p1": [1, 5, 12], "p2": [1, 3]}}
+_DECK = {
+    "description": 'The shipped deck "default", or a deck: one king, queen and wizard, any knights and princesses.',
+    "oneOf": [
+        {"type": "string", "enum": ["default"]},
+        {"type": "object", "required": ["king", "queen", "wizard", "knights", "princesses"],
+         "properties": {"king": _NUMBER, "queen": _NUMBER, "wizard": _NUMBER,
+                        "knights": {"type": "array", "items": _NUMBER},
+                        "princesses": {"type": "array", "items": _NUMBER},
+                        "id": {"type": "string"}, "name": {"type": "string"}, "version": {"type": "integer"}}},
+    ],
+    "example": "default",
+}
+_PLAYER = {"type": "string", "nullable": True, "example": "p1"}
+
+
+@api.endpoint(
+    "/zamek/turn",
+    summary="One card turned over: added, put back, boxed, or slid in by the wizard.",
+    request_schema={
+        "type": "object",
+        "required": ["castles", "player", "card", "action"],
+        "properties": {
+            "castles": _CASTLES,
+            "player": {"type": "string", "example": "p1"},
+            "card": {**_NUMBER, "example": 9},
+            "action": {"type": "string", "enum": list(zamek.CHOICES)},
+            "deck": _DECK,
+            "wizard_used": {"type": "array", "items": {"type": "string"}, "description": "Players who used the wizard."},
+            "box": {"type": "array", "items": _NUMBER, "description": "Optional: the numbers already in the box."},
+        },
+    },
+    response_schema={
+        "type": "object",
+        "required": ["result", "castles", "winner"],
+        "properties": {
+            "result": {"type": "string", "enum": ["added", "put_back", "boxed", "inserted"]},
+            "castles": _CASTLES,
+            "winner": {**_PLAYER, "description": "Set when a castle has just reached 10 elements (basic game)."},
+            "box": {"type": "array", "items": _NUMBER},
+            "wizard_used": {"type": "array", "items": {"type": "string"}},
+        },
+    },
+    tag="zamek",
+)
+def turn(body: object) -> dict:
+    """``POST /api/v1/zamek/turn``."""
+    return zamek.api_turn(body)
+
+
+_SCORE = {
+    "type": "object",
+    "properties": {
+        "total": {"type": "integer"}, "elements": {"type": "integer"}, "knights": {"type": "integer"},
+        "princesses": {"type": "integer"}, "pairs": {"type": "integer"},
+        "king": {"type": "boolean"}, "queen": {"type": "boolean"}, "wizard": {"type": "boolean"},
+    },
+}
+
+
+@api.endpoint(
+    "/zamek/score",
+    summary="The extended game's final scores with their breakdown, the winner and the tie-break that decided.",
+    request_schema={
+        "type": "object",
+        "required": ["castles"],
+        "properties": {"deck": _DECK, "castles": _CASTLES},
+    },
+    response_schema={
+        "type": "object",
+        "required": ["scores", "winner", "decided_by"],
+        "properties": {
+            "scores": {"type": "object", "additionalProperties": _SCORE},
+            "winner": _PLAYER,
+            "decided_by": {"type": "string", "enum": ["score", "king", "queen", "wizard"], "nullable": True,
+                           "description": "null: a draw."},
+            "deck": {"type": "object", "description": "The deck scored with: id, name, version."},
+        },
+    },
+    tag="zamek",
+)
+def score(body: object) -> dict:
+    """``POST /api/v1/zamek/score``."""
+    return zamek.api_score(body)
+
+
+# --- Private helpers ------------------------------------------------------------------
+
+
+def _whole(value: object, field: str, what: str) -> int:
+    """A whole number typed in a form, or a refusal that says which field is wrong."""
+    text = value.strip() if isinstance(value, str) else ""
+    if not text:
+        raise RuleError("missing_number", f"Enter {what}.", field)
+    if not re.fullmatch(r"[+-]?\d{1,6}", text):
+        raise RuleError("not_a_number", f"“{text[:12]}” is not a number: type {what} in digits.", field)
+    return int(text)
+
+
+def _vote_action(form: dict) -> dict:
+    """A team member's vote: a place (``position``) or a choice for the face-up card."""
+    if form.get("stage") == "position":
+        return {"type": "vote", "stage": "position", "position": _whole(form.get("position"), "position", "a place")}
+    return {"type": "vote", "stage": form.get("stage"), "choice": form.get("choice")}
+
+
+def _named_deck() -> dict:
+    """The deck a ``?deck=`` reference names: the shipped one, or an unknown one said in words."""
+    reference = request.args.get("deck", "")[:80]
+    default = zamek.default_deck()
+    if not reference or reference == zamek.deck_reference(default):
+        return {"known": True, "reference": zamek.deck_reference(default), "deck": default}
+    return {"known": False, "reference": reference, "deck": None}
+
+
+def _score(entries: list[dict], form) -> dict:
+    """Score the castles typed on the score sheet; the tile 1 is added when it was left out."""
+    castles: dict[str, list[int]] = {}
+    for index, entry in enumerate(entries, start=1):
+        if not (entry["numbers"].strip() or entry["name"]):
+            continue
+        numbers = numbers_from_text(entry["numbers"], f"castle{index}")
+        name = entry["name"] or f"Castle {index}"
+        if name in castles:
+            raise RuleError("bad_option", f"Two castles are called {name}: give each a different name.", "name")
+        castles[name] = numbers if numbers[:1] == [zamek.TILE] else [zamek.TILE, *numbers]
+    result = zamek.api_score({"deck": deck_from_form(form), "castles": castles})
+    return {**result, "order": list(castles)}
