@@ -1,0 +1,193 @@
+"""Castle on paper: the mat of the 4x3 castle, a quick-reference card and a score pad.
+
+The mat's neighbour counts and the reference card's points come from the rules module,
+so paper and phone cannot disagree. The deck the game is played with is ``printables.deck``.
+"""
+
+from __future__ import annotations
+
+from companion.rules import castle
+from printables import Sheet
+from printables.draw import INK, MUTED, SHADE, Document
+from printables.layout import Rect
+
+LABEL = 8.0  # mm: the band for column letters and row numbers around the mat
+GAP = 4.0
+RULE_BAND = 30.0  # mm under the mat for the value rule
+GAMES = 18  # rows of the score pad
+REFERENCE_POINTS = (("Ace", "A"), ("King", "K"), ("Queen", "Q"), ("Jack", "J"))
+
+
+def draw_mat(doc: Document) -> None:
+    """The 12 positions A1-D3 as the castle lies on the table, each with its neighbour count."""
+    content = doc.frame()
+    area = Rect(content.x + LABEL, content.y + RULE_BAND, content.w - LABEL, content.h - LABEL - RULE_BAND)
+    width = (area.w - GAP * (len(castle.COLUMNS) - 1)) / len(castle.COLUMNS)
+    height = (area.h - GAP * (len(castle.ROWS) - 1)) / len(castle.ROWS)
+    for c, column in enumerate(castle.COLUMNS):
+        x = area.x + c * (width + GAP)
+        doc.label(Rect(x, area.top, width, LABEL), column, size=14, bold=True, align="centre")
+        for r, row in enumerate(castle.ROWS):
+            y = area.top - (r + 1) * height - r * GAP
+            if c == 0:
+                doc.label(Rect(content.x, y, LABEL, height), str(row), size=14, bold=True, align="centre")
+            _position(doc, Rect(x, y, width, height), f"{column}{row}")
+    rule = (
+        "A pile is worth its top card (ace 1 … king 13), plus 1 for each neighbouring pile topped by "
+        "the same colour, minus 1 for each neighbour of the other colour. Neighbours touch along a "
+        "side, never across a corner."
+    )
+    doc.text_block(Rect(content.x, content.y, content.w, RULE_BAND - 4), rule, size=10)
+
+
+def draw_reference(doc: Document) -> None:
+    """Two copies of the quick-reference card, one above the other, with a cut line between."""
+    content = doc.frame()
+    half = content.h / 2
+    for y in (content.y + half, content.y):
+        _reference(doc, Rect(content.x, y, content.w, half).inset(3))
+    doc.line(content.x, content.y + half, content.right, content.y + half, color=MUTED, dash=(2, 2))
+
+
+def draw_score_pad(doc: Document) -> None:
+    """One row per game: each team's colour, its captured cards of the other colour per rank, its points."""
+    content = doc.frame()
+    ranks = [("A", "×9"), ("K", "×4"), ("Q", "×3"), ("J", "×2"), ("2-10", "×1"), ("Points", "")]
+    team_columns = 1 + len(ranks)
+    game_w = 12.0
+    team_w = (content.w - game_w) / 2
+    rows = GAMES + 3  # team names, column heads, the games, the totals
+    row_h = content.h / rows
+    grid = Rect(content.x, content.y, content.w, content.h)
+    for y in (grid.top - 2 * row_h, grid.y):
+        doc.background(Rect(grid.x, y, grid.w, row_h * (2 if y > grid.y else 1)), SHADE)
+    doc.grid(Rect(grid.x, grid.y, game_w, grid.h - row_h), 1, rows - 1)
+    doc.label(
+        Rect(grid.x, grid.top - 2 * row_h, game_w, row_h).inset(1), "Game", size=7, bold=True, align="centre"
+    )
+    for n in range(1, GAMES + 1):
+        doc.label(
+            Rect(grid.x, grid.top - (n + 2) * row_h, game_w, row_h),
+            str(n),
+            size=8,
+            align="centre",
+            color=MUTED,
+        )
+    doc.label(Rect(grid.x, grid.y, game_w, row_h).inset(1), "Total", size=7, bold=True, align="centre")
+    for t in range(2):
+        left = grid.x + game_w + t * team_w
+        doc.box(Rect(left, grid.top - row_h, team_w, row_h), width=0.35)
+        doc.label(Rect(left + 2, grid.top - row_h, team_w - 4, row_h), f"Team {t + 1}: ", size=9, bold=True)
+        cells = doc.grid(Rect(left, grid.y, team_w, grid.h - row_h), team_columns, rows - 1)
+        heads = [("Colour", "R / B"), *ranks]
+        for cell, (head, points) in zip(cells[0], heads, strict=True):
+            doc.label(
+                Rect(cell.x, cell.cy, cell.w, cell.h / 2).inset(0.8), head, size=7, bold=True, align="centre"
+            )
+            doc.label(
+                Rect(cell.x, cell.y, cell.w, cell.h / 2).inset(0.8),
+                points,
+                size=6,
+                align="centre",
+                color=MUTED,
+            )
+    doc.box(grid, width=0.5)
+
+
+def _position(doc: Document, rect: Rect, pile: str) -> None:
+    """One position of the mat: its name, its neighbour count and a dot towards each neighbour."""
+    doc.box(rect, radius=3, width=0.5)
+    count = len(castle.neighbours(pile))
+    doc.label(Rect(rect.x, rect.cy, rect.w, 14), pile, size=26, bold=True, align="centre")
+    doc.label(
+        Rect(rect.x, rect.cy - 10, rect.w, 8), f"{count} neighbours", size=10, align="centre", color=MUTED
+    )
+    column, row = castle.COLUMNS.index(pile[0]), int(pile[1])
+    for near in castle.neighbours(pile):
+        dx = castle.COLUMNS.index(near[0]) - column
+        dy = int(near[1]) - row
+        x = rect.cx + dx * (rect.w / 2 - 4)
+        y = rect.cy - dy * (rect.h / 2 - 4)
+        doc.polygon(_diamond(x, y, 2.2), stroke=None, fill=INK)
+
+
+def _diamond(x: float, y: float, r: float) -> list[tuple[float, float]]:
+    return [(x, y + r), (x + r, y), (x, y - r), (x - r, y)]
+
+
+def _reference(doc: Document, rect: Rect) -> None:
+    """One quick-reference card: the value rule, the three choices of a turn, the end, the points."""
+    doc.box(rect, radius=2, width=0.4)
+    inner = rect.inset(4)
+    doc.text(inner.x, inner.top - 5, "Castle: quick reference", size=13, bold=True)
+    table_w = 42.0
+    text = Rect(inner.x, inner.y, inner.w - table_w - 4, inner.h - 9)
+    y = text.top
+    for head, body in _REFERENCE:
+        y = doc.text_block(Rect(text.x, y - 40, text.w, 40), head, size=8.5, bold=True)
+        y = doc.text_block(Rect(text.x, y - 40, text.w, 40), body, size=8.5) - 1.2
+    _points_table(doc, Rect(inner.right - table_w, inner.top - 9 - 42, table_w, 42))
+
+
+def _points_table(doc: Document, rect: Rect) -> None:
+    """The scoring table: what each captured card of the other colour is worth."""
+    rows = [
+        *((name, castle.PICKUP_POINTS[rank]) for name, rank in REFERENCE_POINTS),
+        ("Any other", castle.OTHER_POINTS),
+    ]
+    doc.label(Rect(rect.x, rect.top - 6, rect.w, 6), "Other colour scores", size=8, bold=True)
+    cells = doc.grid(Rect(rect.x, rect.y, rect.w, rect.h - 7), 2, len(rows))
+    for (name_cell, points_cell), (name, points) in zip(cells, rows, strict=True):
+        doc.label(name_cell.inset(1.5), name, size=8.5)
+        doc.label(points_cell.inset(1.5), str(points), size=9, bold=True, align="centre")
+
+
+_REFERENCE = (
+    (
+        "What a pile is worth",
+        "Its top card (ace 1, 2-10, jack 11, queen 12, king 13), +1 for each neighbour topped by the same "
+        "colour, −1 for each of the other colour. Neighbours touch along a side: corners have 2, other "
+        "edge piles 3, B2 and C2 have 4. Example: a red 10 with 3 red and 1 black neighbour is worth 12.",
+    ),
+    (
+        "Your turn: one of",
+        "1. Lay a card on a pile of its own colour: always allowed. "
+        "2. Lay a card on a pile of the other colour only if its own value is higher than the pile's "
+        "value (equal is not enough). "
+        "3. Pass: the opponent on your left draws a card from your hand and keeps it for their team.",
+    ),
+    (
+        "Colours",
+        "The first card laid on the castle gives its colour to its player's team; the other team takes "
+        "the other colour.",
+    ),
+    (
+        "The end",
+        "After every player's 10 turns (20 with two players), each team takes the piles topped by its "
+        "colour and the cards it drew on passes, and scores the cards of the other colour.",
+    ),
+)
+
+SHEETS = [
+    Sheet(
+        slug="castle-mat",
+        game="castle",
+        title="Castle mat",
+        description="The castle's 12 positions, A1 to D3, with each position's number of neighbours: lay the castle on it.",
+        draw=draw_mat,
+    ),
+    Sheet(
+        slug="castle-reference",
+        game="castle",
+        title="Castle quick reference",
+        description="Two reference cards: the value rule, the three choices of a turn, the end and the points.",
+        draw=draw_reference,
+    ),
+    Sheet(
+        slug="castle-score-pad",
+        game="castle",
+        title="Castle score pad",
+        description="A row per game: each team's colour and its captured cards of the other colour, counted by rank.",
+        draw=draw_score_pad,
+    ),
+]

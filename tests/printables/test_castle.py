@@ -1,0 +1,86 @@
+"""Castle's sheets and the standard deck, read back: pages, text, neighbour counts, QR code."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pytest
+from PIL import Image
+
+from companion.rules import castle
+from companion.rules.cards import SUIT_SYMBOLS, deck
+
+BASE_URL = "http://192.168.1.20:5000"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_mat_names_every_position_with_its_neighbour_count(paper, build_pdf, read_pdf):
+    reader = read_pdf(build_pdf("castle-mat", paper=paper))
+    assert len(reader.pages) == 1
+    text = reader.pages[0].extract_text()
+    for pile in castle.PILES:
+        assert pile in text
+    counts = re.findall(r"(\d) neighbours", text)
+    assert sorted(counts) == sorted(str(len(castle.neighbours(pile))) for pile in castle.PILES)
+    assert counts.count("4") == 2 and counts.count("2") == 4 and counts.count("3") == 6
+
+
+def test_the_mat_qr_code_opens_castle(build_pdf, render, scan):
+    assert scan(render(build_pdf("castle-mat", base_url=BASE_URL), 1)) == [f"{BASE_URL}/castle/"]
+
+
+def test_the_reference_card_has_the_value_rule_the_three_rules_and_the_points(build_pdf, read_pdf):
+    text = re.sub(r"\s+", " ", read_pdf(build_pdf("castle-reference")).pages[0].extract_text())
+    assert text.count("Castle: quick reference") == 2
+    assert "a red 10 with 3 red and 1 black neighbour is worth 12" in text
+    assert "(equal is not enough)" in text and "3. Pass" in text
+    for name, points in [("Ace", 9), ("King", 4), ("Queen", 3), ("Jack", 2), ("Any other", 1)]:
+        assert f"{name} {points}" in text
+
+
+def test_the_score_pad_has_a_column_per_rank_for_each_team_and_a_row_per_game(build_pdf, read_pdf):
+    text = read_pdf(build_pdf("castle-score-pad", paper="letter")).pages[0].extract_text()
+    assert "Team 1" in text and "Team 2" in text
+    assert text.count("×9") == 2 and text.count("2-10") == 2
+    assert "18" in text and "Total" in text
+
+
+def test_the_deck_is_52_faces_on_six_pairs_of_pages_then_the_printing_page(build_pdf, read_pdf):
+    texts = [page.extract_text() for page in read_pdf(build_pdf("castle-deck")).pages]
+    assert len(texts) == 13
+    assert all(f"Fronts, page {n} of 6" in texts[2 * n - 2] for n in range(1, 7))
+    assert all(f"Backs, page {n} of 6" in texts[2 * n - 1] for n in range(1, 7))
+    assert "52 cards on 12 pages" in texts[12]
+    fronts = " ".join(texts[0:12:2])
+    for card in deck():
+        assert fronts.count(SUIT_SYMBOLS[card.suit]) >= 13 * 3
+    assert fronts.count("10") >= 4 * 3  # the two corners and the centre of each ten
+
+
+def test_the_deck_prints_hearts_and_diamonds_red_and_spades_black(build_pdf, tmp_path):
+    pdf = tmp_path / "deck.pdf"
+    pdf.write_bytes(build_pdf("castle-deck"))
+    reds = {}
+    for page in (1, 3):  # fronts of the spades, then of cards 10-18 (the 10 of spades to the 5 of hearts)
+        prefix = tmp_path / f"p{page}"
+        subprocess.run(
+            [
+                "pdftoppm",
+                "-r",
+                "30",
+                "-png",
+                "-f",
+                str(page),
+                "-l",
+                str(page),
+                "-singlefile",
+                str(pdf),
+                str(prefix),
+            ],
+            check=True,
+        )
+        image = Image.open(prefix.with_suffix(".png")).convert("RGB")
+        reds[page] = sum(1 for r, g, b in image.get_flattened_data() if r > 140 and g < 90 and b < 90)
+    assert reds[1] == 0
+    assert reds[3] > 200
