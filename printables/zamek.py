@@ -1,0 +1,290 @@
+"""Zamek's printables: the deck with its starting tiles, the table layout and the score pad.
+
+The deck is Castellan's default deck (``companion/rules/decks/zamek-default.json``): 45 cards
+numbered 2 to 46 with big numbers, each picture drawn here as a simple vector emblem (knight,
+princess, king, queen, wizard), four tiles numbered 1 in four colours, card backs, and one
+deck card whose QR code names the deck, so the scorer knows the pictures. Every sheet says
+which deck it uses. Rules: shared/rules/zamek.md; help: docs/zamek.md.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from companion.rules import zamek
+from printables import Sheet
+from printables.draw import INK, MUTED, PAPER, SHADE, SLATE, STONE, Document
+from printables.layout import Rect
+
+DECK = zamek.default_deck()
+DECK_REFERENCE = zamek.deck_reference(DECK)
+NUMBERS = range(zamek.LOWEST, zamek.HIGHEST + 1)
+# Picture names as printed: English, then Polish (the game's own language).
+PICTURE_NAMES = {"knight": ("Knight", "Rycerz"), "princess": ("Princess", "Księżniczka"), "king": ("King", "Król"),
+                 "queen": ("Queen", "Królowa"), "wizard": ("Wizard", "Czarnoksiężnik")}
+PICTURE_COLOURS = {"knight": "#9cc3e6", "princess": "#f2b8d6", "king": "#f2cf66", "queen": "#f2cf66",
+                   "wizard": "#c9b6ee"}
+TILE_COLOURS = (("Red", "Czerwony", "#c8463c"), ("Blue", "Niebieski", "#3f72b5"),
+                ("Green", "Zielony", "#3f8f4e"), ("Yellow", "Żółty", "#e0b325"))
+LAYOUT_COLUMNS, LAYOUT_ROWS = 5, 9  # the places 1-45, five across as on the phones
+SCORE_ROWS = (("Name", ""), ("Castle: its numbers", ""), ("Elements (tile 1 too)", "× 1"), ("Knights", "× 1"),
+              ("Princesses", "× 1"), ("Princess–knight pairs", "× 1"), ("King", "+ 3"), ("Queen", "+ 3"),
+              ("Total", ""), ("Holds the wizard? (ties)", ""))
+CASTLES = zamek.MAX_PLAYERS
+
+
+def deck_url(doc: Document) -> str:
+    """Where the deck card's QR code leads: the Zamek page naming this deck."""
+    return f"{doc.base_url}/zamek/?deck={DECK_REFERENCE}"
+
+
+def draw_deck(doc: Document) -> None:
+    """The 45 cards, the four starting tiles and the deck card, with their backs."""
+    faces = [_card_face(number) for number in NUMBERS]
+    faces += [_tile_face(*colour) for colour in TILE_COLOURS]
+    doc.card_sheet([*faces, deck_card], card_back)
+
+
+def deck_card(doc: Document, slot: Rect) -> None:
+    """The card that names the deck: its reference, its pictures and a QR code to its page."""
+    inner = slot.inset(4)
+    doc.box(slot.inset(3), radius=2.5, width=0.35)
+    doc.label(Rect(inner.x, inner.top - 7, inner.w, 6), "ZAMEK", size=12, bold=True, align="centre")
+    doc.label(Rect(inner.x, inner.top - 12, inner.w, 4), f"Deck {DECK_REFERENCE}", size=8, align="centre")
+    qr = Rect(inner.x, inner.top - 52, inner.w, 39)
+    doc.qr(deck_url(doc), qr)
+    y = qr.y - 1
+    for line in _deck_lines():
+        y = doc.text_block(Rect(inner.x + 1, y - 8, inner.w - 2, 8), line, size=6.3)
+
+
+def card_back(doc: Document, slot: Rect) -> None:
+    """A card back: a slate ground with a three-towered castle and the game's name."""
+    doc.background(slot, SLATE)
+    line = INK if doc.ink_saver else STONE
+    doc.box(slot.inset(3.5), stroke=line, radius=2.5, width=0.5)
+    fill = None if doc.ink_saver else STONE
+    scale = slot.w / 63
+    doc.polygon([(slot.cx + x * scale, slot.cy + 4 + y * scale) for x, y in _CASTLE], stroke=line, fill=fill,
+                width=0.4)
+    gate = [(slot.cx + x * scale, slot.cy + 4 + y * scale) for x, y in _GATE]
+    doc.polygon(gate, stroke=line, fill=None if doc.ink_saver else SLATE, width=0.4)
+    doc.label(Rect(slot.x, slot.y + 12, slot.w, 6), "ZAMEK", size=13, bold=True, align="centre", color=line)
+
+
+def draw_layout(doc: Document) -> None:
+    """The table layout: places 1 to 45, five across, where the face-down cards lie."""
+    content = doc.frame()
+    note = Rect(content.x, content.top - 12, content.w, 12)
+    doc.text_block(note, "Lay one face-down card on each place, or cut the numbers apart and put one beside each "
+                         f"card. Teams vote by these numbers. Any deck will do; Castellan prints {DECK_REFERENCE}.",
+                   size=8.5)
+    grid = Rect(content.x, content.y, content.w, content.h - 14)
+    cells = doc.grid(grid, LAYOUT_COLUMNS, LAYOUT_ROWS, width=0.35)
+    for place in zamek.POSITIONS:
+        cell = cells[(place - 1) // LAYOUT_COLUMNS][(place - 1) % LAYOUT_COLUMNS]
+        doc.box(cell.inset(2.5), stroke=MUTED, radius=2, width=0.2)
+        doc.label(cell.inset(4), str(place), size=30, bold=True, align="centre")
+
+
+def draw_score_pad(doc: Document) -> None:
+    """A score pad for the extended game: four castles, the breakdown, the tie-break, the deck's pictures."""
+    content = doc.frame()
+    y = doc.text_block(Rect(content.x, content.top - 24, content.w, 24),
+                       f"Deck {DECK_REFERENCE}: " + "; ".join(_deck_lines()) + ".", size=8.5)
+    legend = Rect(content.x, content.y, content.w, 14)
+    doc.text_block(legend, "Highest total wins. On a tie, among the tied castles: the king wins, else the queen, "
+                           "else the wizard; else it is a draw. Pairs: one princess with one knight.", size=8.5)
+    table = Rect(content.x, legend.top + 2, content.w, y - 3 - legend.top - 2)
+    _score_table(doc, table)
+
+
+# --- Private helpers ------------------------------------------------------------------
+
+
+def _card_face(number: int) -> Callable[[Document, Rect], None]:
+    """The face of one card: its number, big, and its picture if it has one."""
+    pic = zamek.picture(DECK, number)
+
+    def draw(doc: Document, slot: Rect) -> None:
+        inner = slot.inset(4)
+        doc.box(slot.inset(3), radius=2.5, width=0.35)
+        _corner_numbers(doc, inner, number)
+        if pic is None:
+            _big_number(doc, Rect(inner.x, inner.y + 10, inner.w, inner.h - 20), number, 64)
+            return
+        _big_number(doc, Rect(inner.x, inner.top - 34, inner.w, 26), number, 44)
+        _EMBLEMS[pic](doc, Rect(slot.cx - 14, inner.y + 13, 28, 28), PICTURE_COLOURS[pic])
+        english, polish = PICTURE_NAMES[pic]
+        doc.label(Rect(inner.x, inner.y + 7, inner.w, 4), english, size=8, bold=True, align="centre")
+        doc.label(Rect(inner.x, inner.y + 3, inner.w, 3.5), polish, size=7, align="centre", color=MUTED)
+
+    return draw
+
+
+def _tile_face(english: str, polish: str, colour: str) -> Callable[[Document, Rect], None]:
+    """A starting tile: the number 1 on the player's colour, its name in words for the ink saver."""
+
+    def draw(doc: Document, slot: Rect) -> None:
+        doc.background(slot.inset(3), colour, radius=2.5)
+        ink = INK if doc.ink_saver else PAPER
+        doc.label(Rect(slot.x, slot.cy - 12, slot.w, 34), "1", size=96, bold=True, align="centre", color=ink)
+        doc.label(Rect(slot.x, slot.y + 16, slot.w, 6), english, size=12, bold=True, align="centre", color=ink)
+        doc.label(Rect(slot.x, slot.y + 10, slot.w, 5), polish, size=10, align="centre", color=ink)
+
+    return draw
+
+
+def _corner_numbers(doc: Document, inner: Rect, number: int) -> None:
+    """The number small in two corners, so a fanned hand still shows it."""
+    doc.text(inner.x + 1.5, inner.top - 6, str(number), size=12, bold=True)
+    doc.text(inner.right - 1.5, inner.y + 2, str(number), size=12, bold=True, align="right")
+
+
+def _big_number(doc: Document, rect: Rect, number: int, size: float) -> None:
+    """The big number; 6 and 9 are underlined so that they read the right way up."""
+    doc.label(rect, str(number), size=size, bold=True, align="centre")
+    if number in (6, 9):
+        half = doc.text_width(str(number), size=size, bold=True) / 2
+        y = rect.cy - size * 0.36 * 25.4 / 72 - 2
+        doc.line(rect.cx - half, y, rect.cx + half, y, width=1.2)
+
+
+def _deck_lines() -> list[str]:
+    """The deck's pictures in words."""
+    return [f"King {DECK['king']}, queen {DECK['queen']}, wizard {DECK['wizard']}",
+            "Knights " + ", ".join(map(str, DECK["knights"])),
+            "Princesses " + ", ".join(map(str, DECK["princesses"]))]
+
+
+def _score_table(doc: Document, rect: Rect) -> None:
+    """The score grid: a label column and a column per castle; the castle row is tall."""
+    label_w = 44.0
+    weights = [1.0, 2.4] + [1.0] * (len(SCORE_ROWS) - 2)
+    unit = rect.h / sum(weights)
+    top = rect.top
+    for (label, points), weight in zip(SCORE_ROWS, weights, strict=True):
+        row = Rect(rect.x, top - weight * unit, rect.w, weight * unit)
+        if label in ("Name", "Total"):
+            doc.background(row, SHADE)
+        doc.text_block(Rect(row.x + 1.5, row.y, label_w - 12, row.h - 1), label, size=8.5, bold=label == "Total")
+        if points:
+            doc.label(Rect(row.x + label_w - 11, row.y, 9.5, row.h), points, size=8, align="right", color=MUTED)
+        doc.line(rect.x, row.y, rect.right, row.y, width=0.3)
+        top = row.y
+    column_w = (rect.w - label_w) / CASTLES
+    for i in range(CASTLES + 1):
+        x = rect.x + label_w + i * column_w
+        doc.line(x, rect.y, x, rect.top, width=0.3)
+    doc.box(rect, width=0.5)
+
+
+def _circle(cx: float, cy: float, r: float, n: int = 28) -> list[tuple[float, float]]:
+    """A circle as an n-sided polygon."""
+    return [(cx + r * math.cos(2 * math.pi * i / n), cy + r * math.sin(2 * math.pi * i / n)) for i in range(n)]
+
+
+def _star(cx: float, cy: float, outer: float, inner: float, points: int = 5) -> list[tuple[float, float]]:
+    """A star with its first point up."""
+    corners = []
+    for i in range(points * 2):
+        r = outer if i % 2 == 0 else inner
+        angle = math.pi / 2 + i * math.pi / points
+        corners.append((cx + r * math.cos(angle), cy + r * math.sin(angle)))
+    return corners
+
+
+def _shape(doc: Document, box: Rect, points: list[tuple[float, float]], fill: str | None) -> None:
+    """A polygon given on a 0-10 square, drawn into box; outline only with the ink saver."""
+    scale = min(box.w, box.h) / 10
+    x0, y0 = box.cx - 5 * scale, box.cy - 5 * scale
+    doc.polygon([(x0 + x * scale, y0 + y * scale) for x, y in points], stroke=INK,
+                fill=None if doc.ink_saver or fill is None else fill, width=0.35)
+
+
+def _knight(doc: Document, box: Rect, colour: str) -> None:
+    """A shield with a cross: the knight."""
+    doc_fill = colour
+    _shape(doc, box, [(1.5, 9), (8.5, 9), (8.5, 5), (7.5, 2.5), (5, 0.5), (2.5, 2.5), (1.5, 5)], doc_fill)
+    _shape(doc, box, [(4.4, 8), (5.6, 8), (5.6, 6), (7.5, 6), (7.5, 4.8), (5.6, 4.8), (5.6, 1.8), (4.4, 1.8),
+                      (4.4, 4.8), (2.5, 4.8), (2.5, 6), (4.4, 6)], PAPER)
+
+
+def _princess(doc: Document, box: Rect, colour: str) -> None:
+    """A tiara over a face: the princess."""
+    _shape(doc, box, _circle(5, 3.8, 3.2), PAPER)
+    _shape(doc, box, [(2, 6.6), (8, 6.6), (8, 8), (6.8, 7.6), (5, 9.6), (3.2, 7.6), (2, 8)], colour)
+    _shape(doc, box, _circle(5, 8.3, 0.45, 12), PAPER)
+
+
+def _king(doc: Document, box: Rect, colour: str) -> None:
+    """A tall crown of five points with a cross on top: the king."""
+    _shape(doc, box, [(1, 1), (9, 1), (9, 7), (7.5, 4.5), (6.5, 7.5), (5, 4.5), (3.5, 7.5), (2.5, 4.5), (1, 7)],
+           colour)
+    _shape(doc, box, [(4.6, 7.6), (5.4, 7.6), (5.4, 8.4), (6.2, 8.4), (6.2, 9.1), (5.4, 9.1), (5.4, 9.9),
+                      (4.6, 9.9), (4.6, 9.1), (3.8, 9.1), (3.8, 8.4), (4.6, 8.4)], colour)
+    _shape(doc, box, [(1, 1), (9, 1), (9, 2.2), (1, 2.2)], PAPER)
+
+
+def _queen(doc: Document, box: Rect, colour: str) -> None:
+    """A crown of three points, each with a pearl: the queen."""
+    _shape(doc, box, [(1.5, 1.5), (8.5, 1.5), (8.5, 6.5), (6.8, 4.5), (5, 7.5), (3.2, 4.5), (1.5, 6.5)], colour)
+    for x, y in ((1.5, 7.3), (5, 8.3), (8.5, 7.3)):
+        _shape(doc, box, _circle(x, y, 0.8, 16), colour)
+    _shape(doc, box, [(1.5, 1.5), (8.5, 1.5), (8.5, 2.6), (1.5, 2.6)], PAPER)
+
+
+def _wizard(doc: Document, box: Rect, colour: str) -> None:
+    """A pointed hat with a star: the wizard."""
+    _shape(doc, box, [(0.8, 1), (9.2, 1), (9.2, 2.2), (6.6, 2.6), (5.6, 9.6), (3.4, 2.6), (0.8, 2.2)], colour)
+    _shape(doc, box, _star(5, 4.8, 1.5, 0.6), PAPER)
+
+
+_EMBLEMS: dict[str, Callable[[Document, Rect, str], None]] = {
+    "knight": _knight, "princess": _princess, "king": _king, "queen": _queen, "wizard": _wizard,
+}
+
+
+def _castle_outline() -> list[tuple[float, float]]:
+    """Three towers joined by a wall, drawn on a 63 mm card around its centre (mm)."""
+    points = [(-18.0, -16.0)]
+    for left, right, top in ((-18.0, -8.0, 14.0), (-5.0, 5.0, 20.0), (8.0, 18.0, 14.0)):
+        step = (right - left) / 5
+        points += [(left, top - 4 if left != -18.0 else top)]
+        for i in range(5):
+            y = top if i % 2 == 0 else top - 2.5
+            points += [(left + i * step, y), (left + (i + 1) * step, y)]
+        points += [(right, top - 4 if right != 18.0 else top)]
+    return [*points, (18.0, -16.0)]
+
+
+_CASTLE = _castle_outline()
+_GATE = [(-3.5, -16.0), (-3.5, -8.0), (0.0, -4.5), (3.5, -8.0), (3.5, -16.0)]
+
+SHEETS = [
+    Sheet(
+        slug="zamek-deck",
+        game="zamek",
+        title=f"Deck {DECK_REFERENCE}",
+        description=(f"The 45 cards of Castellan's default Zamek deck ({DECK_REFERENCE}), numbered 2 to 46 with "
+                     "their pictures, the four starting tiles and a deck card whose QR code names the deck."),
+        draw=draw_deck,
+    ),
+    Sheet(
+        slug="zamek-layout",
+        game="zamek",
+        title="Table layout, places 1 to 45",
+        description=f"Where the face-down cards lie, numbered as teams vote on their phones. Deck: any, "
+                    f"e.g. {DECK_REFERENCE}.",
+        draw=draw_layout,
+    ),
+    Sheet(
+        slug="zamek-score-pad",
+        game="zamek",
+        title="Score pad, extended game",
+        description=f"Score four castles with the pictures of deck {DECK_REFERENCE}: elements, knights, "
+                    "princesses, pairs, king and queen, and the tie-break.",
+        draw=draw_score_pad,
+    ),
+]

@@ -1,0 +1,81 @@
+"""Zamek's sheets read back: the deck's 45 cards, tiles and deck card, the layout, the score pad."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.rules import zamek
+from printables import PAPERS
+
+BASE_URL = "http://192.168.1.20:5000"
+DECK_URL = f"{BASE_URL}/zamek/?deck=zamek-default@1"
+
+
+def fronts(reader) -> str:
+    """The text of every page of card fronts."""
+    return "\n".join(page.extract_text() for page in reader.pages if "Fronts, page" in page.extract_text())
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_deck_is_45_cards_four_tiles_and_a_deck_card_with_their_backs(paper, build_pdf, read_pdf):
+    reader = read_pdf(build_pdf("zamek-deck", paper=paper))
+    assert len(reader.pages) == 6 * 2 + 1  # 50 faces, nine a page, each with its backs; then the information
+    text = fronts(reader)
+    numbers = [int(n) for n in re.findall(r"\b(\d{1,2})\b", text)]
+    for number in range(2, 47):
+        assert numbers.count(number) >= 3, number  # big, and in two corners
+    assert "50 cards on 12 pages" in reader.pages[-1].extract_text()
+
+
+def test_every_picture_card_shows_its_picture_in_english_and_polish(build_pdf, read_pdf):
+    text = fronts(read_pdf(build_pdf("zamek-deck")))
+    deck = zamek.default_deck()
+    lines = [line.strip() for line in text.splitlines()]
+    assert lines.count("Knight") == lines.count("Rycerz") == len(deck["knights"])
+    assert lines.count("Princess") == lines.count("Księżniczka") == len(deck["princesses"])
+    for english, polish in (("King", "Król"), ("Queen", "Królowa"), ("Wizard", "Czarnoksiężnik")):
+        assert english in text and polish in text
+    for english, polish in (("Red", "Czerwony"), ("Blue", "Niebieski"), ("Green", "Zielony"), ("Yellow", "Żółty")):
+        assert english in text and polish in text
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_deck_cards_qr_code_names_the_deck(paper, build_pdf, read_pdf, render, scan):
+    data = build_pdf("zamek-deck", paper=paper, base_url=BASE_URL)
+    page = 11  # the sixth page of fronts: the tiles and the deck card
+    assert "Deck zamek-default@1" in read_pdf(data).pages[page - 1].extract_text()
+    assert scan(render(data, page)) == [DECK_URL]
+
+
+def test_the_deck_cards_address_shows_that_deck(browser):
+    page = browser.get(DECK_URL.replace(BASE_URL, "")).data.decode()
+    assert "zamek-default@1</strong>, Castellan's default deck" in page
+
+
+@pytest.mark.parametrize("slug", ["zamek-deck", "zamek-layout", "zamek-score-pad"])
+def test_every_zamek_sheet_says_which_deck_it_uses(slug, build_pdf, read_pdf):
+    for page in read_pdf(build_pdf(slug)).pages:
+        assert "zamek-default@1" in page.extract_text()
+
+
+def test_the_layout_numbers_the_places_1_to_45(build_pdf, read_pdf):
+    reader = read_pdf(build_pdf("zamek-layout", paper="letter"))
+    assert len(reader.pages) == 1
+    numbers = {int(n) for n in re.findall(r"\b(\d{1,2})\b", reader.pages[0].extract_text())}
+    assert set(range(1, 46)) <= numbers
+
+
+def test_the_score_pad_has_the_breakdown_the_tie_break_and_the_pictures(build_pdf, read_pdf):
+    text = read_pdf(build_pdf("zamek-score-pad")).pages[0].extract_text()
+    for words in ("Knights", "Princess–knight pairs", "Total", "the king wins, else the queen, else the wizard",
+                  "King 41, queen 34, wizard 18", "Knights 3, 9, 15, 22, 28, 37, 44"):
+        assert words in text
+
+
+def test_the_card_backs_are_dark_and_the_ink_saver_makes_them_outlines(build_pdf, render, dark_fraction):
+    full = dark_fraction(render(build_pdf("zamek-deck"), 2, dpi=40))
+    saver = dark_fraction(render(build_pdf("zamek-deck", ink_saver=True), 2, dpi=40))
+    assert full > 0.5
+    assert saver < full / 5
