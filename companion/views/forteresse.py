@@ -1,12 +1,91 @@
-"""Forteresse: its pages. (Its own issue fills this column: tools, table, help, API.)"""
+"""Forteresse: its pages (shot resolver, tables, score sheet, help) and its JSON API.
+
+Thin views: read the request, call ``companion.rules.forteresse``, render. The resolver and
+the score sheet are GET forms whose whole state lives in the address (the fortress, the
+shots fired so far), so they work without JavaScript, change nothing on the server and
+can be shared; htmx swaps only their fragment. Tables are played through the generic
+table routes (``views/tables.py``); ``forteresse_table`` prepares what ``_table.html``
+draws from the view alone, so a hidden fortress never reaches a phone that may not see it.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, request
 
+from companion import api
 from companion.games import Game
+from companion.rules import forteresse
+from companion.rules.errors import RuleError
+from companion.web import render
 
 bp = Blueprint("forteresse", __name__, url_prefix="/forteresse")
+
+ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
+WEAPON_WORDS = {"cannon": "Cannon", "rifle": "Rifle"}
+OUTCOME_WORDS = {"wall_destroyed": "Wall destroyed at …", "besieged_killed": "Besieged killed at …",
+                 "wall": "Wall.", "miss": "Miss."}
+MARKS = ("empty", "wall", "besieged")
+FORTRESS_CELLS = tuple(forteresse.sort_cells(forteresse.FORTRESS))
+# The help page's diagram: a corner, a cell beside a corner and the middle of a side.
+EXAMPLE_FIRING_CELLS = ("A1", "G2", "D7")
+# The help page's fortress (docs/forteresse.md draws the same one).
+EXAMPLE_FORTRESS = {"walls": ["B2", "B6", "C3", "C5", "D4", "D6", "E3", "E5", "E6", "F2"],
+                    "besieged": ["B4", "C6", "D2", "F4", "F6"]}
+
+
+def table_options(form: dict) -> dict:
+    """The creation form: ``mode`` (phones or paper), ``first`` (a, b or random), ``name_a``, ``name_b``."""
+    names = {seat: form[f"name_{seat}"].strip() for seat in forteresse.SEATS
+             if isinstance(form.get(f"name_{seat}"), str) and form[f"name_{seat}"].strip()}
+    return {"mode": form.get("mode") or "phones", "first": form.get("first") or "random", "names": names}
+
+
+def table_title(options: dict) -> str:
+    """A table's title in lists: "Ola v Kuba"."""
+    names = {**forteresse.DEFAULT_NAMES, **options.get("names", {})}
+    return " v ".join(names[seat] for seat in forteresse.SEATS)
+
+
+def table_action(form: dict, viewer: str) -> dict:
+    """A posted action: ``type`` setup (one mark per fortress cell) or shot (from, direction, weapon).
+
+    On paper the referee adds the defender's answer: ``outcome`` and, for a hit, ``cell``.
+    """
+    kind = form.get("type")
+    if kind == "setup":
+        return {"type": "setup", **marked_fortress(form)}
+    if kind == "shot":
+        action = {"type": "shot", "from": form.get("from"), "direction": form.get("direction"),
+                  "weapon": form.get("weapon")}
+        if "outcome" in form:
+            action["outcome"] = form["outcome"]
+            # The form offers the path's cells whatever the answer: "Wall." and "Miss." name none.
+            hit = form["outcome"] in ("wall_destroyed", "besieged_killed")
+            action["cell"] = form.get("cell") if hit else None
+        return action
+    raise RuleError("unknown_action", "Choose to draw a fortress or to fire a shot.", "type")
+
+
+def marked_fortress(form) -> dict:
+    """The walls and besieged of a drawing form: a field ``c_<cell>`` per fortress cell, marked
+    ``empty``, ``wall`` or ``besieged``. Unchecked cells are simply absent."""
+    marks = read_marks(form)
+    return {kind: [cell for cell, mark in marks.items() if mark == name]
+            for kind, name in (("walls", "wall"), ("besieged", "besieged"))}
+
+
+def read_marks(form) -> dict[str, str]:
+    """Each fortress cell's mark in a drawing form, refusing anything but empty, wall or besieged."""
+    marks = {}
+    for cell in FORTRESS_CELLS:
+        mark = form.get(f"c_{cell}") or "empty"
+        if mark not in MARKS:
+            shown = mark[:12] if isinstance(mark, str) else "that"
+            raise RuleError("unknown_mark", f"A fortress cell holds a wall, a besieged or nothing, not “{shown}”.",
+                            f"c_{cell}")
+        marks[cell] = mark
+    return marks
+
 
 GAME = Game(
     slug="forteresse",
@@ -19,10 +98,416 @@ GAME = Game(
         "Players take turns firing from the cells around the fortress, with a cannon that breaks walls or a rifle that only harms the besieged. Only the first thing in the line of fire is hit.",
         "Killing a besieged is worth a lot; every shot you fire gives points to your opponent, so cheap rifle shots and careful aim pay. Two rounds make a game.",
     ),
+    rules=forteresse,
+    table_options=table_options,
+    table_title=table_title,
+    table_action=table_action,
 )
+
+
+# --- Pages ----------------------------------------------------------------------------
 
 
 @bp.get("/")
 def index():
-    """A short summary of the game in Castellan's own words."""
-    return render_template("game/summary.html", game=GAME)
+    """The game in short, its tools, and the form that starts a table."""
+    return render_template("forteresse/page.html", game=GAME, names=forteresse.DEFAULT_NAMES)
+
+
+@bp.get("/resolver")
+def resolver():
+    """The standalone shot resolver: draw a fortress, then call shots at it one by one."""
+    view = resolver_view(request.args)
+    return render("forteresse/resolver.html", "forteresse/_resolver.html", game=GAME, view=view)
+
+
+@bp.get("/score")
+def score_sheet():
+    """The score sheet of a game played on paper: kills, cannons and rifles per player per round."""
+    return render("forteresse/score.html", "forteresse/_score.html", game=GAME, view=score_view(request.args))
+
+
+@bp.get("/help")
+def help_page():
+    """How to play, in Castellan's words, with the grid and the legal directions drawn."""
+    fortress = forteresse.validate_setup(EXAMPLE_FORTRESS["walls"], EXAMPLE_FORTRESS["besieged"])
+    rays = [{"from": cell, "directions": forteresse.legal_directions(cell),
+             "paths": [forteresse.path(cell, d) for d in forteresse.legal_directions(cell)]}
+            for cell in EXAMPLE_FIRING_CELLS]
+    shot = {"from": "A4", "direction": "E", "weapon": "cannon"}
+    return render_template(
+        "forteresse/help.html", game=GAME, rays=rays, arrows=ARROWS,
+        example=board(walls=fortress["walls"], besieged=fortress["besieged"]),
+        example_shot=shot, example_result=forteresse.resolve_shot(fortress, shot),
+        example_path=forteresse.path("A4", "E"), trajectories=len(forteresse.TRAJECTORIES),
+        points=(forteresse.POINTS_PER_KILL, forteresse.POINTS_PER_CANNON, forteresse.POINTS_PER_RIFLE),
+    )
+
+
+# --- The resolver and the score sheet -------------------------------------------------
+
+
+def resolver_view(args) -> dict:
+    """What the resolver shows for the fields of its address: drawing, aiming or after a shot."""
+    notices: list[tuple[str, str]] = []
+    do = args.get("do")
+    try:
+        setup, fired = _resolver_game(args)
+    except RuleError as refused:
+        notices.append(("error", f"This resolver's address is damaged: {refused.message} Draw the fortress again."))
+        setup, fired, do = None, [], None
+    if setup is None and do == "start":
+        try:
+            setup = forteresse.validate_setup(**marked_fortress(args))
+        except RuleError as refused:
+            notices.append(("error", refused.message))
+    if setup is None:
+        return _drawing_view(args, notices)
+    aim = args.get("from") or None
+    if do == "fire":
+        try:
+            fired, aim = _fire(setup, fired, args), None
+        except RuleError as refused:
+            notices.append(("error", refused.message))
+    if aim is not None:
+        try:
+            aim = _aimed(fired, aim)
+        except RuleError as refused:
+            notices[:] = notices or [("error", refused.message)]
+            aim = None
+    return _firing_view(setup, fired, aim, notices)
+
+
+def score_view(args) -> dict:
+    """The score sheet's counts as typed, and the points once something is typed."""
+    counts = {number: {seat: {key: args.get(f"r{number}_{seat}_{key}", "") for key in ("killed", "cannons", "rifles")}
+                       for seat in forteresse.SEATS} for number in (1, 2)}
+    names = {seat: _name(args.get(f"name_{seat}"), forteresse.DEFAULT_NAMES[seat]) for seat in forteresse.SEATS}
+    result, error = None, None
+    typed = [number for number, seats in counts.items()
+             if any(str(text).strip() for tally in seats.values() for text in tally.values())]
+    if typed:
+        try:
+            rounds = [_round_numbers(counts[number], number, names) for number in range(1, max(typed) + 1)]
+            result = forteresse.api_score({"rounds": rounds})
+        except RuleError as refused:
+            error = _score_message(refused, names)
+    return {"counts": counts, "names": names, "result": result, "error": error,
+            "points": (forteresse.POINTS_PER_KILL, forteresse.POINTS_PER_CANNON, forteresse.POINTS_PER_RIFLE)}
+
+
+# --- What the templates draw ----------------------------------------------------------
+
+
+def board(*, walls=(), besieged=(), destroyed=(), killed=(), known_walls=(), known_empty=(),
+          used=(), free=None, aim=None, trail=()) -> list[list[dict]]:
+    """The 7x7 grid as rows of cells (row 1 first), each with what a template needs to draw it.
+
+    ``used``: shots as ``{"from", "weapon", "direction"}`` marked on their firing cells;
+    ``free``: the firing cells that may be tapped; ``aim``: the firing cell chosen;
+    ``trail``: the cells a shot crosses.
+    """
+    marks = {**{cell: "empty-known" for cell in known_empty}, **{cell: "known-wall" for cell in known_walls},
+             **{cell: "wall" for cell in walls}, **{cell: "besieged" for cell in besieged},
+             **{cell: "destroyed" for cell in destroyed}, **{cell: "killed" for cell in killed}}
+    shots = {shot["from"]: shot for shot in used}
+    return [[{"cell": cell, "firing": cell not in forteresse.FORTRESS, "mark": marks.get(cell),
+              "shot": shots.get(cell), "free": free is not None and cell in free, "aim": cell == aim,
+              "trail": cell in trail}
+             for cell in (f"{column}{row}" for column in forteresse.COLUMNS)]
+            for row in forteresse.ROWS]
+
+
+@bp.app_template_global("forteresse_table")
+def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool) -> dict:
+    """What ``_table.html`` draws for one link: its boards and forms, all from ``view``.
+
+    ``args`` holds the firing cell (and, on paper, the direction) chosen in the aiming
+    steps; ``form`` is this phone's own refused post, to keep what it had chosen.
+    """
+    seat = view["viewer"] if view["viewer"] in forteresse.SEATS else None
+    shooter = view["turn"]
+    can_shoot = bool(can_act and view["phase"] == "shooting" and shooter and link.role in ("referee", "seat")
+                     and (seat is None or seat == shooter))
+    chosen = form if refused else args
+    aim, direction, aim_error = _table_aim(view, shooter, chosen) if can_shoot else (None, None, None)
+    trail = forteresse.path(aim, direction) if aim and direction else ()
+    attacks = {s: _record_board(view["attacks"][s], view["free_firing_cells"][s] if can_shoot and s == shooter
+                                else None, aim if s == shooter else None, trail if s == shooter else ())
+               for s in forteresse.SEATS}
+    return {
+        "seat": seat, "shooter": shooter, "can_shoot": can_shoot, "aim": aim, "direction": direction,
+        "aim_error": aim_error, "trail": trail, "attacks": attacks,
+        "can_draw": bool(can_act and seat and view["mode"] == "phones" and view["phase"] == "setup"),
+        "marks": _table_marks(view, form if refused else None),
+        "own": _own_board(view, seat),
+        "reveal": [{"number": done["number"], "boards": {s: _fortress_board(f) for s, f in done["fortresses"].items()}}
+                   for done in view["reveal"] or []],
+        "last": view["shots"][-1] if view["shots"] else (view["history"][-1]["shots"][-1]
+                                                         if view["history"] and view["history"][-1]["shots"] else None),
+        "directions": forteresse.legal_directions(aim) if aim else (),
+        "arrows": ARROWS, "weapons": WEAPON_WORDS, "outcomes": OUTCOME_WORDS,
+    }
+
+
+@bp.app_template_global("forteresse_arrow")
+def forteresse_arrow(direction: str) -> str:
+    """The arrow of a compass direction: "NE" -> "↗"."""
+    return ARROWS.get(direction, direction)
+
+
+# --- JSON API -------------------------------------------------------------------------
+
+_CELL = {"type": "string", "pattern": "^[A-Ga-g][1-7]$", "example": "C4"}
+_CELLS = {"type": "array", "items": _CELL}
+_FORTRESS = {
+    "type": "object",
+    "required": ["walls", "besieged"],
+    "properties": {"walls": {**_CELLS, "maxItems": 10, "description": "Cells of B2-F6."},
+                   "besieged": {**_CELLS, "maxItems": 5, "description": "Cells of B2-F6."}},
+}
+_TALLY = {
+    "type": "object",
+    "required": ["killed", "cannons", "rifles"],
+    "properties": {"killed": {"type": "integer", "minimum": 0, "maximum": 5},
+                   "cannons": {"type": "integer", "minimum": 0, "maximum": 24},
+                   "rifles": {"type": "integer", "minimum": 0, "maximum": 24}},
+}
+_SEAT_POINTS = {"type": "object", "required": ["a", "b"],
+                "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}}
+
+
+@api.endpoint(
+    "/forteresse/setup",
+    summary="Check a fortress drawn for a round: exactly 10 walls and 5 besieged on distinct cells of B2-F6.",
+    request_schema={
+        "type": "object",
+        "required": ["walls", "besieged"],
+        "properties": {"walls": {**_CELLS, "minItems": 10, "maxItems": 10, "example": EXAMPLE_FORTRESS["walls"]},
+                       "besieged": {**_CELLS, "minItems": 5, "maxItems": 5,
+                                    "example": EXAMPLE_FORTRESS["besieged"]}},
+    },
+    response_schema={"type": "object", "required": ["valid"], "properties": {"valid": {"type": "boolean", "enum": [True]}}},
+    tag="forteresse",
+)
+def setup(body: object) -> dict:
+    """``POST /api/v1/forteresse/setup``."""
+    return forteresse.api_setup(body)
+
+
+@api.endpoint(
+    "/forteresse/shot",
+    summary="Resolve one shot on a fortress (in any state of a round): what the defender announces, and the fortress after it.",
+    request_schema={
+        "type": "object",
+        "required": ["fortress", "shot"],
+        "properties": {
+            "fortress": {**_FORTRESS, "example": EXAMPLE_FORTRESS},
+            "used": {**_CELLS, "description": "Optional: the firing cells this shooter already used this round."},
+            "shot": {
+                "type": "object",
+                "required": ["from", "direction", "weapon"],
+                "properties": {"from": {**_CELL, "example": "A3", "description": "One of the 24 firing cells."},
+                               "direction": {"type": "string", "enum": list(forteresse.DIRECTIONS), "example": "NE"},
+                               "weapon": {"type": "string", "enum": list(forteresse.WEAPONS)}},
+            },
+        },
+    },
+    response_schema={
+        "type": "object",
+        "required": ["outcome", "cell", "fortress", "announcement"],
+        "properties": {
+            "outcome": {"type": "string", "enum": list(forteresse.OUTCOMES)},
+            "cell": {**_CELL, "nullable": True, "description": "Null for “wall” (a rifle on a wall) and “miss”."},
+            "fortress": {**_FORTRESS, "description": "The fortress after the shot, cells sorted column then row."},
+            "announcement": {"type": "string", "example": "Wall destroyed at B2."},
+        },
+    },
+    tag="forteresse",
+)
+def shot(body: object) -> dict:
+    """``POST /api/v1/forteresse/shot``."""
+    return forteresse.api_shot(body)
+
+
+@api.endpoint(
+    "/forteresse/score",
+    summary="Points per round, totals and winner from each player's kills, cannons and rifles in 1 or 2 rounds.",
+    request_schema={
+        "type": "object",
+        "required": ["rounds"],
+        "properties": {"rounds": {
+            "type": "array", "minItems": 1, "maxItems": 2,
+            "items": {"type": "object", "required": ["a", "b"], "properties": {"a": _TALLY, "b": _TALLY}},
+            "example": [{"a": {"killed": 5, "cannons": 6, "rifles": 2}, "b": {"killed": 3, "cannons": 14, "rifles": 10}}],
+        }},
+    },
+    response_schema={
+        "type": "object",
+        "required": ["rounds", "totals", "winner"],
+        "properties": {"rounds": {"type": "array", "items": _SEAT_POINTS},
+                       "totals": {**_SEAT_POINTS, "example": {"a": 87, "b": 41}},
+                       "winner": {"type": "string", "enum": ["a", "b"], "nullable": True}},
+    },
+    tag="forteresse",
+)
+def score(body: object) -> dict:
+    """``POST /api/v1/forteresse/score``."""
+    return forteresse.api_score(body)
+
+
+# --- Private helpers ------------------------------------------------------------------
+
+
+def _resolver_game(args) -> tuple[dict | None, list[dict]]:
+    """The fortress drawn and the shots fired so far, replayed from the address's hidden fields."""
+    if args.get("walls") is None and args.get("besieged") is None:
+        return None, []
+    setup = forteresse.validate_setup(str(args.get("walls", "")).split(), str(args.get("besieged", "")).split())
+    fired: list[dict] = []
+    for token in str(args.get("shots", "")).split():
+        parts = token.split("-")
+        if len(parts) != 3:
+            raise RuleError("bad_shot", f"“{token[:16]}” is not a shot.", "shots")
+        fired = _fire(setup, fired, dict(zip(("from", "direction", "weapon"), parts, strict=True)))
+    return setup, fired
+
+
+def _fire(setup: dict, fired: list[dict], args) -> list[dict]:
+    """The shots so far plus one more, each with its answer and the fortress after it."""
+    fortress = fired[-1]["fortress"] if fired else setup
+    used = [shot["shot"]["from"] for shot in fired]
+    if len(setup["besieged"]) - len(fortress["besieged"]) == forteresse.BESIEGED or len(used) == len(forteresse.FIRING_CELLS):
+        raise RuleError("shooter_stopped", "This shooter has stopped: all 5 besieged are dead, or all 24 firing "
+                        "cells are used. Draw a new fortress for another round.")
+    called = forteresse.check_shot(args.get("from"), args.get("direction"), args.get("weapon"), used)
+    return [*fired, {"shot": called, **forteresse.resolve_shot(fortress, called)}]
+
+
+def _aimed(fired: list[dict], aim: object) -> str:
+    """The firing cell chosen to aim from, checked like the shot's own ``from``."""
+    return _firing_cell(aim, [shot["shot"]["from"] for shot in fired])
+
+
+def _firing_cell(text: object, used) -> str:
+    """A firing cell not used yet, or the rules' refusal of it."""
+    cell = forteresse.parse_cell(text, "from")
+    direction = forteresse.legal_directions(cell)[0] if cell in forteresse.LEGAL_DIRECTIONS else "N"
+    return forteresse.check_shot(cell, direction, "cannon", used)["from"]
+
+
+def _drawing_view(args, notices: list) -> dict:
+    """The drawing step: the marks typed so far (none when they cannot be read)."""
+    try:
+        marks = read_marks(args)
+    except RuleError as refused:
+        notices.append(("error", refused.message))
+        marks = {}
+    return {"step": "draw", "marks": _marks_grid(marks), "notices": notices}
+
+
+def _firing_view(setup: dict, fired: list[dict], aim: str | None, notices: list) -> dict:
+    fortress = fired[-1]["fortress"] if fired else setup
+    used = [{**shot["shot"]} for shot in fired]
+    killed = [c for c in setup["besieged"] if c not in fortress["besieged"]]
+    destroyed = [c for c in setup["walls"] if c not in fortress["walls"]]
+    stopped = len(killed) == forteresse.BESIEGED or len(used) == len(forteresse.FIRING_CELLS)
+    aim = None if stopped else aim
+    free = [] if stopped else [c for c in forteresse.FIRING_CELLS if c not in {s["from"] for s in used}]
+    last = fired[-1] if fired else None
+    return {
+        "step": "fire", "notices": notices,
+        "redraw": {f"c_{cell}": kind for kinds, kind in (("walls", "wall"), ("besieged", "besieged"))
+                   for cell in setup[kinds]}, "setup": setup, "aim": aim, "stopped": stopped, "last": last,
+        "board": board(walls=fortress["walls"], besieged=fortress["besieged"], destroyed=destroyed, killed=killed,
+                       used=used, free=free, aim=aim,
+                       trail=forteresse.path(last["shot"]["from"], last["shot"]["direction"]) if last and not aim else ()),
+        "shots_field": " ".join(f"{s['from']}-{s['direction']}-{s['weapon']}" for s in used),
+        "fired": fired, "directions": forteresse.legal_directions(aim) if aim else (),
+        "counts": {"killed": len(killed), "destroyed": len(destroyed),
+                   "cannons": sum(s["weapon"] == "cannon" for s in used),
+                   "rifles": sum(s["weapon"] == "rifle" for s in used), "shots": len(used)},
+    }
+
+
+def _marks_grid(marks: dict[str, str]) -> list[list[dict]]:
+    """The 5x5 drawing grid, row 2 first: each fortress cell with its mark."""
+    return [[{"cell": f"{column}{row}", "mark": marks.get(f"{column}{row}", "empty")} for column in "BCDEF"]
+            for row in (2, 3, 4, 5, 6)]
+
+
+def _table_aim(view: dict, shooter: str, chosen) -> tuple[str | None, str | None, str | None]:
+    """The firing cell (and, on paper, the direction) chosen so far, or why it cannot be used."""
+    if not chosen.get("from"):
+        return None, None, None
+    used = [shot["from"] for shot in view["attacks"][shooter]["used"]]
+    try:
+        aim = _firing_cell(chosen.get("from"), used)
+        direction = chosen.get("direction")
+        if view["mode"] == "paper" and direction:
+            direction = forteresse.check_shot(aim, direction, "cannon", used)["direction"]
+        else:
+            direction = None
+    except RuleError as refused:
+        return None, None, refused.message
+    return aim, direction, None
+
+
+def _record_board(record: dict, free, aim, trail) -> list[list[dict]]:
+    return board(destroyed=record["destroyed_walls"], killed=record["killed_besieged"],
+                 known_walls=record["known_walls"], known_empty=record["known_empty"],
+                 used=record["used"], free=free, aim=aim, trail=trail)
+
+
+def _fortress_board(fortress: dict, used=()) -> list[list[dict]]:
+    return board(walls=fortress["walls"], besieged=fortress["besieged"], destroyed=fortress["destroyed_walls"],
+                 killed=fortress["killed_besieged"], used=used)
+
+
+def _own_board(view: dict, seat: str | None):
+    if seat is None or view["fortress"] is None:
+        return None
+    other = forteresse.SEATS[1 - forteresse.SEATS.index(seat)]
+    return _fortress_board(view["fortress"], view["attacks"][other]["used"])
+
+
+def _table_marks(view: dict, refused_form) -> list[list[dict]]:
+    """The drawing grid of a seat: its refused post, else the fortress it drew, else empty."""
+    marks: dict[str, str] = {}
+    if refused_form is not None:
+        marks = {cell: mark for cell, mark in ((c, refused_form.get(f"c_{c}")) for c in FORTRESS_CELLS)
+                 if mark in MARKS}
+    elif view["fortress"]:
+        marks = {**{c: "wall" for c in view["fortress"]["walls"]},
+                 **{c: "besieged" for c in view["fortress"]["besieged"]}}
+    return _marks_grid(marks)
+
+
+def _round_numbers(typed: dict, number: int, names: dict) -> dict:
+    """One round's counts as whole numbers (blank is 0)."""
+    tallies = {}
+    for seat, tally in typed.items():
+        tallies[seat] = {}
+        for key, text in tally.items():
+            text = str(text).strip() or "0"
+            if not (text.isdigit() and len(text) <= 3):
+                raise RuleError("bad_number", f"Round {number}, {names[seat]}'s {key}: “{text[:12]}” is not a "
+                                "whole number.", f"r{number}_{seat}_{key}")
+            tallies[seat][key] = int(text)
+    return tallies
+
+
+def _score_message(refused: RuleError, names: dict) -> str:
+    """The rules' refusal, with the round and the player named as the sheet shows them."""
+    field = refused.field or ""
+    if field.startswith("rounds[") and "." in field:
+        number = int(field[7]) + 1
+        seat = field.split(".")[1]
+        return f"Round {number}, {names.get(seat, seat)}: {refused.message}"
+    return refused.message
+
+
+def _name(text: object, default: str) -> str:
+    if isinstance(text, str) and text.strip():
+        return text.strip()[: forteresse.NAME_LENGTH]
+    return default
