@@ -22,6 +22,7 @@ from companion.rules.errors import RuleError
 OPTIONS = {
     "scorepad": [{"players": ["Ola", "Kuba", "Ada"]}],
     "forteresse": [{"mode": "phones", "first": "a"}, {"mode": "paper", "first": "random"}],
+    "fort": [{"players": 2}, {"players": 4}],
     "zamek": [
         {"variant": "basic", "players": ["Ola", "Kuba"]},
         {"variant": "extended", "players": ["Ola", "Kuba", "Ada", "Jan"]},
