@@ -84,7 +84,9 @@ def parse(text: object, field: str | None = None) -> Card:
     return Card(rank, suit)
 
 
-def from_picker(typed: object, rank: object = None, suit: object = None, field: str | None = None) -> Card | None:
+def from_picker(
+    typed: object, rank: object = None, suit: object = None, field: str | None = None
+) -> Card | None:
     """The card chosen on a card picker: the typed name if there is one, else the tapped rank and suit.
 
     ``None`` when nothing was chosen; half a choice (a rank without a suit) or a bad name

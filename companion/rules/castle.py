@@ -159,12 +159,16 @@ def counted_cards(colour: str, counts: Mapping[str, object], field: str = "") ->
     cards = []
     for key, count in counts.items():
         if key not in COUNTED_RANKS:
-            raise RuleError("unknown_rank", "Count aces (A), kings (K), queens (Q), jacks (J) and 2-10.", field)
+            raise RuleError(
+                "unknown_rank", "Count aces (A), kings (K), queens (Q), jacks (J) and 2-10.", field
+            )
         pool = [Card(rank, suit) for rank in COUNTED_RANKS[key] for suit in SUITS]
         pool = [card for card in pool if card.colour == colour]
         where = f"{field}.{key}" if field else key
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise RuleError("bad_count", f"Count the {colour} {COUNTED_WORDS[key]} with a whole number.", where)
+            raise RuleError(
+                "bad_count", f"Count the {colour} {COUNTED_WORDS[key]} with a whole number.", where
+            )
         if count > len(pool):
             raise RuleError(
                 "impossible_count",

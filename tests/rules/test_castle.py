@@ -673,3 +673,51 @@ def test_random_games_conserve_the_deck_and_end_after_forty_turns(seed, players,
         api = castle.api_score({"piles": state["piles"], "taken": by_colour})
         assert api == {"scores": score["scores"], "winner": score["winner"]}
         assert 0 <= score["scores"]["red"] <= 54 and 0 <= score["scores"]["black"] <= 54
+
+
+# --- Added with the pages: a castle being entered, the score sheet's counts, the card picker ---
+
+
+def test_read_tops_takes_a_castle_being_entered_and_refuses_a_card_twice():
+    from companion.rules.cards import parse
+
+    assert castle.read_tops({"b2": "th", "A1": " ", "C3": None}) == {"B2": parse("10H")}
+    with pytest.raises(RuleError) as refused:
+        castle.read_tops({"A1": "4C", "B1": "4c"})
+    assert refused.value.code == "card_elsewhere" and "(on A1)" in refused.value.message
+    with pytest.raises(RuleError) as refused:
+        castle.read_tops({"E1": "4C"})
+    assert refused.value.code == "unknown_pile"
+
+
+def test_score_counts_scores_like_the_piles_do():
+    full = {"A": 2, "K": 2, "Q": 2, "J": 2, "2-10": 18}
+    assert castle.score_counts({"red": full, "black": {}}) == {
+        "scores": {"red": 54, "black": 0},
+        "winner": "red",
+    }
+    assert castle.score_counts({"red": {"J": 1}, "black": {"2-10": 2}})["winner"] is None
+    for counts, code in [
+        ({"A": 3}, "impossible_count"),
+        ({"K": -1}, "bad_count"),
+        ({"Z": 1}, "unknown_rank"),
+    ]:
+        with pytest.raises(RuleError) as refused:
+            castle.score_counts({"black": counts})
+        assert refused.value.code == code
+
+
+def test_the_card_picker_reads_a_typed_name_first_then_rank_and_suit():
+    from companion.rules.cards import from_picker
+
+    assert str(from_picker("q♠", "2", "H")) == "QS"
+    assert str(from_picker("", "10", "D")) == "10D"
+    assert from_picker(None, "", "") is None
+    for args, code in [
+        (("", "Q", ""), "missing_suit"),
+        (("", "", "H"), "missing_rank"),
+        ((["QS"],), "unknown_card"),
+    ]:
+        with pytest.raises(RuleError) as refused:
+            from_picker(*args)
+        assert refused.value.code == code
