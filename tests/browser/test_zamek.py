@@ -1,0 +1,86 @@
+"""Zamek as people play it: a referee's phone and two team members voting from their own phones."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def third_phone(chromium):
+    """A third phone (a second member of the same team), with its own cookies."""
+    context = chromium.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def _join(page, address: str, name: str) -> None:
+    page.goto(address)
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Join Team Red").click()
+
+
+def test_two_team_members_vote_from_their_phones_and_the_referee_sees_each_decision(
+    server, phone, second_phone, third_phone
+):
+    phone.goto(server + "/zamek/")
+    phone.get_by_label("1.").fill("Red")
+    phone.get_by_label("2.").fill("Blue")
+    phone.get_by_label("Extended: play until the table is empty, then score").check()
+    phone.get_by_label("Teams vote from their phones").check()
+    phone.get_by_role("button", name="Start the table").click()
+    expect(phone.get_by_text("You are the referee")).to_be_visible()
+    address = phone.locator(".invite-card", has_text="Team Red").locator("a.address").get_attribute("href")
+    address = address.replace(address.split("/t/")[0], server)
+
+    _join(second_phone, address, "Ala")
+    expect(second_phone.get_by_text("You are Ala, captain of Team Red.")).to_be_visible()
+    _join(third_phone, address, "Bea")
+    expect(third_phone.get_by_text("You are Bea in Team Red.")).to_be_visible()
+
+    # Ala votes: Bea's phone shows it by itself; the referee only sees that one of two voted.
+    second_phone.get_by_role("button", name="Vote for place 4", exact=True).click()
+    expect(third_phone.get_by_text("Ala: 4")).to_be_visible(timeout=3_000)
+    expect(phone.get_by_text("Team Red is voting on the card to turn over: 1 of 2 voted.")).to_be_visible(
+        timeout=3_000
+    )
+    expect(phone.get_by_text("Ala: 4")).to_have_count(0)
+
+    third_phone.get_by_role("button", name="Vote for place 4", exact=True).click()
+    expect(phone.get_by_text("Team Red chose place 4.")).to_be_visible(timeout=3_000)
+    phone.get_by_label("Its number").fill("23")
+    phone.get_by_role("button", name="Turn over").click()
+
+    # A tie on what to do with 23: the captain's choice wins.
+    expect(second_phone.get_by_text("23 is face up")).to_be_visible(timeout=3_000)
+    second_phone.get_by_role("button", name="Add to the castle").click()
+    expect(third_phone.get_by_text("Ala: add")).to_be_visible(timeout=3_000)
+    third_phone.get_by_role("button", name="Put it back").click()
+    expect(phone.get_by_text("Last turn, Red (team vote): 23 added.")).to_be_visible(timeout=3_000)
+    expect(phone.locator(".zk-player", has_text="Red").locator(".zk-number")).to_have_text(["1", "23"])
+    expect(second_phone.get_by_text("Blue's turn: turn over a card.")).to_be_visible(timeout=3_000)
+
+
+def test_the_referees_table_fits_a_phone_with_big_touch_targets(server, phone):
+    phone.goto(server + "/zamek/")
+    phone.get_by_label("1.").fill("Ola")
+    phone.get_by_label("2.").fill("Kuba")
+    phone.get_by_role("button", name="Start the table").click()
+    expect(phone.get_by_text("Ola's turn: turn over a card.")).to_be_visible()
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways: {width}px"
+    for box in phone.locator(".zk-place, .zk-step button").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"
+    ):
+        assert box[0] >= 44 and box[1] >= 44, box
+    phone.locator("label.zk-place", has_text="12").first.click()
+    phone.get_by_label("Its number").fill("9")
+    phone.get_by_role("button", name="Turn over").click()
+    expect(phone.get_by_text("What does Ola do with 9?")).to_be_visible()
+    phone.get_by_role("button", name="Add to the castle").click()
+    expect(phone.get_by_text("Last turn, Ola: 9 added.")).to_be_visible()
