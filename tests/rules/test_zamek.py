@@ -660,3 +660,15 @@ def test_random_games_conserve_every_card_and_end(options, teams, seed):
         assert state["table"] == []
     if options["variant"] == "basic" and state["decided_by"] == "ten":
         assert len(state["castles"][state["winner"]]) == 10
+
+
+def test_a_phone_sees_only_its_own_name_captaincy_and_ballot():
+    state = table(teams=True)
+    state = play(state, ("p1", {"type": "join", "member": "m-ala", "member_name": "Ala"}),
+                 ("p1", {"type": "join", "member": "m-bea", "member_name": "Bea"}))
+    assert zamek.phone_view(state, "p1", "m-ala") == {"name": "Ala", "captain": True, "ballot": None}
+    state = play(state, vote("p1", "m-bea", "position", 12))
+    assert zamek.phone_view(state, "p1", "m-bea") == {"name": "Bea", "captain": False, "ballot": 12}
+    assert zamek.phone_view(state, "p2", "m-bea") is None  # not a member of that team
+    assert zamek.phone_view(state, "p1", "m-nobody") is None
+    assert zamek.phone_view(state, "p1", None) is None
