@@ -1,0 +1,160 @@
+"""Printables for Forteresse: the player sheet (both grids, the firing cells, the score box)
+and a score pad for several games.
+
+The grid's names and the legal directions come from ``companion.rules.forteresse``, so the
+paper and the phones cannot disagree about which shots exist.
+"""
+
+from __future__ import annotations
+
+from companion.rules import forteresse
+from printables import Sheet
+from printables.draw import MUTED, SHADE, Document
+from printables.layout import Rect
+
+LABEL = 4.5  # mm: the band of column letters and row numbers around a grid
+TITLE = 9.0  # mm: a grid's or a box's title line
+GAP = 6.0
+ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
+GAMES_PER_PAD = 7
+LEGEND = (
+    "Grid 1: draw 10 walls (X) and 5 besieged (O) in the fortress, each on its own cell. "
+    "Grid 2: note what your shots find. A shot: a firing cell not used this round, a weapon, a direction "
+    "into the fortress. Only the first wall or besieged on the path counts. Cannon on a wall: "
+    "“wall destroyed at …”; a besieged: “besieged killed at …”; rifle on a wall: “wall”; nothing: “miss”. "
+    "You score 7 per besieged killed, 3 per cannon and 1 per rifle your opponent fired. Two rounds."
+)
+
+
+def draw_player_sheet(doc: Document) -> None:
+    """Both 7x7 grids side by side, the 24 firing cells to tick per round, the score box, the legend."""
+    content = doc.frame()
+    grid_w = min((content.w - GAP) / 2, content.h * 0.36)
+    top = content.top
+    for index, title in enumerate(("Grid 1 · my fortress", "Grid 2 · my attacks")):
+        x = content.x + index * (content.w - grid_w)
+        draw_grid(doc, Rect(x, top - TITLE - grid_w, grid_w, grid_w), title)
+    subtitle = ("Grille 1 : ma forteresse (10 murs, 5 assiégés) · grille 2 : ce que mes tirs ont révélé. "
+                "Règle : chaque joueur reçoit 7 par assiégé tué, 3 par canon et 1 par fusil de l'adversaire.")
+    doc.label(Rect(content.x, top - TITLE - grid_w - 6, content.w, 5), subtitle, size=7.5, color=MUTED)
+    y = top - TITLE - grid_w - 8
+    legend_h = 17.0
+    score_h = TITLE + 3 * 6.0
+    bottom = content.y + legend_h + score_h + 6
+    table = Rect(content.x, bottom, content.w, y - GAP - bottom)
+    draw_firing_cells(doc, table)
+    draw_score_box(doc, Rect(content.x, content.y + legend_h + 3, content.w, score_h))
+    doc.text_block(Rect(content.x, content.y, content.w, legend_h), LEGEND, size=7)
+
+
+def draw_grid(doc: Document, rect: Rect, title: str) -> None:
+    """One 7x7 grid indexed A-G and 1-7, firing cells shaded, the fortress outlined; rect is the grid itself."""
+    doc.label(Rect(rect.x, rect.top + 3, rect.w, TITLE - 3), title, size=10, bold=True)
+    inner = Rect(rect.x + LABEL, rect.y, rect.w - LABEL, rect.h - LABEL)
+    cell = inner.w / 7
+    inner = Rect(inner.x, inner.top - 7 * cell, inner.w, 7 * cell)
+    for row in range(7):
+        for column in range(7):
+            if row in (0, 6) or column in (0, 6):
+                doc.background(Rect(inner.x + column * cell, inner.top - (row + 1) * cell, cell, cell), SHADE)
+    doc.grid(inner, 7, 7, width=0.3)
+    doc.box(Rect(inner.x + cell, inner.y + cell, 5 * cell, 5 * cell), width=1.4)
+    for i, column in enumerate(forteresse.COLUMNS):
+        doc.label(Rect(inner.x + i * cell, inner.top, cell, LABEL), column, size=8, bold=True, align="centre")
+        doc.label(Rect(rect.x, inner.top - (i + 1) * cell, LABEL, cell), str(i + 1), size=8, bold=True, align="centre")
+
+
+def draw_firing_cells(doc: Document, rect: Rect) -> None:
+    """The 24 firing cells in two columns: legal directions, then weapon and direction per round."""
+    doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2),
+              "My firing cells: note weapon (C / R) and direction when used", size=10, bold=True)
+    body = Rect(rect.x, rect.y, rect.w, rect.h - TITLE)
+    cells = forteresse.FIRING_CELLS
+    half = (len(cells) + 1) // 2
+    column_w = (body.w - GAP) / 2
+    for part in range(2):
+        block = Rect(body.x + part * (column_w + GAP), body.y, column_w, body.h)
+        _firing_column(doc, block, cells[part * half:(part + 1) * half])
+
+
+def draw_score_box(doc: Document, rect: Rect) -> None:
+    """Two rounds of kills, cannons, rifles and points for me and my opponent, and the total."""
+    doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2), "Score", size=10, bold=True)
+    box = Rect(rect.x, rect.y, rect.w, rect.h - TITLE)
+    heads = ["", "Round 1: kills", "cannons", "rifles", "points", "Round 2: kills", "cannons", "rifles",
+             "points", "Total"]
+    rows = doc.grid(box, len(heads), 3, width=0.3)
+    doc.background(Rect(box.x, rows[0][0].y, box.w, rows[0][0].h), SHADE)
+    doc.grid(box, len(heads), 3, width=0.3)
+    for rect_, head in zip(rows[0], heads, strict=True):
+        doc.label(rect_.inset(0.8), head, size=6.5, bold=True, align="centre")
+    doc.label(rows[1][0].inset(1), "Me", size=8, bold=True)
+    doc.label(rows[2][0].inset(1), "Opponent", size=8, bold=True)
+    doc.box(box, width=0.6)
+
+
+def draw_score_pad(doc: Document) -> None:
+    """A page of games: per game, each player's kills, cannons, rifles and points in both rounds."""
+    content = doc.frame()
+    heads = ["Game", "Player", "R1 kills", "cannons", "rifles", "points", "R2 kills", "cannons", "rifles",
+             "points", "Total"]
+    weights = [1.0, 2.4] + [1.0] * 9
+    unit = content.w / sum(weights)
+    lefts = [content.x + unit * sum(weights[:i]) for i in range(len(weights))]
+    rows = 1 + GAMES_PER_PAD * 2
+    row_h = min(content.h / rows, 14.0)
+    table = Rect(content.x, content.top - rows * row_h, content.w, rows * row_h)
+    doc.background(Rect(table.x, table.top - row_h, table.w, row_h), SHADE)
+    for i, head in enumerate(heads):
+        width = unit * weights[i]
+        doc.label(Rect(lefts[i] + 0.8, table.top - row_h, width - 1.6, row_h), head, size=7, bold=True, align="centre")
+    for row in range(rows + 1):
+        y = table.top - row * row_h
+        heavy = row in (0, 1, rows) or (row - 1) % 2 == 0
+        doc.line(table.x if heavy else lefts[1], y, table.right, y, width=0.6 if heavy else 0.25)
+    for i, x in enumerate([*lefts, table.right]):
+        doc.line(x, table.y, x, table.top, width=0.6 if i in (0, 2, 6, 10, 11) else 0.25)
+    for game in range(GAMES_PER_PAD):
+        y = table.top - (1 + 2 * game) * row_h
+        doc.label(Rect(lefts[0], y - 2 * row_h, unit, 2 * row_h), str(game + 1), size=10, align="centre", color=MUTED)
+    doc.text_block(Rect(content.x, table.y - 14, content.w, 12),
+                   "Each round: 7 points per besieged you killed, 3 per cannon and 1 per rifle your opponent fired. "
+                   "Deux manches ; le plus haut total gagne, l'égalité est un match nul.", size=7.5, color=MUTED)
+
+
+def _firing_column(doc: Document, block: Rect, cells) -> None:
+    row_h = block.h / (len(cells) + 1)
+    widths = (0.16, 0.24, 0.3, 0.3)
+    heads = ("Cell", "Ways in", "Round 1", "Round 2")
+    xs = [block.x + block.w * sum(widths[:i]) for i in range(len(widths))]
+    doc.background(Rect(block.x, block.top - row_h, block.w, row_h), SHADE)
+    for x, w, head in zip(xs, widths, heads, strict=True):
+        doc.label(Rect(x + 1, block.top - row_h, block.w * w - 2, row_h), head, size=7, bold=True)
+    for i, cell in enumerate(cells, start=1):
+        y = block.top - (i + 1) * row_h
+        doc.label(Rect(xs[0] + 1, y, block.w * widths[0] - 2, row_h), cell, size=8, bold=True)
+        ways = " ".join(f"{ARROWS[d]}{d}" for d in forteresse.legal_directions(cell))
+        doc.label(Rect(xs[1] + 1, y, block.w * widths[1] - 2, row_h), ways, size=6.5, color=MUTED)
+    doc.grid(block, 1, len(cells) + 1, width=0.25)
+    for x in xs[1:]:
+        doc.line(x, block.y, x, block.top, width=0.25)
+    doc.box(block, width=0.5)
+
+
+SHEETS = [
+    Sheet(
+        slug="forteresse-player-sheet",
+        game="forteresse",
+        title="Player sheet",
+        description="Your two 7x7 grids (your fortress, your attacks), the 24 firing cells to note each shot, "
+        "a two-round score box and the rules in short. One per player per game.",
+        draw=draw_player_sheet,
+    ),
+    Sheet(
+        slug="forteresse-score-pad",
+        game="forteresse",
+        title="Score pad",
+        description="Seven games of two rounds: each player's kills, cannons, rifles and points.",
+        draw=draw_score_pad,
+    ),
+]

@@ -1,0 +1,115 @@
+"""Forteresse on real phones: two players draw and shoot on their own phones, and a
+player's fortress never reaches the other phone; the resolver works without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+OLA = {"walls": ["B2", "B3", "B4", "B5", "B6", "C2", "C3", "C4", "C5", "C6"],
+       "besieged": ["D2", "D3", "D4", "D5", "D6"]}
+KUBA = {"walls": ["F2", "F3", "F4", "F5", "F6", "E2", "E3", "E4", "E5", "E6"],
+        "besieged": ["B2", "C3", "D4", "B5", "C6"]}
+# What one phone's page may show as a standing wall or besieged: its own fortress only.
+STANDING = re.compile(r'class="fc inner (wall|besieged)[^"]*" data-cell="([A-G][1-7])"')
+
+
+def _draw(page, fortress):
+    """Tap each cell of the drawing grid: once for a wall, twice for a besieged."""
+    for taps, cells in ((1, fortress["walls"]), (2, fortress["besieged"])):
+        for cell in cells:
+            for _ in range(taps):
+                page.locator(f"#c-{cell}-empty").locator("xpath=..").click()
+    assert (page.locator(".m-wall:checked").count(), page.locator(".m-besieged:checked").count()) == (10, 5)
+    page.get_by_role("button", name="This is my fortress").click()
+
+
+def _address(page, server, label):
+    href = page.locator(".invite-card", has_text=label).locator("a.address").get_attribute("href")
+    return server + "/t/" + href.split("/t/", 1)[1]
+
+
+def _watch_bodies(page) -> list[str]:
+    """Every page and fragment this phone receives from a table."""
+    bodies: list[str] = []
+
+    def keep(response):
+        if "/t/" in response.url and response.status == 200:
+            bodies.append(response.text())
+
+    page.on("response", keep)
+    return bodies
+
+
+def test_two_phones_play_and_neither_ever_receives_the_other_fortress(server, phone, second_phone):
+    phone.goto(server + "/forteresse/")
+    phone.get_by_role("textbox", name="Player A").fill("Ola")
+    phone.get_by_role("textbox", name="Player B").fill("Kuba")
+    phone.locator(".choices label", has_text="Player A").click()
+    phone.get_by_role("button", name="Start a Forteresse table").click()
+    expect(phone.get_by_text("You are the referee")).to_be_visible()
+    ola, kuba = _address(phone, server, "Ola"), _address(phone, server, "Kuba")
+
+    kuba_bodies = _watch_bodies(second_phone)
+    phone.goto(ola)
+    _draw(phone, OLA)
+    expect(phone.get_by_text("Your fortress is drawn")).to_be_visible()
+    # Kuba opens his link once Ola has drawn (a drawing sent from an older screen is refused as stale).
+    second_phone.goto(kuba)
+    expect(second_phone.get_by_text("This is Kuba's private screen")).to_be_visible()
+    expect(second_phone.locator("#whose-turn")).to_contain_text("Ola has drawn, Kuba is drawing")
+    _draw(second_phone, KUBA)
+    expect(second_phone.locator("#whose-turn")).to_have_text("Ola's turn to shoot.")
+    expect(phone.locator("#whose-turn")).to_have_text("Your turn to shoot.", timeout=3_000)
+
+    # Ola fires a rifle from A4 toward E: in Kuba's fortress B4 and C4 are empty, D4 holds a besieged.
+    phone.get_by_role("button", name="A4", exact=True).click()
+    expect(phone.get_by_role("button", name="→ E")).to_be_visible()
+    assert phone.get_by_role("button", name="↖ NW").count() == 0  # only the legal directions
+    phone.locator("label", has_text="Rifle").click()
+    phone.get_by_role("button", name="→ E").click()
+    expect(phone.locator("#last-shot")).to_contain_text("Besieged killed at D4.")
+    expect(second_phone.locator("#last-shot")).to_contain_text("Besieged killed at D4.", timeout=3_000)
+    expect(second_phone.locator("#own-fortress [data-cell=D4]")).to_have_class(re.compile("killed"))
+
+    # Kuba fires a cannon from G2 toward W: in Ola's fortress F2 and E2 are empty, D2 holds a besieged.
+    second_phone.get_by_role("button", name="G2", exact=True).click()
+    second_phone.locator("label", has_text="Cannon").click()
+    second_phone.get_by_role("button", name="← W").click()
+    expect(second_phone.locator("#last-shot")).to_contain_text("Besieged killed at D2.")
+    expect(phone.locator("#own-fortress [data-cell=D2]")).to_have_class(re.compile("killed"), timeout=3_000)
+
+    kuba_cells = {cell for kind in KUBA.values() for cell in kind}
+    assert len(kuba_bodies) >= 3
+    for body in kuba_bodies:
+        shown = {cell for _kind, cell in STANDING.findall(body)}
+        assert shown <= kuba_cells, f"Kuba's phone received someone else's fortress: {sorted(shown - kuba_cells)}"
+    width = second_phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the table scrolls sideways: {width}px"
+
+
+def test_the_resolver_works_without_javascript(server, chromium):
+    context = chromium.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server + "/forteresse/resolver")
+    for taps, cells in ((1, OLA["walls"]), (2, OLA["besieged"])):
+        for cell in cells:
+            for _ in range(taps):
+                page.locator(f"#c-{cell}-empty").locator("xpath=..").click()
+    assert (page.locator(".m-wall:checked").count(), page.locator(".m-besieged:checked").count()) == (10, 5)
+    page.get_by_role("button", name="Start firing").click()
+    page.get_by_role("button", name="A2", exact=True).click()
+    assert [b.inner_text() for b in page.locator("button[name=direction]").all()] == ["→ E", "↘ SE"]
+    page.locator("label", has_text="Cannon").click()
+    page.get_by_role("button", name="→ E").click()
+    expect(page.locator("#announcement")).to_contain_text("Wall destroyed at B2.")
+    expect(page.locator("[data-cell=A2]")).to_contain_text("C→")
+    page.get_by_role("button", name="A3", exact=True).click()
+    page.locator("label", has_text="Rifle").click()
+    page.get_by_role("button", name="→ E").click()
+    expect(page.locator("#announcement")).to_contain_text("Wall.")
+    context.close()
