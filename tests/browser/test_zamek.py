@@ -43,6 +43,9 @@ def test_two_team_members_vote_from_their_phones_and_the_referee_sees_each_decis
     _join(third_phone, address, "Bea")
     expect(third_phone.get_by_text("You are Bea in Team Red.")).to_be_visible()
 
+    # Each phone acts on the table as it last saw it: Ala's phone first learns that Bea joined.
+    expect(second_phone.locator(".zk-members", has_text="Bea")).to_be_visible(timeout=3_000)
+
     # Ala votes: Bea's phone shows it by itself; the referee only sees that one of two voted.
     second_phone.get_by_role("button", name="Vote for place 4", exact=True).click()
     expect(third_phone.get_by_text("Ala: 4")).to_be_visible(timeout=3_000)
