@@ -1,0 +1,676 @@
+"""Square Tactics: two players on a 3x3 grid (or four on a 4x4) lay cards with a number on
+each edge; a played card processes its edges top, right, bottom, left and captures the
+lower facing cards of opponents until one is higher. See shared/rules/tactics.md.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from functools import cache, lru_cache
+from importlib import resources
+
+from companion.rules.errors import RuleError
+
+EDGES = ("top", "right", "bottom", "left")
+STEP = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
+OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
+# Where each edge of a card points on the board, for the seat of its owner.
+ORIENTATION = {
+    "S": ("north", "east", "south", "west"),
+    "N": ("south", "west", "north", "east"),
+    "W": ("east", "south", "west", "north"),
+    "E": ("west", "north", "east", "south"),
+}
+SEATING = {2: ("S", "N"), 4: ("S", "W", "N", "E")}  # turn order, clockwise
+BOARD_SIZE = {2: 3, 4: 4}
+PLAYER_IDS = ("p1", "p2", "p3", "p4")
+HAND_SIZE = 3
+GAMES_IN_MATCH = 3
+MIN_CARDS, MAX_CARDS = 12, 18
+MIN_EDGE, MAX_EDGE = 1, 9
+MAX_NAME = 40
+MAX_CAPTURED = 1000
+EMBLEMS = ("tower", "shield", "crown", "key", "banner", "sword", "dragon", "gate", "bridge", "horn")
+SEATS: tuple[str, ...] = ()  # no secrets: the referee tracks every hand
+
+_CELL = re.compile(r"^([A-Za-z])([1-9])$")
+_FACTION_ID = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
+
+
+# --- the board ---------------------------------------------------------------------------
+
+
+def cells(size: int) -> list[str]:
+    """Every cell of a board, sorted column then row (``A1 A2 ... B1``)."""
+    return [_name(column, row) for column in range(size) for row in range(size)]
+
+
+def cell_key(cell: str) -> tuple[str, int]:
+    """Sort key of a cell name: column, then row."""
+    return cell[0], int(cell[1:])
+
+
+def parse_cell(text: object, size: int, field: str = "cell") -> str:
+    """The canonical name of a cell of a ``size`` board; refuses junk and cells off the board."""
+    match = _CELL.match(text) if isinstance(text, str) else None
+    if match is None:
+        raise RuleError("bad_cell", "A cell is a column letter and a row number, like B2.", field)
+    column, row = ord(match[1].upper()) - ord("A"), int(match[2]) - 1
+    if column >= size or row >= size:
+        last = _name(size - 1, size - 1)
+        raise RuleError("off_board", f"{text.upper()} is off the board: cells run from A1 to {last}.", field)
+    return _name(column, row)
+
+
+def neighbour(cell: str, direction: str, size: int) -> str | None:
+    """The cell next to ``cell`` toward ``direction`` (north, east, south, west), or None."""
+    return _neighbours(size)[cell][direction]
+
+
+def edge_toward(seat: str, direction: str) -> int:
+    """Index (0 top .. 3 left) of the edge that a card laid from ``seat`` points to ``direction``."""
+    return ORIENTATION[seat].index(direction)
+
+
+def cell_value(cell: str, size: int) -> int:
+    """Points for holding a cell at the end: corner 1, side 2, centre (any inner cell) 3."""
+    column, row = ord(cell[0]) - ord("A"), int(cell[1:]) - 1
+    borders = sum(index in (0, size - 1) for index in (column, row))
+    return 3 - borders
+
+
+# --- playing a card ----------------------------------------------------------------------
+
+
+def process(board: dict, seats: dict, size: int, cell: str, card: dict) -> list[dict]:
+    """The comparisons a card played on ``cell`` makes: only edges that met an opponent's card.
+
+    Edges go top, right, bottom, left as the owner sees them; a lower edge stops the turn.
+    The board is not changed.
+    """
+    player = card["owner"]
+    steps = []
+    for index, direction in enumerate(ORIENTATION[seats[player]]):
+        target = neighbour(cell, direction, size)
+        facing = board.get(target) if target else None
+        if facing is None or facing["owner"] == player:
+            continue
+        mine = card["edges"][index]
+        theirs = facing["edges"][edge_toward(seats[facing["owner"]], OPPOSITE[direction])]
+        result = "capture" if mine > theirs else "equal" if mine == theirs else "stop"
+        steps.append({"edge": EDGES[index], "cell": target, "mine": mine, "theirs": theirs, "result": result})
+        if result == "stop":
+            break
+    return steps
+
+
+def play(board: dict, seats: dict, size: int, cell: str, card: dict) -> dict:
+    """Lay ``card`` (``{"owner", "edges", ...}``) on an empty ``cell`` and process it.
+
+    Returns ``{"steps", "captured", "board"}``: captured cells sorted, and a new board
+    where they are empty and the card lies on ``cell``. The input board is not changed.
+    """
+    if cell in board:
+        raise RuleError("occupied", f"{cell} already holds a card: play on an empty cell.", "cell")
+    steps = process(board, seats, size, cell, card)
+    captured = sorted((step["cell"] for step in steps if step["result"] == "capture"), key=cell_key)
+    after = {name: held for name, held in board.items() if name not in captured}
+    after[cell] = card
+    return {"steps": steps, "captured": captured, "board": _sorted_board(after)}
+
+
+def score(size: int, board: dict, captured: dict[str, int]) -> dict:
+    """Each player's points: 1 per captured card plus the value of every cell they hold.
+
+    Returns ``{"scores": {player: {"total", "captured", "position"}}, "winner"}``; the
+    winner is None on equal best totals.
+    """
+    players = sorted(set(captured) | {held["owner"] for held in board.values()})
+    position = dict.fromkeys(players, 0)
+    for cell, held in board.items():
+        position[held["owner"]] += cell_value(cell, size)
+    scores = {}
+    for player in players:
+        taken = captured.get(player, 0)
+        scores[player] = {"total": taken + position[player], "captured": taken, "position": position[player]}
+    return {"scores": scores, "winner": winner({p: s["total"] for p, s in scores.items()})}
+
+
+def winner(totals: dict[str, int]) -> str | None:
+    """The one player with the most points, or None when the best total is shared."""
+    if not totals:
+        return None
+    best = max(totals.values())
+    leaders = [player for player, total in totals.items() if total == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def next_starter(players: list[str], starter: str, previous_winner: str | None) -> str:
+    """Who starts the next game of a match: the last winner; after a draw, the player after
+    the last starter in turn order."""
+    if previous_winner is not None:
+        return previous_winner
+    return players[(players.index(starter) + 1) % len(players)]
+
+
+def first_starter(players: list[str], seed: int) -> str:
+    """The first game's starter, drawn at random from a Random seeded by the table's seed."""
+    return random.Random(f"{seed}/starter").choice(players)
+
+
+def seating(players: int) -> dict[str, str]:
+    """Player ids and their seats for 2 (S, N) or 4 (S, W, N, E) players; refuses three."""
+    if isinstance(players, bool) or not isinstance(players, int) or players not in SEATING:
+        raise RuleError("bad_players", "Square Tactics is played by 2 or 4 players.", "players")
+    return dict(zip(PLAYER_IDS, SEATING[players], strict=False))
+
+
+# --- factions ----------------------------------------------------------------------------
+
+
+def load_factions() -> dict[str, dict]:
+    """The shipped factions, by id, each validated (a fresh copy on every call)."""
+    return json.loads(_factions_json())
+
+
+def faction(faction_id: str) -> dict:
+    """One shipped faction by id."""
+    factions = load_factions()
+    if not isinstance(faction_id, str) or faction_id not in factions:
+        known = ", ".join(factions)
+        raise RuleError("unknown_faction", f"There is no faction {faction_id!r}; choose one of {known}.")
+    return factions[faction_id]
+
+
+def validate_faction(data: object, field: str = "faction") -> dict:
+    """A user-defined faction checked and made canonical.
+
+    ``{"id"?, "name", "description"?, "emblem"?, "cards": [{"name", "edges": [t, r, b, l]}]}``
+    with 12 to 18 cards, four numbers 1-9 each, and card names unique in the faction.
+    """
+    data = _mapping(data, field)
+    faction_id = data.get("id", "custom")
+    if not isinstance(faction_id, str) or not _FACTION_ID.match(faction_id):
+        raise RuleError("bad_faction", "A faction id is a short lower-case word, like 'ramparts'.", f"{field}.id")
+    emblem = data.get("emblem", "banner")
+    if emblem not in EMBLEMS:
+        raise RuleError("bad_faction", f"The emblem must be one of {', '.join(EMBLEMS)}.", f"{field}.emblem")
+    return {
+        "id": faction_id,
+        "name": _text(data.get("name"), f"{field}.name", "a faction"),
+        "description": _text(data.get("description", ""), f"{field}.description", "", allow_empty=True, limit=300),
+        "emblem": emblem,
+        "cards": _faction_cards(data.get("cards"), f"{field}.cards"),
+    }
+
+
+def validate_edges(value: object, field: str = "edges") -> list[int]:
+    """Four whole numbers 1-9 (top, right, bottom, left); booleans are not numbers."""
+    if not isinstance(value, list) or len(value) != 4:
+        raise RuleError("bad_edges", "A card has four numbers: top, right, bottom, left.", field)
+    for index, number in enumerate(value):
+        if isinstance(number, bool) or not isinstance(number, int) or not MIN_EDGE <= number <= MAX_EDGE:
+            raise RuleError(
+                "bad_edges", f"The {EDGES[index]} number must be a whole number from 1 to 9.", f"{field}[{index}]"
+            )
+    return list(value)
+
+
+# --- the JSON API ------------------------------------------------------------------------
+
+
+def api_play(body: object) -> dict:
+    """``POST /api/v1/tactics/play``: the steps, the captured cells and the board after a play.
+
+    Optional fields beyond the contract: ``"turn"`` (whose turn it is; another player's
+    play is refused) and ``"play.hand"`` (the cards the player holds, as lists of four
+    numbers; a card not among them is refused).
+    """
+    body = _mapping(body, "")
+    size = _size(body.get("size"), "size")
+    seats = _seats(body.get("seats"), size, "seats")
+    board = _board(body.get("board"), size, seats, "board")
+    move = _mapping(body.get("play"), "play")
+    player = _player(move.get("player"), seats, "play.player")
+    if "turn" in body and _player(body["turn"], seats, "turn") != player:
+        raise RuleError("out_of_turn", f"It is {body['turn']}'s turn, not {player}'s.", "play.player")
+    cell = parse_cell(move.get("cell"), size, "play.cell")
+    edges = validate_edges(move.get("edges"), "play.edges")
+    if "hand" in move:
+        _check_hand(move["hand"], edges, player)
+    try:
+        result = play(board, seats, size, cell, {"owner": player, "edges": edges})
+    except RuleError as error:
+        raise RuleError(error.code, error.message, "play.cell") from None
+    return result
+
+
+def api_score(body: object) -> dict:
+    """``POST /api/v1/tactics/score``: each player's total, captured and position points, and the winner."""
+    body = _mapping(body, "")
+    size = _size(body.get("size"), "size")
+    captured = _captured(body.get("captured", {}), "captured")
+    board = _board(body.get("board"), size, None, "board")
+    players = set(captured) | {held["owner"] for held in board.values()}
+    if len(players) > _players_for(size):
+        raise RuleError("bad_players", f"A {size}x{size} board has at most {_players_for(size)} players.", "board")
+    return score(size, board, captured)
+
+
+# --- the table protocol ------------------------------------------------------------------
+
+
+def seats(options: dict) -> list[tuple[str, str]]:
+    """No private seats: the referee enters every play and the whole table is public."""
+    return []
+
+
+def new_table(options: dict, seed: int) -> dict:
+    """The first game of a match: decks shuffled, hands of 3 dealt, a random starter.
+
+    Options: ``{"players": 2 | 4, "factions": {"p1": "<faction id>" | {faction}, ...},
+    "names": {"p1": "Ola", ...} (optional), "seed": int (optional, overrides)}``.
+    """
+    options = _mapping(options, "")
+    seed = options.get("seed", seed)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RuleError("bad_options", "The seed must be a whole number.", "seed")
+    places = seating(options.get("players"))
+    players = list(places)
+    state = {
+        "size": BOARD_SIZE[len(players)],
+        "players": players,
+        "seats": places,
+        "names": _names(options.get("names", {}), players),
+        "factions": {},
+        "cards": {},
+        "seed": seed,
+        "game": 1,
+        "results": [],
+        "totals": dict.fromkeys(players, 0),
+        "match_over": False,
+        "match_winner": None,
+    }
+    chosen = _mapping(options.get("factions"), "factions")
+    for player in players:
+        _seat_faction(state, player, chosen.get(player), f"factions.{player}")
+    return _deal(state, first_starter(players, seed))
+
+
+def apply(state: dict, action: dict, actor: str) -> dict:
+    """A new state after ``{"type": "play", "cell", "card" | "edges", "player"?}`` or
+    ``{"type": "next_game"}``; only the referee acts. The input state is never changed."""
+    if actor != "referee":
+        raise RuleError("not_referee", "Only the referee enters plays at a Square Tactics table.")
+    action = _mapping(action, "")
+    kind = action.get("type")
+    if kind == "play":
+        return _apply_play(_copy(state), action)
+    if kind == "next_game":
+        return _apply_next_game(_copy(state))
+    raise RuleError("unknown_action", "An action is a 'play' or a 'next_game'.", "type")
+
+
+def describe(state: dict, action: dict, actor: str) -> str:
+    """The action in words for the table's history, e.g. ``Ola plays Archer [5 3 7 2] on B3, captures B2.``"""
+    if action.get("type") == "next_game":
+        after = apply(state, action, actor)
+        return f"Game {after['game']} begins; {after['names'][after['starter']]} starts."
+    after = apply(state, action, actor)
+    last = after["last"]
+    card = last["card"]
+    text = f"{after['names'][last['player']]} plays {card['name']} {_numbers(card['edges'])} on {last['cell']}"
+    if last["captured"]:
+        text += f", captures {', '.join(last['captured'])}"
+    if last["steps"] and last["steps"][-1]["result"] == "stop":
+        text += f", stopped by {last['steps'][-1]['cell']}"
+    return text + "."
+
+
+def view(state: dict, viewer: str) -> dict:
+    """Everything on the table, for anyone: the board by rows, each player's hand, deck,
+    captures and unplayed cards, whose turn, the last play, the game's and the match's score."""
+    return {
+        "size": state["size"],
+        "game": state["game"],
+        "games_in_match": GAMES_IN_MATCH,
+        "rows": _rows(state),
+        "empty_cells": [cell for cell in cells(state["size"]) if cell not in state["board"]],
+        "players": [_player_view(state, player) for player in state["players"]],
+        "turn": None if state["over"] else state["turn"],
+        "starter": state["starter"],
+        "last": state["last"],
+        "over": state["over"],
+        "result": state["result"],
+        "results": state["results"],
+        "totals": state["totals"],
+        "match_over": state["match_over"],
+        "match_winner": state["match_winner"],
+        "can_act": viewer == "referee",
+    }
+
+
+def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
+    """A random legal action: a card of the player to move (from the hand mostly, sometimes
+    another unplayed card or typed numbers) on a random empty cell; then the next game."""
+    if state["over"]:
+        return None if state["match_over"] else ("referee", {"type": "next_game"})
+    player = state["turn"]
+    empty = [cell for cell in cells(state["size"]) if cell not in state["board"]]
+    action = {"type": "play", "cell": rng.choice(empty)}
+    roll = rng.random()
+    if roll < 0.1:
+        action["edges"] = [rng.randint(MIN_EDGE, MAX_EDGE) for _ in EDGES]
+    else:
+        pool = state["decks"][player] if roll < 0.2 and state["decks"][player] else state["hands"][player]
+        action["card"] = rng.choice(pool)
+    if rng.random() < 0.5:
+        action["player"] = player
+    return "referee", action
+
+
+# --- private helpers ---------------------------------------------------------------------
+
+
+def _name(column: int, row: int) -> str:
+    return f"{chr(ord('A') + column)}{row + 1}"
+
+
+@cache
+def _neighbours(size: int) -> dict[str, dict[str, str | None]]:
+    table = {}
+    for column in range(size):
+        for row in range(size):
+            around = {}
+            for direction, (dx, dy) in STEP.items():
+                x, y = column + dx, row + dy
+                around[direction] = _name(x, y) if 0 <= x < size and 0 <= y < size else None
+            table[_name(column, row)] = around
+    return table
+
+
+def _sorted_board(board: dict) -> dict:
+    return {cell: board[cell] for cell in sorted(board, key=cell_key)}
+
+
+def _players_for(size: int) -> int:
+    return {BOARD_SIZE[count]: count for count in BOARD_SIZE}[size]
+
+
+def _numbers(edges: list[int]) -> str:
+    return "[" + " ".join(str(number) for number in edges) + "]"
+
+
+@lru_cache(maxsize=1)
+def _factions_json() -> str:
+    folder = resources.files("companion.rules") / "factions"
+    factions = {}
+    for entry in sorted(folder.iterdir(), key=lambda entry: entry.name):
+        if entry.name.endswith(".json"):
+            data = validate_faction(json.loads(entry.read_text(encoding="utf-8")), entry.name)
+            factions[data["id"]] = data
+    return json.dumps(factions)
+
+
+def _faction_cards(value: object, field: str) -> list[dict]:
+    if not isinstance(value, list) or not MIN_CARDS <= len(value) <= MAX_CARDS:
+        raise RuleError("bad_faction", f"A faction has {MIN_CARDS} to {MAX_CARDS} cards.", field)
+    cards = []
+    for index, entry in enumerate(value):
+        entry = _mapping(entry, f"{field}[{index}]")
+        name = _text(entry.get("name"), f"{field}[{index}].name", "a card")
+        cards.append({"name": name, "edges": validate_edges(entry.get("edges"), f"{field}[{index}].edges")})
+    names = [card["name"].casefold() for card in cards]
+    if len(set(names)) != len(names):
+        raise RuleError("bad_faction", "Two cards of the faction have the same name; tell them apart.", field)
+    return cards
+
+
+def _mapping(value: object, field: str) -> dict:
+    if not isinstance(value, dict):
+        where = f"'{field}'" if field else "The body"
+        raise RuleError("bad_request", f"{where} must be a JSON object.", field or None)
+    return value
+
+
+def _text(value: object, field: str, what: str, allow_empty: bool = False, limit: int = MAX_NAME) -> str:
+    if not isinstance(value, str) or (not value.strip() and not allow_empty) or len(value) > limit:
+        raise RuleError("bad_name", f"Give {what} a name of 1 to {limit} characters.", field)
+    return value.strip()
+
+
+def _size(value: object, field: str) -> int:
+    if isinstance(value, bool) or value not in (3, 4):
+        raise RuleError("bad_size", "The board is 3 (two players) or 4 (four players) cells wide.", field)
+    return value
+
+
+def _seats(value: object, size: int, field: str) -> dict[str, str]:
+    value = _mapping(value, field)
+    expected = SEATING[_players_for(size)]
+    for player, seat in value.items():
+        if not isinstance(seat, str) or seat not in expected:
+            board = f"{size}x{size}"
+            raise RuleError("bad_seat", f"Seat {seat!r} does not exist on a {board} board ({' '.join(expected)}).",
+                            f"{field}.{player}")
+        _text(player, f"{field}", "each player")
+    if len(value) == 3:
+        raise RuleError("bad_players", "Square Tactics is played by 2 or 4 players, not 3.", field)
+    if sorted(value.values()) != sorted(expected):
+        raise RuleError("bad_players", f"A {size}x{size} board seats one player on each of {' '.join(expected)}.",
+                        field)
+    return dict(value)
+
+
+def _player(value: object, seats: dict, field: str) -> str:
+    if not isinstance(value, str) or value not in seats:
+        raise RuleError("unknown_player", f"The player must be one of {', '.join(seats)}.", field)
+    return value
+
+
+def _board(value: object, size: int, seats: dict | None, field: str) -> dict:
+    value = _mapping(value, field)
+    board = {}
+    for name, held in value.items():
+        cell = parse_cell(name, size, f"{field}.{name}")
+        if cell in board:
+            raise RuleError("occupied", f"{cell} is given twice on the board.", f"{field}.{name}")
+        held = _mapping(held, f"{field}.{name}")
+        owner = held.get("owner")
+        if seats is not None:
+            owner = _player(owner, seats, f"{field}.{name}.owner")
+        else:
+            owner = _text(owner, f"{field}.{name}.owner", "the owner")
+        board[cell] = {"owner": owner, "edges": validate_edges(held.get("edges"), f"{field}.{name}.edges")}
+    return _sorted_board(board)
+
+
+def _captured(value: object, field: str) -> dict[str, int]:
+    value = _mapping(value, field)
+    for player, count in value.items():
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_CAPTURED:
+            raise RuleError("bad_captured", "Captured cards are counted with a whole number, 0 or more.",
+                            f"{field}.{player}")
+        _text(player, field, "each player")
+    return dict(value)
+
+
+def _check_hand(value: object, edges: list[int], player: str) -> None:
+    if not isinstance(value, list):
+        raise RuleError("bad_request", "play.hand must be a list of cards of four numbers.", "play.hand")
+    hand = [validate_edges(card, f"play.hand[{index}]") for index, card in enumerate(value)]
+    if edges not in hand:
+        raise RuleError("not_in_hand", f"{player} holds no card {_numbers(edges)}.", "play.edges")
+
+
+def _names(value: object, players: list[str]) -> dict[str, str]:
+    value = _mapping(value, "names")
+    names = {}
+    for number, player in enumerate(players, start=1):
+        given = value.get(player)
+        names[player] = _text(given, f"names.{player}", player) if given not in (None, "") else f"Player {number}"
+    return names
+
+
+def _seat_faction(state: dict, player: str, choice: object, field: str) -> None:
+    if isinstance(choice, str):
+        try:
+            chosen = faction(choice)
+        except RuleError as error:
+            raise RuleError(error.code, error.message, field) from None
+    elif isinstance(choice, dict):
+        chosen = validate_faction(choice, field)
+    else:
+        raise RuleError("bad_faction", f"Choose a faction for {player}.", field)
+    state["factions"][player] = {key: chosen[key] for key in ("id", "name", "description", "emblem")}
+    for number, card in enumerate(chosen["cards"], start=1):
+        card_id = f"{player}-{number:02d}"
+        state["cards"][card_id] = {"id": card_id, "owner": player, "name": card["name"], "edges": card["edges"]}
+
+
+def _deal(state: dict, starter: str) -> dict:
+    state["cards"] = {card_id: card for card_id, card in state["cards"].items() if not card.get("typed")}
+    state.update(starter=starter, turn=starter, board={}, last=None, over=False, result=None)
+    state.update(hands={}, decks={}, captured={}, set_aside={})
+    for player in state["players"]:
+        deck = [card_id for card_id, card in state["cards"].items() if card["owner"] == player]
+        random.Random(f"{state['seed']}/{state['game']}/{player}").shuffle(deck)
+        state["hands"][player], state["decks"][player] = deck[:HAND_SIZE], deck[HAND_SIZE:]
+        state["captured"][player], state["set_aside"][player] = [], []
+    return state
+
+
+def _copy(state: dict) -> dict:
+    return json.loads(json.dumps(state))
+
+
+def _apply_play(state: dict, action: dict) -> dict:
+    if state["over"]:
+        raise RuleError("game_over", "This game is over: start the next game of the match.")
+    player = state["turn"]
+    if "player" in action and action["player"] != player:
+        raise RuleError("out_of_turn", f"It is {state['names'][player]}'s turn.", "player")
+    cell = parse_cell(action.get("cell"), state["size"], "cell")
+    if cell in state["board"]:
+        raise RuleError("occupied", f"{cell} already holds a card: play on an empty cell.", "cell")
+    card = _take_card(state, player, action)
+    held = {"owner": player, "edges": card["edges"], "card": card["id"], "name": card["name"]}
+    result = play(state["board"], state["seats"], state["size"], cell, held)
+    for taken in result["captured"]:
+        state["captured"][player].append(state["board"][taken]["card"])
+    state["board"] = result["board"]
+    state["last"] = {"player": player, "cell": cell, "card": card, "steps": result["steps"],
+                     "captured": result["captured"], "passed": []}
+    return _end_turn(state, player)
+
+
+def _take_card(state: dict, player: str, action: dict) -> dict:
+    """The card played, out of the tracked hand or deck (a real table shuffles its own decks)."""
+    if ("card" in action) == ("edges" in action):
+        raise RuleError("bad_request", "Give either the card played or its four numbers.", "card")
+    if "card" in action:
+        card_id = _find_card(state, player, action["card"])
+    else:
+        card_id = _typed_card(state, player, validate_edges(action["edges"], "edges"))
+    _remove_unplayed(state, player, card_id)
+    return state["cards"][card_id]
+
+
+def _find_card(state: dict, player: str, wanted: object) -> str:
+    unplayed = state["hands"][player] + state["decks"][player]
+    if isinstance(wanted, str):
+        for card_id in unplayed:
+            if wanted == card_id or wanted.strip().casefold() == state["cards"][card_id]["name"].casefold():
+                return card_id
+    name = state["names"][player]
+    raise RuleError("not_in_hand", f"{wanted!r} is not one of {name}'s cards still to play.", "card")
+
+
+def _typed_card(state: dict, player: str, edges: list[int]) -> str:
+    """Numbers typed in: a matching unplayed card of the faction, else a new card that stands
+    in for one unknown card (the deck's bottom card, or the hand's last, is set aside)."""
+    for card_id in state["hands"][player] + state["decks"][player]:
+        if state["cards"][card_id]["edges"] == edges:
+            return card_id
+    pile = state["decks"][player] or state["hands"][player]
+    state["set_aside"][player].append(pile.pop())
+    typed = sum(1 for card in state["cards"].values() if card["owner"] == player and card.get("typed"))
+    card_id = f"{player}-t{typed + 1}"
+    state["cards"][card_id] = {"id": card_id, "owner": player, "name": f"Card {_numbers(edges)}",
+                               "edges": edges, "typed": True}
+    pile.append(card_id)  # the typed card takes the place of the card set aside
+    return card_id
+
+
+def _remove_unplayed(state: dict, player: str, card_id: str) -> None:
+    hand, deck = state["hands"][player], state["decks"][player]
+    if card_id in hand:
+        hand.remove(card_id)
+        if deck:
+            hand.append(deck.pop(0))
+    else:
+        deck.remove(card_id)  # the real hand held it: the tracked hand keeps its size
+
+
+def _end_turn(state: dict, player: str) -> dict:
+    """The next player holding a card moves (the others pass); a full board or empty hands end the game."""
+    players = state["players"]
+    if len(state["board"]) < state["size"] ** 2:
+        start = players.index(player)
+        for offset in range(1, len(players) + 1):
+            candidate = players[(start + offset) % len(players)]
+            if state["hands"][candidate]:
+                state["turn"] = candidate
+                return state
+            state["last"]["passed"].append(candidate)
+    state["last"]["passed"] = []
+    return _end_game(state)
+
+
+def _end_game(state: dict) -> dict:
+    captured = {player: len(state["captured"][player]) for player in state["players"]}
+    result = score(state["size"], state["board"], captured)
+    result["scores"] = {player: result["scores"][player] for player in state["players"]}
+    for player in state["players"]:
+        state["totals"][player] += result["scores"][player]["total"]
+    state["over"], state["result"] = True, result
+    state["results"].append({"game": state["game"], "starter": state["starter"], **result})
+    if state["game"] == GAMES_IN_MATCH:
+        state["match_over"], state["match_winner"] = True, winner(state["totals"])
+    return state
+
+
+def _apply_next_game(state: dict) -> dict:
+    if not state["over"]:
+        raise RuleError("game_not_over", "Finish this game before starting the next one.")
+    if state["match_over"]:
+        raise RuleError("match_over", f"The match is over after {GAMES_IN_MATCH} games.")
+    starter = next_starter(state["players"], state["starter"], state["result"]["winner"])
+    state["game"] += 1
+    return _deal(state, starter)
+
+
+def _rows(state: dict) -> list[list[dict]]:
+    size, board = state["size"], state["board"]
+    return [
+        [{"cell": _name(column, row), "value": cell_value(_name(column, row), size),
+          "card": board.get(_name(column, row))} for column in range(size)]
+        for row in range(size)
+    ]
+
+
+def _player_view(state: dict, player: str) -> dict:
+    cards = state["cards"]
+    return {
+        "id": player,
+        "name": state["names"][player],
+        "seat": state["seats"][player],
+        "faction": state["factions"][player],
+        "hand": [cards[card_id] for card_id in state["hands"][player]],
+        "deck": len(state["decks"][player]),
+        "unplayed": [cards[card_id] for card_id in state["hands"][player] + state["decks"][player]],
+        "captured": len(state["captured"][player]),
+        "total": state["totals"][player],
+    }
