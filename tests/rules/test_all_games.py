@@ -23,6 +23,10 @@ OPTIONS = {
     "scorepad": [{"players": ["Ola", "Kuba", "Ada"]}],
     "forteresse": [{"mode": "phones", "first": "a"}, {"mode": "paper", "first": "random"}],
     "fort": [{"players": 2}, {"players": 4}],
+    "tactics": [
+        {"players": 2, "factions": {"p1": "wardens", "p2": "roost"}},
+        {"players": 4, "factions": {"p1": "wardens", "p2": "shieldwall", "p3": "roost", "p4": "marches"}},
+    ],
     "zamek": [
         {"variant": "basic", "players": ["Ola", "Kuba"]},
         {"variant": "extended", "players": ["Ola", "Kuba", "Ada", "Jan"]},
