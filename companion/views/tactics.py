@@ -1,12 +1,81 @@
-"""Square Tactics: its pages. (Its own issue fills this column: tools, table, help, API.)"""
+"""Square Tactics: its pages (the board tracker's forms, the score sheet, the help) and its JSON API.
+
+Thin views: read the request, call ``companion.rules.tactics``, render. A table is played
+through the generic table routes (``views/tables.py``); this module turns its forms into
+options and actions, and gives the table's template the board as one seat sees it
+(``tactics_board``). Which seat a phone looks from is that phone's own choice, kept in its
+session, so the live fragment keeps it on every poll. The score sheet is a GET form: it
+changes nothing on the server and works without JavaScript.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import json
 
+from flask import Blueprint, redirect, render_template, request, session, url_for
+
+from companion import api
 from companion.games import Game
+from companion.rules import tactics, tactics_balance
+from companion.rules.errors import RuleError
+from companion.web import render
 
 bp = Blueprint("tactics", __name__, url_prefix="/tactics")
+
+# How far each seat's cards are turned clockwise, seen from S (north up).
+TURN_DEGREES = {"S": 0, "W": 90, "N": 180, "E": 270}
+FACING = {"S": "north", "W": "east", "N": "south", "E": "west"}  # the board's far side, from each seat
+CLOCKWISE = {"north": "east", "east": "south", "south": "west", "west": "north"}
+SEAT_WORDS = {"S": "south", "N": "north", "W": "west", "E": "east"}
+SCORE_GAMES = tactics.GAMES_IN_MATCH
+SCORE_FIELDS = ("captured", "corners", "sides", "centres")
+CELL_KINDS = {"corners": 1, "sides": 2, "centres": 3}  # a cell's value names its kind
+REMEMBERED_SEATS = 10
+MAX_FACTION_TEXT = 20_000
+
+
+def table_options(form: dict) -> dict:
+    """The creation form: ``players`` (2 or 4), ``faction_<p>``, optional ``own_<p>`` (JSON), ``name_<p>``."""
+    players = {"2": 2, "4": 4}.get(str(form.get("players", "2")).strip())
+    if players is None:
+        raise RuleError("bad_players", "Square Tactics is played by 2 or 4 players.", "players")
+    ids = tactics.PLAYER_IDS[:players]
+    return {
+        "players": players,
+        "factions": {player: _faction_choice(form, player) for player in ids},
+        "names": {player: str(form.get(f"name_{player}", "")).strip() for player in ids},
+    }
+
+
+def table_title(options: dict) -> str:
+    """A table's title in lists: "Ola v Kuba" (unnamed players by their number)."""
+    names = options.get("names", {})
+    ids = tactics.PLAYER_IDS[: options.get("players", 2)]
+    return " v ".join(names.get(player) or f"Player {number}" for number, player in enumerate(ids, start=1))
+
+
+def table_action(form: dict, viewer: str) -> dict:
+    """A posted form as an action: a play (tapped ``cell`` + ``card`` id, or ``typed`` with
+    ``top right bottom left``), or ``type=next_game``."""
+    kind = form.get("type", "play")
+    if kind == "next_game":
+        return {"type": "next_game"}
+    if kind != "play":
+        raise RuleError("unknown_action", "Choose one of the buttons on the table's screen.", "type")
+    cell = form.get("cell")
+    if not isinstance(cell, str) or not cell.strip():
+        raise RuleError("no_cell", "Tap the cell the card was laid on first.", "cell")
+    action: dict = {"type": "play", "cell": cell.strip()}
+    if isinstance(form.get("player"), str) and form["player"]:
+        action["player"] = form["player"]
+    if form.get("typed"):
+        action["edges"] = [_edge_number(form.get(edge), edge) for edge in tactics.EDGES]
+    elif isinstance(form.get("card"), str) and form["card"]:
+        action["card"] = form["card"]
+    else:
+        raise RuleError("no_card", "Pick the card that was played, or type its four numbers.", "card")
+    return action
+
 
 GAME = Game(
     slug="tactics",
@@ -19,10 +88,309 @@ GAME = Game(
         "Place a card on an empty cell, then compare its edges with neighbouring opponents' cards in turn: top, right, bottom, left. Higher captures, equal goes on, lower stops.",
         "At the end, captures and the cells you hold score points: centres most, corners least. A match is three games.",
     ),
+    rules=tactics,
+    table_options=table_options,
+    table_title=table_title,
+    table_action=table_action,
+    commands={
+        "tactics-balance": (
+            "play many games between every pair of factions and report win rates",
+            tactics_balance.main,
+        )
+    },
 )
+
+
+# --- Pages ----------------------------------------------------------------------------
 
 
 @bp.get("/")
 def index():
-    """A short summary of the game in Castellan's own words."""
-    return render_template("game/summary.html", game=GAME)
+    """The game in short, its tools, and the form that starts a tracked match."""
+    return render_template("tactics/page.html", game=GAME, factions=tactics.load_factions(),
+                           seats=tactics.seating(4))
+
+
+@bp.get("/score")
+def score_sheet():
+    """The score sheet of a match played without a table: per game and player, captures and
+    the corners, sides and centres held; the games' scores and the match totals."""
+    players = 4 if request.args.get("players") == "4" else 2
+    ids = tactics.PLAYER_IDS[:players]
+    names = {player: request.args.get(f"name_{player}", "").strip()[: tactics.MAX_NAME] for player in ids}
+    counts = {(game, player, key): request.args.get(f"g{game}_{player}_{key}", "").strip()
+              for game in range(1, SCORE_GAMES + 1) for player in ids for key in SCORE_FIELDS}
+    view = {"players": players, "ids": ids, "names": names, "counts": counts, "games": [], "totals": None,
+            "errors": [], "size": tactics.BOARD_SIZE[players], "fields": SCORE_FIELDS,
+            "limits": _cell_kinds(tactics.BOARD_SIZE[players])}
+    if any(counts.values()):
+        _score_games(view)
+    return render("tactics/score.html", "tactics/_score.html", game=GAME, view=view)
+
+
+@bp.get("/help")
+def help_page():
+    """How to play, in Castellan's words, with each seat's orientation drawn."""
+    examples = {seat: tactics_board(_example_view(seat), "S") for seat in ("S", "N", "W", "E")}
+    return render_template("tactics/help.html", game=GAME, examples=examples, orientation=tactics.ORIENTATION,
+                           factions=tactics.load_factions())
+
+
+@bp.post("/seen/<token>")
+def seen_from(token: str):
+    """Remember, for this phone only, which seat it shows a table's board from; then show the table."""
+    seat = request.form.get("seat")
+    if seat in TURN_DEGREES and 10 <= len(token) <= 64:
+        chosen = {key: value for key, value in session.get("tactics_seen", {}).items() if key != token}
+        session["tactics_seen"] = dict(list(chosen.items())[-(REMEMBERED_SEATS - 1):] + [(token, seat)])
+    return redirect(url_for("tables.show", token=token), code=303)
+
+
+# --- What the table's template calls ---------------------------------------------------
+
+
+@bp.app_template_global("tactics_seen")
+def tactics_seen(token: str, view: dict) -> str:
+    """The seat this phone shows the board from (S unless it chose another of this table's seats)."""
+    seat = session.get("tactics_seen", {}).get(token, "S")
+    return seat if seat in {player["seat"] for player in view["players"]} else "S"
+
+
+@bp.app_template_global("tactics_board")
+def tactics_board(view: dict, seen: str) -> list[list[dict]]:
+    """The board's rows as the seat ``seen`` sees it: its own side at the bottom, and every card
+    turned as its owner laid it (``turn`` in degrees clockwise on the screen)."""
+    size = view["size"]
+    by_cell = {cell["cell"]: cell for row in view["rows"] for cell in row}
+    seats = {player["id"]: player for player in view["players"]}
+    right, down = _screen_axes(seen)
+    rows = []
+    for screen_row in range(size):
+        row = []
+        for screen_column in range(size):
+            cell = by_cell[_board_cell(size, screen_row, screen_column, right, down)]
+            row.append({**cell, "card": _placed_card(cell["card"], seats, seen) if cell["card"] else None})
+        rows.append(row)
+    return rows
+
+
+@bp.app_template_global("tactics_sides")
+def tactics_sides(view: dict, seen: str) -> dict[str, str]:
+    """Who sits on each side of the screen (top, right, bottom, left) when seen from ``seen``."""
+    by_direction = {FACING[player["seat"]]: player for player in view["players"]}
+    up = FACING[seen]
+    sides = {}
+    for screen, turns in (("bottom", 0), ("left", 1), ("top", 2), ("right", 3)):
+        facing = up
+        for _ in range(turns):
+            facing = CLOCKWISE[facing]
+        player = by_direction.get(facing)
+        sides[screen] = f"{player['name']} ({player['seat']})" if player else ""
+    return sides
+
+
+# --- JSON API -------------------------------------------------------------------------
+
+_EDGES = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": 9}, "minItems": 4, "maxItems": 4,
+          "description": "top, right, bottom, left, as the card's owner reads them", "example": [5, 3, 7, 2]}
+_CARD = {"type": "object", "required": ["owner", "edges"],
+         "properties": {"owner": {"type": "string", "example": "p2"}, "edges": _EDGES}}
+_BOARD = {"type": "object", "description": "Cells (A1 top-left, as seat S sees the board) to the card on them.",
+          "propertyNames": {"pattern": "^[A-Da-d][1-4]$"}, "additionalProperties": _CARD,
+          "example": {"B2": {"owner": "p2", "edges": [3, 4, 6, 2]}}}
+_SIZE = {"type": "integer", "enum": [3, 4], "description": "3 for two players, 4 for four."}
+_PLAYER_SCORE = {"type": "object", "required": ["total", "captured", "position"],
+                 "properties": {key: {"type": "integer"} for key in ("total", "captured", "position")}}
+
+
+@api.endpoint(
+    "/tactics/play",
+    summary="Play a card on the board: each comparison step, the cells captured and the board after.",
+    request_schema={
+        "type": "object",
+        "required": ["size", "seats", "board", "play"],
+        "properties": {
+            "size": _SIZE,
+            "seats": {"type": "object", "description": "Players to seats: S N on 3x3, S W N E on 4x4.",
+                      "additionalProperties": {"type": "string", "enum": ["S", "N", "W", "E"]},
+                      "example": {"p1": "S", "p2": "N"}},
+            "board": _BOARD,
+            "play": {"type": "object", "required": ["player", "cell", "edges"],
+                     "properties": {"player": {"type": "string", "example": "p1"},
+                                    "cell": {"type": "string", "example": "B3"}, "edges": _EDGES,
+                                    "hand": {"type": "array", "items": _EDGES,
+                                             "description": "Optional: the cards the player holds."}}},
+            "turn": {"type": "string", "description": "Optional: whose turn it is; another player's play is refused."},
+        },
+    },
+    response_schema={
+        "type": "object",
+        "required": ["steps", "captured", "board"],
+        "properties": {
+            "steps": {"type": "array", "description": "Edges that met an opponent's card, in order, ending at a stop.",
+                      "items": {"type": "object", "required": ["edge", "cell", "mine", "theirs", "result"],
+                                "properties": {"edge": {"type": "string", "enum": list(tactics.EDGES)},
+                                               "cell": {"type": "string"}, "mine": {"type": "integer"},
+                                               "theirs": {"type": "integer"},
+                                               "result": {"type": "string",
+                                                          "enum": ["capture", "equal", "stop"]}}}},
+            "captured": {"type": "array", "items": {"type": "string"}, "description": "Sorted column, then row."},
+            "board": _BOARD,
+        },
+    },
+    tag="tactics",
+)
+def play(body: object) -> dict:
+    """``POST /api/v1/tactics/play``."""
+    return tactics.api_play(body)
+
+
+@api.endpoint(
+    "/tactics/score",
+    summary="Each player's points at the end of a game (captures plus the cells held) and the winner.",
+    request_schema={
+        "type": "object",
+        "required": ["size", "board"],
+        "properties": {
+            "size": _SIZE,
+            "board": _BOARD,
+            "captured": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0},
+                         "example": {"p1": 2, "p2": 1}},
+        },
+    },
+    response_schema={
+        "type": "object",
+        "required": ["scores", "winner"],
+        "properties": {
+            "scores": {"type": "object", "additionalProperties": _PLAYER_SCORE,
+                       "example": {"p1": {"total": 9, "captured": 2, "position": 7}}},
+            "winner": {"type": "string", "nullable": True, "description": "null on a draw"},
+        },
+    },
+    tag="tactics",
+)
+def score(body: object) -> dict:
+    """``POST /api/v1/tactics/score``."""
+    return tactics.api_score(body)
+
+
+# --- Private helpers ------------------------------------------------------------------
+
+
+def _faction_choice(form: dict, player: str) -> object:
+    """A shipped faction's id, or the player's own faction typed as JSON (checked by the rules)."""
+    own = form.get(f"own_{player}")
+    if isinstance(own, str) and own.strip():
+        if len(own) > MAX_FACTION_TEXT:
+            raise RuleError("bad_faction", "That faction is too long to be a deck of 12 to 18 cards.", player)
+        try:
+            return json.loads(own)
+        except ValueError:
+            raise RuleError("bad_faction", "Your own faction must be written as JSON, like the example.",
+                            f"factions.{player}") from None
+    return form.get(f"faction_{player}")
+
+
+def _edge_number(text: object, edge: str) -> int:
+    """One typed edge number, 1 to 9, or a RuleError in the player's words."""
+    text = str(text or "").strip()
+    if len(text) == 1 and text.isdigit() and text != "0":
+        return int(text)
+    shown = f"“{text[:8]}”" if text else "nothing"
+    raise RuleError("bad_edges", f"The {edge} number must be 1 to 9, not {shown}.", edge)
+
+
+def _screen_axes(seen: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Board steps (column, row) for one cell to the right and one cell down on the screen."""
+    up = FACING[seen]
+    right = tactics.STEP[CLOCKWISE[up]]
+    down = tactics.STEP[tactics.OPPOSITE[up]]
+    return right, down
+
+
+def _board_cell(size: int, screen_row: int, screen_column: int, right, down) -> str:
+    """The board cell at a screen position, the screen turned by ``right`` and ``down``."""
+    column = screen_column * right[0] + screen_row * down[0]
+    row = screen_column * right[1] + screen_row * down[1]
+    column += size - 1 if min(right[0], down[0]) < 0 else 0
+    row += size - 1 if min(right[1], down[1]) < 0 else 0
+    return f"{chr(ord('A') + column)}{row + 1}"
+
+
+def _placed_card(card: dict, seats: dict, seen: str) -> dict:
+    """A card on the board for the template: its owner, their seat and how far it is turned on this screen."""
+    owner = seats[card["owner"]]
+    turn = (TURN_DEGREES[owner["seat"]] - TURN_DEGREES[seen]) % 360
+    number = tactics.PLAYER_IDS.index(card["owner"]) + 1
+    return {**card, "seat": owner["seat"], "owner_name": owner["name"], "number": number, "turn": turn}
+
+
+def _example_view(seat: str) -> dict:
+    """A one-card board for the help page: a card laid by ``seat`` on the centre of a 3x3 grid."""
+    players = [{"id": "p1", "seat": seat, "name": f"Seat {seat}"}]
+    rows = [[{"cell": f"{column}{row}", "value": tactics.cell_value(f"{column}{row}", 3),
+              "card": {"owner": "p1", "edges": ["T", "R", "B", "L"], "name": ""} if f"{column}{row}" == "B2" else None}
+             for column in "ABC"] for row in (1, 2, 3)]
+    return {"size": 3, "rows": rows, "players": players}
+
+
+def _cell_kinds(size: int) -> dict[str, int]:
+    """How many corners, sides and centres a board has."""
+    kinds = dict.fromkeys(CELL_KINDS, 0)
+    for cell in tactics.cells(size):
+        kinds[_kind(tactics.cell_value(cell, size))] += 1
+    return kinds
+
+
+def _kind(value: int) -> str:
+    return next(kind for kind, worth in CELL_KINDS.items() if worth == value)
+
+
+def _score_games(view: dict) -> None:
+    """Score each filled game of the sheet with the rules' scorer; add the match totals."""
+    totals = dict.fromkeys(view["ids"], 0)
+    for game in range(1, SCORE_GAMES + 1):
+        entered = {key: view["counts"][key] for key in view["counts"] if key[0] == game}
+        if not any(entered.values()):
+            continue
+        try:
+            result = _score_game(view, game)
+        except RuleError as refused:
+            view["errors"].append(f"Game {game}: {refused.message}")
+            continue
+        view["games"].append({"game": game, **result})
+        for player in view["ids"]:
+            totals[player] += result["scores"][player]["total"]
+    if view["games"]:
+        view["totals"] = {"scores": totals, "winner": tactics.winner(totals)}
+
+
+def _score_game(view: dict, game: int) -> dict:
+    """One game's counts as a board the rules can score (each player on as many cells of each
+    kind as they hold), then ``tactics.score``."""
+    size, ids = view["size"], view["ids"]
+    free = {kind: [cell for cell in tactics.cells(size) if _kind(tactics.cell_value(cell, size)) == kind]
+            for kind in CELL_KINDS}
+    board, captured = {}, {}
+    for player in ids:
+        name = view["names"][player] or f"Player {ids.index(player) + 1}"
+        numbers = {key: _count(view["counts"][(game, player, key)], f"{name}'s {key}") for key in SCORE_FIELDS}
+        captured[player] = numbers["captured"]
+        for kind in CELL_KINDS:
+            if numbers[kind] > len(free[kind]):
+                raise RuleError("too_many_cells", f"The {size}x{size} board has only {view['limits'][kind]} "
+                                f"{kind}, and more are counted.", kind)
+            for _ in range(numbers[kind]):
+                board[free[kind].pop()] = {"owner": player, "edges": [1, 1, 1, 1]}
+    most = (len(ids) - 1) * tactics.MAX_CARDS
+    if max(captured.values()) > most:
+        raise RuleError("bad_captured", f"Nobody can capture more than {most} cards in one game.", "captured")
+    return tactics.score(size, board, captured)
+
+
+def _count(text: str, what: str) -> int:
+    """A whole number of cards or cells typed on the score sheet (empty counts as 0)."""
+    text = text or "0"
+    if text.isdigit() and len(text) <= 3:
+        return int(text)
+    raise RuleError("bad_number", f"{what} must be a whole number, and “{text[:12]}” is not one.", what)
