@@ -131,7 +131,7 @@ def score_sheet():
 @bp.get("/help")
 def help_page():
     """How to play, in Castellan's words, with each seat's orientation drawn."""
-    examples = {seat: tactics_board(_example_view(seat), "S") for seat in ("S", "N", "W", "E")}
+    examples = {seat: _example_card(seat) for seat in ("S", "N", "W", "E")}
     return render_template("tactics/help.html", game=GAME, examples=examples, orientation=tactics.ORIENTATION,
                            factions=tactics.load_factions())
 
@@ -284,10 +284,13 @@ def _faction_choice(form: dict, player: str) -> object:
         if len(own) > MAX_FACTION_TEXT:
             raise RuleError("bad_faction", "That faction is too long to be a deck of 12 to 18 cards.", player)
         try:
-            return json.loads(own)
-        except ValueError:
-            raise RuleError("bad_faction", "Your own faction must be written as JSON, like the example.",
-                            f"factions.{player}") from None
+            chosen = json.loads(own)
+        except (ValueError, RecursionError):
+            chosen = None
+        if not isinstance(chosen, dict):
+            raise RuleError("bad_faction", "Your own faction must be written as a JSON object, like the example.",
+                            f"factions.{player}")
+        return chosen
     return form.get(f"faction_{player}")
 
 
@@ -325,13 +328,12 @@ def _placed_card(card: dict, seats: dict, seen: str) -> dict:
     return {**card, "seat": owner["seat"], "owner_name": owner["name"], "number": number, "turn": turn}
 
 
-def _example_view(seat: str) -> dict:
-    """A one-card board for the help page: a card laid by ``seat`` on the centre of a 3x3 grid."""
-    players = [{"id": "p1", "seat": seat, "name": f"Seat {seat}"}]
-    rows = [[{"cell": f"{column}{row}", "value": tactics.cell_value(f"{column}{row}", 3),
-              "card": {"owner": "p1", "edges": ["T", "R", "B", "L"], "name": ""} if f"{column}{row}" == "B2" else None}
-             for column in "ABC"] for row in (1, 2, 3)]
-    return {"size": 3, "rows": rows, "players": players}
+def _example_card(seat: str) -> list[list[dict]]:
+    """The help page's picture of a seat: one card laid from ``seat``, seen from S (north up),
+    its edges marked T, R, B, L."""
+    card = {"owner": "p1", "edges": ["T", "R", "B", "L"], "name": "", "number": 1, "seat": None,
+            "turn": TURN_DEGREES[seat]}
+    return [[{"cell": "", "value": 3, "card": card}]]
 
 
 def _cell_kinds(size: int) -> dict[str, int]:
