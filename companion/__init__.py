@@ -100,8 +100,16 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
             digests[filename] = hashlib.sha256(content).hexdigest()[:10]
         return url_for("static", filename=filename, v=digests[filename])
 
+    def game_stylesheet(slug: str) -> str | None:
+        """The URL of a game's own small stylesheet, if it has one."""
+        name = f"games/{slug}.css"
+        return static_url(name) if (Path(app.static_folder) / name).exists() else None
+
     app.jinja_env.globals.update(
-        static_url=static_url, all_games=registry.ordered, games_by_slug=registry.games
+        static_url=static_url,
+        game_stylesheet=game_stylesheet,
+        all_games=registry.ordered,
+        games_by_slug=registry.games,
     )
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
