@@ -1,0 +1,92 @@
+"""Square Tactics' sheets read back: every shipped faction's deck and backs, the two mats, the score pad."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.rules import tactics
+from printables import PAPERS, layout
+
+BASE_URL = "http://192.168.1.20:5000"
+FACTIONS = tactics.load_factions()
+MM = 72 / 25.4  # points in a millimetre
+PAGE_POINTS = {"a4": (595, 842), "letter": (612, 792)}
+
+
+def pages_with(reader, words: str) -> list[str]:
+    return [page.extract_text() for page in reader.pages if words in page.extract_text()]
+
+
+@pytest.mark.parametrize("faction_id", sorted(FACTIONS))
+def test_each_faction_prints_every_card_with_its_name_and_four_numbers(faction_id, build_pdf, read_pdf):
+    faction = FACTIONS[faction_id]
+    reader = read_pdf(build_pdf(f"tactics-{faction_id}"))
+    chunks = -(-len(faction["cards"]) // 9)
+    assert len(reader.pages) == 2 * chunks + 1  # fronts and backs, then the information page
+    fronts = "\n".join(pages_with(reader, "Fronts, page"))
+    lines = [line.strip() for line in fronts.splitlines()]
+    for card in faction["cards"]:
+        assert card["name"] in lines, card["name"]
+    numbers = [int(n) for n in re.findall(r"^\s*([1-9])\s*$", fronts, re.M)]
+    expected = sorted(number for card in faction["cards"] for number in card["edges"])
+    assert sorted(numbers) == expected
+    backs = "\n".join(pages_with(reader, "Backs, page"))
+    assert backs.count(faction["name"].upper()) == len(faction["cards"])
+
+
+def test_a_card_puts_each_number_on_its_own_edge(build_pdf, read_pdf):
+    """The first card's numbers, located on the page: top highest, bottom lowest, left and right beside."""
+    card = FACTIONS["wardens"]["cards"][0]
+    slot = layout.card_sheet("a4").fronts[0]
+    page = read_pdf(build_pdf("tactics-wardens")).pages[0]
+    found = []
+    page.extract_text(visitor_text=lambda t, cm, tm, *_: found.append((t.strip(), tm[4] / MM, tm[5] / MM)))
+    inside = [(int(t), x, y) for t, x, y in found
+              if t.isdigit() and slot.x <= x <= slot.right and slot.y <= y <= slot.top]
+    assert len(inside) == 4
+    top, bottom = max(inside, key=lambda n: n[2]), min(inside, key=lambda n: n[2])
+    left, right = min(inside, key=lambda n: n[1]), max(inside, key=lambda n: n[1])
+    assert [top[0], right[0], bottom[0], left[0]] == card["edges"]
+    assert top[2] > slot.cy + 30 and bottom[2] < slot.cy - 30
+    assert left[1] < slot.cx - 15 and right[1] > slot.cx + 15
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize(("slug", "size", "seats"), [("tactics-mat-3x3", 3, "SN"), ("tactics-mat-4x4", 4, "SWNE")])
+def test_the_mats_name_every_cell_and_seat_on_one_page(slug, size, seats, paper, build_pdf, read_pdf, render, scan):
+    data = build_pdf(slug, paper=paper, base_url=BASE_URL)
+    reader = read_pdf(data)
+    assert len(reader.pages) == 1
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == PAGE_POINTS[paper]
+    text = reader.pages[0].extract_text()
+    for cell in tactics.cells(size):
+        assert cell in text
+    assert text.count("+3") == (1 if size == 3 else 4)
+    for seat in seats:
+        assert f"Seat {seat}" in text
+    assert "cards overlap the lines" in text
+    assert scan(render(data, 1, dpi=150)) == [f"{BASE_URL}/tactics/"]
+
+
+def test_the_score_pad_has_three_games_and_the_match(build_pdf, read_pdf):
+    text = read_pdf(build_pdf("tactics-score-pad", paper="letter")).pages[0].extract_text()
+    for words in ("Game 1", "Game 2", "Game 3", "Corners × 1", "Sides × 2", "Centres × 3", "Captured",
+                  "Match: total of the three games"):
+        assert words in text
+
+
+def test_every_tactics_sheet_is_on_the_print_page(browser):
+    html = browser.get("/print").data.decode()
+    for slug in [f"tactics-{faction_id}" for faction_id in FACTIONS] + ["tactics-mat-3x3", "tactics-mat-4x4",
+                                                                       "tactics-score-pad"]:
+        assert f"/print/{slug}.pdf" in html
+
+
+def test_the_backs_are_coloured_and_the_ink_saver_makes_them_outlines(build_pdf, render, dark_fraction):
+    full = dark_fraction(render(build_pdf("tactics-roost"), 2, dpi=40))
+    saver = dark_fraction(render(build_pdf("tactics-roost", ink_saver=True), 2, dpi=40))
+    assert full > 0.4
+    assert saver < full / 5
