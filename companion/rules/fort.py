@@ -121,6 +121,21 @@ def campaign_battle_size(attacker: Side, defender: Side) -> int:
     return size
 
 
+def soldiers_needed(
+    attacker: Side, defender: Side, for_card: bool, height: int = 1, challenge: int = 1, size: int = 1
+) -> int:
+    """Soldiers each side lays, once every requirement is met (checked before any card is shown).
+
+    ``for_card`` is False for a battle between campaigns (3, or the smaller army); a vulnerable
+    fort (no defending army) is taken with no soldier. Refuses with ``RuleError`` otherwise.
+    """
+    if not for_card:
+        return campaign_battle_size(attacker, defender)
+    size = 0 if defender.army == 0 else size
+    check_challenge(attacker, defender, height, challenge, size)
+    return size
+
+
 def adjudicate(
     attacker: Side,
     defender: Side,

@@ -1,12 +1,66 @@
-"""Fort: its pages. (Its own issue fills this column: tools, table, help, API.)"""
+"""Fort: its pages (battle adjudicator, showdown judge, table tracker, help) and its JSON API.
+
+Thin views: read the request, call ``companion.rules.fort``, render. The adjudicator and the
+showdown judge are GET forms (they change nothing on the server), so they work without
+JavaScript, step 1 travels into step 2 in hidden fields, and htmx swaps only their fragment.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+import re
 
+from flask import Blueprint, render_template, request
+
+from companion import api
 from companion.games import Game
+from companion.rules import fort
+from companion.rules.cards import Card, from_picker, parse_distinct
+from companion.rules.errors import RuleError
+from companion.web import render
 
 bp = Blueprint("fort", __name__, url_prefix="/fort")
+
+SIDES = ("attacker", "defender")
+SHOWDOWN_SEATS = range(1, fort.MAX_PLAYERS + 1)
+# A ready-made battle for the adjudicator's "try an example" link and the help page.
+EXAMPLE_BATTLE = {
+    "a_army": "5",
+    "a_fort": "3",
+    "d_army": "4",
+    "stake": "card",
+    "target": "9H",
+    "height": "1",
+    "challenge": "1",
+    "size": "2",
+    "a_soldiers": "7S KH",
+    "d_soldiers": "AD 2C",
+    "do": "settle",
+}
+
+
+def table_options(form: dict) -> dict:
+    """The creation form of a table: ``players`` (2 to 4) and ``name_1`` … ``name_4`` (optional)."""
+    players = _whole(
+        form.get("players") or "2", "players", "The number of players", fort.MIN_PLAYERS, fort.MAX_PLAYERS
+    )
+    names = [_text(form.get(f"name_{n}"))[: fort.MAX_NAME] or f"Player {n}" for n in range(1, players + 1)]
+    return {"players": players, "names": names}
+
+
+def table_title(options: dict) -> str:
+    """A table's title in lists: the players' names, "Ola, Kuba and Ewa"."""
+    names = list(options.get("names") or [])
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
+def table_action(form: dict, viewer: str) -> dict:
+    """A posted referee action: its ``type`` and the fields of that action's form."""
+    kind = form.get("type")
+    reader = _ACTIONS.get(kind) if isinstance(kind, str) else None
+    if reader is None:
+        raise RuleError("unknown_action", "Choose one of the actions offered on the table.", "type")
+    return {"type": kind, **reader(form)}
+
 
 GAME = Game(
     slug="fort",
@@ -19,10 +73,500 @@ GAME = Game(
         "A challenge pits one or two blind soldiers from each army against each other; a 7 always fights for the attacker. The winner takes the soldiers, and the attacker who wins takes the card they aimed at.",
         "Complete a watchtower of four and you go on a campaign. When everyone is on a campaign, a final showdown decides the game.",
     ),
+    rules=fort,
+    table_options=table_options,
+    table_title=table_title,
+    table_action=table_action,
 )
+
+
+# --- Pages ----------------------------------------------------------------------------
 
 
 @bp.get("/")
 def index():
-    """A short summary of the game in Castellan's own words."""
-    return render_template("game/summary.html", game=GAME)
+    """The game in short, its tools, and the form that starts a tracked game."""
+    return render_template("fort/page.html", game=GAME, seats=SHOWDOWN_SEATS)
+
+
+@bp.get("/battle")
+def battle():
+    """The battle adjudicator: the situation, whether the challenge is allowed, then the verdict."""
+    view = _battle_view(request.args)
+    return render("fort/battle.html", "fort/_battle.html", game=GAME, view=view)
+
+
+@bp.get("/showdown")
+def showdown():
+    """The showdown judge: each player's laid-out cards, then tricks and the winner (or the draws)."""
+    view = _showdown_view(request.args)
+    return render("fort/showdown.html", "fort/_showdown.html", game=GAME, view=view)
+
+
+@bp.get("/help")
+def help_page():
+    """How to play, in Castellan's words, with one battle settled by the adjudicator."""
+    example = _battle_view(EXAMPLE_BATTLE)
+    return render_template(
+        "fort/help.html",
+        game=GAME,
+        example=example,
+        example_args=EXAMPLE_BATTLE,
+        needed=fort.ARMY_NEEDED,
+    )
+
+
+# --- JSON API -------------------------------------------------------------------------
+
+_CARD = {"type": "string", "example": "10H", "description": "A card: rank A 2-10 J Q K + suit S H D C."}
+_CARDS = {"type": "array", "items": _CARD}
+_SIDE_WINNER = {"type": "string", "enum": ["attacker", "defender", "tie"]}
+_SIDE = {
+    "type": "object",
+    "required": ["army"],
+    "properties": {
+        "army": {"type": "integer", "minimum": 0, "maximum": 52, "description": "Cards in the army."},
+        "fort": {"type": "integer", "minimum": 0, "maximum": 52, "description": "Cards in the fort."},
+        "campaign": {"type": "boolean", "default": False},
+    },
+}
+
+
+@api.endpoint(
+    "/fort/battle",
+    summary="Check a challenge, settle the battle, and say where every soldier and the target go.",
+    request_schema={
+        "type": "object",
+        "required": ["attacker", "defender", "soldiers"],
+        "properties": {
+            "attacker": {**_SIDE, "required": ["army", "fort"], "example": {"army": 5, "fort": 3}},
+            "defender": {**_SIDE, "example": {"army": 4}},
+            "target": {
+                "type": "object",
+                "nullable": True,
+                "description": "The card challenged and the height of the watchtower it tops; omit for a battle between campaigns.",
+                "required": ["card", "height"],
+                "properties": {"card": _CARD, "height": {"type": "integer", "minimum": 1, "maximum": 4}},
+                "example": {"card": "9H", "height": 1},
+            },
+            "challenge": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "This attacker's 1st, 2nd or 3rd challenge for this card (4 or more is refused).",
+                "example": 1,
+            },
+            "size": {
+                "type": "integer",
+                "description": "Optional: soldiers each; defaults to the attacker's.",
+            },
+            "soldiers": {
+                "type": "object",
+                "required": ["attacker", "defender"],
+                "description": "In laid-down pairs; [] for a vulnerable fort.",
+                "properties": {"attacker": _CARDS, "defender": _CARDS},
+                "example": {"attacker": ["7S", "KH"], "defender": ["AD", "2C"]},
+            },
+        },
+    },
+    response_schema={
+        "type": "object",
+        "required": ["kind", "pairs", "result", "moves", "replaced", "attacker_out"],
+        "properties": {
+            "kind": {"type": "string", "enum": ["battle", "taken"]},
+            "pairs": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"attacker": _CARD, "defender": _CARD, "winner": _SIDE_WINNER},
+                },
+            },
+            "result": {"type": "string", "enum": ["attacker", "defender", "draw"]},
+            "moves": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"card": _CARD, "to": {"type": "string", "enum": list(fort.DESTINATIONS)}},
+                },
+            },
+            "replaced": {"type": "boolean"},
+            "attacker_out": {"type": "boolean"},
+        },
+    },
+    tag="fort",
+)
+def battle_api(body: object) -> dict:
+    """``POST /api/v1/fort/battle``."""
+    return fort.api_battle(body)
+
+
+@api.endpoint(
+    "/fort/showdown",
+    summary="Even out the armies, play each position, and name the winner or the cards the tied draw.",
+    request_schema={
+        "type": "object",
+        "required": ["armies"],
+        "properties": {
+            "armies": {
+                "type": "object",
+                "description": "2 to 4 players, each army top card first.",
+                "additionalProperties": _CARDS,
+                "example": {"p1": ["5H", "JC", "2D"], "p2": ["9C", "4S", "QH", "6D"]},
+            },
+            "watchtowers": {
+                "type": "object",
+                "description": "Optional: each player's watchtower rank (2-10, J, Q, K, A).",
+                "additionalProperties": {"type": "string", "example": "8"},
+            },
+        },
+    },
+    response_schema={
+        "type": "object",
+        "required": ["laid", "to_barracks", "positions", "tricks", "winner", "tied", "draws"],
+        "properties": {
+            "laid": {"type": "object", "additionalProperties": _CARDS},
+            "to_barracks": _CARDS,
+            "positions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "cards": {"type": "object", "additionalProperties": _CARD},
+                        "winner": {"type": "string", "nullable": True},
+                    },
+                },
+            },
+            "tricks": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "winner": {"type": "string", "nullable": True},
+            "tied": {"type": "array", "items": {"type": "string"}},
+            "draws": {"type": "object", "additionalProperties": {"type": "integer"}},
+        },
+    },
+    tag="fort",
+)
+def showdown_api(body: object) -> dict:
+    """``POST /api/v1/fort/showdown``."""
+    return fort.api_showdown(body)
+
+
+# --- The battle adjudicator -----------------------------------------------------------
+
+
+def _battle_view(args) -> dict:
+    """What the adjudicator shows: the situation, the permission, the soldiers laid, the verdict."""
+    view = {
+        "form": {key: _text(args.get(key)) for key in _SITUATION_FIELDS},
+        "do": _text(args.get("do")),
+        "allowed": False,
+        "size": 0,
+        "refusal": None,
+        "laid": {"attacker": [], "defender": []},
+        "next": None,
+        "verdict": None,
+        "notices": [],
+    }
+    if not view["do"]:
+        return view
+    try:
+        situation = _situation(args)
+        view["form"]["target"] = str(situation["target"]) if situation["target"] else ""
+        view["size"] = _soldiers_needed(situation)
+    except RuleError as refused:
+        view["refusal"] = refused.message
+        return view
+    view["allowed"] = True
+    try:
+        _lay_soldiers(view, situation, args)
+    except RuleError as refused:
+        view["notices"].append(("error", refused.message))
+    return view
+
+
+def _situation(args) -> dict:
+    """Step 1 of the adjudicator read from the form: both sides, the stake, which challenge, the size."""
+    attacker = fort.Side(
+        _whole(args.get("a_army"), "a_army", "The attacker's army", 0, fort.DECK_SIZE),
+        _whole(args.get("a_fort") or "0", "a_fort", "The attacker's fort", 0, fort.DECK_SIZE),
+        bool(args.get("a_campaign")),
+    )
+    defender = fort.Side(
+        _whole(args.get("d_army"), "d_army", "The defender's army", 0, fort.DECK_SIZE),
+        1,
+        bool(args.get("d_campaign")),
+    )
+    if args.get("stake") == "campaign":
+        return {"attacker": attacker, "defender": defender, "target": None, "height": 1, "challenge": 1}
+    target = from_picker(args.get("target"), args.get("target_rank"), args.get("target_suit"), "target")
+    if target is None:
+        raise RuleError("no_target", "Pick the card challenged: tap its rank and suit, or type it.", "target")
+    return {
+        "attacker": attacker,
+        "defender": defender,
+        "target": target,
+        "height": _whole(args.get("height") or "1", "height", "The watchtower's height", 1, fort.COMPLETE),
+        "challenge": _whole(args.get("challenge") or "1", "challenge", "The challenge", 1, 9),
+        "size": _whole(args.get("size") or "1", "size", "The challenge size", 1, 2),
+    }
+
+
+def _soldiers_needed(situation: dict) -> int:
+    return fort.soldiers_needed(
+        situation["attacker"],
+        situation["defender"],
+        situation["target"] is not None,
+        situation["height"],
+        situation["challenge"],
+        situation.get("size", 1),
+    )
+
+
+def _lay_soldiers(view: dict, situation: dict, args) -> None:
+    """Step 2: the soldiers turned over so far (typed, or one more tapped), then the verdict once all are in."""
+    laid = view["laid"]
+    for side in SIDES:
+        laid[side] = [
+            str(card) for card in _typed_cards(args.get(f"{side[0]}_soldiers"), f"{side}'s soldiers")
+        ]
+    size = view["size"]
+    for side in SIDES:
+        if len(laid[side]) > size:
+            raise RuleError(
+                "too_many_soldiers",
+                f"Each side lays {size} soldier{'s' * (size != 1)}: the {side} has {len(laid[side])}.",
+            )
+    if view["do"] == "lay":
+        _turn_over(laid, size, args)
+    elif view["do"] == "back":
+        _take_back(laid)
+    view["next"] = _next_side(laid, size)
+    if view["next"] is None:
+        soldiers = (_parsed(laid["attacker"]), _parsed(laid["defender"]))
+        view["verdict"] = fort.adjudicate(
+            situation["attacker"],
+            situation["defender"],
+            soldiers,
+            situation["target"],
+            situation["height"],
+            situation["challenge"],
+            size if situation["target"] is not None else None,
+        )
+
+
+def _turn_over(laid: dict, size: int, args) -> None:
+    """One more soldier turned over, on the side whose turn it is in the pairs (attacker first)."""
+    side = _next_side(laid, size)
+    if side is None:
+        raise RuleError("all_laid", "Every soldier is already laid.", "pick")
+    card = from_picker(args.get("pick"), args.get("pick_rank"), args.get("pick_suit"), "pick")
+    if card is None:
+        raise RuleError("no_card", f"Pick the {side}'s soldier: tap its rank and suit, or type it.", "pick")
+    named = laid["attacker"] + laid["defender"] + ([args.get("target")] if args.get("target") else [])
+    if str(card) in {str(known) for known in _parsed(named)}:
+        raise RuleError(
+            "duplicate_card", f"The {card.name} is already in this battle: a deck holds it once.", "pick"
+        )
+    laid[side].append(str(card))
+
+
+def _take_back(laid: dict) -> None:
+    side = "defender" if len(laid["defender"]) == len(laid["attacker"]) else "attacker"
+    if laid[side]:
+        laid[side].pop()
+
+
+def _next_side(laid: dict, size: int) -> str | None:
+    """Whose soldier is turned over next: pairs go attacker, defender, attacker, defender…"""
+    if len(laid["attacker"]) == len(laid["defender"]):
+        return "attacker" if len(laid["attacker"]) < size else None
+    return "defender"
+
+
+# --- The showdown judge ---------------------------------------------------------------
+
+
+def _showdown_view(args) -> dict:
+    """What the judge shows: the players' lines as typed, then the showdown's answer."""
+    rows = [
+        {
+            "seat": seat,
+            "name": _text(args.get(f"name_{seat}")),
+            "army": _text(args.get(f"army_{seat}")),
+            "tower": _text(args.get(f"tower_{seat}")),
+        }
+        for seat in SHOWDOWN_SEATS
+    ]
+    view = {"rows": rows, "answer": None, "players": [], "notices": []}
+    if not args.get("do"):
+        return view
+    try:
+        body, view["players"] = _showdown_body(rows)
+        view["answer"] = fort.api_showdown(body)
+    except RuleError as refused:
+        view["notices"].append(("error", _showdown_words(refused)))
+    return view
+
+
+def _showdown_body(rows: list[dict]) -> tuple[dict, list[str]]:
+    """The API body from the filled rows (players by name), and the players in order."""
+    filled = [row for row in rows if row["army"]]
+    names = [row["name"] or f"Player {row['seat']}" for row in filled]
+    if len(filled) < fort.MIN_PLAYERS:
+        raise RuleError("player_count", "Type the cards of at least 2 players.", "army_1")
+    if len(set(names)) != len(names):
+        raise RuleError("same_name", "Two players have the same name: give each a different one.", "name_1")
+    armies = {
+        name: [str(card) for card in _typed_cards(row["army"], f"{name}'s cards")]
+        for name, row in zip(names, filled, strict=True)
+    }
+    body: dict = {"armies": armies}
+    towers = {name: row["tower"] for name, row in zip(names, filled, strict=True) if row["tower"]}
+    if towers:
+        if len(towers) != len(names):
+            raise RuleError(
+                "watchtower_players", "Give every player's watchtower rank, or none at all.", "tower_1"
+            )
+        body["watchtowers"] = towers
+    return body, names
+
+
+def _showdown_words(refused: RuleError) -> str:
+    """A refusal in the judge's words: the API's “watchtowers.Ann” reads as Ann's watchtower."""
+    return _TOWER_FIELD.sub(r"\1's watchtower", refused.message)
+
+
+# --- The table's action forms -----------------------------------------------------------
+
+
+def _read_deal(form: dict) -> dict:
+    players = sorted({key[5:] for key in form if key.startswith("fort_")})
+    return {"forts": {player: _names_typed(form.get(f"fort_{player}")) for player in players}}
+
+
+def _read_burn(form: dict) -> dict:
+    action = {"card": _picked(form, "card", "Pick the card burned: its rank and suit, or type it.")}
+    if form.get("player"):
+        action["player"] = _text(form.get("player"))
+    return action
+
+
+def _read_draw(form: dict) -> dict:
+    card = from_picker(form.get("card"), form.get("card_rank"), form.get("card_suit"), "card")
+    return {"card": str(card)} if card else {}
+
+
+def _read_fortify(form: dict) -> dict:
+    return {"cards": _names_typed(form.get("cards"))}
+
+
+def _read_challenge(form: dict) -> dict:
+    choice = _text(form.get("target"))
+    defender, _, target = choice.partition(":")
+    if not defender:
+        raise RuleError("no_target", "Choose the fort card challenged, or the campaign to fight.", "target")
+    action = {
+        "defender": defender,
+        "target": target or None,
+        "soldiers": {side: _names_typed(form.get(f"{side[0]}_soldiers")) for side in SIDES},
+    }
+    if target and form.get("size"):
+        action["size"] = _whole(form.get("size"), "size", "The challenge size", 0, 2)
+    return action
+
+
+def _read_replace(form: dict) -> dict:
+    return {"card": _picked(form, "card", "Name the card taken from the barracks into the fort.")}
+
+
+def _read_laid(form: dict) -> dict:
+    players = sorted({key[5:] for key in form if key.startswith("laid_")})
+    return {"laid": {player: _text(form.get(f"laid_{player}")) for player in players}}
+
+
+def _read_restock(form: dict) -> dict:
+    kept = _text(form.get("kept"))
+    if not kept:
+        raise RuleError("bad_restock", "Choose the watchtower card that stays in the fort.", "kept")
+    return {"fort": [kept, *_names_typed(form.get("drawn"))]}
+
+
+def _read_showdown(form: dict) -> dict:
+    players = sorted({key[5:] for key in form if key.startswith("line_")})
+    return {"laid": {player: _names_typed(form.get(f"line_{player}")) for player in players}}
+
+
+def _read_nothing(form: dict) -> dict:
+    return {}
+
+
+_ACTIONS = {
+    "deal": _read_deal,
+    "burn": _read_burn,
+    "start": _read_nothing,
+    "draw": _read_draw,
+    "fortify": _read_fortify,
+    "challenge": _read_challenge,
+    "replace": _read_replace,
+    "free_for_all": _read_laid,
+    "restock": _read_restock,
+    "end_turn": _read_nothing,
+    "showdown": _read_showdown,
+    "share": _read_nothing,
+}
+
+
+# --- Private helpers ------------------------------------------------------------------
+
+_SITUATION_FIELDS = (
+    "a_army",
+    "a_fort",
+    "a_campaign",
+    "d_army",
+    "d_campaign",
+    "stake",
+    "target",
+    "height",
+    "challenge",
+    "size",
+)
+_SEPARATORS = re.compile(r"[\s,;]+")
+_TOWER_FIELD = re.compile(r"“watchtowers\.([^”]+)”")
+
+
+def _text(value: object) -> str:
+    """A form field as trimmed text ('' for a missing or repeated field)."""
+    return value.strip()[:200] if isinstance(value, str) else ""
+
+
+def _names_typed(value: object) -> list[str]:
+    """Card names typed in one field, separated by spaces or commas, as written (the rules read them)."""
+    return [name for name in _SEPARATORS.split(_text(value)) if name]
+
+
+def _typed_cards(value: object, what: str) -> list[Card]:
+    """Typed card names read as cards; a bad name or a card named twice is refused."""
+    try:
+        return parse_distinct(_names_typed(value), what)
+    except RuleError as refused:
+        raise RuleError(refused.code, f"In the {what}: {refused.message}", refused.field) from None
+
+
+def _parsed(names: list) -> list[Card]:
+    return parse_distinct([name for name in names if name])
+
+
+def _picked(form: dict, name: str, missing: str) -> str:
+    """The card chosen on the card picker ``name``, or a RuleError saying what is missing."""
+    card = from_picker(form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name)
+    if card is None:
+        raise RuleError("no_card", missing, name)
+    return str(card)
+
+
+def _whole(text: object, field: str, what: str, low: int, high: int) -> int:
+    """A whole number typed in a form, within bounds, or a RuleError in the player's words."""
+    value = text.strip() if isinstance(text, str) else ""
+    if not (value.isdigit() and len(value) <= 6):
+        shown = f"“{value[:12]}”" if value else "nothing"
+        raise RuleError("bad_number", f"{what} is a whole number, and {shown} is not one.", field)
+    if not low <= int(value) <= high:
+        raise RuleError("out_of_range", f"{what} must be between {low} and {high}.", field)
+    return int(value)
