@@ -1,0 +1,75 @@
+"""Square Tactics on a phone: the referee tracks a turn with a capture, by taps and typed numbers."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+
+def tap_cell(phone, cell: str) -> None:
+    phone.locator(f'label.tcell:has(input[value="{cell}"])').click()
+
+
+def play_typed(phone, cell: str, numbers: list[int]) -> None:
+    tap_cell(phone, cell)
+    for edge, number in zip(("top", "right", "bottom", "left"), numbers, strict=True):
+        phone.get_by_label(edge, exact=True).fill(str(number))
+    phone.get_by_role("button", name="Play these numbers").click()
+
+
+def test_a_tracked_turn_with_a_capture_on_a_phone(server, phone, second_phone):
+    phone.goto(server + "/tactics/")
+    phone.get_by_label("Name", exact=True).first.fill("Ola")
+    phone.get_by_label("Name", exact=True).nth(1).fill("Kuba")
+    phone.get_by_role("button", name="Start a Square Tactics table").click()
+    expect(phone.get_by_text("You are the referee")).to_be_visible()
+    turn = phone.locator("#whose-turn")
+    first = re.match(r"(\w+)'s turn", turn.inner_text()).group(1)
+    second = "Kuba" if first == "Ola" else "Ola"
+
+    viewer = phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
+    second_phone.goto(server + "/t/" + viewer.split("/t/")[1])
+
+    # The first player's card: tap a cell, then one of the cards of the hand.
+    tap_cell(phone, "B2")
+    card_name = phone.locator(".hand .card-button .card-name").first.inner_text()
+    phone.locator(".hand .card-button").first.click()
+    expect(phone.locator("#last-play")).to_contain_text(f"{first} played {card_name} on B2.")
+    expect(turn).to_contain_text(f"{second}'s turn")
+
+    # The second player's card, typed: a 9 on every edge takes whatever faces it.
+    play_typed(phone, "B3", [9, 9, 9, 9])
+    steps = phone.locator(".steps li")
+    expect(steps.first).to_contain_text("→ capture B2")
+    expect(phone.locator("#last-play")).to_contain_text("Captured 1: B2, now empty.")
+    expect(turn).to_contain_text(f"{first}'s turn")
+    expect(phone.locator('label.tcell:has(input[value="B2"])')).to_be_visible()  # free again
+    expect(phone.locator(".players tbody tr", has_text=second).locator("td").nth(2)).to_have_text("1")
+
+    # The viewer's phone follows by itself and shows the same capture.
+    expect(second_phone.locator("#last-play")).to_contain_text("capture B2", timeout=3_000)
+
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the table scrolls sideways: {width}px"
+    for box in phone.locator("label.tcell, .card-button").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"
+    ):
+        assert box[0] >= 44 and box[1] >= 44, box
+
+    # A refused play says why and changes nothing.
+    phone.locator(".hand .card-button").first.click()
+    expect(phone.get_by_role("alert")).to_contain_text("Tap the cell the card was laid on first.")
+    expect(turn).to_contain_text(f"{first}'s turn")
+
+
+def test_seen_from_north_turns_the_board_for_this_phone(server, phone):
+    phone.goto(server + "/tactics/")
+    phone.get_by_role("button", name="Start a Square Tactics table").click()
+    expect(phone.locator(".tboard .cell-name").first).to_have_text("A1")
+    phone.get_by_role("button", name=re.compile(r"^N · ")).click()
+    expect(phone.locator(".tboard .cell-name").first).to_have_text("C3")
+    expect(phone.locator(".side-bottom")).to_contain_text("(N)")
