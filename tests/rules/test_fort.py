@@ -1103,3 +1103,14 @@ def test_random_games_end_and_keep_every_card(seed, players):
         _check_invariants(state)
     assert state["phase"] == "over"
     assert state["winner"] in state["players"] or state["shared"]
+
+
+def test_soldiers_needed_says_how_many_each_side_lays_before_any_card_is_shown():
+    side = fort.Side
+    assert fort.soldiers_needed(side(5, 3), side(4), True, 1, 1, 2) == 2
+    assert fort.soldiers_needed(side(6, 3), side(0), True, 2, 1, 2) == 0  # a vulnerable fort: no battle
+    assert fort.soldiers_needed(side(7, 0, True), side(2, 0, True), False) == 2
+    with pytest.raises(RuleError, match="needs 10 army cards"):
+        fort.soldiers_needed(side(9, 3), side(4), True, 3, 1, 1)
+    with pytest.raises(RuleError, match="both on campaigns"):
+        fort.soldiers_needed(side(5, 3), side(4, 0, True), False)
