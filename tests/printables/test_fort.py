@@ -1,0 +1,59 @@
+"""Fort's sheets read back: page size and count, the rules' numbers in the text, the tracker's boxes, QR code."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.rules import fort
+from printables.layout import page_rect
+
+BASE_URL = "http://192.168.1.20:5000"
+
+
+def _text(reader) -> str:
+    return re.sub(r"\s+", " ", reader.pages[0].extract_text())
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("slug", ["fort-reference", "fort-challenge-tracker"])
+def test_each_sheet_is_one_page_of_the_chosen_paper(slug, paper, build_pdf, read_pdf):
+    reader = read_pdf(build_pdf(slug, paper=paper))
+    assert len(reader.pages) == 1
+    box = reader.pages[0].mediabox
+    page = page_rect(paper)
+    assert abs(float(box.width) / 72 * 25.4 - page.w) < 0.5
+    assert abs(float(box.height) / 72 * 25.4 - page.h) < 0.5
+
+
+def test_the_reference_card_has_the_turn_the_seven_rule_watchtowers_and_the_showdown(build_pdf, read_pdf):
+    text = _text(read_pdf(build_pdf("fort-reference")))
+    assert text.count("Fort: quick reference") == 2
+    for words in [
+        "Your turn",
+        "A pair with a 7 in it always goes to the attacker",
+        f"The top of a double needs {fort.ARMY_NEEDED[2]} army cards, of a triple {fort.ARMY_NEEDED[3]}",
+        "Royals and aces that fought go to the bottom of the barracks",
+        "Campaigns fight only campaigns, 3 soldiers each",
+        "an even count drops its last card",
+    ]:
+        assert words in text, words
+
+
+def test_the_tracker_has_three_boxes_per_card_and_attacker(build_pdf, read_pdf, render):
+    data = build_pdf("fort-challenge-tracker")
+    text = _text(read_pdf(data))
+    assert text.count("Fort of:") == 4 and text.count("Attacker:") == 12
+    assert f"{fort.MAX_CHALLENGES} at most" in text
+    image = render(data, 1, dpi=100)
+    assert image.size[0] < image.size[1]  # portrait
+
+
+def test_the_qr_codes_open_fort(build_pdf, render, scan):
+    for slug in ("fort-reference", "fort-challenge-tracker"):
+        assert scan(render(build_pdf(slug, base_url=BASE_URL), 1)) == [f"{BASE_URL}/fort/"]
+
+
+def test_the_same_options_give_the_same_bytes(build_pdf):
+    assert build_pdf("fort-reference") == build_pdf("fort-reference")
