@@ -131,16 +131,18 @@ def table_version(conn: sqlite3.Connection, table_id: str) -> int:
 
 
 def act(
-    conn: sqlite3.Connection, rules: ModuleType, table_id: str, actor: str, action: dict, version: int
+    conn: sqlite3.Connection, rules: ModuleType, table_id: str, actor: str, action: dict, version: int | None
 ) -> Table:
     """Apply one action made on ``version`` and append it to the log.
 
     Raises ``StaleTable`` if the table moved on, ``RuleError`` if the rules refuse the
-    action; in both cases nothing is written.
+    action; in both cases nothing is written. ``version=None`` skips the staleness check,
+    for actions whose order does not matter (see ``order_free``): the rules still judge
+    them against the state as it is, under the write lock.
     """
     with _write(conn):
         table = get_table(conn, table_id)
-        if table.version != version:
+        if version is not None and table.version != version:
             raise StaleTable(table)
         state = rules.apply(table.state, action, actor)
         description = rules.describe(table.state, action, actor)
@@ -155,6 +157,15 @@ def act(
             )
         _set_head(conn, table, seq, state)
     return get_table(conn, table_id)
+
+
+def order_free(rules: ModuleType, action: dict) -> bool:
+    """True for an action the rules module declares order-free (``ORDER_FREE_ACTIONS``).
+
+    Team members voting at the same moment should not have to vote again because a
+    teammate's ballot landed first: a ballot does not depend on the others.
+    """
+    return isinstance(action, dict) and action.get("type") in getattr(rules, "ORDER_FREE_ACTIONS", ())
 
 
 def undo(conn: sqlite3.Connection, rules: ModuleType, table_id: str, version: int) -> Table:

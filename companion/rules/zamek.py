@@ -41,6 +41,9 @@ VIEWERS = ("referee", "viewer")
 SEATS = ("p1", "p2", "p3", "p4")  # players, or teams when members vote from their phones
 # A turn's action names the position of a card: exports show only the plain-words history.
 SECRET_ACTIONS = True
+# A ballot or a join does not depend on what teammates did a moment before: members tapping
+# at once are judged in arrival order instead of being sent back with "the table changed".
+ORDER_FREE_ACTIONS = frozenset({"vote", "join"})
 
 
 # --- Decks ----------------------------------------------------------------------------------

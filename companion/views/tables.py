@@ -94,7 +94,8 @@ def act(token: str):
         action = game.table_action(form, link.viewer)
         if link.role == "seat":
             action = {**action, "member": _member(), "member_name": _member_name(form)}
-        table = store.act(get_db(), game.rules, table.id, link.viewer, action, _version(form))
+        version = None if store.order_free(game.rules, action) else _version(form)
+        table = store.act(get_db(), game.rules, table.id, link.viewer, action, version)
     except store.StaleTable as stale:
         return _refuse(link, stale.table, game, 409, str(stale))
     except RuleError as refused:

@@ -231,3 +231,17 @@ def test_export_leaves_out_raw_actions_of_a_game_whose_actions_hold_secrets(brow
     entry = json.loads(browser.get(f"/t/{token}/export.json").data)["history"][0]
     assert "action" not in entry
     assert entry["description"] == "Round 1: Ola 4."
+
+
+def test_order_free_actions_skip_the_stale_check_and_others_do_not(tmp_path, monkeypatch):
+    conn = db.connect(tmp_path / "t.sqlite3")
+    db.migrate(conn)
+    table, _links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola"]})
+    round_action = {"type": "round", "points": [1]}
+    store.act(conn, scorepad, table.id, "referee", round_action, 0)
+    assert not store.order_free(scorepad, round_action)
+    monkeypatch.setattr(scorepad, "ORDER_FREE_ACTIONS", frozenset({"round"}), raising=False)
+    assert store.order_free(scorepad, round_action)
+    # Made on version 0 like the first, yet recorded: the view passes no version for it.
+    table = store.act(conn, scorepad, table.id, "referee", round_action, None)
+    assert table.state["rounds"] == [[1], [1]]

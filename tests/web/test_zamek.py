@@ -387,3 +387,17 @@ def test_the_score_sheet_answers_htmx_with_its_fragment(browser):
     assert body.lstrip().startswith('<section id="zamek-score">')
     assert "<html" not in body
     assert "Castle 1 wins on points." in body
+
+
+def test_teammates_voting_at_the_same_moment_are_both_counted(browser, team_table):
+    """Two phones showing the same version vote at once: neither is told the table changed."""
+    token, table_links, phone = team_table
+    red = table_links["Team Red"]
+    ala, bea, _cyd = phone("Red", "Ala"), phone("Red", "Bea"), phone("Red", "Cyd")
+    seen = version(browser, token)
+    for member, place in ((ala, 7), (bea, 7)):
+        response = member.post(
+            f"/t/{red}/act", {"version": str(seen), "type": "vote", "stage": "position", "position": "7"}, htmx=True
+        )
+        assert response.status_code == 200, words(response)
+    assert "Team Red is voting on the card to turn over: 2 of 3 voted." in live(browser, token)
