@@ -285,7 +285,7 @@ def _situation(args) -> dict:
     """Step 1 of the adjudicator read from the form: both sides, the stake, which challenge, the size."""
     attacker = fort.Side(
         _whole(args.get("a_army"), "a_army", "The attacker's army", 0, fort.DECK_SIZE),
-        _whole(args.get("a_fort") or "0", "a_fort", "The attacker's fort", 0, fort.DECK_SIZE),
+        _whole(args.get("a_fort"), "a_fort", "The attacker's fort", 0, fort.DECK_SIZE),
         bool(args.get("a_campaign")),
     )
     defender = fort.Side(
