@@ -35,6 +35,8 @@ POINTS_PER_RIFLE = 1
 SEATS = ("a", "b")
 # A set-up action holds a hidden fortress: exports show only the plain-words history.
 SECRET_ACTIONS = True
+# A drawing does not depend on the other player's: two players may send theirs at the same moment.
+ORDER_FREE_ACTIONS = ("setup",)
 MODES = ("phones", "paper")
 FIRST_CHOICES = ("a", "b", "random")
 DEFAULT_NAMES = {"a": "Player A", "b": "Player B"}

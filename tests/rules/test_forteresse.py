@@ -837,3 +837,15 @@ def test_illegal_moves_in_random_positions_are_refused_and_change_nothing(seed, 
     if used:
         refused(state, shot(used[0]["from"], used[0]["direction"], "rifle", outcome="miss"), "referee",
                 "firing_cell_used")
+
+
+def test_drawings_are_order_free_and_shots_are_not():
+    """Two players drawing at once: either order gives the same table, so the store may skip the version check."""
+    assert f.ORDER_FREE_ACTIONS == ("setup",)
+    start = f.new_table({"first": "a"}, 3)
+    one = setup(setup(start, "a", ROWS_FORTRESS), "b", EXPOSED_FORTRESS)
+    other = setup(setup(start, "b", EXPOSED_FORTRESS), "a", ROWS_FORTRESS)
+    assert one == other and one["phase"] == "shooting"
+    with pytest.raises(RuleError) as refused:  # judged on the state as it is: a late redraw is refused
+        setup(one, "a", EXPOSED_FORTRESS)
+    assert refused.value.code == "shooting_started"
