@@ -29,6 +29,7 @@ class Sheet:
     title: str  # "Standard 52-card deck"
     description: str  # one sentence for the /print page
     draw: Callable[[Document], None]  # draws the pages
+    game_name: str = ""  # the game's name as printed, when its slug capitalised is not it
 
 
 def all_sheets() -> list[Sheet]:

@@ -82,8 +82,8 @@ class Document:
 
     @property
     def game_name(self) -> str:
-        """The game's name as printed: its slug capitalised ("zamek" -> "Zamek")."""
-        return self.sheet.game.replace("-", " ").title()
+        """The game's name as printed: the sheet's ``game_name``, else its slug capitalised ("zamek" -> "Zamek")."""
+        return self.sheet.game_name or self.sheet.game.replace("-", " ").title()
 
     @property
     def game_url(self) -> str:

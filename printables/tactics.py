@@ -219,18 +219,18 @@ _EMBLEMS: dict[str, list[tuple[list[tuple[float, float]], bool]]] = {
 }
 
 SHEETS = [
-    *(Sheet(slug=f"tactics-{faction_id}", game="tactics", title=f"{faction['name']}: the deck",
+    *(Sheet(slug=f"tactics-{faction_id}", game="tactics", game_name="Square Tactics", title=f"{faction['name']}: the deck",
             description=(f"The {len(faction['cards'])} cards of the {faction['name']} for Square Tactics, with "
                          f"their backs. {faction['description']}"),
             draw=draw_deck(faction))
       for faction_id, faction in FACTIONS.items()),
-    Sheet(slug="tactics-mat-3x3", game="tactics", title="Board mat 3x3, two players",
+    Sheet(slug="tactics-mat-3x3", game="tactics", game_name="Square Tactics", title="Board mat 3x3, two players",
           description="The 3x3 board for two players, seats S and N facing each other; cells named as S sees "
                       "them, with what each scores.", draw=draw_mat(3)),
-    Sheet(slug="tactics-mat-4x4", game="tactics", title="Board mat 4x4, four players",
+    Sheet(slug="tactics-mat-4x4", game="tactics", game_name="Square Tactics", title="Board mat 4x4, four players",
           description="The 4x4 board for four players, seats S, W, N, E clockwise; cells named as S sees them, "
                       "with what each scores (the four inner cells are centres).", draw=draw_mat(4)),
-    Sheet(slug="tactics-score-pad", game="tactics", title="Score pad, a three-game match",
+    Sheet(slug="tactics-score-pad", game="tactics", game_name="Square Tactics", title="Score pad, a three-game match",
           description="Captures, corners, sides and centres of each player in each game, and the match total.",
           draw=draw_score_pad),
 ]

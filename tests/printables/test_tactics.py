@@ -90,3 +90,16 @@ def test_the_backs_are_coloured_and_the_ink_saver_makes_them_outlines(build_pdf,
     saver = dark_fraction(render(build_pdf("tactics-roost", ink_saver=True), 2, dpi=40))
     assert full > 0.4
     assert saver < full / 5
+
+
+def test_tactics_sheets_print_the_game_s_full_name():
+    import io
+
+    from pypdf import PdfReader
+
+    import printables
+
+    out = io.BytesIO()
+    printables.build("tactics-score-pad", out, paper="a4", base_url="http://10.0.0.2:5000")
+    text = PdfReader(io.BytesIO(out.getvalue())).pages[0].extract_text()
+    assert "SQUARE TACTICS" in text.upper()
