@@ -8,6 +8,7 @@ from itertools import groupby
 from flask import Blueprint, abort, render_template, request, send_file
 
 import printables
+from companion import registry
 from companion.web import public_base_url
 from printables.layout import DUPLEX
 
@@ -17,7 +18,8 @@ bp = Blueprint("printing", __name__)
 @bp.get("/print")
 def index():
     """Every sheet of every game, with A4 and Letter links and the printing options."""
-    sheets = printables.all_sheets()
+    order = {game.slug: game.order for game in registry().ordered()}
+    sheets = sorted(printables.all_sheets(), key=lambda sheet: order.get(sheet.game, 1000))
     by_game = [(game, list(group)) for game, group in groupby(sheets, key=lambda sheet: sheet.game)]
     options = {
         key: value for key, value in (("ink", "saver"), ("duplex", "short")) if request.args.get(key) == value

@@ -131,3 +131,10 @@ def test_text_answers_are_gzipped_for_phones_that_accept_it(browser):
     assert zipped.headers["ETag"] != plain.headers["ETag"]
     page = browser.get("/", headers={"Accept-Encoding": "gzip"})
     assert b"Castellan" in gzip.decompress(page.data)
+
+
+def test_the_print_page_lists_the_games_in_the_home_page_order_and_general_sheets_last(browser):
+    page = text(browser.get("/print"))
+    headings = re.findall(r"<h2>([^<]+)</h2>", page)
+    assert headings == ["Forteresse", "Castle", "Fort", "Zamek", "Square Tactics", "For any game"]
+    assert 'href="/print/score-pad.pdf?paper=letter"' in page
