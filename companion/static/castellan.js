@@ -1,7 +1,8 @@
 // Castellan's own script: keep a table's screen up to date without reloading.
 // The live fragment (#live) names its poll URL and version. Every poll sends the ETag of the
 // version shown; the server answers 304 (a few bytes) until the table changes, then the new
-// fragment. A phone that sleeps simply misses polls: on waking it polls at once.
+// fragment. A phone that sleeps, or drops off the Wi-Fi, misses polls (and backs off while
+// the network is gone); when it wakes or reconnects it polls at once.
 // If the person is half-way through a form, the fresh table waits behind a note instead of
 // wiping what they typed.
 (function () {
@@ -65,9 +66,12 @@
     if (live() && live().contains(event.target)) { dirty = true; }
   });
   document.addEventListener("htmx:afterSwap", function () { dirty = false; etag = null; });
+  function wake() { failures = 0; poll(); }
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden) { failures = 0; poll(); }
+    if (!document.hidden) { wake(); }
   });
+  window.addEventListener("online", wake);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) { wake(); } });
   document.addEventListener("DOMContentLoaded", function () {
     if (live()) { schedule(interval()); }
   });

@@ -67,3 +67,29 @@ def test_a_phone_without_javascript_can_still_keep_the_table(server, chromium):
     expect(page.get_by_text("Undone: Round 1: Ada 3, Jan 9.")).to_be_visible()
     expect(page.locator("tfoot .total")).to_have_text(["0", "0"])
     context.close()
+
+
+def test_a_phone_that_loses_the_network_catches_up_when_it_is_back(server, phone, chromium):
+    """A phone asleep or off the Wi-Fi misses polls; back online, it shows the table as it is now."""
+    # Its own context: while offline, Chromium logs every failed poll, which is the point here.
+    context = chromium.new_context(viewport={"width": 390, "height": 844})
+    second_phone = context.new_page()
+    phone.goto(server + "/scorepad/")
+    phone.get_by_label("Players, one name per line").fill("Ola")
+    phone.get_by_role("button", name="Start").click()
+    viewer_address = (
+        phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
+    )
+    second_phone.goto(viewer_address.replace(viewer_address.split("/t/")[0], server))
+    expect(second_phone.locator("tfoot .total")).to_have_text(["0"])
+
+    context.set_offline(True)
+    second_phone.wait_for_timeout(4_000)  # several failed polls: the phone is backing off
+    phone.get_by_label("Ola").fill("8")
+    phone.get_by_role("button", name="Record round").click()
+    expect(phone.locator("tfoot .total")).to_have_text(["8"])
+    expect(second_phone.locator("tfoot .total")).to_have_text(["0"])
+
+    context.set_offline(False)
+    expect(second_phone.locator("tfoot .total")).to_have_text(["8"], timeout=2_000)
+    context.close()
