@@ -324,6 +324,14 @@ class Document:
         finally:
             c.restoreState()
 
+    def two_up(self, draw: Callable[[Document, Rect], None], inset: float = 3) -> None:
+        """Two copies of a half-page card on a framed page, one above the other, a dashed cut line between."""
+        content = self.frame()
+        half = content.h / 2
+        for y in (content.y + half, content.y):
+            draw(self, Rect(content.x, y, content.w, half).inset(inset))
+        self.line(content.x, content.y + half, content.right, content.y + half, color=MUTED, dash=(2, 2))
+
     def frame(self) -> Rect:
         """The standard page frame: header band with the game and sheet names, the QR code
         to the game's page, the description, the calibration bar; returns the content area."""

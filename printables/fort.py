@@ -22,11 +22,7 @@ HEAD = 7.0  # mm: the attackers' name row
 
 def draw_reference(doc: Document) -> None:
     """Two copies of the quick-reference card, one above the other, with a cut line between."""
-    content = doc.frame()
-    half = content.h / 2
-    for y in (content.y + half, content.y):
-        _reference(doc, Rect(content.x, y, content.w, half).inset(2.5))
-    doc.line(content.x, content.y + half, content.right, content.y + half, color=MUTED, dash=(2, 2))
+    doc.two_up(_reference, inset=2.5)
 
 
 def draw_tracker(doc: Document) -> None:
