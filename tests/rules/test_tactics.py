@@ -340,9 +340,9 @@ def test_balance_simulator_runs(capsys, tmp_path):
     assert svg.read_text().startswith("<svg") and "%</text>" in svg.read_text()
 
 
-@pytest.mark.xfail(reason="shipped factions not yet tuned into 40-60%: see docs/tactics-balance.md", strict=False)
 def test_every_shipped_pairing_lies_within_40_and_60_percent():
-    result = tactics_balance.balance(tactics.load_factions(), 150, 1)
+    # 300 games per pairing and seating (3,600 in all, a few seconds): 44-56% at this seed.
+    result = tactics_balance.balance(tactics.load_factions(), 300, 1)
     assert tactics_balance.unfair(result) == [], tactics_balance.render_table(tactics.load_factions(), result)
 
 
