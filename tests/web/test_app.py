@@ -138,3 +138,21 @@ def test_the_print_page_lists_the_games_in_the_home_page_order_and_general_sheet
     headings = re.findall(r"<h2>([^<]+)</h2>", page)
     assert headings == ["Forteresse", "Castle", "Fort", "Zamek", "Square Tactics", "For any game"]
     assert 'href="/print/score-pad.pdf?paper=letter"' in page
+
+
+def test_every_game_page_loads_its_game_stylesheet_once(app, browser):
+    """base.html adds a game's own small stylesheet to every page rendered for that game."""
+    static = Path(app.static_folder) / "games"
+    pages = [
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if "GET" in rule.methods and not rule.arguments and rule.rule.split("/")[1] in GAMES
+    ]
+    assert len(pages) >= 15
+    for path in pages:
+        slug = path.split("/")[1]
+        page = browser.get(path).data.decode()
+        if (static / f"{slug}.css").exists():
+            assert page.count(f"/static/games/{slug}.css") == 1, path
+        others = [other for other in GAMES if other != slug and f"/static/games/{other}.css" in page]
+        assert not others, (path, others)
