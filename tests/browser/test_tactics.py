@@ -34,24 +34,27 @@ def test_a_tracked_turn_with_a_capture_on_a_phone(server, phone, second_phone):
     viewer = phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
     second_phone.goto(server + "/t/" + viewer.split("/t/")[1])
 
-    # The first player's card: tap a cell, then one of the cards of the hand.
-    tap_cell(phone, "B2")
+    # The first player's card: tap a cell, then one of the cards of the hand (away from the fight).
+    tap_cell(phone, "A1")
     card_name = phone.locator(".hand .card-button .card-name").first.inner_text()
     phone.locator(".hand .card-button").first.click()
-    expect(phone.locator("#last-play")).to_contain_text(f"{first} played {card_name} on B2.")
+    expect(phone.locator("#last-play")).to_contain_text(f"{first} played {card_name} on A1.")
     expect(turn).to_contain_text(f"{second}'s turn")
 
-    # The second player's card, typed: a 9 on every edge takes whatever faces it.
+    # Typed cards whose numbers are known whatever the shuffle: a 1 everywhere, then a 9
+    # everywhere beside it, which must capture it (C3's only neighbour with a card is B3).
+    play_typed(phone, "C3", [1, 1, 1, 1])
+    expect(turn).to_contain_text(f"{first}'s turn")
     play_typed(phone, "B3", [9, 9, 9, 9])
     steps = phone.locator(".steps li")
-    expect(steps.first).to_contain_text("→ capture B2")
-    expect(phone.locator("#last-play")).to_contain_text("Captured 1: B2, now empty.")
-    expect(turn).to_contain_text(f"{first}'s turn")
-    expect(phone.locator('label.tcell:has(input[value="B2"])')).to_be_visible()  # free again
-    expect(phone.locator(".players tbody tr", has_text=second).locator("td").nth(2)).to_have_text("1")
+    expect(steps.first).to_contain_text("→ capture C3")
+    expect(phone.locator("#last-play")).to_contain_text("Captured 1: C3, now empty.")
+    expect(turn).to_contain_text(f"{second}'s turn")
+    expect(phone.locator('label.tcell:has(input[value="C3"])')).to_be_visible()  # free again
+    expect(phone.locator(".players tbody tr", has_text=first).locator("td").nth(2)).to_have_text("1")
 
     # The viewer's phone follows by itself and shows the same capture.
-    expect(second_phone.locator("#last-play")).to_contain_text("capture B2", timeout=3_000)
+    expect(second_phone.locator("#last-play")).to_contain_text("capture C3", timeout=3_000)
 
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the table scrolls sideways: {width}px"
@@ -63,7 +66,7 @@ def test_a_tracked_turn_with_a_capture_on_a_phone(server, phone, second_phone):
     # A refused play says why and changes nothing.
     phone.locator(".hand .card-button").first.click()
     expect(phone.get_by_role("alert")).to_contain_text("Tap the cell the card was laid on first.")
-    expect(turn).to_contain_text(f"{first}'s turn")
+    expect(turn).to_contain_text(f"{second}'s turn")
 
 
 def test_seen_from_north_turns_the_board_for_this_phone(server, phone):
