@@ -442,7 +442,8 @@ def _text(value: object, field: str, what: str, allow_empty: bool = False, limit
 
 
 def _size(value: object, field: str) -> int:
-    if isinstance(value, bool) or value not in (3, 4):
+    # 3.0 == 3 in Python, but a float size would break every board function: refuse it.
+    if isinstance(value, bool) or not isinstance(value, int) or value not in (3, 4):
         raise RuleError("bad_size", "The board is 3 (two players) or 4 (four players) cells wide.", field)
     return value
 
@@ -453,7 +454,8 @@ def _seats(value: object, size: int, field: str) -> dict[str, str]:
     for player, seat in value.items():
         if not isinstance(seat, str) or seat not in expected:
             board = f"{size}x{size}"
-            raise RuleError("bad_seat", f"Seat {seat!r} does not exist on a {board} board ({' '.join(expected)}).",
+            shown = f"“{seat[:12]}”" if isinstance(seat, str) else "That seat"
+            raise RuleError("bad_seat", f"{shown} is not a seat of a {board} board: use {' '.join(expected)}.",
                             f"{field}.{player}")
         _text(player, f"{field}", "each player")
     if len(value) == 3:
@@ -585,7 +587,8 @@ def _find_card(state: dict, player: str, wanted: object) -> str:
             if wanted == card_id or wanted.strip().casefold() == state["cards"][card_id]["name"].casefold():
                 return card_id
     name = state["names"][player]
-    raise RuleError("not_in_hand", f"{wanted!r} is not one of {name}'s cards still to play.", "card")
+    shown = f"“{wanted.strip()[:40]}”" if isinstance(wanted, str) else "That card"
+    raise RuleError("not_in_hand", f"{shown} is not one of {name}'s cards still to play.", "card")
 
 
 def _typed_card(state: dict, player: str, edges: list[int]) -> str:

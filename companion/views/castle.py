@@ -348,7 +348,8 @@ def _dealt_castle(form: dict) -> dict:
 
 def _whole(text: object, field: str, what: str) -> int:
     """A whole number typed in a form, or a RuleError in the player's words."""
-    if isinstance(text, str) and text.strip().isdigit() and len(text.strip()) <= 6:
+    # isdecimal, not isdigit: "²" is a digit to Python but not a number int() reads.
+    if isinstance(text, str) and text.strip().isdecimal() and len(text.strip()) <= 6:
         return int(text.strip())
     shown = str(text)[:12] if isinstance(text, str) else "that"
     raise RuleError("bad_number", f"{what} is a whole number, and “{shown}” is not one.", field)

@@ -564,7 +564,7 @@ def _picked(form: dict, name: str, missing: str) -> str:
 def _whole(text: object, field: str, what: str, low: int, high: int) -> int:
     """A whole number typed in a form, within bounds, or a RuleError in the player's words."""
     value = text.strip() if isinstance(text, str) else ""
-    if not (value.isdigit() and len(value) <= 6):
+    if not (value.isdecimal() and len(value) <= 6):  # not isdigit: "²" is a digit int() cannot read
         shown = f"“{value[:12]}”" if value else "nothing"
         raise RuleError("bad_number", f"{what} is a whole number, and {shown} is not one.", field)
     if not low <= int(value) <= high:

@@ -297,7 +297,7 @@ def _faction_choice(form: dict, player: str) -> object:
 def _edge_number(text: object, edge: str) -> int:
     """One typed edge number, 1 to 9, or a RuleError in the player's words."""
     text = str(text or "").strip()
-    if len(text) == 1 and text.isdigit() and text != "0":
+    if len(text) == 1 and text.isdecimal() and int(text) > 0:  # not isdigit: int() cannot read "²"
         return int(text)
     shown = f"“{text[:8]}”" if text else "nothing"
     raise RuleError("bad_edges", f"The {edge} number must be 1 to 9, not {shown}.", edge)
@@ -393,6 +393,6 @@ def _score_game(view: dict, game: int) -> dict:
 def _count(text: str, what: str) -> int:
     """A whole number of cards or cells typed on the score sheet (empty counts as 0)."""
     text = text or "0"
-    if text.isdigit() and len(text) <= 3:
+    if text.isdecimal() and len(text) <= 3:  # not isdigit: "²" is a digit int() cannot read
         return int(text)
     raise RuleError("bad_number", f"{what} must be a whole number, and “{text[:12]}” is not one.", what)

@@ -208,6 +208,7 @@ def test_a_refused_deal_keeps_what_the_referee_typed(browser):
     [
         ({"players": "3"}, "played by 4 players in two teams, or by 2"),
         ({"players": "many"}, "is a whole number"),
+        ({"players": "²"}, "The number of players is a whole number, and “²” is not one."),
         ({"players": "2", "dealer": "E"}, "The dealer sits at N or S."),
         ({"name_N": "x" * 41}, "at most 40 characters"),
     ],
@@ -246,6 +247,10 @@ def test_the_score_sheet_is_a_draw_when_equal_and_refuses_impossible_counts(brow
     assert "wins" not in page
     assert "is a whole number" in text(browser.get("/castle/score?red_A=-1"))
     assert "is a whole number" in text(browser.get("/castle/score?black_K=" + "9" * 40))
+    # "²" is a digit to Python's isdigit() but int() cannot read it: it used to give a 500.
+    response = browser.get("/castle/score?red_A=²&black_K=1")
+    assert response.status_code == 200
+    assert "A count is a whole number, and “²” is not one." in text(response)
 
 
 def test_the_help_page_shows_the_worked_example_with_real_values(browser):

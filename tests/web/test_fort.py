@@ -74,6 +74,8 @@ def test_the_challenge_is_allowed_before_any_card_is_shown(browser):
         ({"a_army": "five"}, "The attacker's army is a whole number, and “five” is not one."),
         ({"d_army": ""}, "The defender's army is a whole number, and nothing is not one."),
         ({"a_army": "99"}, "The attacker's army must be between 0 and 52."),
+        # "²" is a digit to Python's isdigit() but not a number int() reads: it used to give a 500.
+        ({"a_army": "²"}, "The attacker's army is a whole number, and “²” is not one."),
         ({"target": ""}, "Pick the card challenged"),
         ({"target": "ZZ"}, "ZZ"),
         ({"size": "3"}, "The challenge size must be between 1 and 2."),
@@ -380,6 +382,7 @@ def test_a_refused_challenge_keeps_what_the_referee_typed(browser):
     [
         ({"players": "5"}, "The number of players must be between 2 and 4."),
         ({"players": "many"}, "is a whole number"),
+        ({"players": "²"}, "The number of players is a whole number, and “²” is not one."),
     ],
 )
 def test_bad_table_options_create_nothing_and_say_why(browser, data, message):

@@ -101,6 +101,10 @@ def test_a_card_picked_from_the_hand_leaves_the_hand(browser):
      "The right number must be 1 to 9"),
     ({"cell": "B2", "typed": "1", "top": "5", "right": "5", "bottom": "", "left": "1"},
      "The bottom number must be 1 to 9, not nothing"),
+    ({"cell": "B2", "typed": "1", "top": "²", "right": "1", "bottom": "1", "left": "1"},
+     "The top number must be 1 to 9, not “²”"),  # isdigit() says yes, int() says no: it was a 500
+    ({"cell": "B2", "typed": "1", "top": "٠", "right": "1", "bottom": "1", "left": "1"},
+     "The top number must be 1 to 9, not “٠”"),  # an Arabic-Indic zero is still a zero
     ({"cell": "B2", "card": "p9-01"}, "is not one of"),
     ({"type": "next_game"}, "Finish this game before starting the next one"),
     ({"type": "shuffle"}, "Choose one of the buttons"),
@@ -125,6 +129,19 @@ def test_an_occupied_cell_and_a_play_out_of_turn_are_refused(browser):
     refused = typed(browser, token, "A1", [2, 2, 2, 2], player=first_id)
     assert refused.status_code == 422 and "turn" in text(refused)
     assert version(page(browser, token)) == 1
+
+
+def test_a_long_unknown_card_is_refused_with_a_short_message_that_survives_the_redirect(browser):
+    # Without htmx the refusal travels in the session cookie (a flash): a message that echoed
+    # the whole posted name made the cookie too big for a browser, and the player saw nothing.
+    token = new_table(browser)
+    html = page(browser, token)
+    response = browser.post(f"/t/{token}/act", {"version": str(version(html)), "cell": "A1", "card": "Z" * 3000})
+    assert response.status_code == 303
+    assert len(response.headers["Set-Cookie"]) < 4000
+    shown = page(browser, token)
+    assert f"“{'Z' * 40}” is not one of" in shown and "Z" * 41 not in shown
+    assert version(shown) == version(html)
 
 
 def test_a_card_played_already_is_refused(browser):
@@ -271,6 +288,7 @@ def test_the_score_sheet_knows_the_4x4_board(browser):
     ("g1_p1_corners=3&g1_p2_corners=2", "Game 1: The 3x3 board has only 4 corners"),
     ("g2_p1_centres=2", "has only 1 centres"),
     ("g1_p1_captured=x", "Player 1's captured must be a whole number"),
+    ("g1_p1_captured=%C2%B2", "Player 1's captured must be a whole number, and “²” is not one"),  # was a 500
     ("g3_p2_sides=-1", "Player 2's sides must be a whole number"),
     ("g1_p1_captured=99", "Nobody can capture more than 18 cards"),
     ("players=4&g1_p1_sides=9", "The 4x4 board has only 8 sides"),

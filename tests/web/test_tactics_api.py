@@ -97,10 +97,26 @@ def test_the_4x4_inner_cells_are_all_centres_and_equal_totals_are_a_draw(client)
       "play": {"player": "p1", "cell": "A1", "edges": [9, 9, 9, 9], "hand": [[1, 2, 3, 4]]}},
      "not_in_hand", "play.edges"),
     ({"size": 5, "seats": TWO, "board": {}, "play": {}}, "bad_size", "size"),
+    # 3.0 == 3 in Python: a float size passed the check, then broke the board (a 500).
+    ({"size": 3.0, "seats": TWO, "board": {}, "play": {"player": "p1", "cell": "B3", "edges": [5, 3, 7, 2]}},
+     "bad_size", "size"),
 ])
 def test_each_bad_input_is_a_422_that_names_the_field(client, body, code, field):
     error = refused(post(client, PLAY, body))
     assert (error["code"], error.get("field")) == (code, field)
+
+
+def test_a_float_size_is_refused_by_the_scorer_too(client):
+    error = refused(post(client, SCORE, {"size": 4.0, "board": {"E1": {"owner": "p1", "edges": [1, 1, 1, 1]}}}))
+    assert (error["code"], error["field"]) == ("bad_size", "size")
+
+
+def test_a_seat_that_does_not_exist_is_named_briefly(client):
+    body = {"size": 3, "seats": {"p1": "S", "p2": "Q" * 5000}, "board": {},
+            "play": {"player": "p1", "cell": "A1", "edges": [1, 1, 1, 1]}}
+    error = refused(post(client, PLAY, body))
+    assert error["code"] == "bad_seat" and len(error["message"]) < 120
+    assert "is not a seat of a 3x3 board: use S N" in error["message"]
 
 
 def test_a_refused_play_says_why_in_words(client):
