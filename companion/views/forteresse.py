@@ -10,6 +10,8 @@ draws from the view alone, so a hidden fortress never reaches a phone that may n
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, render_template, request
 
 from companion import api
@@ -49,7 +51,8 @@ def table_title(options: dict) -> str:
 def table_action(form: dict, viewer: str) -> dict:
     """A posted action: ``type`` setup (one mark per fortress cell) or shot (from, direction, weapon).
 
-    On paper the referee adds the defender's answer: ``outcome`` and, for a hit, ``cell``.
+    On paper the referee adds the defender's answer: ``outcome`` and, for a hit, ``cell``. The referee
+    may name the ``shooter``; the rules refuse anyone but the player whose turn it is.
     """
     kind = form.get("type")
     if kind == "setup":
@@ -57,6 +60,9 @@ def table_action(form: dict, viewer: str) -> dict:
     if kind == "shot":
         action = {"type": "shot", "from": form.get("from"), "direction": form.get("direction"),
                   "weapon": form.get("weapon")}
+        if "shooter" in form:
+            # The referee may name the shooter; the rules refuse anyone but the player whose turn it is.
+            action["shooter"] = form["shooter"]
         if "outcome" in form:
             action["outcome"] = form["outcome"]
             # The form offers the path's cells whatever the answer: "Wall." and "Miss." name none.
@@ -490,9 +496,10 @@ def _round_numbers(typed: dict, number: int, names: dict) -> dict:
         tallies[seat] = {}
         for key, text in tally.items():
             text = str(text).strip() or "0"
-            if not (text.isdigit() and len(text) <= 3):
+            # ASCII digits only: "²" and "٣" pass str.isdigit() but are not counts a player types.
+            if not re.fullmatch(r"[0-9]{1,6}", text):
                 raise RuleError("bad_number", f"Round {number}, {names[seat]}'s {key}: “{text[:12]}” is not a "
-                                "whole number.", f"r{number}_{seat}_{key}")
+                                "count: type a whole number from 0 up, in digits.", f"r{number}_{seat}_{key}")
             tallies[seat][key] = int(text)
     return tallies
 

@@ -4,6 +4,7 @@ secrets, turns, a full two-round game, score sheet, help and junk."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from urllib.parse import urlencode
 
@@ -328,10 +329,10 @@ def test_the_score_sheet_adds_two_rounds_and_names_a_draw(browser):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ({"r1_a_killed": "lots"}, "Round 1, Player A's killed: “lots” is not a whole number."),
+        ({"r1_a_killed": "lots"}, "Round 1, Player A's killed: “lots” is not a count: type a whole number from 0 up, in digits."),
         ({"r1_a_killed": "6", "r1_a_cannons": "6"}, "Round 1, Player A: A fortress holds 5 besieged"),
         ({"r1_b_cannons": "20", "r1_b_rifles": "5"}, "Round 1, Player B: A player fires at most 24 shots"),
-        ({"r1_a_killed": "-1"}, "is not a whole number"),
+        ({"r1_a_killed": "-1"}, "“-1” is not a count"),
         ({"r2_a_killed": "2", "r2_a_rifles": "1"}, "Round 2, Player A: Each shot kills at most one besieged"),
     ],
 )
@@ -356,3 +357,124 @@ def test_the_game_page_offers_the_tools_and_the_table(browser):
     page = text(browser.get("/forteresse/"))
     for words in ("Shot resolver", "Score sheet", "How to play", "Start a Forteresse table", "On paper"):
         assert words in page
+
+
+# --- Secrets over a whole game, and junk found by fuzzing ------------------------------
+
+
+def _observed(client_browser, token, free_cell) -> list:
+    """Everything one link can fetch, in bytes: page, fragment, aiming, history, links, export, a refusal."""
+    seen = [client_browser.get(f"/t/{token}{path}").data
+            for path in ("", "/live", f"?from={free_cell}", f"?from={free_cell}&direction=E", "/history", "/links")]
+    seen.append(client_browser.get(f"/t/{token}", headers={"HX-Request": "true"}).data)
+    seen.append(json.dumps(client_browser.get(f"/t/{token}/export.json").get_json(), sort_keys=True).encode())
+    refused = client_browser.post(f"/t/{token}/act", {"version": "0", "type": "shot", "from": "D4"}, htmx=True)
+    seen.append(refused.data)
+    return seen
+
+
+def _with_other_fortresses(app, table_token, owner, then):
+    """Run ``then`` with every fortress ``owner`` drew replaced by another one, then put them back."""
+    from companion import get_db, store
+
+    with app.app_context():
+        conn = get_db()
+        table_id = store.find_link(conn, table_token).table_id
+        original = conn.execute("SELECT state FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
+        state = json.loads(original)
+        for number, played in enumerate(state["rounds"]):
+            if played["setups"][owner] is not None:
+                other = forteresse.random_fortress(random.Random(f"other{number}"))
+                assert other != played["setups"][owner]
+                played["setups"][owner] = other
+        conn.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(state), table_id))
+        conn.commit()
+    try:
+        return then()
+    finally:
+        with app.app_context():
+            conn = get_db()
+            conn.execute("UPDATE tables SET state = ? WHERE id = ?", (original, table_id))
+            conn.commit()
+
+
+def _state(app, token) -> dict:
+    from companion import get_db, store
+
+    with app.app_context():
+        link = store.find_link(get_db(), token)
+        return store.get_table(get_db(), link.table_id).state
+
+
+@pytest.mark.parametrize("owner", ["a", "b"])
+def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_game(app, browser, other_browser,
+                                                                                      owner):
+    """At every stage of two full rounds, every page, fragment, aiming step, history, links page,
+    export and refusal of the referee, the viewer and the opponent is the same, byte for byte,
+    whatever fortresses ``owner`` drew; once the game is over, everyone sees them all."""
+    from tests.conftest import Browser
+
+    token, links = _table(browser)
+    seats = {"a": links["Ola"], "b": links["Kuba"]}
+    phones = {"a": browser, "b": other_browser}
+    watcher = Browser(app.test_client())
+    observers = [(watcher, token), (watcher, links["Viewer"]), (phones[forteresse._other(owner)],
+                                                                 seats[forteresse._other(owner)])]
+    rng = random.Random(7)
+    checked_phases = set()
+    for step in range(200):
+        state = _state(app, token)
+        current = state["rounds"][-1]
+        drawn = current["setups"][owner] is not None or len(state["rounds"]) > 1
+        phase = (len(state["rounds"]), state["phase"], current["setups"][owner] is not None)
+        if drawn and state["phase"] != "finished" and (phase not in checked_phases or step % 11 == 0):
+            checked_phases.add(phase)
+            shooter = state["turn"] or "a"
+            free = forteresse._free_firing_cells(current, shooter)[0]
+            def everything(free=free):
+                return [_observed(who, where, free) for who, where in observers]
+
+            before = everything()
+            after = _with_other_fortresses(app, token, owner, everything)
+            assert before == after, f"a view depends on {owner}'s fortress at {phase}"
+        move = forteresse.random_legal_action(state, rng)
+        if move is None:
+            break
+        actor, action = move
+        if action["type"] == "setup":
+            actor = owner if current["setups"][owner] is None else actor  # the owner draws first
+            form = {"type": "setup", **_marks(action)}
+        else:
+            form = {key: value for key, value in action.items() if value is not None}
+        who, where = (watcher, token) if actor == "referee" else (phones[actor], seats[actor])
+        response = who.post(f"/t/{where}/act", {"version": str(_version(who, token)), **form})
+        assert response.status_code == 303, form
+    assert _state(app, token)["phase"] == "finished"
+    assert {(1, "setup", True), (1, "shooting", True), (2, "setup", True), (2, "shooting", True)} <= checked_phases
+    finished = text(watcher.get(f"/t/{links['Viewer']}"))
+    assert "Round 1: the fortresses" in finished and "Round 2: the fortresses" in finished
+
+
+def test_a_referee_naming_the_player_who_is_not_to_shoot_is_refused(browser, other_browser):
+    token, links = _table(browser)
+    _drawn(browser, other_browser, links)
+    response = _act(browser, token, {"type": "shot", "shooter": "b", "from": "G2", "direction": "W",
+                                     "weapon": "cannon"}, htmx=True)
+    assert response.status_code == 422 and "It is Ola's turn to shoot." in text(response)
+    assert _version(browser, token) == 2
+    named = _act(browser, token, {"type": "shot", "shooter": "a", "from": "A4", "direction": "E", "weapon": "rifle"})
+    assert named.status_code == 303
+    assert "Ola fired a rifle from A4 toward E: Besieged killed at D4." in text(browser.get(f"/t/{token}/history"))
+
+
+@pytest.mark.parametrize("typed", ["²", "٣", "-1", "1.5", "1000000", "x"])
+def test_the_score_sheet_refuses_a_count_that_is_not_digits_without_crashing(browser, typed):
+    response = browser.get("/forteresse/score?" + urlencode({"r1_a_killed": typed}))
+    assert response.status_code == 200
+    assert f"Round 1, Player A's killed: “{typed}” is not a count: type a whole number from 0 up, in digits." \
+        in text(response)
+
+
+def test_the_score_sheet_says_a_large_count_breaks_the_rules_not_that_it_is_no_number(browser):
+    page = text(browser.get("/forteresse/score?" + urlencode({"r1_a_killed": "1000", "r1_a_cannons": "1000"})))
+    assert "Round 1, Player A: A fortress holds 5 besieged, so “killed” is 0 to 5, not 1000." in page
