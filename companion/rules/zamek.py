@@ -248,7 +248,7 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after ``actor`` (``"referee"`` or a team's seat) does ``action``; the input is untouched."""
     action = _read_object(action, "action")
     kind = action.get("type")
-    if kind not in _ACTIONS:
+    if not isinstance(kind, str) or kind not in _ACTIONS:
         raise RuleError("unknown_action", f"Unknown action {kind!r}: use {_or_list(tuple(_ACTIONS))}.", "type")
     state = copy.deepcopy(state)
     _ACTIONS[kind](state, action, actor)
@@ -822,7 +822,7 @@ def _leaving(state: dict, action: dict, actor: str) -> tuple[str, dict]:
     if actor != "referee":
         return actor, _member_of(state, actor, action)
     seat = action.get("seat")
-    if seat not in state["members"]:
+    if not isinstance(seat, str) or seat not in state["members"]:
         raise RuleError("not_joined", "Name the team the member leaves.", "seat")
     index = _read_int(action.get("index"), "index")
     if not 0 <= index < len(state["members"][seat]):

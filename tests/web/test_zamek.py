@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import random
 import re
 
 import pytest
@@ -401,3 +403,119 @@ def test_teammates_voting_at_the_same_moment_are_both_counted(browser, team_tabl
         )
         assert response.status_code == 200, words(response)
     assert "Team Red is voting on the card to turn over: 2 of 3 voted." in live(browser, token)
+
+
+# --- Secrets over a whole game, and junk found by fuzzing ------------------------------
+
+
+def _observed(browser, token) -> list:
+    """Everything one link can fetch, in bytes: page, fragment, history, links, export, a refusal."""
+    seen = [browser.get(f"/t/{token}{path}").data for path in ("", "/live", "/history", "/links")]
+    seen.append(browser.get(f"/t/{token}", headers={"HX-Request": "true"}).data)
+    seen.append(json.dumps(browser.get(f"/t/{token}/export.json").get_json(), sort_keys=True).encode())
+    refused = browser.post(f"/t/{token}/act", {"version": "0", "type": "turn", "number": "99"}, htmx=True)
+    seen.append(refused.data)
+    return seen
+
+
+def _changed_state(app, token, change, then):
+    """Run ``then`` on the table with its state changed by ``change``, then put it back."""
+    from companion import store
+
+    with app.app_context():
+        conn = get_db()
+        table_id = store.find_link(conn, token).table_id
+        original = conn.execute("SELECT state FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
+        conn.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(change(json.loads(original))), table_id))
+        conn.commit()
+    try:
+        return then()
+    finally:
+        with app.app_context():
+            conn = get_db()
+            conn.execute("UPDATE tables SET state = ? WHERE id = ?", (original, table_id))
+            conn.commit()
+
+
+def _state(app, token) -> dict:
+    from companion import store
+
+    with app.app_context():
+        return store.get_table(get_db(), store.find_link(get_db(), token).table_id).state
+
+
+def _seen_elsewhere(state: dict) -> dict:
+    """The same cards seen, each remembered at another free place."""
+    face_up = state["card"]["position"] if state["card"] else None
+    free = [p for p in state["table"] if str(p) not in state["seen"] and p != face_up]
+    numbers = list(state["seen"].values())
+    seen = [int(p) for p in state["seen"]]
+    if not free and len(seen) < 2:
+        return None
+    places = seen[1:] + (free[:1] or seen[:1])
+    state["seen"] = {str(place): number for place, number in zip(places, numbers, strict=True)}
+    return state
+
+
+def test_no_link_ever_depends_on_where_seen_cards_lie_over_a_whole_game(app, browser):
+    """Referee and viewer see the same bytes whatever places the cards put back lie at, all game long."""
+    from companion.rules import zamek
+
+    token = browser.create_table("zamek", {**EXTENDED, "players": ["Ola", "Kuba", "Ela", ""]})
+    viewer = links(browser, token)["Viewer"]
+    rng = random.Random(3)
+    checks = 0
+    for _step in range(400):
+        state = _state(app, token)
+        if state["seen"] and _step % 3 == 0 and _seen_elsewhere(json.loads(json.dumps(state))):
+            moved = _seen_elsewhere(json.loads(json.dumps(state)))
+            assert moved is None or moved["seen"] != state["seen"]
+            before = [_observed(browser, where) for where in (token, viewer)]
+            after = _changed_state(app, token, lambda _s, moved=moved: moved,
+                                   lambda: [_observed(browser, where) for where in (token, viewer)])
+            assert before == after, "a page depends on where a seen card lies"
+            checks += 1
+        move = zamek.random_legal_action(state, rng)
+        if move is None:
+            break
+        assert act(browser, token, **move[1]).status_code == 200
+    assert _state(app, token)["over"] and checks >= 5
+
+
+@pytest.mark.parametrize("stage", ["position", "choice"])
+def test_other_teams_the_viewer_and_the_referee_never_depend_on_a_teams_ballots(app, browser, team_table, stage):
+    token, table_links, phone = team_table
+    red, blue = table_links["Team Red"], table_links["Team Blue"]
+    zed, bea, _eve = phone("Red", "Zed"), phone("Red", "Bea"), phone("Red", "Eve")
+    ola = phone("Blue", "Ola")
+    if stage == "choice":
+        for member in (zed, bea, _eve):
+            act(member, red, type="vote", stage="position", position=4)
+        turn(browser, token, 20)
+        first, second, others = "add", "put_back", ("put_back", "add")
+    else:
+        first, second, others = 37, 12, (5, 6)
+    act(zed, red, type="vote", stage=stage, **{stage: first})
+    act(bea, red, type="vote", stage=stage, **{stage: second})
+    assert f"Zed: {str(first).replace('_', ' ')}" in live(zed, red)
+
+    def other_ballots(state):
+        state["ballots"] = dict(zip(state["ballots"], others, strict=True))
+        return state
+
+    observers = ((browser, token), (browser, table_links["Viewer"]), (ola, blue))
+    before = [_observed(who, where) for who, where in observers]
+    after = _changed_state(app, token, other_ballots, lambda: [_observed(who, where) for who, where in observers])
+    assert before == after
+    mine = _changed_state(app, token, other_ballots, lambda: live(zed, red))
+    assert f"Zed: {str(others[0]).replace('_', ' ')}" in mine  # the team itself does see its ballots
+
+
+def test_a_referee_post_naming_two_teams_to_leave_is_refused_in_words(browser, team_table):
+    token, table_links, phone = team_table
+    phone("Red", "Zed")
+    data = {"version": str(version(browser, token)), "type": "leave", "seat": ["p1", "p2"], "index": "0"}
+    response = browser.post(f"/t/{token}/act", data, htmx=True)
+    assert response.status_code == 422
+    assert "Name the team the member leaves." in text(response)
+    assert "Zed" in live(browser, token)
