@@ -53,3 +53,26 @@ def test_one_battle_adjudicated_on_a_phone(server, phone):
     assert "do=lay" in phone.url  # htmx kept the address shareable
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the adjudicator scrolls sideways: {width}px"
+
+
+def test_a_table_with_long_names_and_a_battle_fits_a_phone(server, phone):
+    # The verdict's pairs table with long names used to push the whole table page to 505px,
+    # and Jinja's capitalize turned "McKay-Fitzgerald" into "Mckay-fitzgerald".
+    names = ["McKay-Fitzgerald", "Bartholomew-Maximilian"]
+    phone.goto(server + "/fort/")
+    csrf = phone.locator("input[name=csrf_token]").first.get_attribute("value")
+    created = phone.request.post(server + "/tables/new/fort", form={
+        "csrf_token": csrf, "players": "2", "name_1": names[0], "name_2": names[1]})
+    table = created.url
+    for version, form in enumerate([
+        {"type": "deal", "fort_p1": "2S 3S 4S 5S", "fort_p2": "9H 8D 6C 4D"},
+        {"type": "start"},
+        {"type": "draw"},
+        {"type": "challenge", "target": "p2:9H", "size": "2", "a_soldiers": "7S KH", "d_soldiers": "AD 2C"},
+    ]):
+        answer = phone.request.post(table + "/act", form={"csrf_token": csrf, "version": str(version), **form})
+        assert answer.ok and "notice-error" not in answer.text(), answer.text()[:300]
+    phone.goto(table)
+    expect(phone.locator("#battle-result")).to_have_text("McKay-Fitzgerald wins the battle and takes the 9♥.")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the table scrolls sideways: {width}px"

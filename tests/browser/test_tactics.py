@@ -76,3 +76,17 @@ def test_seen_from_north_turns_the_board_for_this_phone(server, phone):
     phone.get_by_role("button", name=re.compile(r"^N · ")).click()
     expect(phone.locator(".tboard .cell-name").first).to_have_text("C3")
     expect(phone.locator(".side-bottom")).to_contain_text("(N)")
+
+
+def test_a_four_player_table_with_long_names_fits_a_phone(server, phone):
+    # The players' table with long names used to push the whole table page past 390px.
+    phone.goto(server + "/tactics/")
+    csrf = phone.locator("input[name=csrf_token]").first.get_attribute("value")
+    form = {"csrf_token": csrf, "players": "4"}
+    for number, faction in enumerate(["wardens", "roost", "marches", "shieldwall"], start=1):
+        form |= {f"faction_p{number}": faction, f"name_p{number}": f"Bartholomew-Maximilian {number}"}
+    created = phone.request.post(server + "/tables/new/tactics", form=form)
+    phone.goto(created.url)
+    expect(phone.locator("table.players")).to_contain_text("Bartholomew-Maximilian 4")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the table scrolls sideways: {width}px"
