@@ -56,7 +56,8 @@ def init_app(app: Flask) -> None:
             return
         sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf_token", "")
         expected = session.get("csrf", "")
-        if not expected or not hmac.compare_digest(str(sent), str(expected)):
+        # Compared as bytes: compare_digest refuses str with non-ASCII characters.
+        if not expected or not hmac.compare_digest(str(sent).encode(), str(expected).encode()):
             abort(400, description="This form has expired. Reload the page and try again.")
 
     @app.after_request

@@ -156,3 +156,11 @@ def test_every_game_page_loads_its_game_stylesheet_once(app, browser):
             assert page.count(f"/static/games/{slug}.css") == 1, path
         others = [other for other in GAMES if other != slug and f"/static/games/{other}.css" in page]
         assert not others, (path, others)
+
+
+def test_a_forged_token_with_unusual_characters_is_refused_not_a_crash(app, browser):
+    browser.get("/")
+    for forged in ("²", "ł" * 40, "\u0000"):
+        response = browser.client.post("/tables/new/scorepad", data={"csrf_token": forged, "players": "Ola"})
+        assert response.status_code == 400
+        assert "This form has expired" in text(response)
