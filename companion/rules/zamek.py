@@ -192,6 +192,10 @@ def api_turn(body: object) -> dict:
     box = _read_box(body.get("box", []), castles)
     wizard_used = _read_wizard_used(body.get("wizard_used", []), castles)
     number = _read_number(_required(body, "card"), "card")
+    if action == "put_back" and must_go_to_box(castles, number):
+        # The contract: such a card is boxed whatever the action (the table refuses the put-back
+        # as a move a player cannot make; an API caller only asks what becomes of the card).
+        action = "box"
     try:
         outcome = play_turn(castles, player, number, action, deck, wizard_used, box)
     except RuleError as refused:

@@ -144,8 +144,14 @@ def test_a_card_lower_than_every_end_goes_to_the_box_whatever_the_choice():
     assert answer["castles"] == {"p1": [1, 5, 12], "p2": [1, 8]}
 
 
-def test_putting_back_a_card_that_must_go_to_the_box_is_refused():
-    refused("must_go_to_box", turn, {"p1": [1, 5, 12], "p2": [1, 8]}, "p1", 4, "put_back", field="action")
+def test_putting_back_a_card_that_must_go_to_the_box_is_refused_at_the_table():
+    refused("must_go_to_box", zamek.play_turn, {"p1": [1, 5, 12], "p2": [1, 8]}, "p1", 4, "put_back", zamek.default_deck())
+
+
+def test_the_api_boxes_such_a_card_whatever_the_action_as_the_contract_says():
+    answer = turn({"p1": [1, 5, 12], "p2": [1, 8]}, "p1", 4, "put_back")
+    assert answer["result"] == "boxed" and answer["box"] == [4]
+    assert answer["castles"] == {"p1": [1, 5, 12], "p2": [1, 8]}
 
 
 def test_a_card_another_castle_could_use_is_not_boxed():

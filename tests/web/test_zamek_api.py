@@ -37,13 +37,12 @@ def test_a_card_lower_than_every_castle_end_is_boxed_whatever_the_add(client):
     assert answer["castles"] == {"p1": [1, 5, 12], "p2": [1, 8]}
 
 
-def test_putting_back_a_card_that_must_go_to_the_box_is_a_422(client):
-    response = post(client, TURN, {"castles": {"p1": [1, 5, 12], "p2": [1, 8]}, "player": "p1", "card": 6,
-                                   "action": "put_back"})
-    assert response.status_code == 422
-    error = response.get_json()["error"]
-    assert error["code"] == "must_go_to_box"
-    assert "box" in error["message"]
+def test_a_card_that_must_go_to_the_box_is_boxed_even_when_put_back(client):
+    """api.md: a card lower than every castle's end is boxed whatever the action."""
+    answer = post(client, TURN, {"castles": {"p1": [1, 5, 12], "p2": [1, 8]}, "player": "p1", "card": 6,
+                                 "action": "put_back"}).get_json()
+    assert answer["result"] == "boxed"
+    assert answer["castles"] == {"p1": [1, 5, 12], "p2": [1, 8]}
 
 
 def test_the_wizard_slides_a_card_in_once(client):
