@@ -484,7 +484,7 @@ def _read_castles(raw: object, field: str) -> dict[str, list[int]]:
     castles = _read_object(raw, field)
     if not MIN_PLAYERS <= len(castles) <= MAX_PLAYERS:
         raise RuleError("player_count", f"Zamek is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; "
-                                        f"{len(castles)} castles were given.", field)
+                                        f"{_castles_given(len(castles))}.", field)
     placed: set[int] = set()
     return {_read_key(player, field): _read_castle(castle, f"{field}.{player}", placed)
             for player, castle in castles.items()}
@@ -1075,3 +1075,8 @@ def _random_choice(state: dict, rng: random.Random) -> str:
         if preferred in choices and rng.random() < chance:
             return preferred
     return rng.choice(choices)
+
+
+def _castles_given(count: int) -> str:
+    """``"1 castle was given"``, ``"5 castles were given"``."""
+    return f"{count} castle was given" if count == 1 else f"{count} castles were given"
