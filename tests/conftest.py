@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -65,3 +66,44 @@ def browser(app):
 def other_browser(app):
     """A second phone at the same table."""
     return Browser(app.test_client())
+
+
+# --- Secrets: what a link can see must not change when a hidden part of the state does. ---
+
+
+def everything_seen(browser: Browser, token: str, refusal: dict, extra_paths=()) -> list[bytes]:
+    """Everything one link can fetch, in bytes: page, live fragment, history, links, the
+    htmx fragment, the export, any ``extra_paths`` (``?from=A4``), and the answer to a refused post."""
+    paths = ("", "/live", "/history", "/links", *extra_paths)
+    seen = [browser.get(f"/t/{token}{path}").data for path in paths]
+    seen.append(browser.get(f"/t/{token}", headers={"HX-Request": "true"}).data)
+    seen.append(json.dumps(browser.get(f"/t/{token}/export.json").get_json(), sort_keys=True).encode())
+    seen.append(browser.post(f"/t/{token}/act", {"version": "0", **refusal}, htmx=True).data)
+    return seen
+
+
+def with_state_changed(app, token: str, change, then):
+    """Run ``then()`` while the table's stored state is ``change(state)``, then put it back."""
+    from companion import get_db, store
+
+    with app.app_context():
+        conn = get_db()
+        table_id = store.find_link(conn, token).table_id
+        original = conn.execute("SELECT state FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
+        conn.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(change(json.loads(original))), table_id))
+        conn.commit()
+    try:
+        return then()
+    finally:
+        with app.app_context():
+            conn = get_db()
+            conn.execute("UPDATE tables SET state = ? WHERE id = ?", (original, table_id))
+            conn.commit()
+
+
+def table_state(app, token: str) -> dict:
+    """The stored state of the table a link opens."""
+    from companion import get_db, store
+
+    with app.app_context():
+        return store.get_table(get_db(), store.find_link(get_db(), token).table_id).state

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 import pytest
 
 from companion.rules import forteresse
-from tests.conftest import text
+from tests.conftest import everything_seen, table_state, text, with_state_changed
 
 OLA = {"walls": ["B2", "B3", "B4", "B5", "B6", "C2", "C3", "C4", "C5", "C6"],
        "besieged": ["D2", "D3", "D4", "D5", "D6"]}
@@ -363,47 +363,23 @@ def test_the_game_page_offers_the_tools_and_the_table(browser):
 
 
 def _observed(client_browser, token, free_cell) -> list:
-    """Everything one link can fetch, in bytes: page, fragment, aiming, history, links, export, a refusal."""
-    seen = [client_browser.get(f"/t/{token}{path}").data
-            for path in ("", "/live", f"?from={free_cell}", f"?from={free_cell}&direction=E", "/history", "/links")]
-    seen.append(client_browser.get(f"/t/{token}", headers={"HX-Request": "true"}).data)
-    seen.append(json.dumps(client_browser.get(f"/t/{token}/export.json").get_json(), sort_keys=True).encode())
-    refused = client_browser.post(f"/t/{token}/act", {"version": "0", "type": "shot", "from": "D4"}, htmx=True)
-    seen.append(refused.data)
-    return seen
+    """Everything one link can fetch, aiming steps included."""
+    return everything_seen(client_browser, token, {"type": "shot", "from": "D4"},
+                           (f"?from={free_cell}", f"?from={free_cell}&direction=E"))
 
 
-def _with_other_fortresses(app, table_token, owner, then):
-    """Run ``then`` with every fortress ``owner`` drew replaced by another one, then put them back."""
-    from companion import get_db, store
+def _other_fortresses(owner):
+    """A state change: every fortress ``owner`` drew replaced by another one."""
 
-    with app.app_context():
-        conn = get_db()
-        table_id = store.find_link(conn, table_token).table_id
-        original = conn.execute("SELECT state FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
-        state = json.loads(original)
+    def change(state):
         for number, played in enumerate(state["rounds"]):
             if played["setups"][owner] is not None:
                 other = forteresse.random_fortress(random.Random(f"other{number}"))
                 assert other != played["setups"][owner]
                 played["setups"][owner] = other
-        conn.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(state), table_id))
-        conn.commit()
-    try:
-        return then()
-    finally:
-        with app.app_context():
-            conn = get_db()
-            conn.execute("UPDATE tables SET state = ? WHERE id = ?", (original, table_id))
-            conn.commit()
+        return state
 
-
-def _state(app, token) -> dict:
-    from companion import get_db, store
-
-    with app.app_context():
-        link = store.find_link(get_db(), token)
-        return store.get_table(get_db(), link.table_id).state
+    return change
 
 
 @pytest.mark.parametrize("owner", ["a", "b"])
@@ -423,7 +399,7 @@ def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_g
     rng = random.Random(7)
     checked_phases = set()
     for step in range(200):
-        state = _state(app, token)
+        state = table_state(app, token)
         current = state["rounds"][-1]
         drawn = current["setups"][owner] is not None or len(state["rounds"]) > 1
         phase = (len(state["rounds"]), state["phase"], current["setups"][owner] is not None)
@@ -435,7 +411,7 @@ def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_g
                 return [_observed(who, where, free) for who, where in observers]
 
             before = everything()
-            after = _with_other_fortresses(app, token, owner, everything)
+            after = with_state_changed(app, token, _other_fortresses(owner), everything)
             assert before == after, f"a view depends on {owner}'s fortress at {phase}"
         move = forteresse.random_legal_action(state, rng)
         if move is None:
@@ -449,7 +425,7 @@ def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_g
         who, where = (watcher, token) if actor == "referee" else (phones[actor], seats[actor])
         response = who.post(f"/t/{where}/act", {"version": str(_version(who, token)), **form})
         assert response.status_code == 303, form
-    assert _state(app, token)["phase"] == "finished"
+    assert table_state(app, token)["phase"] == "finished"
     assert {(1, "setup", True), (1, "shooting", True), (2, "setup", True), (2, "shooting", True)} <= checked_phases
     finished = text(watcher.get(f"/t/{links['Viewer']}"))
     assert "Round 1: the fortresses" in finished and "Round 2: the fortresses" in finished

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from companion import get_db
-from tests.conftest import text
+from tests.conftest import everything_seen, table_state, text, with_state_changed
 
 TWO = {"players": ["Ola", "Kuba", "", ""], "variant": "basic", "deck": "default"}
 EXTENDED = {**TWO, "variant": "extended"}
@@ -409,39 +409,8 @@ def test_teammates_voting_at_the_same_moment_are_both_counted(browser, team_tabl
 
 
 def _observed(browser, token) -> list:
-    """Everything one link can fetch, in bytes: page, fragment, history, links, export, a refusal."""
-    seen = [browser.get(f"/t/{token}{path}").data for path in ("", "/live", "/history", "/links")]
-    seen.append(browser.get(f"/t/{token}", headers={"HX-Request": "true"}).data)
-    seen.append(json.dumps(browser.get(f"/t/{token}/export.json").get_json(), sort_keys=True).encode())
-    refused = browser.post(f"/t/{token}/act", {"version": "0", "type": "turn", "number": "99"}, htmx=True)
-    seen.append(refused.data)
-    return seen
-
-
-def _changed_state(app, token, change, then):
-    """Run ``then`` on the table with its state changed by ``change``, then put it back."""
-    from companion import store
-
-    with app.app_context():
-        conn = get_db()
-        table_id = store.find_link(conn, token).table_id
-        original = conn.execute("SELECT state FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
-        conn.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(change(json.loads(original))), table_id))
-        conn.commit()
-    try:
-        return then()
-    finally:
-        with app.app_context():
-            conn = get_db()
-            conn.execute("UPDATE tables SET state = ? WHERE id = ?", (original, table_id))
-            conn.commit()
-
-
-def _state(app, token) -> dict:
-    from companion import store
-
-    with app.app_context():
-        return store.get_table(get_db(), store.find_link(get_db(), token).table_id).state
+    """Everything one link can fetch."""
+    return everything_seen(browser, token, {"type": "turn", "number": "99"})
 
 
 def _seen_elsewhere(state: dict) -> dict:
@@ -466,12 +435,12 @@ def test_no_link_ever_depends_on_where_seen_cards_lie_over_a_whole_game(app, bro
     rng = random.Random(3)
     checks = 0
     for _step in range(400):
-        state = _state(app, token)
+        state = table_state(app, token)
         if state["seen"] and _step % 3 == 0 and _seen_elsewhere(json.loads(json.dumps(state))):
             moved = _seen_elsewhere(json.loads(json.dumps(state)))
             assert moved is None or moved["seen"] != state["seen"]
             before = [_observed(browser, where) for where in (token, viewer)]
-            after = _changed_state(app, token, lambda _s, moved=moved: moved,
+            after = with_state_changed(app, token, lambda _s, moved=moved: moved,
                                    lambda: [_observed(browser, where) for where in (token, viewer)])
             assert before == after, "a page depends on where a seen card lies"
             checks += 1
@@ -479,7 +448,7 @@ def test_no_link_ever_depends_on_where_seen_cards_lie_over_a_whole_game(app, bro
         if move is None:
             break
         assert act(browser, token, **move[1]).status_code == 200
-    assert _state(app, token)["over"] and checks >= 5
+    assert table_state(app, token)["over"] and checks >= 5
 
 
 @pytest.mark.parametrize("stage", ["position", "choice"])
@@ -506,9 +475,9 @@ def test_other_teams_the_viewer_and_the_referee_never_depend_on_a_teams_ballots(
 
     observers = ((browser, token), (browser, table_links["Viewer"]), (ola, blue))
     before = [_observed(who, where) for who, where in observers]
-    after = _changed_state(app, token, other_ballots, lambda: [_observed(who, where) for who, where in observers])
+    after = with_state_changed(app, token, other_ballots, lambda: [_observed(who, where) for who, where in observers])
     assert before == after
-    mine = _changed_state(app, token, other_ballots, lambda: live(zed, red))
+    mine = with_state_changed(app, token, other_ballots, lambda: live(zed, red))
     assert f"Zed: {str(others[0]).replace('_', ' ')}" in mine  # the team itself does see its ballots
 
 
