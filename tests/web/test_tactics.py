@@ -332,3 +332,9 @@ def test_castellan_tactics_balance_runs_the_simulator(capsys):
     for faction in tactics.load_factions().values():
         assert faction["name"] in out
     assert re.search(r"\n(\d+) games in [\d.]+ s", out).group(1) == str(20 * 2 * 6)  # 6 pairings, both starters
+
+
+def test_the_start_form_names_player_two_s_seat_for_both_board_sizes(browser):
+    page = text(browser.get("/tactics/"))
+    assert "Player 2, seat N with two players, W with four" in page
+    assert "Player 1, seat S" in page
