@@ -37,8 +37,8 @@ def init_app(app: Flask) -> None:
 
 
 def _answer(status: int, error: HTTPException):
-    message = _MESSAGES.get(status) if status != 400 or not error.description else None
-    message = message or (error.description if status == 400 else "That did not work.")
+    # A 400 carries its own reason (an expired form); the others have a fixed sentence.
+    message = (error.description if status == 400 else _MESSAGES.get(status)) or "That did not work."
     if request.path.startswith("/api/"):
         return jsonify({"error": {"code": _CODES.get(status, "http_error"), "message": message}}), status
     return render_template("errors/page.html", status=status, message=message), status
