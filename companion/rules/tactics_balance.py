@@ -63,17 +63,25 @@ _DIGITS = tuple(
 def cell_gain(player: int, edges: tuple[int, ...], key: int) -> tuple[int, tuple[int, ...]]:
     """What laying a card with ``edges`` on the empty cell of ``key`` gains ``player`` at once,
     and the cells it captures: the cell's value, plus 1 and the cell's value per capture."""
-    cell, code = key % 9, key // 9
-    gain, captured = VALUES[cell], []
-    for edge, target, _ in REACH[player][cell]:
+    gain, captured = VALUES[key % 9], []
+    for edge, theirs, target in _facing(player, key):
+        if edges[edge] > theirs:
+            gain += 1 + VALUES[target]
+            captured.append(target)
+        elif edges[edge] < theirs:
+            break
+    return gain, tuple(captured)
+
+
+def _facing(player: int, key: int) -> list[tuple[int, int, int]]:
+    """The opponents' cards that the cell of ``key`` faces, in processing order: (the edge of
+    ``player``'s card, the opponent's number that edge meets, the opponent's cell)."""
+    code, facing = key // 9, []
+    for edge, target, _ in REACH[player][key % 9]:
         theirs, code = code % 10, code // 10
         if theirs:
-            if edges[edge] > theirs:
-                gain += 1 + VALUES[target]
-                captured.append(target)
-            elif edges[edge] < theirs:
-                break
-    return gain, tuple(captured)
+            facing.append((edge, theirs, target))
+    return facing
 
 
 def position_keys(board: dict, player: int) -> list[int]:
@@ -101,7 +109,8 @@ class _Gains(dict):
         if key >= OCCUPIED:
             gains = (-1,) * len(self.cards)
         else:
-            gains = tuple(cell_gain(self.player, edges, key)[0] for edges in self.cards)
+            facing, value = _facing(self.player, key), VALUES[key % 9]
+            gains = tuple(_gain(value, facing, edges) for edges in self.cards)
         self[key] = gains
         return gains
 
@@ -124,10 +133,11 @@ class Side:
     def __init__(self, player: int, cards: tuple[tuple[int, ...], ...]):
         self.player, self.cards = player, cards
         self.gains = _Gains(player, cards)
+        self.lookup = self.gains.__getitem__
         self.captures = _Captures(player, cards)
         # What a card laid on a cell adds to the opponent's keys of the cells next to it.
         self.marks = tuple(
-            tuple(tuple((x, digit * edges[facing]) for x, digit, facing in _DIGITS[1 - player][cell])
+            tuple(((cell, OCCUPIED), *((x, digit * edges[facing]) for x, digit, facing in _DIGITS[1 - player][cell]))
                   for edges in cards)
             for cell in range(len(CELLS))
         )
@@ -136,56 +146,56 @@ class Side:
 # --- playing -----------------------------------------------------------------------------
 
 
-def play_game(sides: tuple[Side, Side], rng: random.Random) -> tuple[int, int]:
-    """One 3x3 game between greedy players; ``sides[0]`` sits S and starts. Returns the two totals.
+def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
+    """One 3x3 game between greedy players; ``sides[0]`` sits S and starts. Returns its total
+    minus the other's (positive: it won).
 
     Each deck is drawn from at random (a uniform shuffle, drawn card by card). Each turn the
     player lays the card and cell that gain the most points at once; equal best plays are
     listed cell by cell (A1, A2, ... C3), then in hand order, and one is drawn at random.
+    A play's gain is exactly what it adds to the difference between the two totals.
     """
     draw = rng.random
     decks = [list(range(len(side.cards))) for side in sides]
     hands = [[deck.pop(int(draw() * len(deck))) for _ in range(tactics.HAND_SIZE)] for deck in decks]
     keys = [list(range(len(CELLS))), list(range(len(CELLS)))]
-    owners, marks = [-1] * len(CELLS), [()] * len(CELLS)
-    captured, empty, turn = [0, 0], len(CELLS), 0
-    while empty and (hands[0] or hands[1]):
-        player, turn = turn & 1, turn + 1
-        hand, side, mine = hands[player], sides[player], keys[player]
-        if not hand:
-            continue  # no card in hand: pass
-        # One card is listed twice, so that itemgetter gives a tuple; each tie then counts twice.
-        width = max(len(hand), 2)
-        pick = itemgetter(*hand) if len(hand) > 1 else itemgetter(hand[0], hand[0])
-        gains = list(chain.from_iterable(map(pick, map(side.gains.__getitem__, mine))))
-        best = max(gains)
-        chosen = gains.index(best)
-        for _ in range(int(draw() * gains.count(best))):
-            chosen = gains.index(best, chosen + 1)
-        cell, index = divmod(chosen, width)
-        card = hand.pop(min(index, len(hand) - 1))
-        for target in side.captures[mine[cell] << 5 | card]:
-            owners[target] = -1
-            captured[player] += 1
-            empty += 1
-            keys[0][target] -= OCCUPIED
-            keys[1][target] -= OCCUPIED
-            for x, mark in marks[target]:
-                mine[x] -= mark
-        owners[cell], marks[cell] = player, side.marks[cell][card]
-        empty -= 1
-        keys[0][cell] += OCCUPIED
-        keys[1][cell] += OCCUPIED
-        theirs = keys[1 - player]
-        for x, mark in marks[cell]:
-            theirs[x] += mark
-        if decks[player]:
-            hand.append(decks[player].pop(int(draw() * len(decks[player]))))
-    totals = list(captured)
-    for cell, owner in enumerate(owners):
-        if owner >= 0:
-            totals[owner] += VALUES[cell]
-    return totals[0], totals[1]
+    marks = [()] * len(CELLS)
+    margin, empty, left = 0, len(CELLS), len(decks[0]) + len(decks[1]) + 2 * tactics.HAND_SIZE
+    turns = [(1 - 2 * player, hands[player], sides[player], keys[player], keys[1 - player], decks[player])
+             for player in (0, 1)]
+    while empty and left:
+        for sign, hand, side, mine, theirs, deck in turns:
+            if not hand:
+                continue  # no card in hand: pass
+            width = len(hand)
+            if width > 1:
+                gains = list(chain.from_iterable(map(itemgetter(*hand), map(side.lookup, mine))))
+            else:
+                gains = list(map(itemgetter(hand[0]), map(side.lookup, mine)))
+            best = max(gains)
+            chosen = gains.index(best)
+            for _ in range(int(draw() * gains.count(best))):
+                chosen = gains.index(best, chosen + 1)
+            cell, index = divmod(chosen, width)
+            card = hand.pop(index)
+            margin += sign * best
+            if best != VALUES[cell]:  # something was captured
+                for target in side.captures[mine[cell] << 5 | card]:
+                    empty += 1
+                    theirs[target] -= OCCUPIED
+                    for x, mark in marks[target]:
+                        mine[x] -= mark
+            marks[cell] = side.marks[cell][card]
+            empty -= 1
+            left -= 1
+            mine[cell] += OCCUPIED
+            for x, mark in marks[cell]:
+                theirs[x] += mark
+            if deck:
+                hand.append(deck.pop(int(draw() * len(deck))))
+            if not empty or not left:
+                break
+    return margin
 
 
 def units(factions: dict[str, dict], games: int, seed: int) -> list[tuple]:
@@ -208,9 +218,8 @@ def run_unit(unit: tuple) -> tuple[str, str, int, int, int]:
     sides = (_side(0, seated[0]), _side(1, seated[1]))
     tally = [0, 0, 0]
     for _ in range(count):
-        totals = play_game(sides, rng)
-        mine, theirs = totals if seating == 0 else totals[::-1]
-        tally[0 if mine > theirs else 2 if mine < theirs else 1] += 1
+        margin = play_game(sides, rng) * (1 if seating == 0 else -1)
+        tally[0 if margin > 0 else 2 if margin < 0 else 1] += 1
     return (a, b, *tally)
 
 
@@ -308,6 +317,16 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.svg, "w", encoding="utf-8") as out:
             out.write(render_svg(factions, table))
     return 0 if not outside else 1
+
+
+def _gain(gain: int, facing: list[tuple[int, int, int]], edges: tuple[int, ...]) -> int:
+    """``cell_gain``'s gain alone, from a cell's value and what it faces."""
+    for edge, theirs, target in facing:
+        if edges[edge] > theirs:
+            gain += 1 + VALUES[target]
+        elif edges[edge] < theirs:
+            break
+    return gain
 
 
 _SIDES: dict[tuple[int, tuple], Side] = {}
