@@ -410,8 +410,10 @@ class Document:
         header = pages.header
         qr = Rect(header.right - header.h, header.y, header.h, header.h)
         text = Rect(header.x, header.y, qr.x - 3 - header.x, header.h)
-        self.label(Rect(text.x, text.top - 3, text.w, 3), self.game_name.upper(), size=7, bold=True)
-        self.label(Rect(text.x, text.top - 9, text.w, 5), self.sheet.title, size=12, bold=True)
+        band = Rect(text.x, text.top - 10, text.w, 10)
+        self.background(band, SHADE, radius=1.5)
+        self.label(Rect(band.x + 2, band.top - 3.8, band.w - 4, 2.6), self.game_name.upper(), size=7, bold=True)
+        self.label(Rect(band.x + 2, band.y + 1.2, band.w - 4, 4.4), self.sheet.title, size=12, bold=True)
         total = len(pages.tiles)
         if total == 1:
             sentences = ["The whole mat is on this page."]
@@ -426,7 +428,7 @@ class Document:
                              f"{tile.above} so that the ticks meet, and tape.")
         if tile.number == 1 and note:
             sentences.append(note)
-        self.text_block(Rect(text.x, text.y, text.w, text.h - 10), " ".join(sentences), size=7.5)
+        self.text_block(Rect(text.x, text.y, text.w, text.h - 10.5), " ".join(sentences), size=7.5)
         self.qr(self.game_url, qr)
 
     def _mat_tile(
