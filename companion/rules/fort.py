@@ -358,6 +358,21 @@ def view(state: dict, viewer: str) -> dict:
     }
 
 
+def result(state: dict, finished: bool) -> dict | None:
+    """Once the game is over: Fort counts no points, so a winner (or each who shares the win)
+    scores 1 and the others 0; else None (``finished``: the referee closed the table early)."""
+    if state["phase"] != "over":
+        return None
+    winners = set(state["shared"]) | ({state["winner"]} if state["winner"] else set())
+    return {
+        "players": [
+            {"name": state["names"][player], "score": int(player in winners),
+             "winner": player in winners, "team": None}
+            for player in state["players"]
+        ]
+    }
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A legal ``("referee", action)``, the cards invented consistently with what is public; None at the end."""
     if state["phase"] == "over":
