@@ -198,7 +198,7 @@ async def _hall(port: int, path: str, etag: str, phones: int, every: float, seco
                 if re.search(rb"(?i)connection:\s*close", head):
                     writer.close()
                     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
+            except (TimeoutError, OSError, asyncio.IncompleteReadError):
                 failures += 1
                 return
             latencies.append(time.perf_counter() - start)
