@@ -64,10 +64,7 @@ def _serve(kind: str, port: int, database: str, workers: int) -> None:
     """Entry point of a server subprocess."""
     from companion import create_app, server
 
-    if kind == "bare":
-        app = bare_app()
-    else:
-        app = create_app({"DATABASE": database, "SECRET_KEY": "bench"})
+    app = bare_app() if kind == "bare" else create_app({"DATABASE": database, "SECRET_KEY": "bench"})
     server.run(app, host="127.0.0.1", port=port, workers=workers, threads=8, quiet=True)
 
 
