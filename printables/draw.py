@@ -428,7 +428,9 @@ class Document:
                              f"{tile.above} so that the ticks meet, and tape.")
         if tile.number == 1 and note:
             sentences.append(note)
-        self.text_block(Rect(text.x, text.y, text.w, text.h - 10.5), " ".join(sentences), size=7.5)
+        words = Rect(text.x, text.y, text.w, text.h - 10.5)
+        if self.text_block(words, " ".join(sentences), size=7.5) < words.y - 0.01:
+            raise ValueError(f"the header of page {tile.number} of {self.sheet.slug} overflows: shorten its note")
         self.qr(self.game_url, qr)
 
     def _mat_tile(
@@ -441,16 +443,15 @@ class Document:
     ) -> None:
         """One page's part of the mat: its slots and borders, its strips, its joins' ticks and cut lines."""
         core, window = tile.place(tile.core), tile.place(tile.window)
-        for number, (strip, turned) in ((tile.right, (Rect(core.right, window.y, tiling.OVERLAP, window.h), True)),
-                                        (tile.below, (Rect(window.x, window.y, core.w, tiling.OVERLAP), False))):
-            if number:
-                self.background(strip, SHADE)
-                words = f"Page {number} goes on this strip."
-                if turned:
-                    with self.turned(strip) as local:
-                        self.label(local.inset(1.5), words, size=7, align="centre", color=MUTED)
-                else:
-                    self.label(strip.inset(1.5), words, size=7, align="centre", color=MUTED)
+        if tile.right:
+            strip = Rect(core.right, window.y, tiling.OVERLAP, window.h)
+            self.background(strip, SHADE)
+            with self.turned(strip) as local:
+                self._strip_words(local, tile.right)
+        if tile.below:
+            strip = Rect(window.x, window.y, core.w, tiling.OVERLAP)
+            self.background(strip, SHADE)
+            self._strip_words(strip, tile.below)
         for index, rect in enumerate(spec.slots()):
             if tile.core.contains(rect):
                 slot(self, index, tile.place(rect))
@@ -460,6 +461,9 @@ class Document:
             if border and tile.core.contains(rect):
                 border(self, side, index, tile.place(rect))
         self._mat_joins(spec, tile, core, window)
+
+    def _strip_words(self, strip: Rect, number: int) -> None:
+        self.label(strip.inset(1.5), f"Page {number} goes on this strip.", size=7, align="centre", color=MUTED)
 
     def _mat_joins(self, spec: MatSpec, tile: tiling.Tile, core: Rect, window: Rect) -> None:
         """Dashed lines where a neighbour's edge goes, solid lines where this page is cut, and ticks across both."""
