@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from printables import tiling
 from printables.draw import Document
 from printables.tiling import MatSpec
 
@@ -39,6 +40,10 @@ class Sheet:
     def papers(self) -> tuple[str, ...]:
         """The papers the sheet comes on: a mat on the large ones too."""
         return PAPERS + LARGE_PAPERS if self.mat else PAPERS
+
+    def mat_pages(self, paper: str) -> int | None:
+        """How many pages the mat takes on this paper; None for a sheet that is not a mat."""
+        return len(tiling.mat_pages(paper, self.mat).tiles) if self.mat else None
 
 
 def all_sheets() -> list[Sheet]:

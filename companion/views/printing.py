@@ -10,7 +10,6 @@ from flask import Blueprint, abort, render_template, request, send_file
 import printables
 from companion import registry
 from companion.web import public_base_url
-from printables import tiling
 from printables.layout import DUPLEX
 
 bp = Blueprint("printing", __name__)
@@ -25,15 +24,7 @@ def index():
     options = {
         key: value for key, value in (("ink", "saver"), ("duplex", "short")) if request.args.get(key) == value
     }
-    mat_pages = {
-        (sheet.slug, paper): len(tiling.mat_pages(paper, sheet.mat).tiles)
-        for sheet in sheets
-        if sheet.mat
-        for paper in sheet.papers
-    }
-    return render_template(
-        "print/page.html", by_game=by_game, paper_names=printables.PAPER_NAMES, mat_pages=mat_pages, options=options
-    )
+    return render_template("print/page.html", by_game=by_game, paper_names=printables.PAPER_NAMES, options=options)
 
 
 @bp.get("/print/<slug>.pdf")
