@@ -176,3 +176,23 @@ def test_the_command_prints_a_mat_on_tabloid_and_refuses_a_deck_on_it_clearly(tm
     assert cli.main(["print", "castle-deck", "--paper", "tabloid", "-o", str(tmp_path / "deck.pdf")]) == 2
     assert "castle-deck comes on a4 or letter paper, not tabloid." in capsys.readouterr().err
     assert not (tmp_path / "deck.pdf").exists()
+
+
+@pytest.mark.parametrize(("slug", "paper"), [("castle-mat", "a3"), ("tactics-mat-4x4", "letter")])
+def test_the_rendered_slot_outlines_lie_where_the_geometry_puts_them(slug, paper, build_pdf, render):
+    """At 200 dpi, each slot of page 1 has ink on its edges and clear paper just inside them."""
+    pages = tiling.mat_pages(paper, printables.get_sheet(slug).mat)
+    tile = pages.tiles[0]
+    image = render(build_pdf(slug, paper=paper), 1, dpi=200)
+    scale = image.width / pages.page.w
+
+    def ink(x: float, y: float) -> int:
+        return image.getpixel((round(x * scale), round((pages.page.h - y) * scale)))
+
+    slots = [tile.place(slot) for slot in pages.spec.slots() if tile.core.contains(slot)]
+    assert slots
+    for slot in slots:
+        y = slot.y + slot.h * 0.3  # clear of the names and dots drawn on the middle of the edges
+        assert min(ink(slot.x + dx, y) for dx in (-0.1, 0, 0.1)) < 100, slot
+        assert min(ink(slot.right + dx, y) for dx in (-0.1, 0, 0.1)) < 100, slot
+        assert ink(slot.x + 0.8, y) > 150 and ink(slot.right - 0.8, y) > 150, slot
