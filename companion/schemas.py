@@ -82,4 +82,26 @@ def check(schema: dict, value: object, what: str) -> None:
     if error is not None:
         path = ".".join(str(part) for part in error.absolute_path)
         field = f"{what}.{path}" if path else what
-        raise RuleError(f"bad_{what}", f"The {what} does not fit at “{field}”: {error.message[:160]}.", field)
+        raise RuleError(f"bad_{what}", _sentence(error, what, path or what), field)
+
+
+_TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number", "array": "a list",
+               "object": "an object", "boolean": "true or false", "null": "left out"}
+
+
+def _sentence(error, what: str, name: str) -> str:
+    """The schema's complaint as one sentence for a person."""
+    if error.validator == "type":
+        kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        return f"In the {what}, “{name}” must be {' or '.join(_TYPE_WORDS[kind] for kind in kinds)}."
+    if error.validator == "required":
+        missing = ", ".join(key for key in error.validator_value if key not in error.instance)
+        return f"The {what} lacks a field it needs: {missing}."
+    if error.validator == "additionalProperties":
+        extra = ", ".join(sorted(key for key in error.instance if key not in error.schema.get("properties", {})))
+        return f"The {what} has fields this game does not take: {extra[:120]}."
+    if error.validator in ("enum", "const"):
+        allowed = error.validator_value if error.validator == "enum" else [error.validator_value]
+        choices = ", ".join(dict.fromkeys(str(choice) for choice in allowed))
+        return f"In the {what}, “{name}” must be one of: {choices}."
+    return f"In the {what}, “{name}” does not fit: {error.message[:120]}."
