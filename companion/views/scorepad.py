@@ -12,24 +12,37 @@ bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
 
 
 def _options(form: dict) -> dict:
-    """The creation form: one player's name per line."""
-    return {"players": str(form.get("players", "")).splitlines()}
+    """The creation form: one player's name per line, and whether the lowest total wins."""
+    return {"players": str(form.get("players", "")).splitlines(), "lowest_wins": form.get("lowest_wins") == "1"}
 
 
 def _action(form: dict, viewer: str) -> dict:
-    """A round: one number per player, fields ``points`` in the players' order."""
+    """A round, or the correction of round ``round``: fields ``points`` in the players' order.
+
+    An empty field is 0. ``minus`` holds the positions (0 first) whose ± toggle is on: their
+    points count negative, for phone keypads that have no minus sign.
+    """
     raw = form.get("points", [])
     raw = raw if isinstance(raw, list) else [raw]
+    minus = form.get("minus", [])
+    minus = set(minus if isinstance(minus, list) else [minus])
     points = []
-    for text in raw:
+    for position, text in enumerate(raw):
         text = str(text).strip() or "0"
         try:
-            points.append(int(text))
+            value = int(text)
         except ValueError:
             raise RuleError(
                 "bad_points", f"“{text[:12]}” is not a whole number of points.", "points"
             ) from None
-    return {"type": "round", "points": points}
+        points.append(-abs(value) if str(position) in minus else value)
+    if "round" not in form:
+        return {"type": "round", "points": points}
+    try:
+        number = int(str(form["round"]))
+    except ValueError:
+        raise RuleError("bad_round", "Choose the round to correct from the table.", "round") from None
+    return {"type": "correct", "round": number, "points": points}
 
 
 GAME = Game(
