@@ -57,7 +57,7 @@ def get_db():
     from flask import current_app
 
     if "db" not in g:
-        g.db = db.connect(current_app.config["DATABASE"])
+        g.db = db.kept_connection(current_app.config["DATABASE"])
     return g.db
 
 
@@ -71,7 +71,7 @@ def registry() -> games.Registry:
 def _close_db(_exc: BaseException | None) -> None:
     conn = g.pop("db", None)
     if conn is not None:
-        conn.close()
+        db.release(conn)
 
 
 def _templates_dir() -> Path:

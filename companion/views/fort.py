@@ -442,9 +442,12 @@ def _read_deal(form: dict) -> dict:
 
 
 def _read_burn(form: dict) -> dict:
-    action = {"card": _picked(form, "card", "Pick the card burned: its rank and suit, or type it.")}
-    if form.get("player"):
-        action["player"] = _text(form.get("player"))
+    player, _, card = _text(form.get("card")).rpartition(":")  # before the game: "p1:9H"
+    if not card:
+        raise RuleError("no_card", "Choose the fort card burned.", "card")
+    action = {"card": card, "draws": _whole(form.get("draws") or "1", "draws", "The cards drawn", 1, 2)}
+    if player:
+        action["player"] = player
     return action
 
 

@@ -141,7 +141,7 @@ def links(token: str):
     link, table, game = _open(token)
     shown = store.table_links(get_db(), table.id) if link.role == "referee" else [link]
     return render(
-        "tables/links.html", "tables/links.html", link=link, table=table, game=game, invites=_invites(shown)
+        "tables/links.html", "tables/links.html", link=link, table=table, game=game, invites=_invites(shown, game)
     )
 
 
@@ -221,7 +221,7 @@ def _render_table(link, table, game, status: int = 200, notices=(), kept: dict |
     """The table page (with the referee's invitations), or its live fragment for htmx."""
     context = _context(link, table, game, notices, kept)
     if not is_htmx():
-        context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [])
+        context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [], game)
     return render("tables/page.html", "tables/_live.html", status, **context)
 
 
@@ -275,11 +275,13 @@ def _remember(token: str) -> None:
     session["tables"] = tokens[:REMEMBERED_TABLES]
 
 
-def _invites(links: list[store.Link]) -> list[dict]:
-    """Each link with its full address (as another phone opens it) and its QR code."""
+def _invites(links: list[store.Link], game) -> list[dict]:
+    """Each link with its full address (as another phone opens it), its QR code, and whether a
+    seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's."""
     base = public_base_url()
     invites = []
     for item in links:
         address = base + url_for("tables.show", token=item.token)
-        invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address)})
+        invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address),
+                        "team": getattr(game.rules, "TEAM_SEATS", False)})
     return invites
