@@ -12,7 +12,7 @@ from pathlib import Path
 
 from flask import Flask, g, url_for
 
-from companion import db, games, security, web
+from companion import db, games, security, store, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -41,7 +41,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     registry = games.discover()
     app.extensions["castellan.games"] = registry
     security.init_app(app)
-    from companion import api, errors
+    from companion import api, errors, tables_api
+
+    tables_api.describe(registry.ordered())
 
     for blueprint in registry.blueprints:
         app.register_blueprint(blueprint)
@@ -109,6 +111,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
         static_url=static_url,
         game_stylesheet=game_stylesheet,
         all_games=registry.ordered,
+        new_token=store.new_token,  # a move form's Idempotency-Key: the form sent twice acts once
         games_by_slug=registry.games,
     )
     app.jinja_env.trim_blocks = True

@@ -1,7 +1,7 @@
 """The ``castellan`` command: serve the app on the LAN, print sheets, and each game's own tools.
 
 castellan serve [--host 0.0.0.0] [--port 5000] [--workers N] [--threads N]
-castellan print SHEET --paper letter -o sheet.pdf
+castellan print SHEET --paper letter -o sheet.pdf   (a mat also on --paper a3 or tabloid)
 castellan print --list
 """
 
@@ -63,6 +63,12 @@ def print_sheet(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.paper not in sheet.papers:
+        print(
+            f"castellan print: {sheet.slug} comes on {' or '.join(sheet.papers)} paper, not {args.paper}.",
+            file=sys.stderr,
+        )
+        return 2
     output = args.output or f"{sheet.slug}-{args.paper}.pdf"
     base_url = args.base_url or os.environ.get("CASTELLAN_BASE_URL") or f"http://{netinfo.lan_address()}:5000"
     with open(output, "wb") as out:
@@ -91,7 +97,9 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     print_cmd = commands.add_parser("print", help="write a printable sheet as a PDF")
     print_cmd.add_argument("sheet", nargs="?", help="the sheet's name (see --list)")
     print_cmd.add_argument("--list", action="store_true", help="list every sheet")
-    print_cmd.add_argument("--paper", choices=printables.PAPERS, default="a4")
+    print_cmd.add_argument(
+        "--paper", choices=printables.PAPERS + printables.LARGE_PAPERS, default="a4", help="a3 and tabloid: mats only"
+    )
     print_cmd.add_argument("-o", "--output", help="the PDF file to write (default: SHEET-PAPER.pdf)")
     print_cmd.add_argument("--ink-saver", action="store_true", help="no filled backgrounds")
     print_cmd.add_argument(

@@ -47,8 +47,8 @@ def draw_player_sheet(doc: Document) -> None:
             subtitle = ("Grille 1 : ma forteresse (10 murs, 5 assiégés) · grille 2 : ce que mes tirs ont révélé. "
                         "Règle : chaque joueur reçoit 7 par assiégé tué, 3 par canon et 1 par fusil de "
                         "l'adversaire.")
-            doc.label(Rect(parts.foot.x, parts.foot.top - 5, parts.foot.w, 5), subtitle, size=7.5, color=MUTED)
-            doc.text_block(Rect(parts.foot.x, parts.foot.y, parts.foot.w, parts.foot.h - 6), LEGEND, size=7)
+            y = doc.text_block(parts.foot, subtitle, size=7.5, color=MUTED)
+            doc.text_block(Rect(parts.foot.x, parts.foot.y, parts.foot.w, y - 1 - parts.foot.y), LEGEND, size=7.5)
         else:
             draw_score_box(doc, parts.foot)
 

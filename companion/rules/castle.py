@@ -324,6 +324,28 @@ def view(state: dict, viewer: str) -> dict:
     }
 
 
+def result(state: dict, finished: bool) -> dict | None:
+    """Each player's team score once the game is over, else None (``finished``: the referee closed
+    the table, which scores nothing by itself)."""
+    final = final_score(state)
+    if final is None:
+        return None
+    names = {**SEAT_NAMES, **{seat: name for seat, name in state["names"].items() if name}}
+    teams = TEAMS[state["players"]]
+    return {
+        "players": [
+            {
+                "name": names[seat],
+                "score": final["teams"][team],
+                "winner": team == final["winning_team"],
+                "team": team if len(members) > 1 else None,
+            }
+            for team, members in teams.items()
+            for seat in members
+        ]
+    }
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A legal ``("referee", action)`` drawn with ``rng``, or ``None`` once the game is over."""
     if state["phase"] == "over":

@@ -405,6 +405,21 @@ def view(state: dict, viewer: str) -> dict:
     }
 
 
+def result(state: dict, finished: bool) -> dict | None:
+    """Once the game is over: Fort counts no points, so a winner (or each who shares the win)
+    scores 1 and the others 0; else None (``finished``: the referee closed the table early)."""
+    if state["phase"] != "over":
+        return None
+    winners = set(state["shared"]) | ({state["winner"]} if state["winner"] else set())
+    return {
+        "players": [
+            {"name": state["names"][player], "score": int(player in winners),
+             "winner": player in winners, "team": None}
+            for player in state["players"]
+        ]
+    }
+
+
 def _burnable(state: dict) -> dict[str, list[str]]:
     """The fort cards each player may burn now: before the game, or the player whose turn it is."""
     if state["pending"]:

@@ -95,6 +95,22 @@ def view(state: dict, viewer: str) -> dict:
     }
 
 
+def result(state: dict, finished: bool) -> dict | None:
+    """Each player's total once the referee has ``finished`` the pad (it has no end of its own), else None.
+
+    The winners are the players the pad shows as leading: highest total, or lowest when chosen.
+    """
+    if not finished:
+        return None
+    shown = view(state, "viewer")
+    return {
+        "players": [
+            {"name": name, "score": total, "winner": name in shown["leaders"], "team": None}
+            for name, total in zip(state["players"], shown["totals"], strict=True)
+        ]
+    }
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """Any round of small scores, now and then a correction; the pad ends after 12 rounds."""
     if len(state["rounds"]) >= 12:

@@ -303,6 +303,22 @@ def view(state: dict, viewer: str) -> dict:
     }
 
 
+def result(state: dict, finished: bool) -> dict | None:
+    """Once the game is over: each castle's score (the extended game's points, the basic game's
+    elements) and the winner; else None (``finished``: the referee closed the table early)."""
+    if not state["over"]:
+        return None
+    scores = _final_scores(state)
+    return {
+        "players": [
+            {"name": player["name"],
+             "score": scores[player["seat"]]["total"] if scores else len(state["castles"][player["seat"]]),
+             "winner": state["winner"] == player["seat"], "team": None}
+            for player in state["players"]
+        ]
+    }
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A legal ``(actor, action)`` drawn at random, or None once the game is over."""
     if state["over"]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from companion import schemas
 from companion.games import Game
 from companion.rules import scorepad
 from companion.rules.errors import RuleError
@@ -12,12 +13,17 @@ bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
 
 
 def _options(form: dict) -> dict:
-    """The creation form: one player's name per line, and whether the lowest total wins."""
-    return {"players": str(form.get("players", "")).splitlines(), "lowest_wins": form.get("lowest_wins") == "1"}
+    """The creation form: one player's name per line (or, from the API, a list of names), and
+    whether the lowest total wins (a ticked box, or true from the API)."""
+    names = form.get("players", "")
+    return {
+        "players": names if isinstance(names, list) else str(names).splitlines(),
+        "lowest_wins": form.get("lowest_wins") in ("1", True),
+    }
 
 
 def _action(form: dict, viewer: str) -> dict:
-    """A round, or the correction of round ``round``: fields ``points`` in the players' order.
+    """A round, or (``type`` correct) the correction of round ``round``: ``points`` in the players' order.
 
     An empty field is 0. ``minus`` holds the positions (0 first) whose ± toggle is on: their
     points count negative, for phone keypads that have no minus sign.
@@ -36,10 +42,10 @@ def _action(form: dict, viewer: str) -> dict:
                 "bad_points", f"“{text[:12]}” is not a whole number of points.", "points"
             ) from None
         points.append(-abs(value) if str(position) in minus else value)
-    if "round" not in form:
+    if form.get("type") != "correct":
         return {"type": "round", "points": points}
     try:
-        number = int(str(form["round"]))
+        number = int(str(form.get("round")))
     except ValueError:
         raise RuleError("bad_round", "Choose the round to correct from the table.", "round") from None
     return {"type": "correct", "round": number, "points": points}
@@ -59,6 +65,23 @@ GAME = Game(
     table_options=_options,
     table_title=lambda options: ", ".join(name.strip() for name in options["players"] if name.strip()),
     table_action=_action,
+    options_schema=schemas.options(
+        "The players' names, in the order their points are given.",
+        {"players": {"oneOf": [
+            {"type": "array", "items": schemas.NAME, "minItems": 1, "maxItems": scorepad.MAX_PLAYERS},
+            {"type": "string", "maxLength": 2000, "description": "One name per line, as the form takes them."},
+        ]}, "lowest_wins": {"type": "boolean", "description": "The lowest total wins (false: the highest)."}},
+        required=("players",),
+    ),
+    action_schema=schemas.actions(
+        schemas.action("round", "One round: each player's points, in the players' order.", {
+            "points": {"type": "array", "items": {"type": "integer"}, "maxItems": scorepad.MAX_PLAYERS},
+        }),
+        schemas.action("correct", "A past round corrected: its number (1 first) and each player's points.", {
+            "round": {"type": "integer", "minimum": 1},
+            "points": {"type": "array", "items": {"type": "integer"}, "maxItems": scorepad.MAX_PLAYERS},
+        }),
+    ),
     tool=True,
 )
 

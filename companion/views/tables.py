@@ -85,7 +85,7 @@ def live(token: str):
 
 @bp.post("/t/<token>/act")
 def act(token: str):
-    """Apply one action chosen on the version the form was rendered from."""
+    """Apply one action chosen on the version the form was rendered from, once per form (its key)."""
     link, table, game = _open(token)
     if link.role == "viewer":
         return _refuse(
@@ -93,13 +93,15 @@ def act(token: str):
         )
     form = form_dict()
     try:
-        action = game.table_action(form, link.viewer)
+        action = game.checked_action(game.table_action(form, link.viewer))
         if link.role == "seat":
             action = {**action, "member": _member(), "member_name": _member_name(form)}
         version = None if store.order_free(game.rules, action) else _version(form)
-        table = store.act(get_db(), game.rules, table.id, link.viewer, action, version)
+        table = store.act(get_db(), game.rules, table.id, link.viewer, action, version, _once(link, form))
     except store.StaleTable as stale:
         return _refuse(link, stale.table, game, 409, str(stale))
+    except store.Repeated:
+        return _done(link, store.get_table(get_db(), table.id), game)
     except RuleError as refused:
         return _refuse(link, table, game, 422, refused.message)
     if is_htmx():
@@ -116,10 +118,13 @@ def undo(token: str):
     if link.role != "referee":
         return _refuse(link, table, game, 403, "Only the referee can undo.")
     last = store.last_action(get_db(), table.id)
+    form = form_dict()
     try:
-        table = store.undo(get_db(), game.rules, table.id, _version(form_dict()))
+        table = store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form))
     except store.StaleTable as stale:
         return _refuse(link, stale.table, game, 409, str(stale))
+    except store.Repeated:
+        return _done(link, store.get_table(get_db(), table.id), game)
     except RuleError as refused:
         return _refuse(link, table, game, 422, refused.message)
     return _done(link, table, game, f"Undone: {last['description']}" if last else None)
@@ -252,6 +257,12 @@ def _version(form: dict) -> int:
         return int(form.get("version", -1))
     except (TypeError, ValueError):
         return -1
+
+
+def _once(link: store.Link, form: dict) -> store.Once | None:
+    """The form's key (a hidden field every move form carries), so a form sent twice acts once."""
+    key = form.get("idempotency_key")
+    return store.Once(key[:200], link.token) if isinstance(key, str) and key else None
 
 
 def _member() -> str:

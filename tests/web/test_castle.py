@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.conftest import text
+from tests.conftest import table_state, text
 
 ROW = "4c 8d js 2s 2h 9h 5c 3s tc 6s 7d ah"
 EXAMPLE = dict(
@@ -356,16 +356,13 @@ def test_the_final_score_shows_which_captured_ranks_made_which_points(browser, a
     token = browser.create_table("castle", {"players": "2", "dealer": "S", "name_N": "Ola", "name_S": "Kuba"})
     _act(browser, token, 0, type="deal", castle_line=ROW)
     for version in range(1, 41):
-        with app.app_context():
-            from companion import get_db, store
-
-            state = store.get_table(get_db(), store.find_link(get_db(), token).table_id).state
+        state = table_state(app, token)
         name = castle.unseen_cards(state)[0]
         legal = castle.legal_piles(castle.castle_tops(state), castle.parse(name))
         fields = {"card": name, "pile": legal[0]} if legal else {"type": "pass", "card": name}
         assert _act(browser, token, version, **fields).status_code == 200
     page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text(browser.get(f"/t/{token}"))))
-    score = castle.final_score(_final_state(app, token))
+    score = castle.final_score(table_state(app, token))
     for team in "NS":
         lines = score["breakdown"][team]
         assert sum(line["points"] for line in lines.values()) == score["teams"][team]
@@ -373,13 +370,6 @@ def test_the_final_score_shows_which_captured_ranks_made_which_points(browser, a
     assert f"Aces (9 each) {row}" in page
     totals = " ".join(str(score["teams"][t]) for t in "NS")
     assert f"Total {totals}" in page
-
-
-def _final_state(app, token):
-    from companion import get_db, store
-
-    with app.app_context():
-        return store.get_table(get_db(), store.find_link(get_db(), token).table_id).state
 
 
 def test_the_help_says_the_first_card_laid_gives_its_players_team_the_colour(browser):

@@ -56,7 +56,7 @@ def test_a_past_round_is_corrected_as_a_move_of_its_own_and_undone_like_one(brow
     _round(browser, token, 1, [1, 1])
     form = text(browser.get(f"/t/{token}?correct=1"))
     assert "Correct round 1" in form and 'name="round" value="1"' in form and 'value="5"' in form
-    response = _round(browser, token, 2, [5, 7], minus=[1], htmx=True, round="1")
+    response = _round(browser, token, 2, [5, 7], minus=[1], htmx=True, round="1", type="correct")
     body = text(response)
     assert "<strong>Recorded.</strong> Round 1 corrected: Ola 5, Kuba -7." in body
     assert _totals(body) == ["6", "-6"] and "corrected</span>" in body
@@ -70,7 +70,7 @@ def test_a_past_round_is_corrected_as_a_move_of_its_own_and_undone_like_one(brow
 def test_a_refused_correction_says_why_and_keeps_what_was_typed(browser, htmx):
     token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
     _round(browser, token, 0, [5, 3])
-    response = _round(browser, token, 1, [5, 3], htmx=htmx, round="1")
+    response = _round(browser, token, 1, [5, 3], htmx=htmx, round="1", type="correct")
     body = text(response)
     assert response.status_code == 422
     assert re.search(r'role="alert">Round 1 already has these points: nothing to correct\.<', body)
