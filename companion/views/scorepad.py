@@ -14,11 +14,11 @@ bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
 
 def _options(form: dict) -> dict:
     """The creation form: one player's name per line (or, from the API, a list of names), and
-    whether the lowest total wins (a ticked box, or true from the API)."""
+    whether the lowest total wins (a ticked box: "yes", as the API gives true)."""
     names = form.get("players", "")
     return {
         "players": names if isinstance(names, list) else str(names).splitlines(),
-        "lowest_wins": form.get("lowest_wins") in ("1", True),
+        "lowest_wins": form.get("lowest_wins") == "yes",
     }
 
 

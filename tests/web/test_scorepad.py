@@ -41,7 +41,7 @@ def test_the_sign_toggle_makes_points_negative_and_an_empty_field_is_zero(browse
 
 
 def test_lowest_total_wins_is_chosen_at_creation(browser):
-    token = browser.create_table("scorepad", {"players": "Ola\nKuba", "lowest_wins": "1"})
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba", "lowest_wins": "yes"})
     _round(browser, token, 0, [5, 3])
     html = text(browser.get(f"/t/{token}"))
     assert "Leading, with the lowest total: Kuba" in html
@@ -107,3 +107,21 @@ def test_the_rules_refuse_a_correction_of_a_round_not_played():
         assert refused.value.message == "Only rounds 1 to 1 can be corrected."
     with pytest.raises(RuleError):
         scorepad.new_table({"players": ["Ola"], "lowest_wins": "yes"}, 1)
+
+
+def test_the_api_corrects_a_round_and_a_lowest_wins_pad_names_the_lowest_winner(app):
+    client = app.test_client()
+    created = client.post(
+        "/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola", "Kuba"], "lowest_wins": True}}
+    )
+    assert created.status_code == 201, created.get_json()
+    token = created.get_json()["links"]["referee"]["token"]
+    base = f"/api/v1/tables/{token}"
+    assert client.post(f"{base}/actions", json={"action": {"type": "round", "points": [5, 3]}, "version": 0}).status_code == 200
+    corrected = client.post(
+        f"{base}/actions", json={"action": {"type": "correct", "round": 1, "points": [2, 3]}, "version": 1}
+    )
+    assert corrected.status_code == 200, corrected.get_json()
+    finished = client.post(f"{base}/finish", json={"version": 2}).get_json()
+    players = finished["table"]["result"]["players"] if "table" in finished else finished["result"]["players"]
+    assert [(p["name"], p["score"], p["winner"]) for p in players] == [("Ola", 2, True), ("Kuba", 3, False)]
