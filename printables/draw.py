@@ -42,6 +42,14 @@ SHADE = "#e6e6e6"  # light fills, e.g. a score pad's name row
 HAIRLINE = 0.2
 QR_MIN_MODULE = 0.5  # mm: smaller modules stop scanning reliably on a phone
 CALIBRATION_SENTENCE = "This bar measures 50 mm: print at 100 %."
+CUT_SENTENCES = {  # how a mat's page joins the page before it, by the edge of this page that is cut
+    "left": "Cut this page along the solid line on the left, lay it on the grey strip of page {page} so that "
+            "the ticks meet, and tape.",
+    "top": "Cut this page along the solid line at the top, lay it on the grey strip of page {page} so that "
+           "the ticks meet, and tape.",
+    "bottom": "Cut this page along the solid line at the bottom, lay it on the grey strip of page {page} so "
+              "that the ticks meet, and tape.",
+}
 CAP_HEIGHT = 0.73  # DejaVu Sans capitals, as a fraction of the font size
 PT = 25.4 / 72  # millimetres in a point
 
@@ -418,14 +426,19 @@ class Document:
         if total == 1:
             sentences = ["The whole mat is on this page."]
         else:
-            sentences = [f"Page {tile.number} of {total}. Lay the pages out {pages.across} across and "
-                         f"{pages.down} down, page 1 at the top left."]
-        if tile.left:
-            sentences.append(f"Cut this page along the solid line on the left, lay it on the grey strip of page "
-                             f"{tile.left} so that the ticks meet, and tape.")
-        if tile.above:
-            sentences.append(f"Cut this page along the solid line at the top, lay it on the grey strip of page "
-                             f"{tile.above} so that the ticks meet, and tape.")
+            # Said as the pages lie with their headers upright: a turned mat's rows run up the page.
+            sentences = [
+                f"Page {tile.number} of {total}. Lay the pages out {pages.down} across and {pages.across} down, "
+                "page 1 at the bottom left."
+                if pages.turned
+                else f"Page {tile.number} of {total}. Lay the pages out {pages.across} across and {pages.down} "
+                "down, page 1 at the top left."
+            ]
+        # The mat's left and top edges are the page's bottom and left edges when the mat lies turned.
+        for neighbour, edge in ((tile.left, "bottom" if pages.turned else "left"),
+                                (tile.above, "left" if pages.turned else "top")):
+            if neighbour:
+                sentences.append(CUT_SENTENCES[edge].format(page=neighbour))
         if tile.number == 1 and note:
             sentences.append(note)
         words = Rect(text.x, text.y, text.w, text.h - 10.5)

@@ -402,6 +402,69 @@ def view(state: dict, viewer: str) -> dict:
         "can_share": _can_share(state),
         "burnable": _burnable(state),
         "completing": _completing(state),
+        "challenges": _challenges(state),
+    }
+
+
+def _challenges(state: dict) -> list[dict]:
+    """Every challenge the player to play could name now, each checked before any card is shown.
+
+    ``soldiers`` is fixed for a vulnerable fort (0) and a battle of campaigns; otherwise
+    ``sizes`` says, for 1 and 2 soldiers each, ``None`` when allowed or the reason it is not.
+    ``refusal`` is set when no size is allowed: the target is shown, not offered.
+    """
+    attacker = state["turn"]
+    if state["phase"] != "play" or state["step"] != "main" or state["challenged"] or state["pending"]:
+        return []
+    options = []
+    for defender in _in_game(state):
+        if defender == attacker:
+            continue
+        if state["campaigns"][defender]:
+            if state["campaigns"][attacker]:
+                options.append(_campaign_option(state, attacker, defender))
+            continue
+        fort = state["forts"][defender]
+        for card in fort:
+            if _top_of_tower(fort, card):
+                options.append(_card_option(state, attacker, defender, card))
+    return options
+
+
+def _campaign_option(state: dict, attacker: str, defender: str) -> dict:
+    option = {"key": f"{defender}:", "defender": defender, "target": None, "height": 0, "tries": 0}
+    try:
+        size = campaign_battle_size(_table_side(state, attacker), _table_side(state, defender))
+    except RuleError as refused:
+        return {**option, "soldiers": None, "sizes": {}, "refusal": refused.message}
+    return {**option, "soldiers": size, "sizes": {}, "refusal": None}
+
+
+def _card_option(state: dict, attacker: str, defender: str, card: str) -> dict:
+    height = _rank_count(state["forts"][defender], parse(card).rank)
+    tries = state["challenges"][attacker].get(card, 0)
+    option = {
+        "key": f"{defender}:{card}",
+        "defender": defender,
+        "target": card,
+        "height": height,
+        "tries": tries,
+    }
+    sides = (_table_side(state, attacker), _table_side(state, defender))
+    vulnerable = state["armies"][defender] == 0
+    sizes = {}
+    for size in (0,) if vulnerable else CHALLENGE_SIZES:
+        try:
+            check_challenge(*sides, height, tries + 1, size)
+            sizes[str(size)] = None
+        except RuleError as refused:
+            sizes[str(size)] = refused.message
+    refusal = None if any(reason is None for reason in sizes.values()) else next(iter(sizes.values()))
+    return {
+        **option,
+        "soldiers": 0 if vulnerable else None,
+        "sizes": {} if vulnerable else sizes,
+        "refusal": refusal,
     }
 
 

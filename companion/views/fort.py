@@ -11,7 +11,7 @@ import re
 
 from flask import Blueprint, render_template, request
 
-from companion import api
+from companion import api, schemas
 from companion.games import Game
 from companion.rules import fort
 from companion.rules.cards import Card, from_picker, parse_distinct
@@ -62,6 +62,33 @@ def table_action(form: dict, viewer: str) -> dict:
     return {"type": kind, **reader(form)}
 
 
+OPTIONS_SCHEMA = schemas.options(
+    "The start form: 2 to 4 players, and their names (name_1 … name_4).",
+    {"players": schemas.WHOLE, **{f"name_{n}": schemas.NAME for n in range(1, fort.MAX_PLAYERS + 1)}},
+)
+_OPTIONAL_TEXT = {"type": ["string", "null"], "maxLength": 200}
+ACTION_SCHEMA = schemas.actions(
+    schemas.action("deal", "Each player's four fort cards.", {"forts": schemas.by_player(schemas.cards("fort"), "")}),
+    schemas.action("burn", "A fort card burned, and the cards drawn for it (a royal or ace: 1 or 2).",
+                   {"card": schemas.CARD}, {"player": schemas.TEXT, "draws": {"type": "integer"}}),
+    schemas.action("start", "The players are ready: the first turn begins."),
+    schemas.action("draw", "The player to move draws (the card, when it is seen).", optional={"card": schemas.CARD}),
+    schemas.action("fortify", "Cards added to the fort.", {"cards": schemas.cards("the cards added")}),
+    schemas.action("challenge", "A challenge of a fort card, or a campaign battle (target null).", {
+        "defender": schemas.TEXT,
+        "target": _OPTIONAL_TEXT,
+        "soldiers": {"type": "object", "properties": {side: schemas.cards("soldiers") for side in SIDES},
+                     "additionalProperties": False},
+    }, {"size": schemas.WHOLE}),
+    schemas.action("replace", "The card taken from the barracks into the fort.", {"card": schemas.CARD}),
+    schemas.action("free_for_all", "The card each player laid.", {"laid": schemas.by_player(_OPTIONAL_TEXT, "")}),
+    schemas.action("restock", "The fort after a lost campaign.", {"fort": schemas.cards("the fort")}),
+    schemas.action("end_turn", "The player to move ends the turn."),
+    schemas.action("showdown", "Each player's line at the showdown.", {"laid": schemas.by_player(schemas.cards("line"), "")}),
+    schemas.action("share", "The tied players share the win."),
+)
+
+
 GAME = Game(
     slug="fort",
     name="Fort",
@@ -77,6 +104,8 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
+    options_schema=OPTIONS_SCHEMA,
+    action_schema=ACTION_SCHEMA,
 )
 
 
@@ -437,8 +466,8 @@ def _showdown_words(refused: RuleError) -> str:
 
 
 def _read_deal(form: dict) -> dict:
-    players = sorted({key[5:] for key in form if key.startswith("fort_")})
-    return {"forts": {player: _names_typed(form.get(f"fort_{player}")) for player in players}}
+    players = sorted({key.split("_")[1] for key in form if key.startswith("fort_")})
+    return {"forts": {player: _cards_named(form, f"fort_{player}") for player in players}}
 
 
 def _read_burn(form: dict) -> dict:
@@ -457,7 +486,7 @@ def _read_draw(form: dict) -> dict:
 
 
 def _read_fortify(form: dict) -> dict:
-    return {"cards": _names_typed(form.get("cards"))}
+    return {"cards": _cards_named(form, "cards")}
 
 
 def _read_challenge(form: dict) -> dict:
@@ -468,7 +497,7 @@ def _read_challenge(form: dict) -> dict:
     action = {
         "defender": defender,
         "target": target or None,
-        "soldiers": {side: _names_typed(form.get(f"{side[0]}_soldiers")) for side in SIDES},
+        "soldiers": {side: _cards_named(form, f"{side[0]}_soldiers") for side in SIDES},
     }
     if target and form.get("size"):
         action["size"] = _whole(form.get("size"), "size", "The challenge size", 0, 2)
@@ -480,20 +509,25 @@ def _read_replace(form: dict) -> dict:
 
 
 def _read_laid(form: dict) -> dict:
-    players = sorted({key[5:] for key in form if key.startswith("laid_")})
-    return {"laid": {player: _text(form.get(f"laid_{player}")) for player in players}}
+    players = sorted({key.split("_")[1] for key in form if key.startswith("laid_")})
+    return {
+        "laid": {
+            player: _picked(form, f"laid_{player}", "Pick the card each player laid: its rank and suit.")
+            for player in players
+        }
+    }
 
 
 def _read_restock(form: dict) -> dict:
     kept = _text(form.get("kept"))
     if not kept:
         raise RuleError("bad_restock", "Choose the watchtower card that stays in the fort.", "kept")
-    return {"fort": [kept, *_names_typed(form.get("drawn"))]}
+    return {"fort": [kept, *_cards_named(form, "drawn")]}
 
 
 def _read_showdown(form: dict) -> dict:
-    players = sorted({key[5:] for key in form if key.startswith("line_")})
-    return {"laid": {player: _names_typed(form.get(f"line_{player}")) for player in players}}
+    players = sorted({key.split("_")[1] for key in form if key.startswith("line_")})
+    return {"laid": {player: _cards_named(form, f"line_{player}") for player in players}}
 
 
 def _read_nothing(form: dict) -> dict:
@@ -542,6 +576,23 @@ def _text(value: object) -> str:
 def _names_typed(value: object) -> list[str]:
     """Card names typed in one field, separated by spaces or commas, as written (the rules read them)."""
     return [name for name in _SEPARATORS.split(_text(value)) if name]
+
+
+def _cards_named(form: dict, name: str) -> list[str]:
+    """The cards of a group of card slots (templates/fort/_slots.html), or its typed field if used.
+
+    Slot ``name_1`` posts ``name_1_rank`` and ``name_1_suit``; empty slots are skipped and
+    half a choice is refused. The rules read the names and refuse a bad card.
+    """
+    typed = _names_typed(form.get(name))
+    if typed:
+        return typed
+    cards = []
+    for index in range(1, fort.DECK_SIZE + 1):
+        card = from_picker(None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name)
+        if card is not None:
+            cards.append(str(card))
+    return cards
 
 
 def _typed_cards(value: object, what: str) -> list[Card]:

@@ -159,6 +159,21 @@ def test_the_print_page_offers_each_mat_on_four_papers_and_says_how_many_pages(b
     assert "lay that edge on the grey strip of the page before it so that the short ticks meet" in page
 
 
+def test_a_turned_mat_names_the_edge_to_cut_as_it_lies_on_the_page(build_pdf):
+    """The 3x3 board lies turned on A4: its top edge is the page's left edge, and its second page
+    lies to the right of the first as their headers read."""
+    assert tiling.mat_pages("a4", printables.get_sheet("tactics-mat-3x3").mat).turned
+    reader = PdfReader(io.BytesIO(build_pdf("tactics-mat-3x3", paper="a4")))
+    second = " ".join(reader.pages[1].extract_text().split())
+    assert "Page 2 of 2. Lay the pages out 2 across and 1 down, page 1 at the bottom left." in second
+    assert "Cut this page along the solid line on the left, lay it on the grey strip of page 1" in second
+    boxes = path_boxes(reader.pages[1])
+    cut = [box for box in boxes if box.w < 0.01 and box.h > 150]  # a line the length of the board's side
+    cells = [box for box in boxes if _same_size(box, (90, 65))]  # 65 x 90 mm cells, turned
+    assert len(cut) == 1 and len(cells) == 3
+    assert all(abs(cut[0].x - cell.x) < 0.01 for cell in cells)  # on the left edge of the cells
+
+
 def test_a_mat_comes_on_a3_and_a_deck_does_not(browser):
     response = browser.get("/print/castle-mat.pdf?paper=a3")
     reader = PdfReader(io.BytesIO(response.data))
