@@ -255,7 +255,8 @@ def _battle_view(args) -> dict:
     """What the adjudicator shows: the situation, the permission, the soldiers laid, the verdict."""
     view = {
         "form": {key: _text(args.get(key)) for key in _SITUATION_FIELDS},
-        "do": _text(args.get("do")),
+        # A suit tapped on the soldier's picker sends the form: it lays that soldier.
+        "do": _text(args.get("do")) or ("lay" if args.get("pick_suit") else ""),
         "allowed": False,
         "size": 0,
         "refusal": None,

@@ -88,6 +88,14 @@ def test_a_challenge_that_breaks_a_requirement_is_refused_with_the_reason(browse
     assert "Is this challenge allowed?" in page  # the situation stays on screen to be corrected
 
 
+def test_a_tapped_suit_lays_the_soldier_at_once(browser):
+    """Issue 12.2: two taps a soldier on the adjudicator, the suit button sending the rank with it."""
+    words = _words(_battle(browser, pick_rank="7", pick_suit="S"))
+    assert "Pair 1: 7♠ against —" in words and "Turn over the defender's soldier 1: its rank, then its suit" in words
+    page = _battle(browser, pick_rank="Q", pick_suit="H")
+    assert 'name="pick_suit" value="H"' in page and "Pair 1: Q♥ against —" in _words(page)
+
+
 def test_soldiers_turned_over_one_by_one_alternate_and_give_the_verdict(browser):
     page = _battle(browser, do="lay", pick_rank="7", pick_suit="S")
     assert "Pair 1: 7♠ against —" in _words(page)
