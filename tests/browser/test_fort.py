@@ -225,3 +225,22 @@ def test_an_illegal_challenge_is_refused_before_any_card_then_a_battle_is_settle
     phone.screenshot(path=f"/tmp/fort-battle-{phone.viewport_size['width']}.png", full_page=True)
     assert taps.count == 8  # target, size 2 (refused), size 1, 2 soldiers x (rank + suit), settle
     _no_sideways_scroll(phone)
+
+
+@pytest.mark.parametrize("viewport", PHONES, ids=["390x844", "360x740"])
+def test_the_showdown_judge_by_taps(server, phone, viewport):
+    """Issue 12.2: the showdown judge's armies are tapped card by card, with no sideways scrolling."""
+    if viewport:
+        phone.set_viewport_size(viewport)
+    phone.goto(server + "/fort/showdown")
+    taps = Taps()
+    for seat, cards in ((1, ["5H", "JC", "2D"]), (2, ["9C", "4S", "QH", "6D"])):
+        slots = phone.locator(f"details.showdown-player:nth-of-type({seat}) .slot")
+        for index, card in enumerate(cards):
+            _tap_slot(taps, slots.nth(index), card)
+    _no_sideways_scroll(phone)
+    taps.tap(phone.get_by_role("button", name="Judge the showdown"))
+    expect(phone.locator("#showdown-result")).to_have_text("Player 2 wins the game with 2 tricks.")
+    assert taps.count == 15  # 7 cards x (rank + suit) + judge
+    _no_sideways_scroll(phone)
+    phone.screenshot(path=f"/tmp/fort-showdown-{phone.viewport_size['width']}.png", full_page=True)
