@@ -176,7 +176,8 @@ SHEETS = [
         slug="castle-mat",
         game="castle",
         title="Castle mat",
-        description="The castle's 12 positions, A1 to D3, with each position's number of neighbours: lay the castle on it.",
+        description="The castle's 12 positions, A1 to D3, each holding a poker or a bridge card, with its number "
+        "of neighbours: lay the castle on it.",
         draw=draw_mat,
         mat=MAT,
     ),

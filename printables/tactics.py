@@ -240,11 +240,11 @@ SHEETS = [
             draw=draw_deck(faction))
       for faction_id, faction in FACTIONS.items()),
     Sheet(slug="tactics-mat-3x3", game="tactics", game_name="Square Tactics", title="Board mat 3x3, two players",
-          description="The 3x3 board for two players, seats S and N facing each other; cells named as S sees "
-                      "them, with what each scores.", draw=draw_mat(3), mat=mat_spec(3)),
+          description="The 3x3 board for two players, seats S and N facing each other; each cell holds a card, "
+                      "named as S sees it, with what it scores.", draw=draw_mat(3), mat=mat_spec(3)),
     Sheet(slug="tactics-mat-4x4", game="tactics", game_name="Square Tactics", title="Board mat 4x4, four players",
-          description="The 4x4 board for four players, seats S, W, N, E clockwise; cells named as S sees them, "
-                      "with what each scores (the four inner cells are centres).", draw=draw_mat(4), mat=mat_spec(4)),
+          description="The 4x4 board for four players, seats S, W, N, E clockwise; each cell holds a card either "
+                      "way, named as S sees it, with what it scores (the four inner cells are centres).", draw=draw_mat(4), mat=mat_spec(4)),
     Sheet(slug="tactics-score-pad", game="tactics", game_name="Square Tactics", title="Score pad, a three-game match",
           description="Captures, corners, sides and centres of each player in each game, and the match total.",
           draw=draw_score_pad),

@@ -161,7 +161,7 @@ class MatPages:
     @property
     def frame(self) -> Rect:
         """The rectangle the tiles are drawn in: the content, or the content turned a quarter."""
-        return Rect(0.0, 0.0, self.content.h, self.content.w) if self.turned else self.content
+        return _frame(self.content, self.turned)
 
 
 def mat_pages(paper: str, spec: MatSpec) -> MatPages:
@@ -173,21 +173,26 @@ def mat_pages(paper: str, spec: MatSpec) -> MatPages:
     content = Rect(safe.x, footer.top + BAND_GAP, safe.w, header.y - BAND_GAP - footer.top - BAND_GAP)
     layouts = []
     for turned in (False, True):
-        room_w, room_h = (content.h, content.w) if turned else (content.w, content.h)
+        room = _frame(content, turned)
         try:
-            columns = _split(spec.width, spec.breaks_x(), room_w)
-            rows = _split(spec.height, tuple(spec.height - y for y in spec.breaks_y()), room_h)
+            columns = _split(spec.width, spec.breaks_x(), room.w)
+            rows = _split(spec.height, tuple(spec.height - y for y in spec.breaks_y()), room.h)
         except ValueError:
             continue
         layouts.append((len(columns) * len(rows), turned, columns, rows))
     if not layouts:
         raise ValueError(f"a slot of {spec.slot_w:g} x {spec.slot_h:g} mm and its labels do not fit on {paper}")
     _, turned, columns, rows = min(layouts, key=lambda layout: layout[0])
-    frame = Rect(0.0, 0.0, content.h, content.w) if turned else content
+    frame = _frame(content, turned)
     tiles = tuple(
         _tile(spec, frame, columns, rows, r, c) for r in range(len(rows)) for c in range(len(columns))
     )
     return MatPages(paper, spec, page, header, content, footer, turned, tiles, len(columns), len(rows))
+
+
+def _frame(content: Rect, turned: bool) -> Rect:
+    """Where a page's tile is drawn: the content, or, turned a quarter, its own axes (``Document.turned``)."""
+    return Rect(0.0, 0.0, content.h, content.w) if turned else content
 
 
 def _split(length: float, breaks: tuple[float, ...], room: float) -> list[tuple[float, float]]:

@@ -282,8 +282,8 @@ SHEETS = [
         slug="zamek-layout",
         game="zamek",
         title="Table layout, places 1 to 45",
-        description=f"Where the face-down cards lie, numbered as teams vote on their phones. Deck: any, "
-                    f"e.g. {DECK_REFERENCE}.",
+        description=f"Where the face-down cards lie, each on a place of its own, numbered as teams vote on their "
+                    f"phones. Deck: any, e.g. {DECK_REFERENCE}.",
         draw=draw_layout,
         mat=LAYOUT,
     ),
