@@ -88,6 +88,17 @@ def test_a_challenge_that_breaks_a_requirement_is_refused_with_the_reason(browse
     assert "Is this challenge allowed?" in page  # the situation stays on screen to be corrected
 
 
+def test_a_tapped_suit_lays_the_soldier_at_once(browser):
+    """Issue 12.2: two taps a soldier on the adjudicator, the suit button sending the rank with it."""
+    words = _words(_battle(browser, pick_rank="7", pick_suit="S"))
+    assert (
+        "Pair 1: 7♠ against —" in words
+        and "Turn over the defender's soldier 1: its rank, then its suit" in words
+    )
+    page = _battle(browser, pick_rank="Q", pick_suit="H")
+    assert 'name="pick_suit" value="H"' in page and "Pair 1: Q♥ against —" in _words(page)
+
+
 def test_soldiers_turned_over_one_by_one_alternate_and_give_the_verdict(browser):
     page = _battle(browser, do="lay", pick_rank="7", pick_suit="S")
     assert "Pair 1: 7♠ against —" in _words(page)
@@ -188,6 +199,24 @@ def test_the_judge_evens_out_plays_positions_and_names_the_winner(browser):
     assert "Each line holds 3 cards. To the barracks: 9♣." in page
     assert "Tricks 1 2" in page
     assert "Bob wins the game with 2 tricks." in page
+
+
+def test_the_judge_takes_armies_tapped_card_by_card(browser):
+    """Issue 12.2: the showdown judge's armies are tapped (rank, then suit), the watchtowers chosen."""
+    tapped = {"army_1": ["5H", "JC", "2D"], "army_2": ["9C", "4S", "QH", "6D"]}
+    args = {
+        f"{army}_{index}_{part}": value
+        for army, cards in tapped.items()
+        for index, name in enumerate(cards, start=1)
+        for part, value in (("rank", name[:-1]), ("suit", name[-1]))
+    }
+    page = _showdown(browser, name_1="Ann", name_2="Bob", **args)
+    assert "Each line holds 3 cards. To the barracks: 9♣." in page
+    assert "Bob wins the game with 2 tricks." in page
+    raw = _get(browser, "/fort/showdown", do="judge", **args)
+    assert 'name="army_2_3_rank" value="Q" checked' in raw  # the taps stay on screen
+    half = _showdown(browser, army_1_1_rank="5", army_2_1_rank="9", army_2_1_suit="C")
+    assert "Pick the card's suit as well as its rank." in half
 
 
 def test_an_even_smallest_army_drops_its_last_card_with_three_players(browser):
@@ -517,5 +546,5 @@ def test_burning_offers_only_fort_cards_and_records_one_or_two_draws(browser):
     assert 'value="p1:KD" class="royal"' in burn and 'value="p1:2S" class=""' in burn
     response = _act(browser, token, _version(browser, token), type="burn", card="p1:KD", draws="1")
     words = _words(text(response))
-    assert "Last: Ann burned the king of diamonds before the game and drew 1 card." in words
+    assert "Recorded. Ann burned the king of diamonds before the game and drew 1 card." in words
     assert "Army 5 · fort 3" in words
