@@ -49,8 +49,15 @@ def test_without_javascript_the_refusal_is_said_on_the_page(browser, app):
     player = "p1" if mover(html) == "Ola" else "p2"
     state = table_state(app, token)
     assert enter_hand(browser, token, player, state["unplayed"][player][:3], htmx=False).status_code == 303
-    assert act(browser, token, {"cell": "A1", "card": state["unplayed"][player][6]}, htmx=False).status_code == 303
-    assert "is not in" in page(browser, token) and table_state(app, token)["board"] == {}
+    refused = act(browser, token, {"cell": "A1", "card": state["unplayed"][player][6]}, htmx=False)
+    assert refused.status_code == 422 and table_state(app, token)["board"] == {}
+    assert re.search(r'role="alert"[^>]*>[^<]*is not in', text(refused))
+    four = state["unplayed"][player][:4]
+    too_many = enter_hand(browser, token, player, four, htmx=False)
+    assert too_many.status_code == 422 and "holds 3 cards, and 4 were chosen." in text(too_many)
+    ticked = re.findall(r'name="cards" value="([\w-]+)" checked', text(too_many))
+    assert ticked == four  # the ticks are kept, to untick one
+    assert table_state(app, token)["hands"][player] == state["unplayed"][player][:3]
 
 
 def test_a_players_link_shows_enters_and_plays_only_its_own_hand(browser, other_browser, app):
