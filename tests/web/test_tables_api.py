@@ -218,3 +218,19 @@ def test_every_action_the_rules_take_fits_its_games_published_schema(app):
                 actor, action = chosen
                 schemas.check(game.action_schema, action, "action")
                 state = game.rules.apply(state, action, actor)
+
+
+def test_a_teams_phones_join_through_its_seat_link_in_any_order_without_a_version(client):
+    created = client.post("/api/v1/tables", json={"game": "zamek", "options": {
+        "variant": "extended", "players": ["Red", "Blue"], "teams": True}}).get_json()
+    red = next(seat["token"] for seat in created["links"]["seats"] if seat["seat"] == "p1")
+    for member, name in (("m1", "Ala"), ("m2", "Bea")):
+        joined = client.post(f"/api/v1/tables/{red}/actions",
+                             json={"action": {"type": "join", "member": member, "member_name": name}})
+        assert joined.status_code == 200, joined.get_json()
+    table = client.get(f"/api/v1/tables/{red}").get_json()
+    assert (table["role"], table["seat"]) == ("seat", "p1")
+    assert [member["name"] for member in table["view"]["players"][0]["members"]] == ["Ala", "Bea"]
+    log = client.get(f"/api/v1/tables/{red}/log").get_json()["actions"]
+    assert [entry["text"] for entry in log] == ["Ala joined Red as captain.", "Bea joined Red."]
+    assert [entry["by"] for entry in log] == ["p1", "p1"]
