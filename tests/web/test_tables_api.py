@@ -234,3 +234,23 @@ def test_a_teams_phones_join_through_its_seat_link_in_any_order_without_a_versio
     log = client.get(f"/api/v1/tables/{red}/log").get_json()["actions"]
     assert [entry["text"] for entry in log] == ["Ala joined Red as captain.", "Bea joined Red."]
     assert [entry["by"] for entry in log] == ["p1", "p1"]
+
+
+def test_one_move_sent_five_times_at_once_with_its_key_lands_once(app):
+    token = _pad(app.test_client())["links"]["referee"]["token"]
+    answers: list = []
+    barrier = threading.Barrier(5)
+
+    def resend() -> None:
+        barrier.wait(timeout=30)
+        response = _round(app.test_client(), token, [4, 2], 0, key="the-same-move")
+        answers.append((response.status_code, response.get_json()))
+
+    threads = [threading.Thread(target=resend) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert [status for status, _body in answers] == [200] * 5
+    assert all(body == answers[0][1] for _status, body in answers)
+    assert _rounds_logged(app, token) == [[4, 2]]
