@@ -254,3 +254,23 @@ def test_one_move_sent_five_times_at_once_with_its_key_lands_once(app):
     assert [status for status, _body in answers] == [200] * 5
     assert all(body == answers[0][1] for _status, body in answers)
     assert _rounds_logged(app, token) == [[4, 2]]
+
+
+def test_keys_are_kept_more_than_a_day_and_swept_after_two(app, client):
+    from datetime import UTC, datetime, timedelta
+
+    token = _pad(client)["links"]["referee"]["token"]
+    _round(client, token, [1, 1], 0, key="yesterday")
+    _round(client, token, [2, 2], 1, key="last-week")
+    with app.app_context():
+        conn = get_db()
+        for key, age in (("yesterday", timedelta(hours=47)), ("last-week", timedelta(days=7))):
+            stamp = (datetime.now(UTC) - age).isoformat(timespec="milliseconds")
+            conn.execute("UPDATE action_keys SET created_at = ? WHERE key = ?", (stamp, key))
+    _round(client, token, [3, 3], 2, key="today")  # keeping a key sweeps the old ones
+    again = _round(client, token, [1, 1], 0, key="yesterday")
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    with app.app_context():
+        kept = {row[0] for row in get_db().execute("SELECT key FROM action_keys")}
+    assert kept == {"yesterday", "today"}
+    assert _rounds_logged(app, token) == [[1, 1], [2, 2], [3, 3]]
