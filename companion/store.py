@@ -24,6 +24,7 @@ from companion.rules.errors import RuleError
 
 SNAPSHOT_EVERY = 25
 ROLES = ("referee", "viewer", "seat")
+TITLE_LENGTH = 120  # a title is made from the players' names; a list shows no more
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ def create_table(
         conn.execute(
             "INSERT INTO tables (id, game, title, options, seed, state, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, game, title, _dump(options), seed, _dump(state), now, now),
+            (table_id, game, title[:TITLE_LENGTH], _dump(options), seed, _dump(state), now, now),
         )
         conn.execute(
             "INSERT INTO snapshots (table_id, seq, state) VALUES (?, 0, ?)", (table_id, _dump(state))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 from itertools import groupby
 
-from flask import Blueprint, abort, render_template, request, send_file
+from flask import Blueprint, abort, g, render_template, request, send_file
 
 import printables
-from companion import registry
+from companion import registry, security
 from companion.web import public_base_url
 from printables.layout import DUPLEX
 
@@ -28,6 +28,7 @@ def index():
 
 
 @bp.get("/print/<slug>.pdf")
+@security.limit_pdf_builds()
 def sheet(slug: str):
     """One sheet as a PDF: ``?paper=a4|letter``, ``&ink=saver``, ``&duplex=long|short``."""
     try:
@@ -38,6 +39,7 @@ def sheet(slug: str):
     duplex = request.args.get("duplex", "long")
     if paper not in printables.PAPERS or duplex not in DUPLEX:
         abort(404)
+    g.pdf_built = True
     out = io.BytesIO()
     printables.build(
         chosen,

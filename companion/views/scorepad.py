@@ -13,16 +13,14 @@ bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
 
 def _options(form: dict) -> dict:
     """The creation form: one player's name per line."""
-    return {"players": str(form.get("players", "")).splitlines()}
+    return {"players": form.get("players", "").splitlines()}
 
 
 def _action(form: dict, viewer: str) -> dict:
     """A round: one number per player, fields ``points`` in the players' order."""
-    raw = form.get("points", [])
-    raw = raw if isinstance(raw, list) else [raw]
     points = []
-    for text in raw:
-        text = str(text).strip() or "0"
+    for text in form.get("points", []):
+        text = text.strip() or "0"
         try:
             points.append(int(text))
         except ValueError:
@@ -46,6 +44,7 @@ GAME = Game(
     table_options=_options,
     table_title=lambda options: ", ".join(name.strip() for name in options["players"] if name.strip()),
     table_action=_action,
+    list_fields=("points",),
     tool=True,
 )
 

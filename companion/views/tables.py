@@ -25,7 +25,7 @@ from flask import (
     url_for,
 )
 
-from companion import get_db, netinfo, registry, store
+from companion import get_db, netinfo, registry, security, store
 from companion.rules.errors import RuleError
 from companion.web import form_dict, is_htmx, public_base_url, render
 
@@ -34,13 +34,14 @@ REMEMBERED_TABLES = 30
 
 
 @bp.post("/tables/new/<game_slug>")
+@security.limit_tables()
 def create(game_slug: str):
     """Create a table of a game from its page's form, then open it as the referee."""
     game = registry().games.get(game_slug)
     if game is None or not game.has_tables:
         abort(404)
     try:
-        options = game.table_options(form_dict())
+        options = game.table_options(form_dict(game.list_fields))
         title = game.table_title(options) if game.table_title else ""
         _table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
     except RuleError as refused:
@@ -68,15 +69,17 @@ def live(token: str):
     indexed lookup, not a state to load and render.
     """
     link = _link(token)
-    # The fragment holds this session's CSRF token and member identity, so the ETag names the session too.
-    etag = f"{store.table_version(get_db(), link.table_id)}.{session.get('csrf', '')[:8]}"
-    if request.if_none_match.contains(etag):
+    # The fragment holds this session's CSRF token and member identity, so the ETag names the
+    # session too. It is weak: the same content brotli'd, gzipped or plain (see web.init_compression).
+    session_part = str(session.get("csrf_form_token", ""))[-8:]
+    etag = f"{store.table_version(get_db(), link.table_id)}.{session_part}"
+    if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
     else:
         link, table, game = _open(token)
-        etag = f"{table.version}.{session.get('csrf', '')[:8]}"
+        etag = f"{table.version}.{session_part}"
         response = render("tables/_live.html", "tables/_live.html", **_context(link, table, game))
-    response.set_etag(etag)
+    response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
 
@@ -89,8 +92,8 @@ def act(token: str):
         return _refuse(
             link, table, game, 403, "This is a viewer's link: it can watch the table but not play on it."
         )
-    form = form_dict()
     try:
+        form = form_dict(game.list_fields)
         action = game.table_action(form, link.viewer)
         if link.role == "seat":
             action = {**action, "member": _member(), "member_name": _member_name(form)}
@@ -111,7 +114,7 @@ def undo(token: str):
         return _refuse(link, table, game, 403, "Only the referee can undo.")
     last = store.last_action(get_db(), table.id)
     try:
-        table = store.undo(get_db(), game.rules, table.id, _version(form_dict()))
+        table = store.undo(get_db(), game.rules, table.id, _version(form_dict(game.list_fields)))
     except store.StaleTable as stale:
         return _refuse(link, stale.table, game, 409, str(stale))
     except RuleError as refused:
