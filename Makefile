@@ -38,6 +38,8 @@ test: $(BIN)/castellan debs lint
 	$(BIN)/pytest
 
 bench: $(BIN)/castellan
+	@command -v wrk >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null; }
 	$(BIN)/python -m tests.bench
 
 clean:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from flask import Flask, g, url_for
 
-from companion import db, games, security, web
+from companion import db, games, security, store, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -44,12 +44,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     registry = games.discover()
     app.extensions["castellan.games"] = registry
     security.init_app(app)
-    from companion import api, errors
+    from companion import api, errors, tables_api
+
+    tables_api.describe(registry.ordered())
 
     for blueprint in registry.blueprints:
         app.register_blueprint(blueprint)
     app.register_blueprint(api.bp)
     errors.init_app(app)
+    security.apply_limits(app)
     web.init_compression(app)
     _init_templates(app, registry)
     return app
@@ -60,7 +63,7 @@ def get_db():
     from flask import current_app
 
     if "db" not in g:
-        g.db = db.connect(current_app.config["DATABASE"])
+        g.db = db.kept_connection(current_app.config["DATABASE"])
     return g.db
 
 
@@ -74,7 +77,7 @@ def registry() -> games.Registry:
 def _close_db(_exc: BaseException | None) -> None:
     conn = g.pop("db", None)
     if conn is not None:
-        conn.close()
+        db.release(conn)
 
 
 def _templates_dir() -> Path:
@@ -112,6 +115,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
         static_url=static_url,
         game_stylesheet=game_stylesheet,
         all_games=registry.ordered,
+        new_token=store.new_token,  # a move form's Idempotency-Key: the form sent twice acts once
         games_by_slug=registry.games,
     )
     app.jinja_env.trim_blocks = True

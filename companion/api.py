@@ -16,9 +16,10 @@ from flask import Blueprint, jsonify, request
 
 from companion.rules.errors import RuleError
 
-API_VERSION = "1.0.0"
+API_VERSION = "1.1.0"
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 _OPERATIONS: dict[str, dict] = {}
+_SCHEMAS: dict[str, dict] = {}
 
 ERROR_SCHEMA = {
     "type": "object",
@@ -48,7 +49,7 @@ def endpoint(path: str, *, summary: str, request_schema: dict, response_schema: 
             return _call(handler)
 
         bp.add_url_rule(path, endpoint=f"{tag}_{handler.__name__}", view_func=view, methods=["POST"])
-        _OPERATIONS[path] = {
+        document(path, {
             "post": {
                 "summary": summary,
                 "tags": [tag],
@@ -62,26 +63,56 @@ def endpoint(path: str, *, summary: str, request_schema: dict, response_schema: 
                         "description": "The answer.",
                         "content": {"application/json": {"schema": response_schema}},
                     },
-                    "400": _error_response("Malformed JSON."),
-                    "415": _error_response("The body is not declared as application/json."),
-                    "422": _error_response("The rules refuse the request; the message says why."),
+                    "400": error_response("Malformed JSON."),
+                    "415": error_response("The body is not declared as application/json."),
+                    "422": error_response("The rules refuse the request; the message says why."),
                 },
             }
-        }
+        })
         return handler
 
     return register
 
 
-def error(status: int, code: str, message: str, field: str | None = None):
-    """An error answer in the contract's shape."""
-    return jsonify({"error": RuleError(code, message, field).as_dict()}), status
+def document(path: str, operations: dict) -> None:
+    """Add operations (``{"get": {...}}``) of a path to the OpenAPI document, for routes declared by hand."""
+    _OPERATIONS.setdefault(path, {}).update(operations)
+
+
+def schema(name: str, definition: dict) -> dict:
+    """Name a schema in the document's components; the ``$ref`` to it."""
+    _SCHEMAS[name] = definition
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+class Refused(Exception):
+    """An API request refused before or apart from the rules: its HTTP status and the error's fields."""
+
+    def __init__(self, status: int, code: str, message: str, field: str | None = None, **extra):
+        super().__init__(message)
+        self.status, self.error, self.extra = status, RuleError(code, message, field), extra
+
+    def answer(self):
+        """The answer in the contract's shape (``extra`` beside ``error``, as a stale table's ``table``)."""
+        return jsonify({"error": self.error.as_dict(), **self.extra}), self.status
+
+
+def json_body() -> object:
+    """The request's JSON body; ``Refused`` (415 or 400) when it is not JSON."""
+    if request.mimetype != "application/json":
+        raise Refused(
+            415, "unsupported_media_type", "Send the request body as JSON, with Content-Type: application/json."
+        )
+    try:
+        return json.loads(request.get_data(cache=False), parse_constant=_refuse_constant)
+    except (ValueError, RecursionError):
+        raise Refused(400, "malformed_json", "The request body is not valid JSON.") from None
 
 
 def openapi_document() -> dict:
     """The OpenAPI 3 document of every endpoint declared so far."""
     return {
-        "openapi": "3.0.3",
+        "openapi": "3.1.0",
         "info": {
             "title": "Castellan API",
             "version": API_VERSION,
@@ -89,7 +120,7 @@ def openapi_document() -> dict:
         },
         "servers": [{"url": "/api/v1"}],
         "paths": dict(sorted({**_OPERATIONS, "/openapi.json": _OPENAPI_OPERATION}.items())),
-        "components": {"schemas": {"Error": ERROR_SCHEMA}},
+        "components": {"schemas": {"Error": ERROR_SCHEMA, **dict(sorted(_SCHEMAS.items()))}},
     }
 
 
@@ -109,18 +140,10 @@ def openapi():
 
 
 def _call(handler: Callable[[object], dict]):
-    if request.mimetype != "application/json":
-        return error(
-            415,
-            "unsupported_media_type",
-            "Send the request body as JSON, with Content-Type: application/json.",
-        )
     try:
-        body = json.loads(request.get_data(cache=False), parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):
-        return error(400, "malformed_json", "The request body is not valid JSON.")
-    try:
-        return jsonify(handler(body))
+        return jsonify(handler(json_body()))
+    except Refused as refused:
+        return refused.answer()
     except RuleError as refused:
         return jsonify({"error": refused.as_dict()}), 422
 
@@ -130,7 +153,8 @@ def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
-def _error_response(description: str) -> dict:
+def error_response(description: str) -> dict:
+    """An OpenAPI response whose body is the contract's error shape."""
     return {
         "description": description,
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},

@@ -1,7 +1,7 @@
 """The ``castellan`` command: serve the app on the LAN, print sheets, and each game's own tools.
 
-castellan serve [--host 0.0.0.0] [--port 5000]
-castellan print SHEET --paper letter -o sheet.pdf
+castellan serve [--host 0.0.0.0] [--port 5000] [--workers N] [--threads N]
+castellan print SHEET --paper letter -o sheet.pdf   (a mat also on --paper a3 or tabloid)
 castellan print --list
 """
 
@@ -25,18 +25,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = _parser(extra)
     args = parser.parse_args(argv)
     if args.command == "serve":
-        return serve(args.host, args.port, args.threads)
+        return serve(args.host, args.port, args.threads, args.workers)
     if args.command == "print":
         return print_sheet(args)
     parser.print_help()
     return 2
 
 
-def serve(host: str, port: int, threads: int = 8) -> int:
-    """Serve Castellan with waitress (a production WSGI server) and say where phones can find it."""
-    from waitress import serve as waitress_serve
-
-    from companion import create_app
+def serve(host: str, port: int, threads: int = 8, workers: int | None = None) -> int:
+    """Serve Castellan with gunicorn (see companion.server for why) and say where phones can find it."""
+    from companion import create_app, server
 
     app = create_app()
     address = (
@@ -46,7 +44,7 @@ def serve(host: str, port: int, threads: int = 8) -> int:
     print(f"\nCastellan is serving on {address}/ — open it on any phone on this Wi-Fi:\n")
     print(netinfo.qr_terminal(f"{address}/"))
     print(f"\nThis machine: http://127.0.0.1:{port}/    Stop: Ctrl+C\n", flush=True)
-    waitress_serve(app, host=host, port=port, threads=threads, ident="Castellan")
+    server.run(app, host=host, port=port, workers=workers or server.default_workers(), threads=threads)
     return 0
 
 
@@ -62,6 +60,12 @@ def print_sheet(args: argparse.Namespace) -> int:
     except KeyError:
         print(
             f"castellan print: no sheet called {args.sheet!r}; `castellan print --list` shows them.",
+            file=sys.stderr,
+        )
+        return 2
+    if args.paper not in sheet.papers:
+        print(
+            f"castellan print: {sheet.slug} comes on {' or '.join(sheet.papers)} paper, not {args.paper}.",
             file=sys.stderr,
         )
         return 2
@@ -86,11 +90,16 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     serve_cmd = commands.add_parser("serve", help="serve the app on the LAN")
     serve_cmd.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
     serve_cmd.add_argument("--port", type=int, default=int(os.environ.get("PORT", "5000")))
-    serve_cmd.add_argument("--threads", type=int, default=8)
+    serve_cmd.add_argument("--threads", type=int, default=8, help="threads per worker process")
+    serve_cmd.add_argument(
+        "--workers", type=int, default=None, help="worker processes (default: one per core)"
+    )
     print_cmd = commands.add_parser("print", help="write a printable sheet as a PDF")
     print_cmd.add_argument("sheet", nargs="?", help="the sheet's name (see --list)")
     print_cmd.add_argument("--list", action="store_true", help="list every sheet")
-    print_cmd.add_argument("--paper", choices=printables.PAPERS, default="a4")
+    print_cmd.add_argument(
+        "--paper", choices=printables.PAPERS + printables.LARGE_PAPERS, default="a4", help="a3 and tabloid: mats only"
+    )
     print_cmd.add_argument("-o", "--output", help="the PDF file to write (default: SHEET-PAPER.pdf)")
     print_cmd.add_argument("--ink-saver", action="store_true", help="no filled backgrounds")
     print_cmd.add_argument(

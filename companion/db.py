@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import threading
+from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+# Each serving thread keeps its connections open between requests: opening one (and setting its
+# pragmas) cost more than answering an unchanged poll. A few databases per thread at most.
+_KEPT_PER_THREAD = 4
+_kept = threading.local()
 
 
 def migrations() -> list[tuple[int, str]]:
@@ -33,6 +39,24 @@ def connect(path: str | Path) -> sqlite3.Connection:
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA synchronous = NORMAL")
     return conn
+
+
+def kept_connection(path: str | Path) -> sqlite3.Connection:
+    """This thread's open connection to ``path``, opened on first use and kept for the next request."""
+    kept: OrderedDict = getattr(_kept, "connections", None) or OrderedDict()
+    _kept.connections = kept
+    key = str(path)
+    conn = kept.pop(key, None) or connect(path)
+    kept[key] = conn
+    while len(kept) > _KEPT_PER_THREAD:
+        kept.popitem(last=False)[1].close()
+    return conn
+
+
+def release(conn: sqlite3.Connection) -> None:
+    """Hand a kept connection back after a request: nothing it began may outlive the request."""
+    if conn.in_transaction:
+        conn.rollback()
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -15,6 +15,8 @@ from types import ModuleType
 
 from flask import Blueprint
 
+from companion import schemas
+
 
 @dataclass(frozen=True)
 class Game:
@@ -31,8 +33,17 @@ class Game:
     table_title: Callable[[dict], str] | None = None  # options -> a short title for lists
     table_action: Callable[[dict, str], dict] | None = None  # (action form, viewer) -> action for rules.apply
     list_fields: tuple[str, ...] = ()  # form fields sent several times (a list); every other field is one string
+    options_schema: dict | None = None  # JSON schema of the creation form's fields (the API's "options")
+    action_schema: dict | None = None  # JSON schema of an action rules.apply takes (the form's result too)
     commands: dict[str, tuple[str, Callable[[list[str]], int]]] = field(default_factory=dict)
     tool: bool = False  # a general table tool rather than one of the games
+
+    def checked_action(self, action: object) -> dict:
+        """An action for ``rules.apply``, from the page's form reader or the API's JSON alike, once it
+        fits the game's ``action_schema`` (``RuleError`` naming the field when it does not)."""
+        if self.action_schema is not None:
+            schemas.check(self.action_schema, action, "action")
+        return action
 
     @property
     def has_tables(self) -> bool:

@@ -12,7 +12,7 @@ as one process.
 
 from __future__ import annotations
 
-from flask import Flask, current_app, g, request, session
+from flask import Flask, g, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect, generate_csrf
@@ -45,17 +45,6 @@ TABLES_MESSAGE = "This address has created {limit} tables in the last minute. Wa
 PDFS_MESSAGE = "This address has had {limit} sheets made in the last minute. Wait a minute, then try again."
 
 csrf = CSRFProtect()
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", headers_enabled=False)
-
-
-def tables_limit() -> str:
-    """How many tables one address may create in a minute (``CASTELLAN_TABLES_PER_MINUTE``)."""
-    return f"{current_app.config['TABLES_PER_MINUTE']} per minute"
-
-
-def pdf_limit() -> str:
-    """How many PDFs one address may have built in a minute (``CASTELLAN_PDFS_PER_MINUTE``)."""
-    return f"{current_app.config['PDFS_PER_MINUTE']} per minute"
 
 
 def csrf_token() -> str:
@@ -69,21 +58,50 @@ def csrf_token() -> str:
     return session["csrf_form_token"]
 
 
-def limit_tables():
-    """Decorate a view that creates a table: at most ``TABLES_PER_MINUTE`` from one address."""
-    return limiter.limit(
-        tables_limit,
-        error_message=lambda: TABLES_MESSAGE.format(limit=current_app.config["TABLES_PER_MINUTE"]),
-    )
+_LIMITS = {"tables": ("TABLES_PER_MINUTE", TABLES_MESSAGE), "pdfs": ("PDFS_PER_MINUTE", PDFS_MESSAGE)}
 
 
-def limit_pdf_builds():
-    """Decorate a view that builds PDFs: at most ``PDFS_PER_MINUTE`` builds (cached answers are free)."""
-    return limiter.limit(
-        pdf_limit,
-        error_message=lambda: PDFS_MESSAGE.format(limit=current_app.config["PDFS_PER_MINUTE"]),
-        deduct_when=lambda _response: bool(g.get("pdf_built")),
+def limited(kind: str):
+    """Mark a view as limited per address and minute: ``"tables"`` (created) or ``"pdfs"`` (built).
+
+    ``apply_limits`` puts the limit on when the app is made: each app has its own limiter
+    (and its own counts), so one app's tests cannot use up another's minute.
+    """
+
+    def mark(view):
+        view.castellan_limit = kind
+        return view
+
+    return mark
+
+
+def count(kind: str) -> None:
+    """Count this request against its view's limit: a table was created, a PDF was built.
+
+    A refused creation or a PDF served from the cache costs nothing and is not counted.
+    """
+    g.setdefault("castellan_counted", set()).add(kind)
+
+
+def apply_limits(app: Flask) -> None:
+    """Give this app a limiter (in memory) and put it on every view marked ``limited``."""
+    limiter = Limiter(
+        get_remote_address,
+        app=app,
+        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
+        headers_enabled=False,
     )
+    for endpoint, view in list(app.view_functions.items()):
+        kind = getattr(view, "castellan_limit", None)
+        if kind is None:
+            continue
+        setting, message = _LIMITS[kind]
+        per_minute = app.config[setting]
+        app.view_functions[endpoint] = limiter.limit(
+            f"{per_minute} per minute",
+            error_message=message.format(limit=per_minute),
+            deduct_when=lambda _response, kind=kind: kind in g.get("castellan_counted", ()),
+        )(view)
 
 
 class HostCheck:
@@ -118,9 +136,6 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_SSL_STRICT", False)
     app.config["WTF_CSRF_CHECK_DEFAULT"] = False
     csrf.init_app(app)
-    # Said for every app: the limiter is one object, and would carry the last app's choice to the next.
-    app.config.setdefault("RATELIMIT_ENABLED", True)
-    limiter.init_app(app)
 
     app.wsgi_app = HostCheck(app.wsgi_app)
     app.jinja_env.globals["csrf_token"] = csrf_token

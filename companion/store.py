@@ -8,7 +8,13 @@ action costs the same at move 5 and at move 500, and an undo replays a short str
 Concurrency: an action carries the version of the state it was chosen on. Writing takes
 SQLite's write lock (``BEGIN IMMEDIATE``); an action made on an older version is refused
 with ``StaleTable`` and nothing is written, so two phones acting at once can neither lose
-nor duplicate a move. The module knows nothing of Flask.
+nor duplicate a move.
+
+Exactly once: an action may come with a key the phone chose (``Once``). The key is stored in
+the same transaction as the action, so a phone that sends again after a lost answer finds
+it and gets ``Repeated`` with the first answer, never a second move. Every function returns
+only after its transaction is committed (in WAL mode, a commit survives the server being
+killed), so an answered move is a kept move. The module knows nothing of Flask.
 """
 
 from __future__ import annotations
@@ -16,8 +22,9 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from types import ModuleType
 
 from companion.rules.errors import RuleError
@@ -25,6 +32,8 @@ from companion.rules.errors import RuleError
 SNAPSHOT_EVERY = 25
 ROLES = ("referee", "viewer", "seat")
 TITLE_LENGTH = 120  # a title is made from the players' names; a list shows no more
+KEYS_KEPT = timedelta(days=2)  # a phone retries within seconds; a day is the promise, two the margin
+FINISH = {"type": "finish"}  # the log entry of a referee finishing the table
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,21 @@ class Table:
     state: dict
     created_at: str
     updated_at: str
+    finished_at: str | None = None  # set when the referee finished the table
+
+    @property
+    def finished(self) -> bool:
+        """True once the referee finished the table (a game may also end by its own rules)."""
+        return self.finished_at is not None
+
+
+@dataclass(frozen=True)
+class Once:
+    """An action's key, for applying it exactly once: ``answer(table)`` is what a repeat gets back."""
+
+    key: str
+    token: str  # the link that acts: a key used through one link answers no other
+    answer: Callable[[Table], dict] | None = None
 
 
 class StaleTable(Exception):
@@ -65,6 +89,15 @@ class StaleTable(Exception):
     def __init__(self, table: Table):
         super().__init__("The table changed before your move arrived: here it is now. Nothing was recorded.")
         self.table = table
+
+
+class Repeated(Exception):
+    """This key was already used on this table: the action was applied once, before; ``answer`` is
+    what was answered then (None when the first request did not ask for one to be kept)."""
+
+    def __init__(self, answer: dict | None):
+        super().__init__("This action was already recorded.")
+        self.answer = answer
 
 
 def new_token() -> str:
@@ -132,32 +165,51 @@ def table_version(conn: sqlite3.Connection, table_id: str) -> int:
 
 
 def act(
-    conn: sqlite3.Connection, rules: ModuleType, table_id: str, actor: str, action: dict, version: int | None
+    conn: sqlite3.Connection,
+    rules: ModuleType,
+    table_id: str,
+    actor: str,
+    action: dict,
+    version: int | None,
+    once: Once | None = None,
 ) -> Table:
     """Apply one action made on ``version`` and append it to the log.
 
     Raises ``StaleTable`` if the table moved on, ``RuleError`` if the rules refuse the
-    action; in both cases nothing is written. ``version=None`` skips the staleness check,
-    for actions whose order does not matter (see ``order_free``): the rules still judge
-    them against the state as it is, under the write lock.
+    action or the referee finished the table, ``Repeated`` if ``once``'s key was used; in
+    each case nothing is written. ``version=None`` skips the staleness check, for actions
+    whose order does not matter (see ``order_free``): the rules still judge them against
+    the state as it is, under the write lock.
     """
     with _write(conn):
-        table = get_table(conn, table_id)
-        if version is not None and table.version != version:
-            raise StaleTable(table)
+        table = _current(conn, table_id, version, once)
+        if table.finished:
+            raise RuleError("table_finished", "This table is finished: the referee can undo to reopen it.")
         state = rules.apply(table.state, action, actor)
         description = rules.describe(table.state, action, actor)
-        seq = _last_seq(conn, table_id) + 1
-        conn.execute(
-            "INSERT INTO actions (table_id, seq, actor, payload, description, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            (table_id, seq, actor, _dump(action), description, _now()),
-        )
+        seq = _append(conn, table_id, actor, action, description, "move")
         if seq % SNAPSHOT_EVERY == 0:
             conn.execute(
                 "INSERT INTO snapshots (table_id, seq, state) VALUES (?, ?, ?)", (table_id, seq, _dump(state))
             )
         _set_head(conn, table, seq, state)
-    return get_table(conn, table_id)
+        return _keep(conn, table_id, once)
+
+
+def finish(conn: sqlite3.Connection, table_id: str, version: int, once: Once | None = None) -> Table:
+    """The referee finishes the table: the log says so, and it takes no more actions until undone.
+
+    For a game with no end of its own (the score pad); a game that ends by its rules is
+    finished by its last move. Raises as ``act`` does.
+    """
+    with _write(conn):
+        table = _current(conn, table_id, version, once)
+        if table.finished:
+            raise RuleError("table_finished", "This table is already finished.")
+        seq = _append(conn, table_id, "referee", FINISH, "The referee finished the table.", "finish")
+        conn.execute("UPDATE tables SET finished_at = ? WHERE id = ?", (_now(), table_id))
+        _set_head(conn, table, seq, table.state)
+        return _keep(conn, table_id, once)
 
 
 def order_free(rules: ModuleType, action: dict) -> bool:
@@ -169,34 +221,37 @@ def order_free(rules: ModuleType, action: dict) -> bool:
     return isinstance(action, dict) and action.get("type") in getattr(rules, "ORDER_FREE_ACTIONS", ())
 
 
-def undo(conn: sqlite3.Connection, rules: ModuleType, table_id: str, version: int) -> Table:
-    """Undo the last action still in force: it stays in the log, marked undone.
+def undo(conn: sqlite3.Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
+    """Undo the last entry still in force: it stays in the log, marked undone.
 
-    The state is rebuilt from the newest snapshot before that action, replaying only
-    the actions in force after it.
+    Undoing the referee's finish reopens the table. Undoing a move rebuilds the state
+    from the newest snapshot before it, replaying only the moves in force after it.
     """
     with _write(conn):
-        table = get_table(conn, table_id)
-        if table.version != version:
-            raise StaleTable(table)
+        table = _current(conn, table_id, version, once)
         if table.head_seq == 0:
             raise RuleError("nothing_to_undo", "There is nothing to undo: no move is recorded yet.")
         conn.execute(
             "UPDATE actions SET undone_at = ? WHERE table_id = ? AND seq = ?",
             (_now(), table_id, table.head_seq),
         )
+        if table.finished:
+            conn.execute("UPDATE tables SET finished_at = NULL WHERE id = ?", (table_id,))
+            _set_head(conn, table, _in_force_seq(conn, table_id), table.state)
+            return _keep(conn, table_id, once)
         conn.execute("DELETE FROM snapshots WHERE table_id = ? AND seq >= ?", (table_id, table.head_seq))
         base = conn.execute(
             "SELECT seq, state FROM snapshots WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (table_id,)
         ).fetchone()
         state, head = json.loads(base["state"]), base["seq"]
         for row in conn.execute(
-            "SELECT seq, actor, payload FROM actions WHERE table_id = ? AND seq > ? AND undone_at IS NULL ORDER BY seq",
+            "SELECT seq, actor, payload FROM actions"
+            " WHERE table_id = ? AND seq > ? AND undone_at IS NULL AND kind = 'move' ORDER BY seq",
             (table_id, base["seq"]),
         ).fetchall():
             state, head = rules.apply(state, json.loads(row["payload"]), row["actor"]), row["seq"]
         _set_head(conn, table, head, state)
-    return get_table(conn, table_id)
+        return _keep(conn, table_id, once)
 
 
 def last_action(conn: sqlite3.Connection, table_id: str) -> dict | None:
@@ -223,6 +278,7 @@ def history(
             "description": row["description"],
             "at": row["created_at"],
             "undone": row["undone_at"] is not None,
+            "kind": row["kind"],
         }
         for row in conn.execute(sql, (table_id,)).fetchall()
     ]
@@ -252,6 +308,60 @@ class _write:
         self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
 
 
+def _current(conn: sqlite3.Connection, table_id: str, version: int | None, once: Once | None) -> Table:
+    """The table under the write lock, after the checks every change makes first: the key, then the version."""
+    if once is not None:
+        row = conn.execute(
+            "SELECT token, answer FROM action_keys WHERE table_id = ? AND key = ?", (table_id, once.key)
+        ).fetchone()
+        if row is not None:
+            if row["token"] != once.token:
+                raise RuleError(
+                    "idempotency_key_reused",
+                    "This Idempotency-Key was already used through another link: choose a new key for every action.",
+                )
+            raise Repeated(json.loads(row["answer"]) if row["answer"] is not None else None)
+    table = get_table(conn, table_id)
+    if version is not None and table.version != version:
+        raise StaleTable(table)
+    return table
+
+
+def _append(conn: sqlite3.Connection, table_id: str, actor: str, action: dict, description: str, kind: str) -> int:
+    """Append one entry to the log; its seq."""
+    seq = _last_seq(conn, table_id) + 1
+    conn.execute(
+        "INSERT INTO actions (table_id, seq, actor, payload, description, created_at, kind)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (table_id, seq, actor, _dump(action), description, _now(), kind),
+    )
+    return seq
+
+
+def _keep(conn: sqlite3.Connection, table_id: str, once: Once | None) -> Table:
+    """The table after a change, with the change's key and answer kept in the same transaction.
+
+    Keys older than ``KEYS_KEPT`` are swept on the way: no phone retries that late.
+    """
+    table = get_table(conn, table_id)
+    if once is not None:
+        now = datetime.now(UTC)
+        conn.execute("DELETE FROM action_keys WHERE created_at < ?", ((now - KEYS_KEPT).isoformat(),))
+        answer = _dump(once.answer(table)) if once.answer else None
+        conn.execute(
+            "INSERT INTO action_keys (table_id, key, token, answer, created_at) VALUES (?, ?, ?, ?, ?)",
+            (table_id, once.key, once.token, answer, now.isoformat(timespec="milliseconds")),
+        )
+    return table
+
+
+def _in_force_seq(conn: sqlite3.Connection, table_id: str) -> int:
+    row = conn.execute(
+        "SELECT MAX(seq) FROM actions WHERE table_id = ? AND undone_at IS NULL", (table_id,)
+    ).fetchone()
+    return row[0] or 0
+
+
 def _set_head(conn: sqlite3.Connection, table: Table, seq: int, state: dict) -> None:
     conn.execute(
         "UPDATE tables SET state = ?, head_seq = ?, version = version + 1, updated_at = ? WHERE id = ?",
@@ -276,6 +386,7 @@ def _table(row: sqlite3.Row) -> Table:
         state=json.loads(row["state"]),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
     )
 
 

@@ -15,9 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from printables import tiling
 from printables.draw import Document
+from printables.tiling import MatSpec
 
-PAPERS = ("a4", "letter")
+PAPERS = ("a4", "letter")  # every sheet comes on these
+LARGE_PAPERS = ("a3", "tabloid")  # mats come on these as well, in one piece where they fit
+PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,16 @@ class Sheet:
     description: str  # one sentence for the /print page
     draw: Callable[[Document], None]  # draws the pages
     game_name: str = ""  # the game's name as printed, when its slug capitalised is not it
+    mat: MatSpec | None = None  # the mat the sheet draws with ``Document.mat``, if it is one
+
+    @property
+    def papers(self) -> tuple[str, ...]:
+        """The papers the sheet comes on: a mat on the large ones too."""
+        return PAPERS + LARGE_PAPERS if self.mat else PAPERS
+
+    def mat_pages(self, paper: str) -> int | None:
+        """How many pages the mat takes on this paper; None for a sheet that is not a mat."""
+        return len(tiling.mat_pages(paper, self.mat).tiles) if self.mat else None
 
 
 def all_sheets() -> list[Sheet]:
@@ -63,11 +77,13 @@ def build(
 ) -> None:
     """Draw a sheet and write its PDF to the binary file-like object out.
 
-    paper is one of ``PAPERS``; base_url is where Castellan is served (the QR codes point
+    paper is one of the sheet's ``papers``; base_url is where Castellan is served (the QR codes point
     there); ink_saver prints backgrounds as outlines; duplex is "long" or "short", the edge
     the paper turns on when printing both sides. Same arguments, same bytes.
     """
     sheet = get_sheet(slug_or_sheet) if isinstance(slug_or_sheet, str) else slug_or_sheet
+    if paper not in sheet.papers:
+        raise ValueError(f"paper must be one of {sheet.papers} for {sheet.slug}, not {paper!r}")
     doc = Document(out, sheet, paper=paper, base_url=base_url, ink_saver=ink_saver, duplex=duplex)
     sheet.draw(doc)
     doc.finish()

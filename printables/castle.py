@@ -10,34 +10,29 @@ from companion.rules import castle
 from printables import Sheet
 from printables.draw import INK, MUTED, SHADE, Document
 from printables.layout import Rect
+from printables.tiling import SPARE, MatSpec
 
-LABEL = 8.0  # mm: the band for column letters and row numbers around the mat
-GAP = 4.0
-RULE_BAND = 30.0  # mm under the mat for the value rule
+CARDS = ((63.0, 88.0), (57.0, 89.0))  # mm: a poker card and a bridge card, both fit each position
+MAT = MatSpec(
+    columns=len(castle.COLUMNS),
+    rows=len(castle.ROWS),
+    slot_w=max(w for w, _ in CARDS) + 2 * SPARE,
+    slot_h=max(h for _, h in CARDS) + 2 * SPARE,
+    gap=1.0,  # so that the mat fits Tabloid paper in one piece
+    label=7.0,
+)
+MAT_NOTE = (
+    "Each position holds a poker card (63 x 88 mm) or a bridge card (57 x 89 mm). A pile is worth its top "
+    "card (ace 1 … king 13), plus 1 for each neighbouring pile topped by the same colour, minus 1 for each "
+    "neighbour of the other colour. Neighbours touch along a side, never across a corner."
+)
 GAMES = 18  # rows of the score pad
 REFERENCE_POINTS = (("Ace", "A"), ("King", "K"), ("Queen", "Q"), ("Jack", "J"))
 
 
 def draw_mat(doc: Document) -> None:
     """The 12 positions A1-D3 as the castle lies on the table, each with its neighbour count."""
-    content = doc.frame()
-    area = Rect(content.x + LABEL, content.y + RULE_BAND, content.w - LABEL, content.h - LABEL - RULE_BAND)
-    width = (area.w - GAP * (len(castle.COLUMNS) - 1)) / len(castle.COLUMNS)
-    height = (area.h - GAP * (len(castle.ROWS) - 1)) / len(castle.ROWS)
-    for c, column in enumerate(castle.COLUMNS):
-        x = area.x + c * (width + GAP)
-        doc.label(Rect(x, area.top, width, LABEL), column, size=14, bold=True, align="centre")
-        for r, row in enumerate(castle.ROWS):
-            y = area.top - (r + 1) * height - r * GAP
-            if c == 0:
-                doc.label(Rect(content.x, y, LABEL, height), str(row), size=14, bold=True, align="centre")
-            _position(doc, Rect(x, y, width, height), f"{column}{row}")
-    rule = (
-        "A pile is worth its top card (ace 1 … king 13), plus 1 for each neighbouring pile topped by "
-        "the same colour, minus 1 for each neighbour of the other colour. Neighbours touch along a "
-        "side, never across a corner."
-    )
-    doc.text_block(Rect(content.x, content.y, content.w, RULE_BAND - 4), rule, size=10)
+    doc.mat(MAT, _position, label=_position_name, note=MAT_NOTE)
 
 
 def draw_reference(doc: Document) -> None:
@@ -90,8 +85,9 @@ def draw_score_pad(doc: Document) -> None:
     doc.box(grid, width=0.5)
 
 
-def _position(doc: Document, rect: Rect, pile: str) -> None:
+def _position(doc: Document, index: int, rect: Rect) -> None:
     """One position of the mat: its name, its neighbour count and a dot towards each neighbour."""
+    pile = _pile(index)
     doc.box(rect, radius=3, width=0.5)
     count = len(castle.neighbours(pile))
     doc.label(Rect(rect.x, rect.cy, rect.w, 14), pile, size=26, bold=True, align="centre")
@@ -105,6 +101,17 @@ def _position(doc: Document, rect: Rect, pile: str) -> None:
         x = rect.cx + dx * (rect.w / 2 - 4)
         y = rect.cy - dy * (rect.h / 2 - 4)
         doc.polygon(_diamond(x, y, 2.2), stroke=None, fill=INK)
+
+
+def _position_name(doc: Document, index: int, rect: Rect) -> None:
+    """The position's name above it, readable while a card lies on it."""
+    doc.label(rect, _pile(index), size=10, bold=True, align="centre")
+
+
+def _pile(index: int) -> str:
+    """The name of the mat's position with this index in reading order ("A1" first, "D3" last)."""
+    columns = len(castle.COLUMNS)
+    return f"{castle.COLUMNS[index % columns]}{castle.ROWS[index // columns]}"
 
 
 def _diamond(x: float, y: float, r: float) -> list[tuple[float, float]]:
@@ -169,8 +176,10 @@ SHEETS = [
         slug="castle-mat",
         game="castle",
         title="Castle mat",
-        description="The castle's 12 positions, A1 to D3, with each position's number of neighbours: lay the castle on it.",
+        description="The castle's 12 positions, A1 to D3, each holding a poker or a bridge card, with its number "
+        "of neighbours: lay the castle on it.",
         draw=draw_mat,
+        mat=MAT,
     ),
     Sheet(
         slug="castle-reference",

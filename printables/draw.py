@@ -8,13 +8,13 @@ so that the same sheet and options always give the same bytes.
 
 Game modules call the primitives (``text``, ``label``, ``text_block``, ``line``, ``box``,
 ``background``, ``polygon``, ``grid``, ``qr``, ``calibration_bar``), the standard page
-``frame`` and the card-sheet engine ``card_sheet``.
+``frame``, the card-sheet engine ``card_sheet`` and the mat engine ``mat``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, BinaryIO
 
 import qrcode
@@ -25,8 +25,9 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
-from printables import fonts, layout
+from printables import fonts, layout, tiling
 from printables.layout import POKER, CardSheet, CardSpec, Rect
+from printables.tiling import MatSpec
 
 if TYPE_CHECKING:
     from printables import Sheet
@@ -41,10 +42,20 @@ SHADE = "#e6e6e6"  # light fills, e.g. a score pad's name row
 HAIRLINE = 0.2
 QR_MIN_MODULE = 0.5  # mm: smaller modules stop scanning reliably on a phone
 CALIBRATION_SENTENCE = "This bar measures 50 mm: print at 100 %."
+CUT_SENTENCES = {  # how a mat's page joins the page before it, by the edge of this page that is cut
+    "left": "Cut this page along the solid line on the left, lay it on the grey strip of page {page} so that "
+            "the ticks meet, and tape.",
+    "top": "Cut this page along the solid line at the top, lay it on the grey strip of page {page} so that "
+           "the ticks meet, and tape.",
+    "bottom": "Cut this page along the solid line at the bottom, lay it on the grey strip of page {page} so "
+              "that the ticks meet, and tape.",
+}
 CAP_HEIGHT = 0.73  # DejaVu Sans capitals, as a fraction of the font size
 PT = 25.4 / 72  # millimetres in a point
 
 CardDrawer = Callable[["Document", Rect], None]
+SlotDrawer = Callable[["Document", int, Rect], None]
+BorderDrawer = Callable[["Document", str, int, Rect], None]
 
 
 class Document:
@@ -324,6 +335,34 @@ class Document:
         finally:
             c.restoreState()
 
+    def mat(
+        self,
+        spec: MatSpec,
+        slot: SlotDrawer,
+        *,
+        label: SlotDrawer | None = None,
+        border: BorderDrawer | None = None,
+        note: str = "",
+    ) -> None:
+        """A mat on as few pages as the paper allows (``printables.tiling``), each page with
+        its header (names, page number, how to join it, QR code) and the calibration bar.
+
+        ``slot(doc, index, rect)`` draws each slot (index in reading order), ``label`` the band
+        above it, ``border(doc, side, index, rect)`` the border beside each column or row;
+        ``note`` is said on the first page.
+        """
+        pages = tiling.mat_pages(self.paper, spec)
+        for tile in pages.tiles:
+            self.new_page()
+            self._mat_header(pages, tile, note)
+            self.calibration_bar(pages.footer.x, pages.footer.cy - layout.CALIBRATION_HEIGHT / 2)
+            self.label(Rect(pages.footer.cx, pages.footer.y, pages.footer.w / 2, pages.footer.h), self.game_url,
+                       size=7, align="right", color=MUTED)
+            with ExitStack() as stack:
+                if pages.turned:
+                    stack.enter_context(self.turned(pages.content))
+                self._mat_tile(spec, tile, slot, label, border)
+
     def two_up(self, draw: Callable[[Document, Rect], None], inset: float = 3) -> None:
         """Two copies of a half-page card on a framed page, one above the other, a dashed cut line between."""
         content = self.frame()
@@ -373,6 +412,94 @@ class Document:
         self._card_info_page(len(faces), 2 * len(chunks) + 1)
 
     # Private helpers
+
+    def _mat_header(self, pages: tiling.MatPages, tile: tiling.Tile, note: str) -> None:
+        """The names, which page this is and how it joins its neighbours, the QR code."""
+        header = pages.header
+        qr = Rect(header.right - header.h, header.y, header.h, header.h)
+        text = Rect(header.x, header.y, qr.x - 3 - header.x, header.h)
+        band = Rect(text.x, text.top - 10, text.w, 10)
+        self.background(band, SHADE, radius=1.5)
+        self.label(Rect(band.x + 2, band.top - 3.8, band.w - 4, 2.6), self.game_name.upper(), size=7, bold=True)
+        self.label(Rect(band.x + 2, band.y + 1.2, band.w - 4, 4.4), self.sheet.title, size=12, bold=True)
+        total = len(pages.tiles)
+        if total == 1:
+            sentences = ["The whole mat is on this page."]
+        else:
+            # Said as the pages lie with their headers upright: a turned mat's rows run up the page.
+            sentences = [
+                f"Page {tile.number} of {total}. Lay the pages out {pages.down} across and {pages.across} down, "
+                "page 1 at the bottom left."
+                if pages.turned
+                else f"Page {tile.number} of {total}. Lay the pages out {pages.across} across and {pages.down} "
+                "down, page 1 at the top left."
+            ]
+        # The mat's left and top edges are the page's bottom and left edges when the mat lies turned.
+        for neighbour, edge in ((tile.left, "bottom" if pages.turned else "left"),
+                                (tile.above, "left" if pages.turned else "top")):
+            if neighbour:
+                sentences.append(CUT_SENTENCES[edge].format(page=neighbour))
+        if tile.number == 1 and note:
+            sentences.append(note)
+        words = Rect(text.x, text.y, text.w, text.h - 10.5)
+        if self.text_block(words, " ".join(sentences), size=7.5) < words.y - 0.01:
+            raise ValueError(f"the header of page {tile.number} of {self.sheet.slug} overflows: shorten its note")
+        self.qr(self.game_url, qr)
+
+    def _mat_tile(
+        self,
+        spec: MatSpec,
+        tile: tiling.Tile,
+        slot: SlotDrawer,
+        label: SlotDrawer | None,
+        border: BorderDrawer | None,
+    ) -> None:
+        """One page's part of the mat: its slots and borders, its strips, its joins' ticks and cut lines."""
+        core, window = tile.place(tile.core), tile.place(tile.window)
+        if tile.right:
+            strip = Rect(core.right, window.y, tiling.OVERLAP, window.h)
+            self.background(strip, SHADE)
+            with self.turned(strip) as local:
+                self._strip_words(local, tile.right)
+        if tile.below:
+            strip = Rect(window.x, window.y, core.w, tiling.OVERLAP)
+            self.background(strip, SHADE)
+            self._strip_words(strip, tile.below)
+        for index, rect in enumerate(spec.slots()):
+            if tile.core.contains(rect):
+                slot(self, index, tile.place(rect))
+                if label and spec.label:
+                    label(self, index, tile.place(spec.label_band(rect)))
+        for side, index, rect in spec.borders():
+            if border and tile.core.contains(rect):
+                border(self, side, index, tile.place(rect))
+        self._mat_joins(spec, tile, core, window)
+
+    def _strip_words(self, strip: Rect, number: int) -> None:
+        self.label(strip.inset(1.5), f"Page {number} goes on this strip.", size=7, align="centre", color=MUTED)
+
+    def _mat_joins(self, spec: MatSpec, tile: tiling.Tile, core: Rect, window: Rect) -> None:
+        """Dashed lines where a neighbour's edge goes, solid lines where this page is cut, and ticks across both."""
+        dx, dy = tile.offset
+        marks_y = [y + dy for y in spec.marks_y() if tile.core.y - 1e-6 <= y <= tile.core.top + 1e-6]
+        marks_x = [x + dx for x in spec.marks_x() if tile.core.x - 1e-6 <= x <= tile.core.right + 1e-6]
+        tick, strip = tiling.TICK, tiling.OVERLAP
+        if tile.right:
+            self.line(core.right, window.y, core.right, window.top, width=0.3, dash=(1.5, 1))
+            for y in marks_y:
+                self.line(core.right - tick, y, core.right + strip, y, width=0.3)
+        if tile.below:
+            self.line(window.x, core.y, window.right, core.y, width=0.3, dash=(1.5, 1))
+            for x in marks_x:
+                self.line(x, core.y - strip, x, core.y + tick, width=0.3)
+        if tile.left:
+            self.line(core.x, window.y, core.x, window.top, width=0.3)
+            for y in marks_y:
+                self.line(core.x, y, core.x + tick, y, width=0.3)
+        if tile.above:
+            self.line(window.x, core.top, window.right, core.top, width=0.3)
+            for x in marks_x:
+                self.line(x, core.top - tick, x, core.top, width=0.3)
 
     def _pen(self) -> canvas.Canvas:
         self._blank = False

@@ -95,8 +95,8 @@ _REFERENCE = (
     ),
     (
         "Burning",
-        "Put a card at the bottom of the barracks and draw one into your army: two for a jack, queen, "
-        "king or ace. Once per turn, and once before the game.",
+        "Put a card of your fort at the bottom of the barracks and draw one into your army: one or two "
+        "for a jack, queen, king or ace. Once per turn, and once before the game. No fort, no burning.",
     ),
     (
         "A challenge",
@@ -121,15 +121,17 @@ _REFERENCE = (
         "Free-for-all and campaigns",
         "Draw a watchtower's fourth card: everyone lays one blind army card, highest wins the drawn card "
         "(no 7 rule; ties lay again). Win your own and go on a campaign: the watchtower is set aside, the "
-        "fort joins the army. Campaigns fight only campaigns, 3 soldiers each, winner keeps all. Empty "
-        "army: 2 tower cards to the barracks, 1 to the fort, 1 to the army; draw 2 and 2.",
+        "fort joins the army. A campaigner draws nothing and challenges forts; only another campaigner "
+        "may fight them, 3 soldiers each, winner keeps all. Empty army: 2 tower cards to the barracks, "
+        "1 to the fort, 1 to the army; draw 2 and 2.",
     ),
     (
         "The showdown",
         "When all are on campaigns, the smallest army is laid in a line (an even count drops its last "
         "card); the others trim from the top to match. Each position's single highest card takes a "
         "trick. Most tricks wins; a tie draws cards equal to each watchtower's rank (royals and aces 10) "
-        "and plays again.",
+        "and plays again. Tied again: shuffle the same cards and replay. The win is shared only when no "
+        "shuffle can separate them.",
     ),
 )
 

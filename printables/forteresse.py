@@ -7,6 +7,8 @@ paper and the phones cannot disagree about which shots exist.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from companion.rules import forteresse
 from printables import Sheet
 from printables.draw import MUTED, SHADE, Document
@@ -17,6 +19,10 @@ TITLE = 9.0  # mm: a grid's or a box's title line
 GAP = 6.0
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
 GAMES_PER_PAD = 7
+ROUNDS = (1, 2)
+FIRING_ROWS = (len(forteresse.FIRING_CELLS) + 1) // 2 + 1  # two columns of cells under a head row
+MIN_FIRING_ROW = 6.5  # mm: room to write a weapon and a direction by hand
+FOOT = 27.0  # mm: the legend, or the score box, under the firing cells
 LEGEND = (
     "Grid 1: draw 10 walls (X) and 5 besieged (O) in the fortress, each on its own cell. "
     "Grid 2: note what your shots find. A shot: a firing cell not used this round, a weapon, a direction "
@@ -27,24 +33,51 @@ LEGEND = (
 
 
 def draw_player_sheet(doc: Document) -> None:
-    """Both 7x7 grids side by side, the 24 firing cells to tick per round, the score box, the legend."""
-    content = doc.frame()
-    grid_w = min((content.w - GAP) / 2, content.h * 0.36)
-    top = content.top
-    for index, title in enumerate(("Grid 1 · my fortress", "Grid 2 · my attacks")):
-        x = content.x + index * (content.w - grid_w)
-        draw_grid(doc, Rect(x, top - TITLE - grid_w, grid_w, grid_w), title)
-    subtitle = ("Grille 1 : ma forteresse (10 murs, 5 assiégés) · grille 2 : ce que mes tirs ont révélé. "
-                "Règle : chaque joueur reçoit 7 par assiégé tué, 3 par canon et 1 par fusil de l'adversaire.")
-    doc.label(Rect(content.x, top - TITLE - grid_w - 6, content.w, 5), subtitle, size=7.5, color=MUTED)
-    y = top - TITLE - grid_w - 8
-    legend_h = 17.0
-    score_h = TITLE + 3 * 6.0
-    bottom = content.y + legend_h + score_h + 6
-    table = Rect(content.x, bottom, content.w, y - GAP - bottom)
-    draw_firing_cells(doc, table)
-    draw_score_box(doc, Rect(content.x, content.y + legend_h + 3, content.w, score_h))
-    doc.text_block(Rect(content.x, content.y, content.w, legend_h), LEGEND, size=7)
+    """A page per round, both rounds of a game: the two 7x7 grids of the round, its 24 firing cells
+    with what each shot found, then the legend (round 1) or the two-round score box (round 2)."""
+    for number in ROUNDS:
+        doc.new_page()
+        content = doc.frame()
+        parts = player_sheet_parts(content)
+        titles = (f"Round {number} · grid 1 · my fortress", f"Round {number} · grid 2 · my attacks")
+        for rect, title in zip(parts.grids, titles, strict=True):
+            draw_grid(doc, rect, title)
+        draw_firing_cells(doc, parts.firing, number)
+        if number == ROUNDS[0]:
+            subtitle = ("Grille 1 : ma forteresse (10 murs, 5 assiégés) · grille 2 : ce que mes tirs ont révélé. "
+                        "Règle : chaque joueur reçoit 7 par assiégé tué, 3 par canon et 1 par fusil de "
+                        "l'adversaire.")
+            y = doc.text_block(parts.foot, subtitle, size=7.5, color=MUTED)
+            doc.text_block(Rect(parts.foot.x, parts.foot.y, parts.foot.w, y - 1 - parts.foot.y), LEGEND, size=7.5)
+        else:
+            draw_score_box(doc, parts.foot)
+
+
+@dataclass(frozen=True)
+class PlayerSheetParts:
+    """Where the parts of a player sheet's page go, in mm: the two grids (the squares themselves),
+    the firing-cell table (title included) and the foot (legend or score box)."""
+
+    grids: tuple[Rect, Rect]
+    firing: Rect
+    foot: Rect
+
+    @property
+    def firing_row(self) -> float:
+        """The height of one row of the firing-cell table."""
+        return (self.firing.h - TITLE) / FIRING_ROWS
+
+
+def player_sheet_parts(content: Rect) -> PlayerSheetParts:
+    """Share a page's content between the grids and the firing cells, rows at least ``MIN_FIRING_ROW`` tall."""
+    room = content.h - FOOT - TITLE - TITLE - 2 * GAP
+    grid_w = min((content.w - GAP) / 2, room - FIRING_ROWS * MIN_FIRING_ROW)
+    row = (room - grid_w) / FIRING_ROWS
+    grid_y = content.top - TITLE - grid_w
+    grids = (Rect(content.x, grid_y, grid_w, grid_w), Rect(content.right - grid_w, grid_y, grid_w, grid_w))
+    firing_h = TITLE + FIRING_ROWS * row
+    firing = Rect(content.x, grid_y - GAP - firing_h, content.w, firing_h)
+    return PlayerSheetParts(grids, firing, Rect(content.x, content.y, content.w, FOOT))
 
 
 def draw_grid(doc: Document, rect: Rect, title: str) -> None:
@@ -64,10 +97,10 @@ def draw_grid(doc: Document, rect: Rect, title: str) -> None:
         doc.label(Rect(rect.x, inner.top - (i + 1) * cell, LABEL, cell), str(i + 1), size=8, bold=True, align="centre")
 
 
-def draw_firing_cells(doc: Document, rect: Rect) -> None:
-    """The 24 firing cells in two columns: legal directions, then weapon and direction per round."""
+def draw_firing_cells(doc: Document, rect: Rect, number: int) -> None:
+    """The 24 firing cells of one round in two columns: legal directions, the shot, what it found."""
     doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2),
-              "My firing cells: note weapon (C / R) and direction when used", size=10, bold=True)
+              f"Round {number}: my firing cells, each used once (weapon C or R, direction)", size=10, bold=True)
     body = Rect(rect.x, rect.y, rect.w, rect.h - TITLE)
     cells = forteresse.FIRING_CELLS
     half = (len(cells) + 1) // 2
@@ -87,7 +120,7 @@ def draw_score_box(doc: Document, rect: Rect) -> None:
     doc.background(Rect(box.x, rows[0][0].y, box.w, rows[0][0].h), SHADE)
     doc.grid(box, len(heads), 3, width=0.3)
     for rect_, head in zip(rows[0], heads, strict=True):
-        doc.label(rect_.inset(0.8), head, size=6.5, bold=True, align="centre")
+        doc.label(rect_.inset(0.8), head, size=7, bold=True, align="centre")
     doc.label(rows[1][0].inset(1), "Me", size=8, bold=True)
     doc.label(rows[2][0].inset(1), "Opponent", size=8, bold=True)
     doc.box(box, width=0.6)
@@ -124,8 +157,8 @@ def draw_score_pad(doc: Document) -> None:
 
 def _firing_column(doc: Document, block: Rect, cells) -> None:
     row_h = block.h / (len(cells) + 1)
-    widths = (0.16, 0.24, 0.3, 0.3)
-    heads = ("Cell", "Ways in", "Round 1", "Round 2")
+    widths = (0.14, 0.26, 0.28, 0.32)
+    heads = ("Cell", "Ways in", "Shot", "Found")
     xs = [block.x + block.w * sum(widths[:i]) for i in range(len(widths))]
     doc.background(Rect(block.x, block.top - row_h, block.w, row_h), SHADE)
     for x, w, head in zip(xs, widths, heads, strict=True):
@@ -134,7 +167,7 @@ def _firing_column(doc: Document, block: Rect, cells) -> None:
         y = block.top - (i + 1) * row_h
         doc.label(Rect(xs[0] + 1, y, block.w * widths[0] - 2, row_h), cell, size=8, bold=True)
         ways = " ".join(f"{ARROWS[d]}{d}" for d in forteresse.legal_directions(cell))
-        doc.label(Rect(xs[1] + 1, y, block.w * widths[1] - 2, row_h), ways, size=6.5, color=MUTED)
+        doc.label(Rect(xs[1] + 1, y, block.w * widths[1] - 2, row_h), ways, size=7, color=MUTED)
     doc.grid(block, 1, len(cells) + 1, width=0.25)
     for x in xs[1:]:
         doc.line(x, block.y, x, block.top, width=0.25)
@@ -146,8 +179,8 @@ SHEETS = [
         slug="forteresse-player-sheet",
         game="forteresse",
         title="Player sheet",
-        description="Your two 7x7 grids (your fortress, your attacks), the 24 firing cells to note each shot, "
-        "a two-round score box and the rules in short. One per player per game.",
+        description="Both rounds of a game, a page each: your fortress and attack grids, the 24 firing cells "
+        "with each shot and what it found, the score box. One sheet, both sides, per player per game.",
         draw=draw_player_sheet,
     ),
     Sheet(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PAPER_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+PAPER_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "tabloid": (279.4, 431.8)}
 DUPLEX = ("long", "short")
 MIN_MARGIN = 6.0  # nothing is printed nearer the paper's edge than this
 GUIDE_CLEARANCE = 0.5  # a guide stops short of the cards, so a cut a hair off leaves no mark

@@ -15,7 +15,8 @@ from contextlib import ExitStack, contextmanager
 from companion.rules import tactics
 from printables import Sheet
 from printables.draw import INK, MUTED, PAPER, SHADE, STONE, Document
-from printables.layout import Rect
+from printables.layout import POKER, Rect
+from printables.tiling import SPARE, MatSpec
 
 FACTIONS = tactics.load_factions()
 EMBLEM_COLOURS = {"tower": "#2f4f6f", "shield": "#5a3d2b", "crown": "#4b3a6b", "dragon": "#7b2626",
@@ -23,9 +24,16 @@ EMBLEM_COLOURS = {"tower": "#2f4f6f", "shield": "#5a3d2b", "crown": "#4b3a6b", "
                   "bridge": "#2f5a5a", "horn": "#6b3a4a"}
 SEAT_WORDS = {"S": "Seat S, first player", "W": "Seat W", "N": "Seat N", "E": "Seat E"}
 QUARTER_TURNS = {"S": 0, "E": 1, "N": 2, "W": 3}  # anticlockwise turns that make a side's label readable there
-MAT_NOTE = ("Lay each card centred on its cell, upright as you see it. A card (63 x 88 mm) is larger than a "
-            "cell, so cards overlap the lines. Cells are named as seat S sees them; the small number is "
-            "what holding the cell scores at the end.")
+CARD = POKER  # the size of the printed decks' cards
+SEAT_BAND = 6.0  # mm: the border of the board where a seat's name is written
+MAT_NOTES = {
+    3: "Lay each card centred on its cell, upright as you see it from your seat: a cell holds a card "
+       "(63 x 88 mm). Cells are named as seat S sees them; the small number is what holding the cell "
+       "scores at the end.",
+    4: "Lay each card centred on its cell, upright as you see it from your seat: a cell holds a card "
+       "(63 x 88 mm) upright for S and N, sideways for W and E. Cells are named as seat S sees them; the "
+       "small number is what holding the cell scores at the end.",
+}
 SCORE_COLUMNS = (("Player", 0), ("Captured", 1), ("Corners", 1), ("Sides", 2), ("Centres", 3), ("Total", 0))
 SCORE_PLAYERS = 4
 
@@ -87,29 +95,36 @@ def emblem(doc: Document, key: str, box: Rect, colour: str | None, cut: str = PA
                     fill=fill, width=0.35)
 
 
+def mat_spec(size: int) -> MatSpec:
+    """The board of a size: each cell holds a card as it is laid there, with a seat's border on
+    each side that has a seat. On the 3x3 board S and N lay their cards upright, so a cell is a
+    card's shape; on the 4x4 board W and E lay theirs sideways, so a cell takes a card either way."""
+    if size == 3:
+        return MatSpec(size, size, CARD.width + 2 * SPARE, CARD.height + 2 * SPARE, border_y=SEAT_BAND)
+    side = max(CARD.width, CARD.height) + 2 * SPARE
+    return MatSpec(size, size, side, side, border_x=SEAT_BAND, border_y=SEAT_BAND)
+
+
 def draw_mat(size: int) -> Callable[[Document], None]:
-    """The drawing of a board mat: square cells as large as the page allows, a seat on each side."""
+    """The drawing of a board mat: each cell named and valued as seat S sees it, a seat on each side."""
+
+    def cell(doc: Document, index: int, rect: Rect) -> None:
+        row, column = divmod(index, size)
+        value = tactics.cell_value(f"{chr(ord('A') + column)}{row + 1}", size)
+        if value == 3:
+            doc.background(rect.inset(0.6), SHADE)
+        doc.box(rect, width=0.5)
+        doc.text(rect.x + 2, rect.top - 5, f"{chr(ord('A') + column)}{row + 1}", size=9, color=MUTED)
+        doc.text(rect.right - 2, rect.y + 2, f"+{value}", size=9, align="right", color=MUTED)
+
+    def seat(doc: Document, side: str, index: int, rect: Rect) -> None:
+        if side in tactics.SEATING[4 if size == 4 else 2]:
+            words = f"{SEAT_WORDS[side]}{' (2 players: S and N)' if size == 3 and side == 'N' else ''}"
+            with _quarter_turns(doc, rect, QUARTER_TURNS[side]) as local:
+                doc.label(local.inset(0.8), words, size=10, bold=True, align="centre")
 
     def draw(doc: Document) -> None:
-        content = doc.frame()
-        note = Rect(content.x, content.top - 11, content.w, 11)
-        doc.text_block(note, MAT_NOTE, size=8, color=MUTED)
-        label = 7.0
-        room = Rect(content.x, content.y, content.w, note.y - content.y - 1)
-        cell = (min(room.w, room.h) - 2 * label) / size
-        board = Rect(room.cx - size * cell / 2, room.cy - size * cell / 2, size * cell, size * cell)
-        cells = doc.grid(board, size, size, width=0.5)
-        for row, line in enumerate(cells):
-            for column, rect in enumerate(line):
-                name = f"{chr(ord('A') + column)}{row + 1}"
-                value = tactics.cell_value(name, size)
-                if value == 3:
-                    doc.background(rect.inset(0.6), SHADE)
-                doc.text(rect.x + 2, rect.top - 5, name, size=9, color=MUTED)
-                doc.text(rect.right - 2, rect.y + 2, f"+{value}", size=9, align="right", color=MUTED)
-        doc.box(board, width=0.8)
-        for seat in tactics.SEATING[4 if size == 4 else 2]:
-            _seat_label(doc, board, label, seat, size)
+        doc.mat(mat_spec(size), cell, border=seat, note=MAT_NOTES[size])
 
     return draw
 
@@ -225,11 +240,11 @@ SHEETS = [
             draw=draw_deck(faction))
       for faction_id, faction in FACTIONS.items()),
     Sheet(slug="tactics-mat-3x3", game="tactics", game_name="Square Tactics", title="Board mat 3x3, two players",
-          description="The 3x3 board for two players, seats S and N facing each other; cells named as S sees "
-                      "them, with what each scores.", draw=draw_mat(3)),
+          description="The 3x3 board for two players, seats S and N facing each other; each cell holds a card, "
+                      "named as S sees it, with what it scores.", draw=draw_mat(3), mat=mat_spec(3)),
     Sheet(slug="tactics-mat-4x4", game="tactics", game_name="Square Tactics", title="Board mat 4x4, four players",
-          description="The 4x4 board for four players, seats S, W, N, E clockwise; cells named as S sees them, "
-                      "with what each scores (the four inner cells are centres).", draw=draw_mat(4)),
+          description="The 4x4 board for four players, seats S, W, N, E clockwise; each cell holds a card either "
+                      "way, named as S sees it, with what it scores (the four inner cells are centres).", draw=draw_mat(4), mat=mat_spec(4)),
     Sheet(slug="tactics-score-pad", game="tactics", game_name="Square Tactics", title="Score pad, a three-game match",
           description="Captures, corners, sides and centres of each player in each game, and the match total.",
           draw=draw_score_pad),

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from companion.rules import zamek
 from printables import Sheet
 from printables.draw import INK, MUTED, PAPER, SHADE, SLATE, STONE, Document
-from printables.layout import Rect
+from printables.layout import POKER, Rect
+from printables.tiling import SPARE, MatSpec
 
 DECK = zamek.default_deck()
 DECK_REFERENCE = zamek.deck_reference(DECK)
@@ -27,7 +28,12 @@ PICTURE_COLOURS = {"knight": "#9cc3e6", "princess": "#f2b8d6", "king": "#f2cf66"
                    "wizard": "#c9b6ee"}
 TILE_COLOURS = (("Red", "Czerwony", "#c8463c"), ("Blue", "Niebieski", "#3f72b5"),
                 ("Green", "Zielony", "#3f8f4e"), ("Yellow", "Żółty", "#e0b325"))
+CARD = POKER  # the size of the printed deck's cards (``card_sheet``'s default)
 LAYOUT_COLUMNS, LAYOUT_ROWS = 5, 9  # the places 1-45, five across as on the phones
+# A face-down card may lie either way: sideways, a page holds six places instead of four.
+LAYOUT = MatSpec(LAYOUT_COLUMNS, LAYOUT_ROWS, CARD.height + 2 * SPARE, CARD.width + 2 * SPARE, gap=2.0, label=7.0)
+LAYOUT_NOTE = (f"Lay one face-down card sideways on each place. Teams vote by these numbers. Any deck of "
+               f"{CARD.width:g} x {CARD.height:g} mm cards will do; Castellan prints {DECK_REFERENCE}.")
 SCORE_ROWS = (("Name", ""), ("Castle: its numbers", ""), ("Elements (tile 1 too)", "× 1"), ("Knights", "× 1"),
               ("Princesses", "× 1"), ("Princess–knight pairs", "× 1"), ("King", "+ 3"), ("Queen", "+ 3"),
               ("Total", ""), ("Holds the wizard? (ties)", ""))
@@ -75,17 +81,7 @@ def card_back(doc: Document, slot: Rect) -> None:
 
 def draw_layout(doc: Document) -> None:
     """The table layout: places 1 to 45, five across, where the face-down cards lie."""
-    content = doc.frame()
-    note = Rect(content.x, content.top - 12, content.w, 12)
-    doc.text_block(note, "Lay one face-down card on each place, or cut the numbers apart and put one beside each "
-                         f"card. Teams vote by these numbers. Any deck will do; Castellan prints {DECK_REFERENCE}.",
-                   size=8.5)
-    grid = Rect(content.x, content.y, content.w, content.h - 14)
-    cells = doc.grid(grid, LAYOUT_COLUMNS, LAYOUT_ROWS, width=0.35)
-    for place in zamek.POSITIONS:
-        cell = cells[(place - 1) // LAYOUT_COLUMNS][(place - 1) % LAYOUT_COLUMNS]
-        doc.box(cell.inset(2.5), stroke=MUTED, radius=2, width=0.2)
-        doc.label(cell.inset(4), str(place), size=30, bold=True, align="centre")
+    doc.mat(LAYOUT, _place, label=_place_number, note=LAYOUT_NOTE)
 
 
 def draw_score_pad(doc: Document) -> None:
@@ -101,6 +97,17 @@ def draw_score_pad(doc: Document) -> None:
 
 
 # --- Private helpers ------------------------------------------------------------------
+
+
+def _place(doc: Document, index: int, slot: Rect) -> None:
+    """A place of the layout: its outline and its number, big, under the card."""
+    doc.box(slot, stroke=MUTED, radius=2, width=0.3)
+    doc.label(slot.inset(12), str(zamek.POSITIONS[index]), size=30, bold=True, align="centre", color=MUTED)
+
+
+def _place_number(doc: Document, index: int, band: Rect) -> None:
+    """A place's number above it, readable while a card lies on it."""
+    doc.label(band, str(zamek.POSITIONS[index]), size=11, bold=True, align="centre")
 
 
 def _card_face(number: int) -> Callable[[Document, Rect], None]:
@@ -275,9 +282,10 @@ SHEETS = [
         slug="zamek-layout",
         game="zamek",
         title="Table layout, places 1 to 45",
-        description=f"Where the face-down cards lie, numbered as teams vote on their phones. Deck: any, "
-                    f"e.g. {DECK_REFERENCE}.",
+        description=f"Where the face-down cards lie, each on a place of its own, numbered as teams vote on their "
+                    f"phones. Deck: any, e.g. {DECK_REFERENCE}.",
         draw=draw_layout,
+        mat=LAYOUT,
     ),
     Sheet(
         slug="zamek-score-pad",

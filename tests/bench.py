@@ -16,6 +16,7 @@ from pathlib import Path
 import printables
 from companion import create_app, db, store
 from companion.rules import scorepad
+from tests import bench_server
 from tests.conftest import Browser
 
 
@@ -26,6 +27,7 @@ def main() -> None:
     _page_weights(app)
     _action_costs(folder / "actions.sqlite3")
     _pdf_builds()
+    bench_server.main()
 
 
 def _page_weights(app) -> None:

@@ -73,13 +73,23 @@ def other_browser(app):
 
 def everything_seen(browser: Browser, token: str, refusal: dict, extra_paths=()) -> list[bytes]:
     """Everything one link can fetch, in bytes: page, live fragment, history, links, the
-    htmx fragment, the export, any ``extra_paths`` (``?from=A4``), and the answer to a refused post."""
+    htmx fragment, the export, any ``extra_paths`` (``?from=A4``), the answer to a refused post,
+    and the same through the JSON API (the table, its log, a refused action).
+
+    Each move form's Idempotency-Key is fresh at every rendering; it is blanked before comparing."""
     paths = ("", "/live", "/history", "/links", *extra_paths)
     seen = [browser.get(f"/t/{token}{path}").data for path in paths]
     seen.append(browser.get(f"/t/{token}", headers={"HX-Request": "true"}).data)
     seen.append(json.dumps(browser.get(f"/t/{token}/export.json").get_json(), sort_keys=True).encode())
     seen.append(browser.post(f"/t/{token}/act", {"version": "0", **refusal}, htmx=True).data)
-    return seen
+    for path in ("", "/log"):
+        seen.append(json.dumps(browser.client.get(f"/api/v1/tables/{token}{path}").get_json(), sort_keys=True).encode())
+    refused = browser.client.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "none"}, "version": 0})
+    seen.append(json.dumps(refused.get_json(), sort_keys=True).encode())
+    return [_FORM_KEY.sub(b'name="idempotency_key" value=""', body) for body in seen]
+
+
+_FORM_KEY = re.compile(rb'name="idempotency_key" value="[^"]*"')
 
 
 def with_state_changed(app, token: str, change, then):

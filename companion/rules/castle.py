@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from companion.rules.cards import (
     COLOURS,
@@ -179,6 +179,21 @@ def counted_cards(colour: str, counts: Mapping[str, object], field: str = "") ->
     return cards
 
 
+def score_breakdown(held: Iterable[Card], colour: str) -> dict[str, dict[str, int]]:
+    """What the cards a ``colour`` side holds score, by counted rank (the keys of ``COUNTED_RANKS``).
+
+    Only the opposing colour scores: ``{"A": {"cards": 1, "each": 9, "points": 9}, ...,
+    "2-10": {"cards": 5, "each": 1, "points": 5}}``.
+    """
+    captured = [card for card in held if card.colour != colour]
+    lines = {}
+    for key, ranks in COUNTED_RANKS.items():
+        count = sum(1 for card in captured if card.rank in ranks)
+        each = PICKUP_POINTS.get(key, OTHER_POINTS)
+        lines[key] = {"cards": count, "each": each, "points": count * each}
+    return lines
+
+
 def score_counts(counts: Mapping[str, Mapping[str, object]]) -> dict:
     """Score a game that was not tracked, from each colour's captured cards of the other colour.
 
@@ -260,6 +275,7 @@ def new_table(options: dict, seed: int) -> dict:
         "piles": {},
         "colours": None,
         "taken": {team: [] for team in TEAMS[players]},
+        "last": None,
     }
 
 
@@ -303,7 +319,30 @@ def view(state: dict, viewer: str) -> dict:
         "teams": {team: _team_view(state, team) for team in TEAMS[state["players"]]},
         "colours": copy.deepcopy(state["colours"]),
         "piles": {pile: _pile_view(state, tops, totals, pile) for pile in tops},
+        "last": copy.deepcopy(state.get("last")),  # tables started before moves were kept have none
         "score": final_score(state),
+    }
+
+
+def result(state: dict, finished: bool) -> dict | None:
+    """Each player's team score once the game is over, else None (``finished``: the referee closed
+    the table, which scores nothing by itself)."""
+    final = final_score(state)
+    if final is None:
+        return None
+    names = {**SEAT_NAMES, **{seat: name for seat, name in state["names"].items() if name}}
+    teams = TEAMS[state["players"]]
+    return {
+        "players": [
+            {
+                "name": names[seat],
+                "score": final["teams"][team],
+                "winner": team == final["winning_team"],
+                "team": team if len(members) > 1 else None,
+            }
+            for team, members in teams.items()
+            for seat in members
+        ]
     }
 
 
@@ -324,6 +363,16 @@ def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | N
     return "referee", {"type": "pass", "taken": card}
 
 
+def play_marks(state: dict, card: Card) -> dict[str, str | None]:
+    """For a table in play: for every pile, why ``card`` may not be played there, or ``None`` where it may.
+
+    A card Castellan has already seen (on the castle, or taken on a pass) may go nowhere:
+    ``RuleError("card_elsewhere")`` says where it is.
+    """
+    _check_unseen(card, _table_places(state), "card")
+    return placements(castle_tops(state), card)
+
+
 def castle_tops(state: dict) -> dict[str, Card]:
     """The top card of every pile of a table (empty before the deal)."""
     return {pile: parse(cards[-1]) for pile, cards in state["piles"].items()}
@@ -339,7 +388,8 @@ def final_score(state: dict) -> dict | None:
     """The final score once the game is over, else ``None``.
 
     ``{"scores": {"red": 12, "black": 7}, "winner": "red" | "black" | None,
-    "teams": {"NS": 12, "EW": 7}, "winning_team": "NS" | None}``.
+    "teams": {"NS": 12, "EW": 7}, "winning_team": "NS" | None,
+    "breakdown": {"NS": {"A": {"cards": 1, "points": 9}, ...}, "EW": {...}}}`` (see ``score_breakdown``).
     """
     if state["phase"] != "over":
         return None
@@ -350,6 +400,7 @@ def final_score(state: dict) -> dict | None:
             "winner": None,
             "teams": dict.fromkeys(state["taken"], 0),
             "winning_team": None,
+            "breakdown": {team: score_breakdown([], COLOURS[0]) for team in state["taken"]},
         }
     piles = {pile: [parse(card) for card in cards] for pile, cards in state["piles"].items()}
     taken = {colours[team]: [parse(card) for card in cards] for team, cards in state["taken"].items()}
@@ -360,6 +411,9 @@ def final_score(state: dict) -> dict | None:
         "winner": best,
         "teams": {team: scores[colour] for team, colour in colours.items()},
         "winning_team": next((team for team, colour in colours.items() if colour == best), None),
+        "breakdown": {
+            team: score_breakdown(pickup(piles, colour) + taken[colour], colour) for team, colour in colours.items()
+        },
     }
 
 
@@ -514,6 +568,7 @@ def _play(state: dict, action: dict) -> dict:
     new["piles"][pile].append(str(card))
     if new["colours"] is None:
         new["colours"] = _colours_fixed_by(state, _team_of(state, seat), card.colour)
+    new["last"] = {"type": "play", "seat": seat, "card": str(card), "pile": pile}
     _end_turn(new, seat)
     return new
 
@@ -524,6 +579,7 @@ def _pass(state: dict, action: dict) -> dict:
     _check_unseen(card, _table_places(state), "taken")
     new = copy.deepcopy(state)
     new["taken"][_team_of(state, _next_seat(state, seat))].append(str(card))
+    new["last"] = {"type": "pass", "seat": seat, "card": str(card), "taker": _next_seat(state, seat)}
     _end_turn(new, seat)
     return new
 

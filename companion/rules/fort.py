@@ -7,6 +7,8 @@ and end the game in a showdown. The rules as implemented: ../shared/rules/fort.m
 from __future__ import annotations
 
 import copy
+import functools
+import itertools
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -168,9 +170,19 @@ def adjudicate(
     return _resolve(attacker, defender, soldiers, target, challenge)
 
 
-def burn_draws(card: Card) -> int:
-    """Cards drawn for burning ``card``: two for a royal or an ace, one otherwise."""
-    return 2 if is_royal_or_ace(card) else 1
+def burn_draws(card: Card) -> tuple[int, ...]:
+    """How many cards may be drawn for burning ``card``: one or two for a royal or an ace, else one."""
+    return (1, 2) if is_royal_or_ace(card) else (1,)
+
+
+def check_burn_draws(card: Card, draws: int) -> None:
+    """Refuse a number of cards drawn that burning ``card`` does not allow."""
+    if draws not in burn_draws(card):
+        raise RuleError(
+            "burn_draws",
+            f"Burning the {card.name} draws 1 card: only a jack, queen, king or ace may draw 2.",
+            "draws",
+        )
 
 
 def check_pre_game_burn(card: Card, player: str, forts: dict[str, list[Card]]) -> None:
@@ -223,6 +235,38 @@ def play_showdown(laid: dict[str, list[Card]]) -> dict:
     leaders = [player for player in players if tricks[player] == most]
     winner = leaders[0] if len(leaders) == 1 else None
     return {"positions": positions, "tricks": tricks, "winner": winner, "tied": [] if winner else leaders}
+
+
+def can_separate(lines: dict[str, list[Card]]) -> bool:
+    """True when some shuffle of these same lines gives one player more tricks than anyone else.
+
+    Only the pairing of cards across positions matters, so the first player's cards are
+    taken highest first and every other player tries each rank they still hold (a search
+    over rank multisets, remembered as it goes). When no shuffle can separate the tied
+    players, replaying is pointless and they share the win.
+    """
+    hands = tuple(tuple(sorted(battle_rank(card) for card in line)) for line in lines.values())
+
+    @functools.cache  # one cache per question: the search is small, and nothing outlives it
+    def separates(hands: tuple[tuple[int, ...], ...], tricks: tuple[int, ...]) -> bool:
+        if not hands[0]:
+            return tricks.count(max(tricks)) == 1
+        lead, rest = hands[0][-1], hands[1:]
+        for choice in itertools.product(*(sorted(set(hand)) for hand in rest)):
+            cards = (lead, *choice)
+            won = [index for index, card in enumerate(cards) if card == max(cards)]
+            counted = [count + (won == [index]) for index, count in enumerate(tricks)]
+            left = (hands[0][:-1], *(_without(hand, card) for hand, card in zip(rest, choice, strict=True)))
+            if separates(left, tuple(count - min(counted) for count in counted)):
+                return True
+        return False
+
+    return separates(hands, (0,) * len(hands))
+
+
+def _without(hand: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    index = hand.index(rank)
+    return hand[:index] + hand[index + 1 :]
 
 
 def watchtower_draws(rank: str) -> int:
@@ -355,7 +399,124 @@ def view(state: dict, viewer: str) -> dict:
         "last": state["last"],
         "winner": state["winner"],
         "shared": state["shared"],
+        "can_share": _can_share(state),
+        "burnable": _burnable(state),
+        "completing": _completing(state),
+        "challenges": _challenges(state),
     }
+
+
+def _challenges(state: dict) -> list[dict]:
+    """Every challenge the player to play could name now, each checked before any card is shown.
+
+    ``soldiers`` is fixed for a vulnerable fort (0) and a battle of campaigns; otherwise
+    ``sizes`` says, for 1 and 2 soldiers each, ``None`` when allowed or the reason it is not.
+    ``refusal`` is set when no size is allowed: the target is shown, not offered.
+    """
+    attacker = state["turn"]
+    if state["phase"] != "play" or state["step"] != "main" or state["challenged"] or state["pending"]:
+        return []
+    options = []
+    for defender in _in_game(state):
+        if defender == attacker:
+            continue
+        if state["campaigns"][defender]:
+            if state["campaigns"][attacker]:
+                options.append(_campaign_option(state, attacker, defender))
+            continue
+        fort = state["forts"][defender]
+        for card in fort:
+            if _top_of_tower(fort, card):
+                options.append(_card_option(state, attacker, defender, card))
+    return options
+
+
+def _campaign_option(state: dict, attacker: str, defender: str) -> dict:
+    option = {"key": f"{defender}:", "defender": defender, "target": None, "height": 0, "tries": 0}
+    try:
+        size = campaign_battle_size(_table_side(state, attacker), _table_side(state, defender))
+    except RuleError as refused:
+        return {**option, "soldiers": None, "sizes": {}, "refusal": refused.message}
+    return {**option, "soldiers": size, "sizes": {}, "refusal": None}
+
+
+def _card_option(state: dict, attacker: str, defender: str, card: str) -> dict:
+    height = _rank_count(state["forts"][defender], parse(card).rank)
+    tries = state["challenges"][attacker].get(card, 0)
+    option = {
+        "key": f"{defender}:{card}",
+        "defender": defender,
+        "target": card,
+        "height": height,
+        "tries": tries,
+    }
+    sides = (_table_side(state, attacker), _table_side(state, defender))
+    vulnerable = state["armies"][defender] == 0
+    sizes = {}
+    for size in (0,) if vulnerable else CHALLENGE_SIZES:
+        try:
+            check_challenge(*sides, height, tries + 1, size)
+            sizes[str(size)] = None
+        except RuleError as refused:
+            sizes[str(size)] = refused.message
+    refusal = None if any(reason is None for reason in sizes.values()) else next(iter(sizes.values()))
+    return {
+        **option,
+        "soldiers": 0 if vulnerable else None,
+        "sizes": {} if vulnerable else sizes,
+        "refusal": refusal,
+    }
+
+
+def result(state: dict, finished: bool) -> dict | None:
+    """Once the game is over: Fort counts no points, so a winner (or each who shares the win)
+    scores 1 and the others 0; else None (``finished``: the referee closed the table early)."""
+    if state["phase"] != "over":
+        return None
+    winners = set(state["shared"]) | ({state["winner"]} if state["winner"] else set())
+    return {
+        "players": [
+            {"name": state["names"][player], "score": int(player in winners),
+             "winner": player in winners, "team": None}
+            for player in state["players"]
+        ]
+    }
+
+
+def _burnable(state: dict) -> dict[str, list[str]]:
+    """The fort cards each player may burn now: before the game, or the player whose turn it is."""
+    if state["pending"]:
+        return {}
+    if state["phase"] == "setup":
+        forts = {player: _cards(fort) for player, fort in state["forts"].items()}
+        allowed = {}
+        for player in state["players"]:
+            if player not in state["pre_burned"]:
+                allowed[player] = [
+                    card for card in state["forts"][player] if _pre_burn_ok(card, player, forts)
+                ]
+        return allowed
+    player = state["turn"]
+    if state["phase"] != "play" or state["step"] != "main" or state["burned"] or state["campaigns"][player]:
+        return {}
+    return {player: list(state["forts"][player])}
+
+
+def _pre_burn_ok(card: str, player: str, forts: dict[str, list[Card]]) -> bool:
+    try:
+        check_pre_game_burn(parse(card), player, forts)
+    except RuleError:
+        return False
+    return True
+
+
+def _completing(state: dict) -> list[str]:
+    """The cards whose draw would complete a watchtower of the player to draw (a free-for-all)."""
+    if state["phase"] != "play" or state["step"] != "draw" or state["pending"] or not _barracks(state):
+        return []
+    fort, public = state["forts"][state["turn"]], _public(state)
+    ranks = {parse(card).rank for card in fort if _rank_count(fort, parse(card).rank) == COMPLETE - 1}
+    return [str(card) for card in deck() if card.rank in ranks and str(card) not in public]
 
 
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
@@ -739,7 +900,7 @@ def _do_burn(state: dict, action: dict) -> None:
             raise RuleError(
                 "burned_already", f"{_name(state, player)} already burned before the game.", "player"
             )
-        card = parse(action.get("card"), "card")
+        card = _fort_card_burned(state, player, action.get("card"))
         forts = {other: _cards(fort) for other, fort in state["forts"].items()}
         check_pre_game_burn(card, player, forts)
         state["pre_burned"].append(player)
@@ -749,20 +910,31 @@ def _do_burn(state: dict, action: dict) -> None:
             raise RuleError("not_your_turn", "Only the player whose turn it is may burn now.", "player")
         if state["burned"]:
             raise RuleError("burned_already", "A player may burn only once per turn.", "card")
-        card = parse(action.get("card"), "card")
+        card = _fort_card_burned(state, player, action.get("card"))
         state["burned"] = True
-    _burn(state, player, card)
+    draws = action.get("draws")
+    draws = max(burn_draws(card)) if draws is None else _integer(draws, "draws", 1, 2)
+    check_burn_draws(card, draws)
+    _leave_fort(state, player, str(card))
+    state["armies"][player] += min(draws, _barracks(state))
 
 
-def _burn(state: dict, player: str, card: Card) -> None:
-    if str(card) in state["forts"][player]:
-        _leave_fort(state, player, str(card))
-    else:
-        _unknown(state, str(card), "card")
-        if state["armies"][player] < 1:
-            raise RuleError("empty_army", f"{_name(state, player)} has no army card to burn.", "card")
-        state["armies"][player] -= 1
-    state["armies"][player] += min(burn_draws(card), _barracks(state))
+def _fort_card_burned(state: dict, player: str, value: object) -> Card:
+    """The card a player burns: only a card of their own fort (a campaign has none)."""
+    if state["campaigns"][player]:
+        raise RuleError(
+            "on_campaign",
+            f"{_name(state, player)} is on a campaign and has no fort card to burn.",
+            "card",
+        )
+    card = parse(value, "card")
+    if str(card) not in state["forts"][player]:
+        raise RuleError(
+            "not_in_fort",
+            f"Only a fort card can be burned, and the {card.name} is not in {_name(state, player)}'s fort.",
+            "card",
+        )
+    return card
 
 
 def _do_start(state: dict, action: dict) -> None:
@@ -1101,12 +1273,22 @@ def _watchtower_battle(state: dict, tied: list[str]) -> None:
 
 
 def _do_share(state: dict, action: dict) -> None:
-    show = state["showdown"]
-    if not show or show["stage"] != "replay":
+    if not _can_share(state):
         raise RuleError(
-            "no_replay", "The win is shared only when a replay of the same cards is due.", "action.type"
+            "no_share",
+            "The win is shared only when no shuffle of the tied players' lines can separate them: "
+            "shuffle the same cards and play them again.",
+            "action.type",
         )
-    _finish(state, None, list(show["players"]))
+    _finish(state, None, list(state["showdown"]["players"]))
+
+
+def _can_share(state: dict) -> bool:
+    """A shared win is due: a replay is pending and no shuffle of the tied lines can separate them."""
+    show = state["showdown"]
+    if not show or show["stage"] != "replay" or state["phase"] != "showdown":
+        return False
+    return not can_separate({player: _cards(line) for player, line in show["previous"].items()})
 
 
 def _player_view(state: dict, player: str) -> dict:
@@ -1178,7 +1360,7 @@ def _say_deal(state: dict, action: dict, after: dict) -> str:
 def _say_burn(state: dict, action: dict, after: dict) -> str:
     player = action.get("player") if state["phase"] == "setup" else state["turn"]
     card = parse(action["card"])
-    drawn = after["armies"][player] - state["armies"][player] + (str(card) not in state["forts"][player])
+    drawn = after["armies"][player] - state["armies"][player]
     before = " before the game" if state["phase"] == "setup" else ""
     return f"{_name(state, player)} burned the {card.name}{before} and drew {drawn} card{'s' * (drawn != 1)}."
 
@@ -1284,14 +1466,10 @@ def _random_setup(state: dict, rng: random.Random) -> dict:
     waiting = [p for p in state["players"] if p not in state["pre_burned"]]
     if waiting and rng.random() < 0.3:
         player = rng.choice(waiting)
-        forts = {other: _cards(fort) for other, fort in state["forts"].items()}
-        candidates = state["forts"][player] + _random_unknown(state, rng, 3)
-        for card in candidates:
-            try:
-                check_pre_game_burn(parse(card), player, forts)
-            except RuleError:
-                continue
-            return {"type": "burn", "player": player, "card": card}
+        allowed = _burnable(state)[player]
+        if allowed:
+            card = rng.choice(allowed)
+            return {"type": "burn", "player": player, "card": card, "draws": _random_draws(parse(card), rng)}
     return {"type": "start"}
 
 
@@ -1311,14 +1489,9 @@ def _random_play(state: dict, rng: random.Random) -> dict:
 
 
 def _random_draw(state: dict, rng: random.Random) -> dict:
-    player = state["turn"]
-    fort = state["forts"][player]
-    public = _public(state)
-    for rank in {parse(card).rank for card in fort}:
-        if _rank_count(fort, rank) == COMPLETE - 1 and _barracks(state) and rng.random() < 0.8:
-            missing = [str(c) for c in deck() if c.rank == rank and str(c) not in public]
-            if missing:
-                return {"type": "draw", "card": missing[0]}
+    completing = _completing(state)
+    if completing and rng.random() < 0.8:
+        return {"type": "draw", "card": completing[0]}
     return {"type": "draw"}
 
 
@@ -1342,13 +1515,15 @@ def _random_fortify(state: dict, rng: random.Random) -> dict | None:
 
 
 def _random_burn(state: dict, rng: random.Random) -> dict | None:
-    player = state["turn"]
-    if state["burned"]:
+    allowed = _burnable(state).get(state["turn"])
+    if not allowed:
         return None
-    candidates = list(state["forts"][player])
-    if state["armies"][player]:
-        candidates += _random_unknown(state, rng, 1)
-    return {"type": "burn", "card": rng.choice(candidates)} if candidates else None
+    card = rng.choice(allowed)
+    return {"type": "burn", "card": card, "draws": _random_draws(parse(card), rng)}
+
+
+def _random_draws(card: Card, rng: random.Random) -> int:
+    return rng.choice(burn_draws(card))
 
 
 def _random_challenge(state: dict, rng: random.Random) -> dict | None:
@@ -1426,7 +1601,7 @@ def _random_restock(state: dict, rng: random.Random) -> dict:
 
 def _random_showdown(state: dict, rng: random.Random) -> dict:
     show = state["showdown"]
-    if show["stage"] == "replay" and (show["line"] <= 1 or show["replays"] >= 3):
+    if _can_share(state):
         return {"type": "share"}
     if show["previous"]:
         return {

@@ -317,6 +317,21 @@ def view(state: dict, viewer: str) -> dict:
     }
 
 
+def result(state: dict, finished: bool) -> dict | None:
+    """Each player's points over both rounds once the game is over, else None (``finished``: the
+    referee closed the table early, which scores nothing)."""
+    if state["phase"] != "finished":
+        return None
+    sheet = _sheet(state)
+    return {
+        "players": [
+            {"name": state["names"].get(seat) or DEFAULT_NAMES[seat], "score": sheet["totals"][seat],
+             "winner": sheet["winner"] == seat, "team": None}
+            for seat in SEATS
+        ]
+    }
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A legal ``(actor, action)`` drawn with ``rng``, or ``None`` once the game is over."""
     if state["phase"] == "finished":

@@ -84,6 +84,20 @@ def view(state: dict, viewer: str) -> dict:
     }
 
 
+def result(state: dict, finished: bool) -> dict | None:
+    """Each player's total once the referee has ``finished`` the pad (it has no end of its own), else None."""
+    if not finished:
+        return None
+    totals = view(state, "viewer")["totals"]
+    best = max(totals) if state["rounds"] else None
+    return {
+        "players": [
+            {"name": name, "score": total, "winner": total == best, "team": None}
+            for name, total in zip(state["players"], totals, strict=True)
+        ]
+    }
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """Any round of small scores; the pad ends after 12 rounds for the random-game test."""
     if len(state["rounds"]) >= 12:

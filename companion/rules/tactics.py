@@ -352,6 +352,20 @@ def view(state: dict, viewer: str) -> dict:
     }
 
 
+def result(state: dict, finished: bool) -> dict | None:
+    """Each player's points over the match once it is over, else None (``finished``: the referee
+    closed the table early, which scores nothing)."""
+    if not state["match_over"]:
+        return None
+    return {
+        "players": [
+            {"name": state["names"][player], "score": state["totals"][player],
+             "winner": state["match_winner"] == player, "team": None}
+            for player in state["players"]
+        ]
+    }
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A random legal action: a card of the player to move (from the hand mostly, sometimes
     another unplayed card or typed numbers) on a random empty cell; then the next game."""

@@ -41,6 +41,8 @@ VIEWERS = ("referee", "viewer")
 SEATS = ("p1", "p2", "p3", "p4")  # players, or teams when members vote from their phones
 # A turn's action names the position of a card: exports show only the plain-words history.
 SECRET_ACTIONS = True
+# A seat's link is a whole team's: every member opens it on their own phone and joins.
+TEAM_SEATS = True
 # A ballot or a join does not depend on what teammates did a moment before: members tapping
 # at once are judged in arrival order instead of being sent back with "the table changed".
 ORDER_FREE_ACTIONS = frozenset({"vote", "join"})
@@ -241,6 +243,7 @@ def new_table(options: dict, seed: int) -> dict:
         "chosen_position": None,
         "members": {seat: [] for seat in seat_ids} if settings["teams"] else {},
         "ballots": {},
+        "decision": None,
         "last": None,
         "over": False,
         "winner": None,
@@ -285,6 +288,7 @@ def view(state: dict, viewer: str) -> dict:
         "turn": None if state["over"] else seat,
         "awaiting": _awaiting(state),
         "on_table": len(state["table"]),
+        "face_down": len(state["table"]) - (1 if state["card"] else 0),
         "positions": list(state["table"]),
         "unseen": unseen_numbers(state),
         "box": list(state["box"]),
@@ -299,10 +303,28 @@ def view(state: dict, viewer: str) -> dict:
     }
 
 
+def result(state: dict, finished: bool) -> dict | None:
+    """Once the game is over: each castle's score (the extended game's points, the basic game's
+    elements) and the winner; else None (``finished``: the referee closed the table early)."""
+    if not state["over"]:
+        return None
+    scores = _final_scores(state)
+    return {
+        "players": [
+            {"name": player["name"],
+             "score": scores[player["seat"]]["total"] if scores else len(state["castles"][player["seat"]]),
+             "winner": state["winner"] == player["seat"], "team": None}
+            for player in state["players"]
+        ]
+    }
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A legal ``(actor, action)`` drawn at random, or None once the game is over."""
     if state["over"]:
         return None
+    if rng.random() < 0.003:
+        return "referee", {"type": "end"}
     if state["teams"] and rng.random() < 0.05:
         joining = _random_join(state, rng)
         if joining:
@@ -339,7 +361,8 @@ def phone_view(state: dict, seat: str, member: object) -> dict | None:
     members = state["members"].get(seat, [])
     for index, entry in enumerate(members):
         if isinstance(member, str) and entry["member"] == member:
-            return {"name": entry["name"], "captain": index == 0, "ballot": state["ballots"].get(member)}
+            return {"name": entry["name"], "captain": index == 0, "ballot": state["ballots"].get(member),
+                    "outvoted": _outvoted(state, seat, member)}
     return None
 
 
@@ -765,14 +788,19 @@ def _end_turn(state: dict, reached_ten: str | None) -> None:
     """Pass the turn on, or end the game."""
     if state["variant"] == "basic" and reached_ten:
         state.update(over=True, winner=reached_ten, decided_by="ten")
-    elif state["variant"] == "basic" and not state["table"]:
-        state.update(over=True, **_longest_castle(state["castles"]))
-    elif state["variant"] == "extended" and (not state["table"] or (state["stop_at_ten"] and reached_ten)):
-        result = final_result(state["castles"], state["deck"])
-        state.update(over=True, winner=result["winner"], decided_by=result["decided_by"])
+    elif not state["table"] or (state["stop_at_ten"] and reached_ten):
+        state.update(over=True, **_result_now(state))
     else:
         order = [player["seat"] for player in state["players"]]
         state["turn"] = order[(order.index(state["turn"]) + 1) % len(order)]
+
+
+def _result_now(state: dict) -> dict:
+    """The winner and what decided it, scored as an emptied table: the longest castle, or the extended score."""
+    if state["variant"] == "basic":
+        return _longest_castle(state["castles"])
+    result = final_result(state["castles"], state["deck"])
+    return {"winner": result["winner"], "decided_by": result["decided_by"]}
 
 
 def _longest_castle(castles: Mapping[str, list[int]]) -> dict:
@@ -783,6 +811,17 @@ def _longest_castle(castles: Mapping[str, list[int]]) -> dict:
 
 
 # --- Private helpers: team votes ------------------------------------------------------------
+
+
+def _outvoted(state: dict, seat: str, member: str) -> dict | None:
+    """The team's last decision when this member voted otherwise: ``{"stage", "chosen", "mine"}``."""
+    decision = state.get("decision")  # tables started before decisions were kept have none
+    if not decision or decision["seat"] != seat:
+        return None
+    mine = decision["ballots"].get(member)
+    if mine is None or mine == decision["chosen"]:
+        return None
+    return {"stage": decision["stage"], "chosen": decision["chosen"], "mine": mine}
 
 
 def _member_of(state: dict, actor: str, action: dict) -> dict:
@@ -883,6 +922,8 @@ def _decide(state: dict) -> None:
     tied = [value for value, count in counts.items() if count == top]
     order = [entry["member"] for entry in state["members"][state["turn"]]] + list(ballots)
     decision = next(ballots[member] for member in order if member in ballots and ballots[member] in tied)
+    state["decision"] = {"seat": state["turn"], "stage": _vote_stage(state), "chosen": decision,
+                         "ballots": dict(ballots)}
     state["ballots"] = {}
     if _vote_stage(state) == "position":
         state["chosen_position"] = decision
@@ -890,8 +931,21 @@ def _decide(state: dict) -> None:
         _resolve(state, decision, "vote")
 
 
+def _end(state: dict, action: dict, actor: str) -> None:
+    """The referee ends the game here, scored as an emptied table; a face-up card goes back face down.
+
+    Nothing in the source ends a game in which players keep putting cards back.
+    """
+    _check_referee(actor, "ends the game")
+    _check_playing(state)
+    if state["card"]:
+        state["seen"][str(state["card"]["position"])] = state["card"]["number"]
+    state.update(card=None, chosen_position=None, ballots={}, over=True, **_result_now(state))
+
+
 _ACTIONS: dict[str, Callable[[dict, dict, str], None]] = {
     "turn": _turn_card, "choose": _choose, "join": _join, "leave": _leave, "vote": _vote, "close_vote": _close_vote,
+    "end": _end,
 }
 
 
@@ -1028,9 +1082,17 @@ def _ending(state: dict) -> str:
     return f" {_seat_name(state, state['winner'])} wins {how}."
 
 
+def _describe_end(before: dict, after: dict, action: dict, actor: str) -> str:
+    """The referee ended the game; a face-up card went back face down."""
+    if before["card"]:
+        number = before["card"]["number"]
+        return f"The referee ended the game here; {number} went back face down." + _ending(after)
+    return "The referee ended the game here." + _ending(after)
+
+
 _DESCRIBERS: dict[str, Callable[[dict, dict, dict, str], str]] = {
     "turn": _describe_turn, "choose": _describe_choice, "join": _describe_join, "leave": _describe_leave,
-    "vote": _describe_vote, "close_vote": _describe_close,
+    "vote": _describe_vote, "close_vote": _describe_close, "end": _describe_end,
 }
 
 

@@ -45,7 +45,7 @@ def table_title(options: dict) -> str:
 
 def table_action(form: dict, viewer: str) -> dict:
     """A posted move: ``type`` deal (the 12 piles), play (card + pile) or pass (card taken)."""
-    kind = form.get("type")
+    kind = form.get("type") or ("play" if form.get("pile") else None)  # a tapped pile plays the card
     if kind == "deal":
         return {"type": "deal", "castle": _dealt_castle(form)}
     if kind == "play":
@@ -147,6 +147,28 @@ def help_page():
         after=_grid(after, highlight={pile, "B2"}),
         pickup_points=castle.PICKUP_POINTS,
     )
+
+
+@bp.app_template_global("castle_marks")
+def castle_marks(table) -> dict | None:
+    """The card picked on this request's card picker at a Castle table in play, and the piles' marks.
+
+    ``{"card": "QH", "reasons": {pile: why not, or None where it may go}, "refused": None}``, with
+    ``refused`` saying why it may go nowhere (a card already seen); None while no whole card is picked.
+    """
+    if table.game != GAME.slug or table.state["phase"] != "play":
+        return None
+    values = request.values
+    try:
+        card = from_picker(values.get("card"), values.get("card_rank"), values.get("card_suit"), "card")
+    except RuleError:
+        return None  # half a card: the move itself says what is missing
+    if card is None:
+        return None
+    try:
+        return {"card": str(card), "reasons": castle.play_marks(table.state, card), "refused": None}
+    except RuleError as refused:
+        return {"card": str(card), "reasons": {}, "refused": refused.message}
 
 
 # --- JSON API -------------------------------------------------------------------------

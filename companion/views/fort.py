@@ -437,14 +437,17 @@ def _showdown_words(refused: RuleError) -> str:
 
 
 def _read_deal(form: dict) -> dict:
-    players = sorted({key[5:] for key in form if key.startswith("fort_")})
-    return {"forts": {player: _names_typed(form.get(f"fort_{player}")) for player in players}}
+    players = sorted({key.split("_")[1] for key in form if key.startswith("fort_")})
+    return {"forts": {player: _cards_named(form, f"fort_{player}") for player in players}}
 
 
 def _read_burn(form: dict) -> dict:
-    action = {"card": _picked(form, "card", "Pick the card burned: its rank and suit, or type it.")}
-    if form.get("player"):
-        action["player"] = _text(form.get("player"))
+    player, _, card = _text(form.get("card")).rpartition(":")  # before the game: "p1:9H"
+    if not card:
+        raise RuleError("no_card", "Choose the fort card burned.", "card")
+    action = {"card": card, "draws": _whole(form.get("draws") or "1", "draws", "The cards drawn", 1, 2)}
+    if player:
+        action["player"] = player
     return action
 
 
@@ -454,7 +457,7 @@ def _read_draw(form: dict) -> dict:
 
 
 def _read_fortify(form: dict) -> dict:
-    return {"cards": _names_typed(form.get("cards"))}
+    return {"cards": _cards_named(form, "cards")}
 
 
 def _read_challenge(form: dict) -> dict:
@@ -465,7 +468,7 @@ def _read_challenge(form: dict) -> dict:
     action = {
         "defender": defender,
         "target": target or None,
-        "soldiers": {side: _names_typed(form.get(f"{side[0]}_soldiers")) for side in SIDES},
+        "soldiers": {side: _cards_named(form, f"{side[0]}_soldiers") for side in SIDES},
     }
     if target and form.get("size"):
         action["size"] = _whole(form.get("size"), "size", "The challenge size", 0, 2)
@@ -477,20 +480,25 @@ def _read_replace(form: dict) -> dict:
 
 
 def _read_laid(form: dict) -> dict:
-    players = sorted({key[5:] for key in form if key.startswith("laid_")})
-    return {"laid": {player: _text(form.get(f"laid_{player}")) for player in players}}
+    players = sorted({key.split("_")[1] for key in form if key.startswith("laid_")})
+    return {
+        "laid": {
+            player: _picked(form, f"laid_{player}", "Pick the card each player laid: its rank and suit.")
+            for player in players
+        }
+    }
 
 
 def _read_restock(form: dict) -> dict:
     kept = _text(form.get("kept"))
     if not kept:
         raise RuleError("bad_restock", "Choose the watchtower card that stays in the fort.", "kept")
-    return {"fort": [kept, *_names_typed(form.get("drawn"))]}
+    return {"fort": [kept, *_cards_named(form, "drawn")]}
 
 
 def _read_showdown(form: dict) -> dict:
-    players = sorted({key[5:] for key in form if key.startswith("line_")})
-    return {"laid": {player: _names_typed(form.get(f"line_{player}")) for player in players}}
+    players = sorted({key.split("_")[1] for key in form if key.startswith("line_")})
+    return {"laid": {player: _cards_named(form, f"line_{player}") for player in players}}
 
 
 def _read_nothing(form: dict) -> dict:
@@ -539,6 +547,23 @@ def _text(value: object) -> str:
 def _names_typed(value: object) -> list[str]:
     """Card names typed in one field, separated by spaces or commas, as written (the rules read them)."""
     return [name for name in _SEPARATORS.split(_text(value)) if name]
+
+
+def _cards_named(form: dict, name: str) -> list[str]:
+    """The cards of a group of card slots (templates/fort/_slots.html), or its typed field if used.
+
+    Slot ``name_1`` posts ``name_1_rank`` and ``name_1_suit``; empty slots are skipped and
+    half a choice is refused. The rules read the names and refuse a bad card.
+    """
+    typed = _names_typed(form.get(name))
+    if typed:
+        return typed
+    cards = []
+    for index in range(1, fort.DECK_SIZE + 1):
+        card = from_picker(None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name)
+        if card is not None:
+            cards.append(str(card))
+    return cards
 
 
 def _typed_cards(value: object, what: str) -> list[Card]:

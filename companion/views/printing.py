@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from itertools import groupby
 
-from flask import Blueprint, abort, g, render_template, request, send_file
+from flask import Blueprint, abort, render_template, request, send_file
 
 import printables
 from companion import registry, security
@@ -17,29 +17,29 @@ bp = Blueprint("printing", __name__)
 
 @bp.get("/print")
 def index():
-    """Every sheet of every game, with A4 and Letter links and the printing options."""
+    """Every sheet of every game, with a link per paper (a mat's says how many pages) and the printing options."""
     order = {game.slug: game.order for game in registry().ordered()}
     sheets = sorted(printables.all_sheets(), key=lambda sheet: order.get(sheet.game, 1000))
     by_game = [(game, list(group)) for game, group in groupby(sheets, key=lambda sheet: sheet.game)]
     options = {
         key: value for key, value in (("ink", "saver"), ("duplex", "short")) if request.args.get(key) == value
     }
-    return render_template("print/page.html", by_game=by_game, papers=printables.PAPERS, options=options)
+    return render_template("print/page.html", by_game=by_game, paper_names=printables.PAPER_NAMES, options=options)
 
 
 @bp.get("/print/<slug>.pdf")
-@security.limit_pdf_builds()
+@security.limited("pdfs")
 def sheet(slug: str):
-    """One sheet as a PDF: ``?paper=a4|letter``, ``&ink=saver``, ``&duplex=long|short``."""
+    """One sheet as a PDF: ``?paper=a4|letter`` (a mat also ``a3|tabloid``), ``&ink=saver``, ``&duplex=long|short``."""
     try:
         chosen = printables.get_sheet(slug)
     except KeyError:
         abort(404)
     paper = request.args.get("paper", "a4")
     duplex = request.args.get("duplex", "long")
-    if paper not in printables.PAPERS or duplex not in DUPLEX:
+    if paper not in chosen.papers or duplex not in DUPLEX:
         abort(404)
-    g.pdf_built = True
+    security.count("pdfs")
     out = io.BytesIO()
     printables.build(
         chosen,

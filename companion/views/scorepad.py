@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from companion import schemas
 from companion.games import Game
 from companion.rules import scorepad
 from companion.rules.errors import RuleError
@@ -12,8 +13,9 @@ bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
 
 
 def _options(form: dict) -> dict:
-    """The creation form: one player's name per line."""
-    return {"players": form.get("players", "").splitlines()}
+    """The creation form: one player's name per line (or, from the API, a list of names)."""
+    names = form.get("players", "")
+    return {"players": names if isinstance(names, list) else str(names).splitlines()}
 
 
 def _action(form: dict, viewer: str) -> dict:
@@ -45,6 +47,19 @@ GAME = Game(
     table_title=lambda options: ", ".join(name.strip() for name in options["players"] if name.strip()),
     table_action=_action,
     list_fields=("points",),
+    options_schema=schemas.options(
+        "The players' names, in the order their points are given.",
+        {"players": {"oneOf": [
+            {"type": "array", "items": schemas.NAME, "minItems": 1, "maxItems": scorepad.MAX_PLAYERS},
+            {"type": "string", "maxLength": 2000, "description": "One name per line, as the form takes them."},
+        ]}},
+        required=("players",),
+    ),
+    action_schema=schemas.actions(
+        schemas.action("round", "One round: each player's points, in the players' order.", {
+            "points": {"type": "array", "items": {"type": "integer"}, "maxItems": scorepad.MAX_PLAYERS},
+        }),
+    ),
     tool=True,
 )
 

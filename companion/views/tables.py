@@ -34,7 +34,7 @@ REMEMBERED_TABLES = 30
 
 
 @bp.post("/tables/new/<game_slug>")
-@security.limit_tables()
+@security.limited("tables")
 def create(game_slug: str):
     """Create a table of a game from its page's form, then open it as the referee."""
     game = registry().games.get(game_slug)
@@ -44,6 +44,7 @@ def create(game_slug: str):
         options = game.table_options(form_dict(game.list_fields))
         title = game.table_title(options) if game.table_title else ""
         _table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
+        security.count("tables")
     except RuleError as refused:
         flash(refused.message, "error")
         return redirect(url_for(f"{game.slug}.index") + "#new-table", code=303)
@@ -57,7 +58,7 @@ def show(token: str):
     link, table, game = _open(token)
     _remember(token)
     context = _context(link, table, game, notices=get_flashed_messages(with_categories=True))
-    context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [])
+    context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [], game)
     return render("tables/page.html", "tables/_live.html", **context)
 
 
@@ -86,7 +87,7 @@ def live(token: str):
 
 @bp.post("/t/<token>/act")
 def act(token: str):
-    """Apply one action chosen on the version the form was rendered from."""
+    """Apply one action chosen on the version the form was rendered from, once per form (its key)."""
     link, table, game = _open(token)
     if link.role == "viewer":
         return _refuse(
@@ -94,13 +95,15 @@ def act(token: str):
         )
     try:
         form = form_dict(game.list_fields)
-        action = game.table_action(form, link.viewer)
+        action = game.checked_action(game.table_action(form, link.viewer))
         if link.role == "seat":
             action = {**action, "member": _member(), "member_name": _member_name(form)}
         version = None if store.order_free(game.rules, action) else _version(form)
-        table = store.act(get_db(), game.rules, table.id, link.viewer, action, version)
+        table = store.act(get_db(), game.rules, table.id, link.viewer, action, version, _once(link, form))
     except store.StaleTable as stale:
         return _refuse(link, stale.table, game, 409, str(stale))
+    except store.Repeated:
+        return _done(link, store.get_table(get_db(), table.id), game)
     except RuleError as refused:
         return _refuse(link, table, game, 422, refused.message)
     return _done(link, table, game)
@@ -114,9 +117,12 @@ def undo(token: str):
         return _refuse(link, table, game, 403, "Only the referee can undo.")
     last = store.last_action(get_db(), table.id)
     try:
-        table = store.undo(get_db(), game.rules, table.id, _version(form_dict(game.list_fields)))
+        form = form_dict(game.list_fields)
+        table = store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form))
     except store.StaleTable as stale:
         return _refuse(link, stale.table, game, 409, str(stale))
+    except store.Repeated:
+        return _done(link, store.get_table(get_db(), table.id), game)
     except RuleError as refused:
         return _refuse(link, table, game, 422, refused.message)
     return _done(link, table, game, f"Undone: {last['description']}" if last else None)
@@ -138,7 +144,7 @@ def links(token: str):
     link, table, game = _open(token)
     shown = store.table_links(get_db(), table.id) if link.role == "referee" else [link]
     return render(
-        "tables/links.html", "tables/links.html", link=link, table=table, game=game, invites=_invites(shown)
+        "tables/links.html", "tables/links.html", link=link, table=table, game=game, invites=_invites(shown, game)
     )
 
 
@@ -237,6 +243,12 @@ def _version(form: dict) -> int:
         return -1
 
 
+def _once(link: store.Link, form: dict) -> store.Once | None:
+    """The form's key (a hidden field every move form carries), so a form sent twice acts once."""
+    key = form.get("idempotency_key")
+    return store.Once(key[:200], link.token) if isinstance(key, str) and key else None
+
+
 def _member() -> str:
     """This browser's identity at a seat (several phones may share a team's link)."""
     if "member" not in session:
@@ -258,11 +270,13 @@ def _remember(token: str) -> None:
     session["tables"] = tokens[:REMEMBERED_TABLES]
 
 
-def _invites(links: list[store.Link]) -> list[dict]:
-    """Each link with its full address (as another phone opens it) and its QR code."""
+def _invites(links: list[store.Link], game) -> list[dict]:
+    """Each link with its full address (as another phone opens it), its QR code, and whether a
+    seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's."""
     base = public_base_url()
     invites = []
     for item in links:
         address = base + url_for("tables.show", token=item.token)
-        invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address)})
+        invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address),
+                        "team": getattr(game.rules, "TEAM_SEATS", False)})
     return invites

@@ -47,7 +47,7 @@ def table_title(options: dict) -> str:
 
 
 def table_action(form: dict, viewer: str) -> dict:
-    """A posted form as an action: turn, choose, close_vote, leave (the referee); join, vote, leave (a team)."""
+    """A posted form as an action: turn, choose, close_vote, end, leave (the referee); join, vote, leave (a team)."""
     kind = form.get("type")
     if kind == "turn":
         action = {"type": "turn", "number": _whole(form.get("number"), "number", "the number on the card")}
@@ -60,7 +60,7 @@ def table_action(form: dict, viewer: str) -> dict:
         return _vote_action(form)
     if kind == "leave" and viewer == "referee":
         return {"type": "leave", "seat": form.get("seat"), "index": _whole(form.get("index"), "index", "the member")}
-    if kind in ("join", "leave", "close_vote"):
+    if kind in ("join", "leave", "close_vote", "end"):
         return {"type": kind}
     raise RuleError("unknown_action", "Choose one of the buttons on the table's screen.", "type")
 

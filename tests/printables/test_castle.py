@@ -14,11 +14,11 @@ from companion.rules.cards import SUIT_SYMBOLS, deck
 BASE_URL = "http://192.168.1.20:5000"
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_the_mat_names_every_position_with_its_neighbour_count(paper, build_pdf, read_pdf):
+@pytest.mark.parametrize(("paper", "pages"), [("a4", 4), ("letter", 4), ("a3", 1), ("tabloid", 1)])
+def test_the_mat_names_every_position_with_its_neighbour_count(paper, pages, build_pdf, read_pdf):
     reader = read_pdf(build_pdf("castle-mat", paper=paper))
-    assert len(reader.pages) == 1
-    text = reader.pages[0].extract_text()
+    assert len(reader.pages) == pages
+    text = " ".join(page.extract_text() for page in reader.pages)
     for pile in castle.PILES:
         assert pile in text
     counts = re.findall(r"(\d) neighbours", text)

@@ -30,12 +30,16 @@ def test_each_sheet_is_one_page_of_the_chosen_paper(slug, paper, build_pdf, read
 def test_the_reference_card_has_the_turn_the_seven_rule_watchtowers_and_the_showdown(build_pdf, read_pdf):
     text = _text(read_pdf(build_pdf("fort-reference")))
     assert text.count("Fort: quick reference") == 2
+    assert "Campaigns fight only campaigns" not in text  # issue 11.4: campaigners challenge forts too
     for words in [
         "Your turn",
         "A pair with a 7 in it always goes to the attacker",
         f"The top of a double needs {fort.ARMY_NEEDED[2]} army cards, of a triple {fort.ARMY_NEEDED[3]}",
         "Royals and aces that fought go to the bottom of the barracks",
-        "Campaigns fight only campaigns, 3 soldiers each",
+        "A campaigner draws nothing and challenges forts; only another campaigner may fight them, 3 soldiers each",
+        "Put a card of your fort at the bottom of the barracks",
+        "one or two for a jack, queen, king or ace",
+        "The win is shared only when no shuffle can separate them",
         "an even count drops its last card",
     ]:
         assert words in text, words

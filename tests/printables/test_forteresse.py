@@ -10,6 +10,7 @@ import pytest
 from companion.rules import forteresse
 from printables import PAPERS
 
+MM = 72 / 25.4
 PAGE_POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
 
@@ -18,18 +19,45 @@ def _words(reader) -> str:
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_the_player_sheet_has_both_grids_every_firing_cell_and_the_score_box(paper, build_pdf, read_pdf):
+def test_the_player_sheet_holds_both_rounds_each_with_both_grids_every_firing_cell(paper, build_pdf, read_pdf):
     reader = read_pdf(build_pdf("forteresse-player-sheet", paper=paper))
-    assert len(reader.pages) == 1
-    assert tuple(round(float(v), 2) for v in reader.pages[0].mediabox[2:]) == PAGE_POINTS[paper]
+    assert len(reader.pages) == 2
+    for number, page in enumerate(reader.pages, start=1):
+        assert tuple(round(float(v), 2) for v in page.mediabox[2:]) == PAGE_POINTS[paper]
+        words = page.extract_text()
+        assert f"Round {number} · grid 1 · my fortress" in words and f"Round {number} · grid 2 · my attacks" in words
+        assert f"Round {number}: my firing cells" in words
+        for cell in forteresse.FIRING_CELLS:
+            assert re.search(rf"\b{cell}\b", words), cell
+        # The ways in printed for a corner, a cell beside a corner and the middle of a side.
+        assert "↘SE" in words and "↙SW ←W" in words and "↑N ↗NE ↖NW" in words
     words = _words(reader)
-    assert "Grid 1 · my fortress" in words and "Grid 2 · my attacks" in words
-    for cell in forteresse.FIRING_CELLS:
-        assert re.search(rf"\b{cell}\b", words), cell
     assert "Round 1: kills" in words and "Round 2: kills" in words and "Opponent" in words
     assert "assiégés" in words and "révélé" in words and "reçoit" in words and "Règle" in words
-    # The ways in printed for a corner, a cell beside a corner and the middle of a side.
-    assert "↘SE" in words and "↙SW ←W" in words and "↑N ↗NE ↖NW" in words
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_firing_rows_are_at_least_6_mm_tall(paper, build_pdf, read_pdf):
+    for page in read_pdf(build_pdf("forteresse-player-sheet", paper=paper)).pages:
+        baselines = _baselines(page, set(forteresse.FIRING_CELLS))
+        assert len(baselines) == len(forteresse.FIRING_CELLS)
+        # Two columns of cells: the first column's names, top to bottom, one per row.
+        left = sorted((y for x, y in baselines.values() if x < float(page.mediabox.width) / 2), reverse=True)
+        steps = [(high - low) / MM for high, low in zip(left, left[1:], strict=False)]
+        assert len(left) == 12 and min(steps) >= 6.0, steps
+        assert max(steps) - min(steps) < 0.01
+
+
+def _baselines(page, words: set[str]) -> dict[str, tuple[float, float]]:
+    """Where each of these words is written on the page, (x, y) in points."""
+    found = {}
+
+    def visit(text, cm, tm, font, size):
+        if text.strip() in words:
+            found[text.strip()] = (cm[4] + tm[4], cm[5] + tm[5])
+
+    page.extract_text(visitor_text=visit)
+    return found
 
 
 def test_the_player_sheet_outlines_the_fortress_in_heavy_ink(build_pdf, render, dark_fraction):

@@ -12,14 +12,14 @@ from qrcode.constants import ERROR_CORRECT_L, ERROR_CORRECT_M
 from qrcode.util import BCH_type_info
 
 import printables
-from printables import PAPERS, Sheet
+from printables import Sheet
 from printables.draw import CALIBRATION_SENTENCE, qr_matrix
 from printables.layout import Rect
 
 SHEETS = printables.all_sheets()
-CASES = [(sheet, paper) for sheet in SHEETS for paper in PAPERS]
+CASES = [(sheet, paper) for sheet in SHEETS for paper in sheet.papers]
 IDS = [f"{sheet.slug}-{paper}" for sheet, paper in CASES]
-PAGE_POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+PAGE_POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0), "a3": (841.89, 1190.55), "tabloid": (792.0, 1224.0)}
 BASE_URL = "http://192.168.1.20:5000"
 
 
@@ -65,6 +65,8 @@ def test_get_sheet_finds_a_slug_and_refuses_an_unknown_one():
 def test_bad_options_are_refused(build_pdf):
     with pytest.raises(ValueError, match="paper"):
         build_pdf("score-pad", paper="a5")
+    with pytest.raises(ValueError, match="paper"):
+        build_pdf("score-pad", paper="a3")  # A3 and Tabloid are for mats
     with pytest.raises(ValueError, match="duplex"):
         build_pdf("score-pad", duplex="sideways")
 

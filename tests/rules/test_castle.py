@@ -504,7 +504,7 @@ def test_the_game_ends_after_every_turn_and_scores_the_piles_and_the_taken_cards
 def test_the_final_score_names_the_winning_colour_and_team():
     final = play_turns(dealt(), 40, random.Random(2))
     score = castle.final_score(final)
-    assert set(score) == {"scores", "winner", "teams", "winning_team"}
+    assert set(score) == {"scores", "winner", "teams", "winning_team", "breakdown"}
     assert score["teams"] == {team: score["scores"][colour] for team, colour in final["colours"].items()}
     if score["winner"]:
         assert final["colours"][score["winning_team"]] == score["winner"]
@@ -521,7 +521,42 @@ def test_a_game_of_passes_only_has_no_colours_and_is_a_draw():
         "winner": None,
         "teams": {"NS": 0, "EW": 0},
         "winning_team": None,
+        "breakdown": {
+            team: {key: {"cards": 0, "each": each, "points": 0} for key, each in zip(castle.COUNTED_RANKS, (9, 4, 3, 2, 1), strict=True)}
+            for team in ("NS", "EW")
+        },
     }
+
+
+def test_the_final_score_breaks_each_sides_points_down_by_captured_rank():
+    final = play_turns(dealt(), 40, random.Random(2))
+    score = castle.final_score(final)
+    for team, colour in final["colours"].items():
+        lines = score["breakdown"][team]
+        assert list(lines) == ["A", "K", "Q", "J", "2-10"]
+        assert sum(line["points"] for line in lines.values()) == score["teams"][team]
+        held = castle.pickup({p: [parse(c) for c in cards] for p, cards in final["piles"].items()}, colour)
+        held += [parse(c) for c in final["taken"][team]]
+        aces = [card for card in held if card.rank == "A" and card.colour != colour]
+        assert lines["A"] == {"cards": len(aces), "each": 9, "points": 9 * len(aces)}
+
+
+def test_a_breakdown_counts_only_the_opposing_colour():
+    held = [parse(name) for name in ("AH", "AS", "KD", "QH", "JD", "10H", "2D", "5C")]
+    assert castle.score_breakdown(held, "black") == {
+        "A": {"cards": 1, "each": 9, "points": 9}, "K": {"cards": 1, "each": 4, "points": 4},
+        "Q": {"cards": 1, "each": 3, "points": 3}, "J": {"cards": 1, "each": 2, "points": 2},
+        "2-10": {"cards": 2, "each": 1, "points": 2},
+    }
+
+
+def test_the_last_move_and_who_made_it_are_kept_for_every_screen():
+    state = dealt(dealer="N")
+    assert castle.view(state, "viewer")["last"] is None
+    state = play(state, "2C", "A1")  # East
+    assert castle.view(state, "viewer")["last"] == {"type": "play", "seat": "E", "card": "2C", "pile": "A1"}
+    state = pass_turn(state, "KD")  # South passes, West takes the king
+    assert castle.view(state, "viewer")["last"] == {"type": "pass", "seat": "S", "card": "KD", "taker": "W"}
 
 
 def test_describe_says_the_action_in_plain_words():

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
+import math
 import random
 from collections import Counter
 
@@ -557,7 +559,8 @@ def test_showdown_junk_bodies(junk, code, field):
 
 
 @pytest.mark.parametrize(
-    ("card", "draws"), [("2S", 1), ("10H", 1), ("JD", 2), ("QC", 2), ("KS", 2), ("AH", 2)]
+    ("card", "draws"),
+    [("2S", (1,)), ("10H", (1,)), ("JD", (1, 2)), ("QC", (1, 2)), ("KS", (1, 2)), ("AH", (1, 2))],
 )
 def test_burn_draws(card, draws):
     assert fort.burn_draws(parse(card)) == draws
@@ -651,13 +654,55 @@ def test_only_the_referee_acts_and_unknown_actions_are_refused():
 
 
 def test_pre_game_burns():
-    state = table(2, start=False)
-    refuse(state, {"type": "burn", "player": "p2", "card": "9S"}, "burn_not_allowed")
+    state = fort.new_table({"players": 2}, 7)
+    state = play(
+        state, {"type": "deal", "forts": {"p1": ["9H", "9D", "5S", "2S"], "p2": ["5H", "5D", "9C", "KD"]}}
+    )
+    refuse(state, {"type": "burn", "player": "p2", "card": "9C"}, "burn_not_allowed")
+    refuse(state, {"type": "burn", "player": "p1", "card": "5S"}, "burn_not_allowed")
     state = play(state, {"type": "burn", "player": "p1", "card": "2S"})
     assert "2S" not in state["forts"]["p1"] and state["armies"]["p1"] == 5
     refuse(state, {"type": "burn", "player": "p1", "card": "9H"}, "burned_already")
-    state = play(state, {"type": "burn", "player": "p2", "card": "AS"})  # from the army: draws two
-    assert state["armies"]["p2"] == 5
+    state = play(state, {"type": "burn", "player": "p2", "card": "KD"})  # a king: two cards by default
+    assert "KD" not in state["forts"]["p2"] and state["armies"]["p2"] == 6
+
+
+def test_only_a_fort_card_can_be_burned():
+    """Issue 11.1: an army card cannot be burned, before the game or during it, nor by a campaign."""
+    state = table(2, start=False)
+    error = refuse(state, {"type": "burn", "player": "p2", "card": "AS"}, "not_in_fort")
+    assert error.message == "Only a fort card can be burned, and the ace of spades is not in Player 2's fort."
+    refuse(state, {"type": "burn", "player": "p2", "card": "9H"}, "not_in_fort")  # another player's fort
+    state = play(state, {"type": "start"}, DRAW)
+    refuse(state, {"type": "burn", "card": "KS"}, "not_in_fort")
+    assert fort.view(state, "viewer")["players"][0]["army"] == 5
+    campaign = play(_to_campaign(table()), END, DRAW, END)  # back to p1, on a campaign: no draw
+    assert campaign["turn"] == "p1" and campaign["step"] == "main"
+    error = refuse(campaign, {"type": "burn", "card": "KS"}, "on_campaign")
+    assert error.message == "Player 1 is on a campaign and has no fort card to burn."
+    refuse(campaign, {"type": "burn", "card": "9H"}, "on_campaign")  # the set-aside watchtower neither
+
+
+@pytest.mark.parametrize(("draws", "army"), [(1, 6), (2, 7), (None, 7)])
+def test_burning_a_royal_or_an_ace_draws_one_or_two(draws, army):
+    """Issue 11.2: after burning a royal or an ace the player draws one or two, as recorded."""
+    state = play(table(), DRAW, END, DRAW)  # Player 2's turn: 4 + 1 army cards
+    action = {"type": "burn", "card": "KD"} | ({} if draws is None else {"draws": draws})
+    state = play(state, action)
+    assert state["armies"]["p2"] == army and "KD" not in state["forts"]["p2"]
+    said = fort.describe(play(table(), DRAW, END, DRAW), action, "referee")
+    assert said == f"Player 2 burned the king of diamonds and drew {army - 5} card{'s' * (army - 5 != 1)}."
+
+
+def test_burning_a_small_card_draws_one_only():
+    state = play(table(), DRAW)
+    error = refuse(state, {"type": "burn", "card": "2S", "draws": 2}, "burn_draws")
+    assert (
+        error.message == "Burning the 2 of spades draws 1 card: only a jack, queen, king or ace may draw 2."
+    )
+    refuse(state, {"type": "burn", "card": "9C", "draws": 3}, "out_of_range")
+    refuse(state, {"type": "burn", "card": "9C", "draws": "1"}, "not_an_integer")
+    assert play(state, {"type": "burn", "card": "9C", "draws": 1})["armies"]["p1"] == 6
 
 
 def test_a_turn_draw_fortify_burn_once():
@@ -669,9 +714,9 @@ def test_a_turn_draw_fortify_burn_once():
     assert state["forts"]["p1"][-2:] == ["2H", "2D"] and state["armies"]["p1"] == 3
     refuse(state, {"type": "fortify", "cards": ["5H"]}, "card_in_play")
     refuse(state, {"type": "fortify", "cards": ["3S", "4S", "6S", "8S"]}, "army_too_small")
-    state = play(state, {"type": "burn", "card": "KS"})
-    assert state["armies"]["p1"] == 4
-    refuse(state, {"type": "burn", "card": "2H"}, "burned_already")
+    state = play(state, {"type": "burn", "card": "2H"})
+    assert state["armies"]["p1"] == 4 and state["forts"]["p1"][-1] == "2D"
+    refuse(state, {"type": "burn", "card": "2D"}, "burned_already")
     state = play(state, END)
     assert state["turn"] == "p2" and state["step"] == "draw" and not state["burned"]
 
@@ -934,25 +979,92 @@ def test_showdown_tie_then_battle_of_the_watchtowers_then_replay():
     assert state["phase"] == "over" and state["winner"] in ("p1", "p2")
 
 
-def test_the_tied_may_share_the_win_only_at_a_replay():
-    state = _both_on_campaign()
-    refuse(state, {"type": "share"}, "no_replay")
-    state = play(
+def _showdown_of_towers(p2_tower="4"):
+    """Player 1 on a campaign with the 9s, Player 2 with another rank: the showdown is due."""
+    state = play(table(), DRAW)
+    suits = "HDCS"
+    state["campaigns"].update(p1=[f"9{suit}" for suit in suits], p2=[f"{p2_tower}{suit}" for suit in suits])
+    state["forts"].update(p1=[], p2=[])
+    state["armies"].update(p1=5, p2=5)
+    state = play(state, END)
+    assert state["phase"] == "showdown"
+    return play(
         state,
         {
             "type": "showdown",
-            "laid": {"p1": ["AH", "2C", "3C", "4C", "6C"], "p2": ["AD", "2D", "3D", "4D", "6D"]},
+            "laid": {"p1": ["AH", "8C", "3C", "5C", "6C"], "p2": ["AD", "8D", "3D", "5D", "6D"]},
         },
     )
-    state = play(
-        state,
-        {
-            "type": "showdown",
-            "laid": {"p1": ["7C", "2C", "3C", "4C", "6C"], "p2": ["7D", "2D", "3D", "4D", "6D"]},
-        },
+
+
+def test_the_tied_share_the_win_only_when_no_shuffle_can_separate_them():
+    """Issue 11.3: lines of the same ranks that a shuffle can still separate are played again."""
+    state = _showdown_of_towers("4")  # tied: Player 1 draws 9, Player 2 draws 4, so lines of 3
+    assert state["showdown"]["stage"] == "watchtowers" and state["showdown"]["line"] == 3
+    refuse(state, {"type": "share"}, "no_share")
+    assert fort.view(state, "viewer")["can_share"] is False
+    separable = play(
+        state, {"type": "showdown", "laid": {"p1": ["AS", "2S", "3S"], "p2": ["AC", "2H", "3H"]}}
     )
-    state = play(state, {"type": "share"})
-    assert state["phase"] == "over" and state["winner"] is None and state["shared"] == ["p1", "p2"]
+    assert separable["showdown"]["stage"] == "replay" and separable["phase"] == "showdown"
+    assert fort.view(separable, "viewer")["can_share"] is False
+    error = refuse(separable, {"type": "share"}, "no_share")
+    assert "shuffle the same cards and play them again" in error.message
+    # Shuffled, the same cards do separate them: the ace against the 2, the 2 against the 3, the 3 against the ace.
+    won = play(separable, {"type": "showdown", "laid": {"p1": ["AS", "2S", "3S"], "p2": ["2H", "3H", "AC"]}})
+    assert won["phase"] == "over" and won["winner"] == "p2"
+    stuck = play(state, {"type": "showdown", "laid": {"p1": ["KS", "KH", "2S"], "p2": ["KD", "KC", "2H"]}})
+    assert fort.view(stuck, "viewer")["can_share"] is True
+    shared = play(stuck, {"type": "share"})
+    assert shared["phase"] == "over" and shared["winner"] is None and shared["shared"] == ["p1", "p2"]
+    assert fort.describe(stuck, {"type": "share"}, "referee") == (
+        "The same cards cannot settle it: Player 1, Player 2 share the win."
+    )
+
+
+def test_one_equal_card_each_is_shared():
+    state = _showdown_of_towers("2")  # Player 2 draws 2 cards: lines of 1
+    stuck = play(state, {"type": "showdown", "laid": {"p1": ["QS"], "p2": ["QH"]}})
+    assert play(stuck, {"type": "share"})["shared"] == ["p1", "p2"]
+
+
+def _separable_by_brute_force(lines):
+    """Every order of every line after the first, tried one by one: does one player ever win alone?"""
+    players = list(lines)
+    first, *others = (lines[player] for player in players)
+    for orders in itertools.product(*(itertools.permutations(line) for line in others)):
+        outcome = fort.play_showdown(dict(zip(players, [first, *orders], strict=True)))
+        if outcome["winner"]:
+            return True
+    return False
+
+
+@given(st.integers(0, 10**9), st.sampled_from([(2, 1), (2, 3), (2, 5), (3, 1), (3, 3), (4, 1), (4, 3)]))
+@settings(max_examples=150, deadline=None)
+def test_can_separate_agrees_with_trying_every_shuffle(seed, shape):
+    players, length = shape
+    rng = random.Random(seed)
+    ranks = rng.sample(fort.BATTLE_ORDER, 4)  # few ranks, so that ties and stuck lines are common
+    cards = rng.sample([card for card in deck() if card.rank in ranks], players * length)
+    lines = {f"p{index}": cards[index * length : (index + 1) * length] for index in range(players)}
+    assert fort.can_separate(lines) == _separable_by_brute_force(lines)
+
+
+@pytest.mark.parametrize(
+    ("lines", "separable"),
+    [
+        ({"a": ["AS", "2S", "3S"], "b": ["AH", "2H", "3H"]}, True),  # the same ranks, yet a shuffle separates
+        ({"a": ["KS", "KH", "2S"], "b": ["KD", "KC", "2H"]}, False),
+        ({"a": ["5S"], "b": ["5H"], "c": ["5D"]}, False),
+        ({"a": ["5S", "6S", "7S"], "b": ["5H", "6H", "7H"], "c": ["5D", "6D", "7D"]}, True),
+        ({"a": [], "b": []}, False),
+    ],
+)
+def test_can_separate_examples(lines, separable):
+    assert (
+        fort.can_separate({player: [parse(card) for card in line] for player, line in lines.items()})
+        == separable
+    )
 
 
 def _campaigns_of_three():
@@ -1086,12 +1198,47 @@ def _check_invariants(state):
     assert json.loads(json.dumps(state)) == state
 
 
-@given(st.integers(0, 10**9), st.integers(2, 4))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_random_games_end_and_keep_every_card(seed, players):
+def _probe(state, visited):
+    """Issue 11's paths, checked wherever a random game passes them: burns and shared wins."""
+    if state["phase"] == "play" and state["step"] == "main" and not state["pending"] and not state["burned"]:
+        mover = state["turn"]
+        outside = next(card for card in ALL_CARDS if card not in fort._public(state))
+        on_campaign = bool(state["campaigns"][mover])
+        visited["burn refused on a campaign" if on_campaign else "army burn refused"] += 1
+        refuse(state, {"type": "burn", "card": outside}, "on_campaign" if on_campaign else "not_in_fort")
+        if on_campaign:
+            refuse(state, {"type": "burn", "card": state["campaigns"][mover][0]}, "on_campaign")
+    if state["phase"] == "showdown":
+        visited[f"showdown stage {state['showdown']['stage']}"] += 1
+        if state["showdown"]["stage"] == "replay":
+            lines = {p: [parse(card) for card in line] for p, line in state["showdown"]["previous"].items()}
+            small = math.prod(math.factorial(len(line)) for line in list(lines.values())[1:]) <= 20_000
+            stuck = not (_separable_by_brute_force(lines) if small else fort.can_separate(lines))
+            assert fort.view(state, "viewer")["can_share"] is stuck
+            if stuck:
+                visited["shared win"] += 1
+                assert (
+                    fort.apply(state, {"type": "share"}, "referee")["shared"] == state["showdown"]["players"]
+                )
+            else:
+                refuse(state, {"type": "share"}, "no_share")
+
+
+def _check_burn(before, action, after):
+    if action["type"] != "burn":
+        return
+    player = action.get("player", before["turn"])
+    assert action["card"] in before["forts"][player] and not before["campaigns"][player]
+    drawn = after["armies"][player] - before["armies"][player]
+    assert drawn == min(action["draws"], fort.view(before, "viewer")["barracks"] + 1)
+    assert action["draws"] in fort.burn_draws(parse(action["card"]))
+
+
+def _random_game(seed, players, visited):
     rng = random.Random(seed)
     state = fort.new_table({"players": players}, seed)
     for _ in range(6000):
+        _probe(state, visited)
         step = fort.random_legal_action(state, rng)
         if step is None:
             break
@@ -1100,9 +1247,32 @@ def test_random_games_end_and_keep_every_card(seed, players):
         assert isinstance(fort.describe(state, action, actor), str)
         state = fort.apply(state, action, actor)
         assert state is not before
+        _check_burn(before, action, state)
         _check_invariants(state)
+    return state
+
+
+@given(st.integers(0, 10**9), st.integers(2, 4))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_random_games_end_and_keep_every_card(seed, players):
+    state = _random_game(seed, players, Counter())
     assert state["phase"] == "over"
     assert state["winner"] in state["players"] or state["shared"]
+
+
+def test_random_games_pass_the_campaign_and_showdown_paths():
+    """The paths where issue 11 found burns by campaigners and shared wins too early are walked and checked."""
+    visited = Counter()
+    for seed in range(40):
+        _random_game(seed, 2 + seed % 3, visited)
+    for path in (
+        "burn refused on a campaign",
+        "army burn refused",
+        "showdown stage showdown",
+        "showdown stage watchtowers",
+        "showdown stage replay",
+    ):
+        assert visited[path] > 0, path
 
 
 def test_soldiers_needed_says_how_many_each_side_lays_before_any_card_is_shown():

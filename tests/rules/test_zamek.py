@@ -497,6 +497,46 @@ def test_a_basic_game_that_empties_the_table_goes_to_the_longest_castle():
     assert state["winner"] is None and state["decided_by"] is None
 
 
+def test_the_referee_ends_a_basic_game_scored_as_an_emptied_table():
+    # Ola keeps putting 40 back, Kuba builds: nothing in the source would ever end this game.
+    state = play(table(), card(1, 40), choose("put_back"), card(2, 5), choose("add"),
+                 card(1, 40), choose("put_back"), card(3, 6), choose("add"), card(1, 40))
+    ended = play(state, ("referee", {"type": "end"}))
+    assert ended["over"] and ended["winner"] == "p2" and ended["decided_by"] == "longest"
+    assert ended["card"] is None and ended["seen"] == {"1": 40}  # the face-up 40 went back face down
+    assert 1 in ended["table"] and zamek.view(ended, "viewer")["face_down"] == len(ended["table"])
+    assert zamek.describe(state, {"type": "end"}, "referee") == (
+        "The referee ended the game here; 40 went back face down. Kuba wins with the longest castle.")
+    assert zamek.random_legal_action(ended, random.Random(1)) is None
+    refused("game_over", zamek.apply, ended, {"type": "end"}, "referee")
+    refused("not_allowed", zamek.apply, state, {"type": "end"}, "p1")
+    level = play(table(), card(2, 5), choose("add"), card(3, 6), choose("add"))
+    assert play(level, ("referee", {"type": "end"}))["winner"] is None  # the longest castles tie: a draw
+
+
+def test_the_referee_ends_an_extended_game_by_the_extended_scoring():
+    state = play(table(variant="extended"), card(1, 41), choose("add"), card(2, 3), choose("add"),
+                 card(4, 20), choose("put_back"), card(3, 9), choose("add"))  # Ola: 1 41 (king); Kuba: 1 3 9 (two knights)
+    ended = play(state, ("referee", {"type": "end"}))
+    assert ended["over"] and ended["table"] != []
+    scores = zamek.view(ended, "viewer")["scores"]
+    assert scores["p1"]["total"] == 5 and scores["p2"]["total"] == 5  # 2 + king 3; 3 + 2 knights
+    assert ended["winner"] == "p1" and ended["decided_by"] == "king"
+    assert zamek.describe(state, {"type": "end"}, "referee") == (
+        "The referee ended the game here. Ola wins on a tie, holding the king.")
+
+
+def test_a_team_vote_open_when_the_game_ends_is_dropped():
+    state = play(teams_table(), vote("p1", "ada", "position", 4))
+    ended = play(state, ("referee", {"type": "end"}))
+    assert ended["over"] and ended["ballots"] == {} and zamek.view(ended, "p1")["vote"] is None
+
+
+def test_the_face_down_count_leaves_out_the_face_up_card():
+    view = zamek.view(play(table(), card(45, 46)), "viewer")
+    assert view["face_down"] == 44 and view["on_table"] == 45 and view["card"]["number"] == 46
+
+
 # --- Teams ----------------------------------------------------------------------------------
 
 
@@ -544,6 +584,20 @@ def test_the_team_votes_what_becomes_of_the_card_and_it_is_applied():
     state = play(state, vote("p1", "ada", "choice", "put_back"), vote("p1", "bea", "choice", "add"),
                  vote("p1", "cy", "choice", "add"))
     assert state["castles"]["p1"] == [1, 20] and state["last"]["by"] == "vote" and state["turn"] == "p2"
+
+
+def test_a_member_who_was_outvoted_is_told_what_the_team_chose():
+    state = play(teams_table(), vote("p1", "ada", "position", 5), vote("p1", "bea", "position", 9),
+                 vote("p1", "cy", "position", 9))
+    assert zamek.phone_view(state, "p1", "ada")["outvoted"] == {"stage": "position", "chosen": 9, "mine": 5}
+    assert zamek.phone_view(state, "p1", "bea")["outvoted"] is None  # on the winning side
+    state = play(state, card(9, 20), vote("p1", "ada", "choice", "add"), vote("p1", "bea", "choice", "put_back"),
+                 vote("p1", "cy", "choice", "put_back"))
+    assert zamek.phone_view(state, "p1", "ada")["outvoted"] == {"stage": "choice", "chosen": "put_back", "mine": "add"}
+    assert zamek.phone_view(state, "p1", "cy")["outvoted"] is None
+    assert zamek.phone_view(state, "p2", "bo")["outvoted"] is None  # Blue's phone hears nothing of Red's vote
+    for viewer in ("viewer", "referee", "p2"):
+        assert "ada" not in json.dumps(zamek.view(state, viewer))
 
 
 def test_a_vote_is_checked_like_the_move():
@@ -646,11 +700,13 @@ def test_random_games_conserve_every_card_and_end(options, teams, seed):
     rng = random.Random(seed)
     players = ["Ola", "Kuba", "Ala", "Ewa"][: 2 + seed % 3]
     state = zamek.new_table({"players": players, "teams": teams, **options}, seed)
+    ended_here = False
     for _ in range(3000):
         step = zamek.random_legal_action(state, rng)
         if step is None:
             break
         actor, action = step
+        ended_here = action["type"] == "end"
         before = copy.deepcopy(state)
         assert zamek.describe(state, action, actor)
         after = zamek.apply(state, action, actor)
@@ -662,7 +718,7 @@ def test_random_games_conserve_every_card_and_end(options, teams, seed):
             for viewer in ("referee", "viewer", "p1", *state["members"]):
                 assert zamek.view(state, viewer) == zamek.view(moved, viewer)
     assert state["over"]
-    if options["variant"] == "extended" and not options.get("stop_at_ten"):
+    if options["variant"] == "extended" and not options.get("stop_at_ten") and not ended_here:
         assert state["table"] == []
     if options["variant"] == "basic" and state["decided_by"] == "ten":
         assert len(state["castles"][state["winner"]]) == 10
@@ -672,9 +728,11 @@ def test_a_phone_sees_only_its_own_name_captaincy_and_ballot():
     state = table(teams=True)
     state = play(state, ("p1", {"type": "join", "member": "m-ala", "member_name": "Ala"}),
                  ("p1", {"type": "join", "member": "m-bea", "member_name": "Bea"}))
-    assert zamek.phone_view(state, "p1", "m-ala") == {"name": "Ala", "captain": True, "ballot": None}
+    assert zamek.phone_view(state, "p1", "m-ala") == {"name": "Ala", "captain": True, "ballot": None,
+                                                      "outvoted": None}
     state = play(state, vote("p1", "m-bea", "position", 12))
-    assert zamek.phone_view(state, "p1", "m-bea") == {"name": "Bea", "captain": False, "ballot": 12}
+    assert zamek.phone_view(state, "p1", "m-bea") == {"name": "Bea", "captain": False, "ballot": 12,
+                                                      "outvoted": None}
     assert zamek.phone_view(state, "p2", "m-bea") is None  # not a member of that team
     assert zamek.phone_view(state, "p1", "m-nobody") is None
     assert zamek.phone_view(state, "p1", None) is None

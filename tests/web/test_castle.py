@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.conftest import text
+from tests.conftest import table_state, text
 
 ROW = "4c 8d js 2s 2h 9h 5c 3s tc 6s 7d ah"
 EXAMPLE = dict(
@@ -165,7 +165,7 @@ def test_a_two_player_game_ends_and_scores_from_the_tracked_piles(browser, app):
     page = text(browser.get(f"/t/{token}"))
     assert "Final score" in page
     assert "A draw." in page  # nobody laid a card: no colours, 0-0
-    assert "Ola" in page and "Play it on" not in page
+    assert "Ola" in page and 'name="pile"' not in page
 
 
 @pytest.mark.parametrize(
@@ -228,7 +228,7 @@ def test_the_viewer_sees_the_castle_but_no_forms(browser, other_browser):
     viewer = [t for t in re.findall(r"/t/([\w-]{20,})", links) if t != token][0]
     page = text(other_browser.get(f"/t/{viewer}"))
     assert _values(page) == {} and "value 9</span>" in page
-    assert "Play it on" not in page and 'name="card_rank"' not in page
+    assert 'name="pile"' not in page and 'name="card_rank"' not in page
 
 
 # --- Score sheet and help -------------------------------------------------------------
@@ -284,3 +284,95 @@ def test_junk_form_posts_never_give_a_500(browser):
         assert "notice-error" in text(response)
     for query in ["do=put&pile=%00&pick_rank=%FF", "do=row&row=" + "x" * 5000, "card=" + "q" * 99]:
         assert browser.get("/castle/calculator?" + query).status_code == 200
+
+
+# --- At the table: marks while a card is played, the last move, the score's breakdown ---
+
+
+def _piles(page: str) -> dict[str, str]:
+    """Each pile's mark on the table page: "may go here", "may not go here", or "" (no mark)."""
+    marks = {}
+    for pile, body in re.findall(r'name="pile" value="([A-D][1-3])"[^>]*>(.*?)</button>', page, re.S):
+        found = re.search(r'class="sr-only">(may (?:not )?go here)<', body)
+        marks[pile] = found.group(1) if found else ""
+    return marks
+
+
+def test_a_picked_card_marks_every_pile_with_whether_it_may_go_there(browser):
+    token = _table(browser)
+    _act(browser, token, 0, type="deal", castle_line=ROW)
+    assert set(_piles(text(browser.get(f"/t/{token}"))).values()) == {""}  # nothing picked yet
+    for response in (
+        browser.get(f"/t/{token}?card_rank=5&card_suit=H"),  # the no-JavaScript "Where may it go?"
+        browser.get(f"/t/{token}/live?card=5h", headers={"HX-Request": "true"}),  # htmx, as the chips change
+    ):
+        page = text(response)
+        marks = _piles(page)
+        # A red 5 may go on every red pile, and take a black pile worth less than 5.
+        assert marks["B1"] == marks["B2"] == "may go here"  # 8♦ and 9♥: red
+        assert marks["C2"] == "may not go here"  # 5♣ worth 5: not more
+        assert marks["A1"] == "may go here"  # 4♣ worth 4 - 1 - 1 = 2
+        assert marks["C1"] == "may not go here"  # J♠ worth 11 + 1 - 1
+        legal = sorted(pile for pile, mark in marks.items() if mark == "may go here")
+        assert "may go on the piles marked ✓: " + ", ".join(legal) + "." in _words(page)
+        assert 'role="status"' in page
+
+
+def test_a_card_already_seen_is_said_at_once_and_marks_nothing(browser):
+    token = _table(browser)
+    _act(browser, token, 0, type="deal", castle_line=ROW)
+    page = text(browser.get(f"/t/{token}?card_rank=4&card_suit=C"))
+    assert re.search(r'role="alert">The 4 of clubs is already elsewhere \(in pile A1\)', page)
+    assert set(_piles(page).values()) == {""}
+
+
+def test_a_refused_play_keeps_the_card_and_shows_the_marks(browser):
+    token = _table(browser)
+    _act(browser, token, 0, type="deal", castle_line=ROW)
+    refused = text(_act(browser, token, 1, card_rank="5", card_suit="H", pile="C2"))
+    assert "A red 5 needs more than this pile's 5." in refused
+    assert _piles(refused)["C2"] == "may not go here"
+    assert re.search(r'name="card_rank" value="5" checked', refused)
+
+
+def test_tapping_a_pile_plays_the_picked_card_and_every_screen_shows_the_last_move(browser, other_browser):
+    token = _table(browser)
+    _act(browser, token, 0, type="deal", castle_line=ROW)
+    played = text(_act(browser, token, 1, card_rank="Q", card_suit="H", pile="C2"))  # the tapped pile alone
+    assert "Kuba's turn" in played
+    links = text(browser.get(f"/t/{token}/links"))
+    viewer = [t for t in re.findall(r"/t/([\w-]{20,})", links) if t != token][0]
+    for page in (played, text(other_browser.get(f"/t/{viewer}"))):
+        assert "Last move: Ewa laid Q♥ on C2." in _words(page)
+        last = re.findall(r'class="pile[^"]* last"[^>]*>\s*<span class="pile-name">([A-D][1-3])<', page)
+        assert last == ["C2"] and page.count("last move</span>") == 1
+    passed = _words(text(_act(browser, token, 2, type="pass", card="KS")))
+    assert "Last move: Kuba passed, and Jan took K♠." in passed and "last move" not in passed.split("Last move")[0]
+
+
+def test_the_final_score_shows_which_captured_ranks_made_which_points(browser, app):
+    from companion.rules import castle
+
+    token = browser.create_table("castle", {"players": "2", "dealer": "S", "name_N": "Ola", "name_S": "Kuba"})
+    _act(browser, token, 0, type="deal", castle_line=ROW)
+    for version in range(1, 41):
+        state = table_state(app, token)
+        name = castle.unseen_cards(state)[0]
+        legal = castle.legal_piles(castle.castle_tops(state), castle.parse(name))
+        fields = {"card": name, "pile": legal[0]} if legal else {"type": "pass", "card": name}
+        assert _act(browser, token, version, **fields).status_code == 200
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", text(browser.get(f"/t/{token}"))))
+    score = castle.final_score(table_state(app, token))
+    for team in "NS":
+        lines = score["breakdown"][team]
+        assert sum(line["points"] for line in lines.values()) == score["teams"][team]
+    row = " ".join(f"{score['breakdown'][t]['A']['cards']} × 9 = {score['breakdown'][t]['A']['points']}" for t in "NS")
+    assert f"Aces (9 each) {row}" in page
+    totals = " ".join(str(score["teams"][t]) for t in "NS")
+    assert f"Total {totals}" in page
+
+
+def test_the_help_says_the_first_card_laid_gives_its_players_team_the_colour(browser):
+    page = _words(text(browser.get("/castle/help")))
+    assert "the team of the player who lays it takes that card's colour" in page
+    assert "if the first player passes, the colours wait for the first card actually laid" in page

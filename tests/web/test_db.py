@@ -68,3 +68,17 @@ def test_a_failing_migration_leaves_the_database_at_the_last_good_version(tmp_pa
         db.migrate(conn)
     assert db.schema_version(conn) == good[-1][0]
     assert conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'x'").fetchone()[0] == 0
+
+
+def test_a_serving_thread_keeps_its_connection_and_never_a_transaction(tmp_path):
+    """Opening a connection per request cost more than an unchanged poll; a kept one starts clean."""
+    path = tmp_path / "kept.sqlite3"
+    first = db.kept_connection(path)
+    first.execute("CREATE TABLE t (x)")
+    first.execute("BEGIN")
+    first.execute("INSERT INTO t VALUES (1)")
+    db.release(first)
+    again = db.kept_connection(path)
+    assert again is first
+    assert not again.in_transaction
+    assert again.execute("SELECT count(*) FROM t").fetchone()[0] == 0

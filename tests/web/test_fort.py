@@ -346,7 +346,12 @@ def test_tries_per_card_are_counted_and_shown(browser):
         ({"type": "challenge", "target": "p1:9C"}, "cannot challenge their own fort"),
         ({"type": "fortify", "cards": "9H"}, "already on the table"),
         ({"type": "fortify", "cards": ""}, "can move 1 to 5 army cards into the fort"),
-        ({"type": "burn"}, "Pick the card burned"),
+        ({"type": "burn"}, "Choose the fort card burned."),
+        (
+            {"type": "burn", "card": "4S"},
+            "Only a fort card can be burned, and the 4 of spades is not in Ann's fort.",
+        ),
+        ({"type": "burn", "card": "2S", "draws": "2"}, "only a jack, queen, king or ace may draw 2"),
         ({"type": "draw"}, "The draw comes once"),
         ({"type": "deal"}, "The game is under way."),
         ({"type": "replace", "card": "4S"}, "There is no replace to record now."),
@@ -405,8 +410,11 @@ def _form(action: dict) -> dict:
     kind, form = action["type"], {"type": action["type"]}
     if kind == "deal":
         form |= {f"fort_{p}": " ".join(cards) for p, cards in action["forts"].items()}
-    elif kind in ("burn", "replace") or (kind == "draw" and action.get("card")):
-        form |= {key: action[key] for key in ("player", "card") if key in action}
+    elif kind == "burn":
+        form |= {"card": f"{action['player']}:{action['card']}" if "player" in action else action["card"]}
+        form["draws"] = str(action["draws"])
+    elif kind == "replace" or (kind == "draw" and action.get("card")):
+        form["card"] = action["card"]
     elif kind == "fortify":
         form["cards"] = ", ".join(action["cards"])
     elif kind == "challenge":
@@ -474,6 +482,7 @@ def test_junk_form_posts_and_queries_never_give_a_500(browser):
         {"type": "restock", "kept": "9H"},
         {"type": "showdown", "line_p1": "4S"},
         {"type": "burn", "card_rank": "10", "card_suit": "\ufe0f"},
+        {"type": "burn", "card": "p9:9H", "draws": "²"},
         {"type": "deal", "fort_p1": "1 2 3 4", "fort_zz": "x"},
         {"type": "draw", "card": "ZZ"},
         {"type": "share"},
@@ -494,3 +503,19 @@ def test_junk_form_posts_and_queries_never_give_a_500(browser):
     for path, query in queries:
         response = browser.get(f"{path}?{query}")
         assert response.status_code == 200, query
+
+
+def test_burning_offers_only_fort_cards_and_records_one_or_two_draws(browser):
+    """Issue 11.1-2 on the table: the burn form lists fort cards only; a king may draw one."""
+    token = _table(browser)
+    _act(browser, token, _version(browser, token), type="deal", **{f"fort_{p}": c for p, c in FORTS.items()})
+    page = text(browser.get(f"/t/{token}"))
+    burn = re.search(r"<legend>Burn before the game</legend>.*?</fieldset>", page, re.S).group(0)
+    assert re.findall(r'value="(p\d:\w+)"', burn) == [
+        f"{p}:{c}" for p, cards in FORTS.items() for c in cards.split()
+    ]
+    assert 'value="p1:KD" class="royal"' in burn and 'value="p1:2S" class=""' in burn
+    response = _act(browser, token, _version(browser, token), type="burn", card="p1:KD", draws="1")
+    words = _words(text(response))
+    assert "Last: Ann burned the king of diamonds before the game and drew 1 card." in words
+    assert "Army 5 · fort 3" in words

@@ -127,7 +127,7 @@ def test_the_referee_enters_a_card_then_chooses_and_the_castle_grows(browser):
     assert "Kuba's turn" in page
     assert re.search(r'<ol class="zk-castle">\s*<li class="zk-card zk-tile">\s*<span class="zk-number">1</span>'
                      r'\s*</li>\s*<li class="zk-card">\s*<span class="zk-number">23</span>', page)
-    assert "44 cards face down" in live(browser, token)
+    assert "44 cards lie face down." in live(browser, token)
 
 
 def test_an_illegal_add_is_refused_with_its_reason_and_changes_nothing(browser):
@@ -155,7 +155,7 @@ def test_a_card_no_castle_can_use_goes_to_the_box_by_itself(browser):
     assert "Last turn, Ola: 12 sent to the box." in page
     assert re.search(r"In the box \(1\): .*12", page)
     assert "Kuba's turn" in page
-    assert "42 cards face down" in page
+    assert "42 cards lie face down." in page
 
 
 def test_the_wizard_is_offered_only_when_it_may_be_used(browser):
@@ -317,7 +317,7 @@ def test_other_teams_and_the_referee_never_see_a_teams_ballots(browser, team_tab
     assert "Zed: 37" in own and "Only your team sees these votes." in own
     for who, where in ((browser, token), (ola, blue), (browser, table_links["Viewer"])):
         page = live(who, where)
-        assert "37" not in page.replace("Not seen yet", "").split("cards face down")[0]
+        assert "37" not in page.replace("Not seen yet", "").split("cards lie face down")[0]
         assert "1 of 2 voted" in page
     export = browser.get(f"/t/{token}/export.json").get_json()
     assert not any("37" in entry["description"] for entry in export["history"])
@@ -489,3 +489,71 @@ def test_a_referee_post_naming_two_teams_to_leave_is_refused_in_words(browser, t
     assert response.status_code == 422
     assert "This form sent one of its fields twice." in text(response)
     assert "Zed" in live(browser, token)
+
+
+# --- Ending by the referee, counts, team invitations, outvoted members -----------------
+
+
+def test_the_referee_ends_a_game_where_cards_keep_going_back(browser):
+    token = browser.create_table("zamek", TWO)
+    viewer = links(browser, token)["Viewer"]
+    assert "End the game here" not in live(browser, viewer)
+    turn(browser, token, 30, 1)
+    act(browser, token, type="choose", choice="put_back")
+    turn(browser, token, 12, 2)
+    act(browser, token, type="choose", choice="add")  # Kuba: 1 12
+    turn(browser, token, 30, 1)  # Ola turns the 30 over once more
+    assert "End the game here" in live(browser, token)
+    page = words(act(browser, token, type="end"))
+    assert "Game over: Kuba wins with the longest castle." in page
+    assert "44 cards lie face down." in page and "is face up" not in page
+    assert "Turn over" not in page and "End the game" not in page
+    history = words(browser.get(f"/t/{token}/history"))
+    assert "The referee ended the game here; 30 went back face down. Kuba wins with the longest castle." in history
+    response = act(browser, viewer, htmx=True, type="end")
+    assert response.status_code == 403
+
+
+def test_ending_an_extended_game_scores_the_castles_as_they_stand(browser):
+    token = browser.create_table("zamek", EXTENDED)
+    turn(browser, token, 41, 1)
+    act(browser, token, type="choose", choice="add")  # Ola: 1 41, the king
+    page = words(act(browser, token, type="end"))
+    assert "Game over: Ola wins on points." in page
+    assert "Ola 5 2 elements, king 3" in page
+
+
+def test_the_face_down_count_leaves_out_the_face_up_card(browser):
+    token = browser.create_table("zamek", TWO)
+    page = words(turn(browser, token, 46, 45))
+    assert "44 cards lie face down." in page
+    assert "The card numbered 46 is face up." in page
+    assert "45 cards" not in page
+
+
+def test_a_teams_invitation_says_it_is_for_the_whole_team(browser, team_table):
+    token, table_links, phone = team_table
+    for page in (words(browser.get(f"/t/{token}/links")), words(browser.get(f"/t/{token}"))):
+        assert "Team Red for the whole team: each member opens it on their own phone" in page
+        assert "only for this player" not in page
+    own = words(browser.get(f"/t/{table_links['Team Red']}"))
+    assert "This is Team Red's screen, shared by its members. Do not show it to the other teams." in own
+
+
+def test_a_member_whose_vote_lost_is_told_what_the_team_chose(browser, team_table):
+    token, table_links, phone = team_table
+    red = table_links["Team Red"]
+    ala, bea, cyd = phone("Red", "Ala"), phone("Red", "Bea"), phone("Red", "Cyd")
+    act(ala, red, type="vote", stage="position", position=4)
+    act(bea, red, type="vote", stage="position", position=9)
+    act(cyd, red, type="vote", stage="position", position=9)
+    assert "Your team chose place 9; you had voted for place 4." in live(ala, red)
+    assert "Your team chose" not in live(bea, red)
+    turn(browser, token, 20)
+    act(ala, red, type="vote", stage="choice", choice="add")
+    act(bea, red, type="vote", stage="choice", choice="put_back")
+    act(cyd, red, type="vote", stage="choice", choice="put_back")
+    assert "Your team chose “Put it back”; you had voted “Add to the castle”." in live(ala, red)
+    blue = phone("Blue", "Ola")
+    assert "Your team chose" not in live(blue, table_links["Team Blue"])
+    assert "Your team chose" not in live(browser, token)

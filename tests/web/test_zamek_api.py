@@ -122,3 +122,27 @@ def test_the_openapi_document_describes_both_endpoints(client):
         "castles", "player", "card", "action"]
     assert "decided_by" in paths["/zamek/score"]["post"]["responses"]["200"]["content"]["application/json"][
         "schema"]["properties"]
+
+
+def test_the_referee_ends_a_table_through_the_tables_api(client):
+    created = client.post("/api/v1/tables", json={"game": "zamek", "options": {"players": ["Ola", "Kuba"]}})
+    assert created.status_code == 201, created.get_json()
+    token = created.get_json()["links"]["referee"]["token"]
+    steps = [{"type": "turn", "position": 1, "number": 30}, {"type": "choose", "choice": "put_back"},
+             {"type": "turn", "position": 2, "number": 12}, {"type": "choose", "choice": "add"}]
+    for version, action in enumerate(steps):
+        answer = client.post(f"/api/v1/tables/{token}/actions", json={"action": action, "version": version})
+        assert answer.status_code == 200, answer.get_json()
+    viewer = created.get_json()["links"]["viewer"]["token"]
+    refused = client.post(f"/api/v1/tables/{viewer}/actions", json={"action": {"type": "end"}, "version": 4})
+    assert refused.status_code == 403
+    ended = client.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "end"}, "version": 4})
+    table = ended.get_json()
+    assert ended.status_code == 200 and table["finished"] is True
+    assert table["view"]["winner"] == "p2" and table["view"]["decided_by"] == "longest"
+    assert [(p["name"], p["score"], p["winner"]) for p in table["result"]["players"]] == [
+        ("Ola", 1, False), ("Kuba", 2, True)]
+    log = client.get(f"/api/v1/tables/{token}/log").get_json()["actions"]
+    assert log[-1]["text"] == "The referee ended the game here. Kuba wins with the longest castle."
+    again = client.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "end"}, "version": 5})
+    assert again.status_code == 422 and again.get_json()["error"]["code"] == "game_over"

@@ -1,0 +1,84 @@
+"""JSON schemas of what a table takes: each game's creation options and actions, and their check.
+
+Each game declares two schemas next to the form readers its pages use (``Game.options_schema``,
+``Game.action_schema``), built from the pieces here. The OpenAPI document publishes them;
+``check`` holds an API request's options, and every action, whether the page's form produced
+it or a program sent it as JSON, to its game's schema before the rules module sees it, so the
+two ways in cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from companion.rules.errors import RuleError
+
+CARD = {"type": "string", "maxLength": 8, "description": "A card: AS, 10H, QD, 7C (T for 10, any case, ♠♥♦♣ too)."}
+CELL = {"type": "string", "maxLength": 4, "description": "A cell: column letter and row number, A1 top-left."}
+NAME = {"type": "string", "maxLength": 200, "description": "A player's or a team's name."}
+TEXT = {"type": "string", "maxLength": 200}
+WHOLE = {"type": ["integer", "string"], "description": "A whole number (as a form sends it, text is fine)."}
+FLAG = {"type": "boolean", "description": "true to choose it (a ticked box on the form)."}
+MEMBER = {
+    "member": {"type": "string", "maxLength": 64, "description": "A seat link only: which phone of the team acts."},
+    "member_name": {"type": "string", "maxLength": 60, "description": "A seat link only: that phone's player."},
+}
+
+
+def cards(description: str) -> dict:
+    """A list of cards."""
+    return {"type": "array", "items": CARD, "maxItems": 60, "description": description}
+
+
+def by_player(value: dict, description: str) -> dict:
+    """An object from player ids (``p1`` …) to ``value``."""
+    return {"type": "object", "additionalProperties": value, "maxProperties": 8, "description": description}
+
+
+def action(kind: str, description: str, required: dict | None = None, optional: dict | None = None) -> dict:
+    """One kind of action: ``{"type": kind, ...}`` with exactly these fields."""
+    required, optional = required or {}, optional or {}
+    return {
+        "type": "object",
+        "description": description,
+        "required": ["type", *required],
+        "properties": {"type": {"const": kind}, **required, **optional},
+        "additionalProperties": False,
+    }
+
+
+def actions(*kinds: dict) -> dict:
+    """Every action of a game: exactly one of ``kinds`` (told apart by their ``type``)."""
+    return {"type": "object", "oneOf": list(kinds)}
+
+
+def options(description: str, fields: dict, required: tuple[str, ...] = ()) -> dict:
+    """A game's creation options: the fields of its start form, as JSON values."""
+    return {
+        "type": "object",
+        "description": description,
+        "required": list(required),
+        "properties": fields,
+        "additionalProperties": False,
+    }
+
+
+def check(schema: dict, value: object, what: str) -> None:
+    """Refuse ``value`` with a ``RuleError`` naming the first place where it does not fit ``schema``.
+
+    For a game's actions the variant is chosen by the action's ``type``, so the refusal
+    speaks of the fields of that kind of action.
+    """
+    if "oneOf" in schema:
+        kinds = {variant["properties"]["type"]["const"]: variant for variant in schema["oneOf"]}
+        kind = value.get("type") if isinstance(value, dict) else None
+        if not isinstance(kind, str) or kind not in kinds:
+            names = ", ".join(kinds)
+            raise RuleError("unknown_action", f"An action is an object whose type is one of: {names}.", f"{what}.type")
+        schema = kinds[kind]
+    error = best_match(Draft202012Validator(schema).iter_errors(value))
+    if error is not None:
+        path = ".".join(str(part) for part in error.absolute_path)
+        field = f"{what}.{path}" if path else what
+        raise RuleError(f"bad_{what}", f"The {what} does not fit at “{field}”: {error.message[:160]}.", field)

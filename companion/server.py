@@ -1,0 +1,67 @@
+"""The HTTP server Castellan runs under: gunicorn with threaded workers.
+
+Why gunicorn and not waitress: a hall of phones keeps hundreds of connections open, each
+polling every second or so. waitress waits on ``select()`` (about 1,000 descriptors at
+most) and, with its default ``connection_limit`` of 100, stopped accepting phones at about
+100. gunicorn's ``gthread`` workers park idle keep-alive connections in the kernel's poller
+(epoll), so an idle phone costs no thread, and several worker processes use every core.
+The processes share nothing but the database, which is what the store is built for.
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+from gunicorn.app.base import BaseApplication
+
+# A phone polls about every second; keeping its connection open for longer than that saves a
+# reconnection (and, behind an HTTPS proxy, a TLS handshake) on every poll.
+KEEPALIVE_SECONDS = 30
+CONNECTIONS_PER_WORKER = 2000
+
+
+def default_workers() -> int:
+    """One worker process per core: the work is CPU-bound Python."""
+    return max(1, os.cpu_count() or 1)
+
+
+class _Gunicorn(BaseApplication):
+    """gunicorn run from Python with settings given here, not from its command line."""
+
+    def __init__(self, app: Flask, settings: dict):
+        self._app = app
+        self._settings = settings
+        super().__init__()
+
+    def load_config(self) -> None:
+        for name, value in self._settings.items():
+            self.cfg.set(name, value)
+
+    def load(self) -> Flask:
+        return self._app
+
+
+def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: bool = False) -> None:
+    """Serve ``app`` on ``host:port`` until interrupted (Ctrl+C or SIGTERM stop it cleanly).
+
+    The app is built once before the workers fork (its database is migrated once); each
+    worker opens its own database connections per request.
+    """
+    bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    _Gunicorn(
+        app,
+        {
+            "bind": [bind],
+            "workers": workers,
+            "worker_class": "gthread",
+            "threads": threads,
+            "worker_connections": CONNECTIONS_PER_WORKER,
+            "keepalive": KEEPALIVE_SECONDS,
+            "backlog": 2048,
+            "graceful_timeout": 5,
+            "proc_name": "castellan",
+            "loglevel": "warning" if quiet else "info",
+            "accesslog": None,
+        },
+    ).run()

@@ -1,0 +1,275 @@
+"""Castellan against a bare Flask app, both under Castellan's own server, in the same run.
+
+Part of `make bench`. Absolute times on a shared machine are noise, so every figure is a
+ratio against a bare Flask app served by the same gunicorn settings on the same machine,
+measured in interleaved rounds (bare, Castellan, bare, Castellan, ...) and given as medians.
+
+- throughput (wrk, 8 connections): the table page and an unchanged poll (a browser's gzip
+  request with its ETag, answered 304);
+- one phone's moves in a row over one kept-alive connection (htmx posts), against a bare
+  Flask view that reads a form and answers a fragment;
+- a hall of phones: N connections each polling every POLL seconds for a while; the p50 and
+  p99 of the answers' latency, and how many polls failed.
+
+Run alone: `python -m tests.bench_server [--phones 1000]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROUNDS = 3
+WRK_SECONDS = 4
+
+
+def bare_app():
+    """The framework's floor: Flask answering a small page, a 304 and a form post."""
+    from flask import Flask, request
+
+    app = Flask("bare")
+
+    @app.get("/")
+    def page():
+        return "<!doctype html><title>bare</title><p>ok</p>"
+
+    @app.get("/live")
+    def live():
+        if request.headers.get("If-None-Match") == '"v1"':
+            return "", 304, {"ETag": '"v1"'}
+        return "<p>live</p>", 200, {"ETag": '"v1"'}
+
+    @app.post("/act")
+    def act():
+        return f"<p>{request.form.get('points', '')}</p>"
+
+    return app
+
+
+def _serve(kind: str, port: int, database: str, workers: int) -> None:
+    """Entry point of a server subprocess."""
+    from companion import create_app, server
+
+    app = bare_app() if kind == "bare" else create_app({"DATABASE": database, "SECRET_KEY": "bench"})
+    server.run(app, host="127.0.0.1", port=port, workers=workers, threads=8, quiet=True)
+
+
+class Server:
+    """A server subprocess on a free loopback port, stopped on exit."""
+
+    def __init__(self, kind: str, folder: Path, workers: int):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.bench_server", "--serve", kind, str(self.port),
+             str(folder / "bench.sqlite3"), str(workers)],
+            cwd=Path(__file__).resolve().parent.parent,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the {kind} server did not start") from None
+                time.sleep(0.2)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_exc):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=20)
+
+
+class Phone:
+    """One phone: a kept-alive connection and a session cookie."""
+
+    def __init__(self, port: int):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.cookie = ""
+
+    def request(self, method: str, path: str, body: str | None = None, headers: dict | None = None):
+        headers = {"Accept-Encoding": "gzip", **(headers or {})}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.conn.request(method, path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        data = response.read()
+        if response.getheader("Content-Encoding") == "gzip":
+            data = gzip.decompress(data)
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return response, data
+
+
+def _castellan_table(port: int) -> dict:
+    """Create a score pad table through the pages, as a phone does; what the bench needs of it."""
+    phone = Phone(port)
+    _, home = phone.request("GET", "/", headers={"Accept-Encoding": "identity"})
+    csrf = _csrf(home)
+    response, _ = phone.request(
+        "POST", "/tables/new/scorepad", urlencode({"csrf_token": csrf, "players": "Ola\nKuba"})
+    )
+    token = response.getheader("Location").rsplit("/t/", 1)[1]
+    response, page = phone.request("GET", f"/t/{token}", headers={"Accept-Encoding": "identity"})
+    live, _ = phone.request("GET", f"/t/{token}/live")
+    return {"phone": phone, "token": token, "csrf": _csrf(page), "page": page, "etag": live.getheader("ETag")}
+
+
+def _csrf(page: bytes) -> str:
+    match = re.search(rb'name="csrf_token"[^>]*value="([^"]+)"', page) or re.search(
+        rb'X-CSRF-?Token"?: "([^"]+)"', page
+    )
+    return match.group(1).decode()
+
+
+def _wrk(url: str, headers: dict) -> float:
+    """Requests per second wrk sustains on ``url`` with 8 connections."""
+    command = ["wrk", "-t2", "-c8", f"-d{WRK_SECONDS}s", url]
+    for name, value in headers.items():
+        command += ["-H", f"{name}: {value}"]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+
+
+def _moves_per_second(phone: Phone, path: str, form: dict, count: int = 200) -> float:
+    """One phone's moves in a row; the version a page move carries is read from each answer."""
+    start = time.perf_counter()
+    for points in range(count):
+        fields = {**form, "points": [points % 7, points % 5]}
+        response, data = phone.request("POST", path, urlencode(fields, doseq=True), {"HX-Request": "true"})
+        if response.status >= 400:
+            raise RuntimeError(f"move refused with {response.status}: {data[:200]!r}")
+        match = re.search(rb'name="version" value="(\d+)"', data)
+        if match and "version" in form:
+            form["version"] = match.group(1).decode()
+    return count / (time.perf_counter() - start)
+
+
+async def _hall(port: int, path: str, etag: str, phones: int, every: float, seconds: float) -> dict:
+    """``phones`` kept-alive connections, each polling ``path`` every ``every`` seconds."""
+    latencies: list[float] = []
+    failures = 0
+    request = (
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept-Encoding: gzip\r\n"
+        f"If-None-Match: {etag}\r\n\r\n"
+    ).encode()
+
+    async def phone(index: int) -> None:
+        nonlocal failures
+        await asyncio.sleep(every * index / phones)
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            failures += 1
+            return
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            start = time.perf_counter()
+            try:
+                writer.write(request)
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                length = re.search(rb"(?i)content-length:\s*(\d+)", head)
+                if length and int(length.group(1)):
+                    await reader.readexactly(int(length.group(1)))
+                if re.search(rb"(?i)connection:\s*close", head):
+                    writer.close()
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError):
+                failures += 1
+                return
+            latencies.append(time.perf_counter() - start)
+            await asyncio.sleep(max(0.0, every - (time.perf_counter() - start)))
+        writer.close()
+
+    await asyncio.gather(*(phone(i) for i in range(phones)))
+    latencies.sort()
+    quantile = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000  # noqa: E731
+    return {"polls": len(latencies), "failed": failures, "p50": quantile(0.5), "p99": quantile(0.99)}
+
+
+def main(phones: int = 1000, workers: int | None = None) -> None:
+    """Print Castellan's ratios against bare Flask, and how a hall of polling phones fares."""
+    from companion import server
+
+    if not shutil.which("wrk"):
+        print("\nServer ratios skipped: wrk is not installed (make bench installs it).")
+        return
+    workers = workers or server.default_workers()
+    folder = Path(tempfile.mkdtemp())
+    figures: dict[str, list[tuple[float, float]]] = {}
+    with Server("bare", folder, workers) as bare, Server("castellan", folder, workers) as castle:
+        table = _castellan_table(castle.port)
+        token, etag = table["token"], table["etag"]
+        cases = {
+            "table page /t/<token>": (
+                (f"http://127.0.0.1:{bare.port}/", {}),
+                (f"http://127.0.0.1:{castle.port}/t/{token}", {}),
+            ),
+            "unchanged poll, gzip + ETag (304)": (
+                (f"http://127.0.0.1:{bare.port}/live", {"If-None-Match": '"v1"', "Accept-Encoding": "gzip"}),
+                (f"http://127.0.0.1:{castle.port}/t/{token}/live", {"If-None-Match": etag, "Accept-Encoding": "gzip"}),
+            ),
+        }
+        for _ in range(ROUNDS):
+            for name, ((bare_url, bare_headers), (url, headers)) in cases.items():
+                figures.setdefault(name, []).append((_wrk(bare_url, bare_headers), _wrk(url, headers)))
+            form = {"csrf_token": table["csrf"], "version": _version(table["page"])}
+            bare_rate = _moves_per_second(Phone(bare.port), "/act", {"points": ""})
+            rate = _moves_per_second(table["phone"], f"/t/{token}/act", form)
+            table["page"] = f'name="version" value="{form["version"]}"'.encode()
+            figures.setdefault("a move, htmx post, one phone", []).append((bare_rate, rate))
+        print(f"\nCastellan against bare Flask, both under gunicorn ({workers} workers x 8 threads), median of {ROUNDS}")
+        print(f"  {'what':36} {'bare req/s':>11} {'Castellan':>11} {'ratio':>7}")
+        for name, pairs in figures.items():
+            bare_rate = statistics.median(b for b, _ in pairs)
+            rate = statistics.median(c for _, c in pairs)
+            print(f"  {name:36} {bare_rate:11,.0f} {rate:11,.0f} {rate / bare_rate:7.2f}")
+        live_every = float(os.environ.get("BENCH_POLL_SECONDS", "1.0"))
+        print(f"\nA hall of {phones} phones, each polling every {live_every} s for 15 s (kept-alive connections)")
+        for name, port, path, tag in (
+            ("bare Flask", bare.port, "/live", '"v1"'),
+            ("Castellan", castle.port, f"/t/{token}/live", etag),
+        ):
+            result = asyncio.run(_hall(port, path, tag, phones, live_every, 15))
+            print(
+                f"  {name:12} polls {result['polls']:7,}  failed {result['failed']:4}  "
+                f"p50 {result['p50']:6.1f} ms  p99 {result['p99']:6.1f} ms"
+            )
+
+
+def _version(page: bytes) -> str:
+    return re.search(rb'name="version" value="(\d+)"', page).group(1).decode()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--serve", nargs=4, metavar=("KIND", "PORT", "DATABASE", "WORKERS"))
+    parser.add_argument("--phones", type=int, default=1000)
+    parser.add_argument("--workers", type=int)
+    args = parser.parse_args()
+    if args.serve:
+        kind, port, database, workers = args.serve
+        _serve(kind, int(port), database, int(workers))
+    else:
+        main(args.phones, args.workers)
