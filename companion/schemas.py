@@ -1,6 +1,7 @@
 """JSON schemas of what a table takes: each game's creation options and actions, and their check.
 
-Each game declares two schemas next to the form readers its pages use (``Game.options_schema``,
+Action schemas say the shape (fields and their types) and leave lengths and values to the
+rules module, whose refusals speak the player's words. Each game declares two schemas next to the form readers its pages use (``Game.options_schema``,
 ``Game.action_schema``), built from the pieces here. The OpenAPI document publishes them;
 ``check`` holds an API request's options, and every action, whether the page's form produced
 it or a program sent it as JSON, to its game's schema before the rules module sees it, so the
@@ -14,26 +15,26 @@ from jsonschema.exceptions import best_match
 
 from companion.rules.errors import RuleError
 
-CARD = {"type": "string", "maxLength": 8, "description": "A card: AS, 10H, QD, 7C (T for 10, any case, ♠♥♦♣ too)."}
-CELL = {"type": "string", "maxLength": 4, "description": "A cell: column letter and row number, A1 top-left."}
+CARD = {"type": "string", "description": "A card: AS, 10H, QD, 7C (T for 10, any case, ♠♥♦♣ too)."}
+CELL = {"type": "string", "description": "A cell: column letter and row number, A1 top-left."}
 NAME = {"type": "string", "maxLength": 200, "description": "A player's or a team's name."}
-TEXT = {"type": "string", "maxLength": 200}
+TEXT = {"type": "string"}
 WHOLE = {"type": ["integer", "string"], "description": "A whole number (as a form sends it, text is fine)."}
 FLAG = {"type": "boolean", "description": "true to choose it (a ticked box on the form)."}
 MEMBER = {
-    "member": {"type": "string", "maxLength": 64, "description": "A seat link only: which phone of the team acts."},
-    "member_name": {"type": "string", "maxLength": 60, "description": "A seat link only: that phone's player."},
+    "member": {"type": "string", "description": "A seat link only: which phone of the team acts."},
+    "member_name": {"type": "string", "description": "A seat link only: that phone's player."},
 }
 
 
 def cards(description: str) -> dict:
     """A list of cards."""
-    return {"type": "array", "items": CARD, "maxItems": 60, "description": description}
+    return {"type": "array", "items": CARD, "description": description}
 
 
 def by_player(value: dict, description: str) -> dict:
     """An object from player ids (``p1`` …) to ``value``."""
-    return {"type": "object", "additionalProperties": value, "maxProperties": 8, "description": description}
+    return {"type": "object", "additionalProperties": value, "description": description}
 
 
 def action(kind: str, description: str, required: dict | None = None, optional: dict | None = None) -> dict:
@@ -81,4 +82,26 @@ def check(schema: dict, value: object, what: str) -> None:
     if error is not None:
         path = ".".join(str(part) for part in error.absolute_path)
         field = f"{what}.{path}" if path else what
-        raise RuleError(f"bad_{what}", f"The {what} does not fit at “{field}”: {error.message[:160]}.", field)
+        raise RuleError(f"bad_{what}", _sentence(error, what, path or what), field)
+
+
+_TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number", "array": "a list",
+               "object": "an object", "boolean": "true or false", "null": "left out"}
+
+
+def _sentence(error, what: str, name: str) -> str:
+    """The schema's complaint as one sentence for a person."""
+    if error.validator == "type":
+        kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        return f"In the {what}, “{name}” must be {' or '.join(_TYPE_WORDS[kind] for kind in kinds)}."
+    if error.validator == "required":
+        missing = ", ".join(key for key in error.validator_value if key not in error.instance)
+        return f"The {what} lacks a field it needs: {missing}."
+    if error.validator == "additionalProperties":
+        extra = ", ".join(sorted(key for key in error.instance if key not in error.schema.get("properties", {})))
+        return f"The {what} has fields this game does not take: {extra[:120]}."
+    if error.validator in ("enum", "const"):
+        allowed = error.validator_value if error.validator == "enum" else [error.validator_value]
+        choices = ", ".join(dict.fromkeys(str(choice) for choice in allowed))
+        return f"In the {what}, “{name}” must be one of: {choices}."
+    return f"In the {what}, “{name}” does not fit: {error.message[:120]}."

@@ -16,7 +16,7 @@ from pathlib import Path
 import printables
 from companion import create_app, db, store
 from companion.rules import scorepad
-from tests import bench_server
+from tests import bench_server, bench_tactics
 from tests.conftest import Browser
 
 
@@ -28,6 +28,7 @@ def main() -> None:
     _action_costs(folder / "actions.sqlite3")
     _pdf_builds()
     bench_server.main()
+    bench_tactics.main()
 
 
 def _page_weights(app) -> None:

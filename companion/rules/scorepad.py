@@ -1,8 +1,9 @@
 """Score pad: a running score for any game played on paper, shared between phones.
 
 Not one of the five games: a general table tool (and the smallest user of the table
-machinery). Players are named at the start; the referee records points per player per
-round; totals and the leader follow. No secrets, no chance.
+machinery). Players are named at the start, and whether the highest or the lowest total
+wins; the referee records points per player per round, and may correct a past round (a
+move of its own, undone like any other); totals and the leader follow. No secrets, no chance.
 """
 
 from __future__ import annotations
@@ -36,16 +37,96 @@ def new_table(options: dict, seed: int) -> dict:
         )
     if len(set(names)) != len(names):
         raise RuleError("bad_players", "Two players have the same name; tell them apart.", "players")
-    return {"players": names, "rounds": [], "seed": seed}
+    lowest_wins = options.get("lowest_wins", False)
+    if not isinstance(lowest_wins, bool):
+        raise RuleError("bad_lowest_wins", "Say whether the lowest total wins: true or false.", "lowest_wins")
+    return {"players": names, "rounds": [], "corrected": [], "lowest_wins": lowest_wins, "seed": seed}
 
 
 def apply(state: dict, action: dict, actor: str) -> dict:
-    """Record a round: ``{"type": "round", "points": [int per player]}`` (referee only)."""
+    """Record a round, ``{"type": "round", "points": [int per player]}``, or correct one,
+    ``{"type": "correct", "round": n, "points": [...]}`` (round 1 first); the referee only."""
     if actor != "referee":
         raise RuleError("not_referee", "Only the referee writes on the score pad.")
-    if not isinstance(action, dict) or action.get("type") != "round":
-        raise RuleError("unknown_action", "The score pad only records rounds.")
-    points = action.get("points")
+    kind = action.get("type") if isinstance(action, dict) else None
+    if kind not in ("round", "correct"):
+        raise RuleError("unknown_action", "The score pad records a round or corrects one.")
+    points = _points(state, action.get("points"))
+    if kind == "round":
+        return {**state, "rounds": [*state["rounds"], points]}
+    number = action.get("round")
+    played = len(state["rounds"])
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= played:
+        raise RuleError("bad_round", f"Only rounds 1 to {played} can be corrected.", "round")
+    if points == state["rounds"][number - 1]:
+        raise RuleError("same_points", f"Round {number} already has these points: nothing to correct.", "points")
+    rounds = [list(row) for row in state["rounds"]]
+    rounds[number - 1] = points
+    corrected = sorted({*state.get("corrected", []), number})
+    return {**state, "rounds": rounds, "corrected": corrected}
+
+
+def describe(state: dict, action: dict, actor: str) -> str:
+    """The move in words: ``Round 2: Ola 5, Kuba 3.`` or ``Round 2 corrected: Ola 5, Kuba 3.``"""
+    scores = ", ".join(
+        f"{name} {value}" for name, value in zip(state["players"], action["points"], strict=True)
+    )
+    if action["type"] == "correct":
+        return f"Round {action['round']} corrected: {scores}."
+    return f"Round {len(state['rounds']) + 1}: {scores}."
+
+
+def view(state: dict, viewer: str) -> dict:
+    """Everyone sees the whole pad: rounds, totals and who leads (highest or lowest total)."""
+    totals = (
+        [sum(column) for column in zip(*state["rounds"], strict=True)]
+        if state["rounds"]
+        else [0] * len(state["players"])
+    )
+    lowest_wins = state.get("lowest_wins", False)
+    best = min(totals) if lowest_wins else max(totals)
+    leaders = [name for name, total in zip(state["players"], totals, strict=True) if total == best]
+    return {
+        "players": state["players"],
+        "rounds": state["rounds"],
+        "corrected": state.get("corrected", []),
+        "totals": totals,
+        "lowest_wins": lowest_wins,
+        "leaders": leaders if state["rounds"] else [],
+        "can_act": viewer == "referee",
+    }
+
+
+def result(state: dict, finished: bool) -> dict | None:
+    """Each player's total once the referee has ``finished`` the pad (it has no end of its own), else None.
+
+    The winners are the players the pad shows as leading: highest total, or lowest when chosen.
+    """
+    if not finished:
+        return None
+    shown = view(state, "viewer")
+    return {
+        "players": [
+            {"name": name, "score": total, "winner": name in shown["leaders"], "team": None}
+            for name, total in zip(state["players"], shown["totals"], strict=True)
+        ]
+    }
+
+
+def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
+    """Any round of small scores, now and then a correction; the pad ends after 12 rounds."""
+    if len(state["rounds"]) >= 12:
+        return None
+    points = [rng.randint(-5, 20) for _ in state["players"]]
+    if state["rounds"] and rng.random() < 0.2:
+        number = rng.randint(1, len(state["rounds"]))
+        if points != state["rounds"][number - 1]:
+            return "referee", {"type": "correct", "round": number, "points": points}
+    return "referee", {"type": "round", "points": points}
+
+
+def _points(state: dict, points) -> list[int]:
+    """One whole number per player, within bounds, or a RuleError naming the player."""
     players = state["players"]
     if not isinstance(points, list) or len(points) != len(players):
         raise RuleError("bad_points", f"Give points for each of the {len(players)} players.", "points")
@@ -54,52 +135,4 @@ def apply(state: dict, action: dict, actor: str) -> dict:
             raise RuleError(
                 "bad_points", f"Points for {name} must be a whole number (at most {MAX_POINTS:,}).", "points"
             )
-    return {**state, "rounds": [*state["rounds"], list(points)]}
-
-
-def describe(state: dict, action: dict, actor: str) -> str:
-    """The round in words: ``Round 2: Ola 5, Kuba 3.``"""
-    number = len(state["rounds"]) + 1
-    scores = ", ".join(
-        f"{name} {value}" for name, value in zip(state["players"], action["points"], strict=True)
-    )
-    return f"Round {number}: {scores}."
-
-
-def view(state: dict, viewer: str) -> dict:
-    """Everyone sees the whole pad: rounds, totals and who leads."""
-    totals = (
-        [sum(column) for column in zip(*state["rounds"], strict=True)]
-        if state["rounds"]
-        else [0] * len(state["players"])
-    )
-    best = max(totals)
-    leaders = [name for name, total in zip(state["players"], totals, strict=True) if total == best]
-    return {
-        "players": state["players"],
-        "rounds": state["rounds"],
-        "totals": totals,
-        "leaders": leaders if state["rounds"] else [],
-        "can_act": viewer == "referee",
-    }
-
-
-def result(state: dict, finished: bool) -> dict | None:
-    """Each player's total once the referee has ``finished`` the pad (it has no end of its own), else None."""
-    if not finished:
-        return None
-    totals = view(state, "viewer")["totals"]
-    best = max(totals) if state["rounds"] else None
-    return {
-        "players": [
-            {"name": name, "score": total, "winner": total == best, "team": None}
-            for name, total in zip(state["players"], totals, strict=True)
-        ]
-    }
-
-
-def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
-    """Any round of small scores; the pad ends after 12 rounds for the random-game test."""
-    if len(state["rounds"]) >= 12:
-        return None
-    return "referee", {"type": "round", "points": [rng.randint(-5, 20) for _ in state["players"]]}
+    return list(points)

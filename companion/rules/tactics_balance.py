@@ -3,95 +3,249 @@ factions, each faction starting half of them, and the win rate of each pairing i
 (a draw counts half a win). Wired as ``castellan tactics-balance``; see docs/tactics-balance.md.
 """
 
+
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
-from itertools import combinations
+from concurrent.futures import ProcessPoolExecutor
+from itertools import chain, combinations
+from operator import itemgetter
 from xml.sax.saxutils import escape
 
 from companion.rules import tactics
 
 DEFAULT_GAMES = 1000  # per pairing and seating
+BLOCK = 250  # games per unit of work; a unit's seed never depends on --jobs
 FAIR_LOW, FAIR_HIGH = 0.40, 0.60
 SIZE = 3
-SEATS = {"p1": "S", "p2": "N"}
-PLAYERS = ("p1", "p2")
-_VALUES = {cell: tactics.cell_value(cell, SIZE) for cell in tactics.cells(SIZE)}
+SEATS = ("S", "N")  # player 0 sits S and starts, player 1 sits N
+PLAYERS = ("p1", "p2")  # the rules module's names of players 0 and 1
+CELLS = tactics.cells(SIZE)  # cell numbers 0-8 are these cells, column then row
+VALUES = tuple(tactics.cell_value(cell, SIZE) for cell in CELLS)
+OCCUPIED = 1 << 17  # added to a cell's key while a card lies on it (codes stay below 9 * 10,000)
 
 
-def greedy_choice(board: dict, hand: list[list[int]], player: str, rng: random.Random) -> tuple[int, str]:
-    """The play (hand index, cell) that gains the most points at once, ties drawn by ``rng``.
+# --- the board as integer tables, derived once from the rules module ---------------------
 
-    A play gains its cell's value, and 1 plus the cell's value for each card it captures
-    (the capture point for the player, the cell lost by the opponent).
+
+def _reach(player: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """Per cell, the edges a card of ``player`` laid there processes, in order: (its edge,
+    the neighbouring cell, the edge of the opponent's card there that faces it)."""
+    mine, theirs = SEATS[player], SEATS[1 - player]
+    table = []
+    for cell in CELLS:
+        steps = []
+        for edge, direction in enumerate(tactics.ORIENTATION[mine]):
+            target = tactics.neighbour(cell, direction, SIZE)
+            if target is not None:
+                facing = tactics.edge_toward(theirs, tactics.OPPOSITE[direction])
+                steps.append((edge, CELLS.index(target), facing))
+        table.append(tuple(steps))
+    return tuple(table)
+
+
+REACH = (_reach(0), _reach(1))
+# A cell's key, for one player: its number, plus 9 x the facing opponents' numbers as decimal
+# digits in processing order (0: no opponent there), plus OCCUPIED while a card lies on it.
+# A card laid on cell y changes the key of each cell x next to it by DIGIT x its facing number.
+_DIGITS = tuple(
+    tuple(tuple((x, 9 * 10**place, facing) for x in range(len(CELLS))
+                for place, (_, target, facing) in enumerate(REACH[player][x]) if target == y)
+          for y in range(len(CELLS)))
+    for player in (0, 1)
+)
+
+
+def cell_gain(player: int, edges: tuple[int, ...], key: int) -> tuple[int, tuple[int, ...]]:
+    """What laying a card with ``edges`` on the empty cell of ``key`` gains ``player`` at once,
+    and the cells it captures: the cell's value, plus 1 and the cell's value per capture."""
+    gain, captured = VALUES[key % 9], []
+    for edge, theirs, target in _facing(player, key):
+        if edges[edge] > theirs:
+            gain += 1 + VALUES[target]
+            captured.append(target)
+        elif edges[edge] < theirs:
+            break
+    return gain, tuple(captured)
+
+
+def _facing(player: int, key: int) -> list[tuple[int, int, int]]:
+    """The opponents' cards that the cell of ``key`` faces, in processing order: (the edge of
+    ``player``'s card, the opponent's number that edge meets, the opponent's cell)."""
+    code, facing = key // 9, []
+    for edge, target, _ in REACH[player][key % 9]:
+        theirs, code = code % 10, code // 10
+        if theirs:
+            facing.append((edge, theirs, target))
+    return facing
+
+
+def position_keys(board: dict, player: int) -> list[int]:
+    """The keys of the nine cells for ``player`` (0 sits S, 1 sits N), computed from a board of
+    the rules module (``{cell: {"owner": "p1" | "p2", "edges"}}``)."""
+    keys = []
+    for x, cell in enumerate(CELLS):
+        code = 0
+        for place, (_, target, facing) in enumerate(REACH[player][x]):
+            held = board.get(CELLS[target])
+            if held is not None and held["owner"] != PLAYERS[player]:
+                code += 10**place * held["edges"][facing]
+        keys.append(x + 9 * code + (OCCUPIED if cell in board else 0))
+    return keys
+
+
+class _Gains(dict):
+    """Cell key -> the gain of every card of a side there (-1 on an occupied cell), filled on demand."""
+
+    def __init__(self, player: int, cards: tuple):
+        super().__init__()
+        self.player, self.cards = player, cards
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        if key >= OCCUPIED:
+            gains = (-1,) * len(self.cards)
+        else:
+            facing, value = _facing(self.player, key), VALUES[key % 9]
+            gains = tuple(_gain(value, facing, edges) for edges in self.cards)
+        self[key] = gains
+        return gains
+
+
+class _Captures(dict):
+    """``key << 5 | card`` -> the cells that card captures there, filled on demand."""
+
+    def __init__(self, player: int, cards: tuple):
+        super().__init__()
+        self.player, self.cards = player, cards
+
+    def __missing__(self, packed: int) -> tuple[int, ...]:
+        captured = self[packed] = cell_gain(self.player, self.cards[packed & 31], packed >> 5)[1]
+        return captured
+
+
+class Side:
+    """One faction in one seat, with what its cards gain and capture on each cell key (cached)."""
+
+    def __init__(self, player: int, cards: tuple[tuple[int, ...], ...]):
+        self.player, self.cards = player, cards
+        self.gains = _Gains(player, cards)
+        self.lookup = self.gains.__getitem__
+        self.captures = _Captures(player, cards)
+        # What a card laid on a cell adds to the opponent's keys of the cells next to it.
+        self.marks = tuple(
+            tuple(((cell, OCCUPIED), *((x, digit * edges[facing]) for x, digit, facing in _DIGITS[1 - player][cell]))
+                  for edges in cards)
+            for cell in range(len(CELLS))
+        )
+
+
+# --- playing -----------------------------------------------------------------------------
+
+
+def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
+    """One 3x3 game between greedy players; ``sides[0]`` sits S and starts. Returns its total
+    minus the other's (positive: it won).
+
+    Each deck is drawn from at random (a uniform shuffle, drawn card by card). Each turn the
+    player lays the card and cell that gain the most points at once; equal best plays are
+    listed cell by cell (A1, A2, ... C3), then in hand order, and one is drawn at random.
+    A play's gain is exactly what it adds to the difference between the two totals.
     """
-    best, choices = -1, []
-    empty = [cell for cell in _VALUES if cell not in board]
-    for index, edges in enumerate(hand):
-        card = {"owner": player, "edges": edges}
-        for cell in empty:
-            gain = _VALUES[cell] + sum(
-                1 + _VALUES[step["cell"]]
-                for step in tactics.process(board, SEATS, SIZE, cell, card)
-                if step["result"] == "capture"
-            )
-            if gain > best:
-                best, choices = gain, [(index, cell)]
-            elif gain == best:
-                choices.append((index, cell))
-    return rng.choice(choices)
-
-
-def play_game(first: dict, second: dict, rng: random.Random) -> dict[str, int]:
-    """One 3x3 game between greedy players; ``first`` sits S and starts. Returns the totals."""
-    decks = {player: [card["edges"] for card in faction["cards"]] for player, faction in zip(PLAYERS, (first, second),
-                                                                                              strict=True)}
-    hands = {}
-    for player, deck in decks.items():
-        rng.shuffle(deck)
-        hands[player], decks[player] = deck[: tactics.HAND_SIZE], deck[tactics.HAND_SIZE:]
-    board, captured, turn = {}, dict.fromkeys(PLAYERS, 0), 0
-    while len(board) < SIZE * SIZE and (hands["p1"] or hands["p2"]):
-        player = PLAYERS[turn % 2]
-        turn += 1
-        if not hands[player]:
-            continue  # no card in hand: pass
-        index, cell = greedy_choice(board, hands[player], player, rng)
-        result = tactics.play(board, SEATS, SIZE, cell, {"owner": player, "edges": hands[player].pop(index)})
-        board, captured[player] = result["board"], captured[player] + len(result["captured"])
-        if decks[player]:
-            hands[player].append(decks[player].pop())
-    return {player: totals["total"] for player, totals in tactics.score(SIZE, board, captured)["scores"].items()}
-
-
-def pairing(first: dict, second: dict, games: int, rng: random.Random) -> dict:
-    """``games`` games with each faction starting, from ``first``'s side: wins, draws, losses, rate."""
-    tally = {"wins": 0, "draws": 0, "losses": 0}
-    for seating in range(2):
-        for _ in range(games):
-            if seating == 0:
-                totals = play_game(first, second, rng)
-                mine, theirs = totals.get("p1", 0), totals.get("p2", 0)
+    draw = rng.random
+    decks = [list(range(len(side.cards))) for side in sides]
+    hands = [[deck.pop(int(draw() * len(deck))) for _ in range(tactics.HAND_SIZE)] for deck in decks]
+    keys = [list(range(len(CELLS))), list(range(len(CELLS)))]
+    marks = [()] * len(CELLS)
+    margin, empty, left = 0, len(CELLS), len(decks[0]) + len(decks[1]) + 2 * tactics.HAND_SIZE
+    turns = [(1 - 2 * player, hands[player], sides[player], keys[player], keys[1 - player], decks[player])
+             for player in (0, 1)]
+    while empty and left:
+        for sign, hand, side, mine, theirs, deck in turns:
+            if not hand:
+                continue  # no card in hand: pass
+            width = len(hand)
+            if width > 1:
+                gains = list(chain.from_iterable(map(itemgetter(*hand), map(side.lookup, mine))))
             else:
-                totals = play_game(second, first, rng)
-                mine, theirs = totals.get("p2", 0), totals.get("p1", 0)
-            tally["wins" if mine > theirs else "losses" if mine < theirs else "draws"] += 1
-    played = 2 * games
-    return {**tally, "games": played, "rate": (tally["wins"] + tally["draws"] / 2) / played}
+                gains = list(map(itemgetter(hand[0]), map(side.lookup, mine)))
+            best = max(gains)
+            chosen = gains.index(best)
+            for _ in range(int(draw() * gains.count(best))):
+                chosen = gains.index(best, chosen + 1)
+            cell, index = divmod(chosen, width)
+            card = hand.pop(index)
+            margin += sign * best
+            if best != VALUES[cell]:  # something was captured
+                for target in side.captures[mine[cell] << 5 | card]:
+                    empty += 1
+                    theirs[target] -= OCCUPIED
+                    for x, mark in marks[target]:
+                        mine[x] -= mark
+            marks[cell] = side.marks[cell][card]
+            empty -= 1
+            left -= 1
+            mine[cell] += OCCUPIED
+            for x, mark in marks[cell]:
+                theirs[x] += mark
+            if deck:
+                hand.append(deck.pop(int(draw() * len(deck))))
+            if not empty or not left:
+                break
+    return margin
 
 
-def balance(factions: dict[str, dict], games: int, seed: int) -> dict[tuple[str, str], dict]:
-    """Every pairing of distinct factions, both ways round: ``{(a, b): a's record against b}``."""
-    rng = random.Random(seed)
-    table = {}
+def units(factions: dict[str, dict], games: int, seed: int) -> list[tuple]:
+    """The work: for each pairing and seating, blocks of at most BLOCK games, each with its own seed."""
+    work = []
     for a, b in combinations(sorted(factions), 2):
-        record = pairing(factions[a], factions[b], games, rng)
-        table[(a, b)] = record
-        table[(b, a)] = {"wins": record["losses"], "draws": record["draws"], "losses": record["wins"],
-                         "games": record["games"], "rate": 1 - record["rate"]}
+        decks = {name: tuple(tuple(card["edges"]) for card in factions[name]["cards"]) for name in (a, b)}
+        for seating in (0, 1):
+            for block, start in enumerate(range(0, games, BLOCK)):
+                count = min(BLOCK, games - start)
+                work.append((a, b, seating, decks[a], decks[b], count, f"{seed}/{a}/{b}/{seating}/{block}"))
+    return work
+
+
+def run_unit(unit: tuple) -> tuple[str, str, int, int, int]:
+    """Play one unit of work; returns ``(a, b, wins, draws, losses)`` from ``a``'s side."""
+    a, b, seating, cards_a, cards_b, count, seed = unit
+    rng = random.Random(seed)
+    seated = (cards_a, cards_b) if seating == 0 else (cards_b, cards_a)
+    sides = (_side(0, seated[0]), _side(1, seated[1]))
+    tally = [0, 0, 0]
+    for _ in range(count):
+        margin = play_game(sides, rng) * (1 if seating == 0 else -1)
+        tally[0 if margin > 0 else 2 if margin < 0 else 1] += 1
+    return (a, b, *tally)
+
+
+def balance(factions: dict[str, dict], games: int, seed: int, jobs: int = 1) -> dict[tuple[str, str], dict]:
+    """Every pairing of distinct factions, both ways round: ``{(a, b): a's record against b}``.
+
+    ``jobs`` processes share the work; the result is the same whatever ``jobs`` is.
+    """
+    work = units(factions, games, seed)
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(run_unit, work))
+    else:
+        results = [run_unit(unit) for unit in work]
+    tallies: dict[tuple[str, str], list[int]] = {}
+    for a, b, *tally in results:
+        total = tallies.setdefault((a, b), [0, 0, 0])
+        for index, count in enumerate(tally):
+            total[index] += count
+    table = {}
+    for (a, b), (wins, draws, losses) in tallies.items():
+        played = wins + draws + losses
+        table[(a, b)] = {"wins": wins, "draws": draws, "losses": losses, "games": played,
+                         "rate": (wins + draws / 2) / played}
+        table[(b, a)] = {"wins": losses, "draws": draws, "losses": wins, "games": played,
+                         "rate": (losses + draws / 2) / played}
     return table
 
 
@@ -137,27 +291,53 @@ def render_svg(factions: dict[str, dict], table: dict[tuple[str, str], dict]) ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``castellan tactics-balance [--games N] [--seed S] [--svg PATH]``."""
+    """Command line: ``castellan tactics-balance [--games N] [--seed S] [--jobs N] [--svg PATH]``."""
     parser = argparse.ArgumentParser(prog="castellan tactics-balance", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per pairing and seating")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the random shuffles and tie breaks")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random draws and tie breaks")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="processes to play in (default: one per core); the result does not depend on it")
     parser.add_argument("--svg", metavar="PATH", help="also write a heatmap of the win rates as SVG")
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     factions = tactics.load_factions()
     started = time.perf_counter()
-    table = balance(factions, args.games, args.seed)
+    table = balance(factions, args.games, args.seed, args.jobs)
     elapsed = time.perf_counter() - started
     total = sum(record["games"] for record in table.values()) // 2
     print(render_table(factions, table))
-    print(f"\n{total} games in {elapsed:.1f} s (seed {args.seed}); a draw counts half a win.")
+    print(f"\n{total} games in {elapsed:.1f} s with {args.jobs} processes (seed {args.seed}); "
+          "a draw counts half a win.")
     outside = unfair(table)
     print("Every pairing lies within 40-60%." if not outside else f"Outside 40-60%: {outside}")
     if args.svg:
         with open(args.svg, "w", encoding="utf-8") as out:
             out.write(render_svg(factions, table))
     return 0 if not outside else 1
+
+
+def _gain(gain: int, facing: list[tuple[int, int, int]], edges: tuple[int, ...]) -> int:
+    """``cell_gain``'s gain alone, from a cell's value and what it faces."""
+    for edge, theirs, target in facing:
+        if edges[edge] > theirs:
+            gain += 1 + VALUES[target]
+        elif edges[edge] < theirs:
+            break
+    return gain
+
+
+_SIDES: dict[tuple[int, tuple], Side] = {}
+
+
+def _side(player: int, cards: tuple) -> Side:
+    """The side of these cards in this seat, kept for the process's life: its caches fill once."""
+    key = (player, cards)
+    if key not in _SIDES:
+        _SIDES[key] = Side(player, cards)
+    return _SIDES[key]
 
 
 def _svg_cell(x: float, y: float, size: int, record: dict | None) -> str:

@@ -65,7 +65,17 @@
   document.addEventListener("input", function (event) {
     if (live() && live().contains(event.target)) { dirty = true; }
   });
+  // The answer to a tap is pinned to the bottom of the screen (castellan.css). When its own place
+  // is just below the screen, scroll it there instead, so it covers nothing the person was using.
+  function settleAnswer() {
+    var answer = document.querySelector(".answer-fresh");
+    var before = answer && answer.previousElementSibling;
+    if (!before) { return; }
+    var below = before.getBoundingClientRect().bottom + answer.offsetHeight + 12 - window.innerHeight;
+    if (below > 0 && below < window.innerHeight / 3) { window.scrollBy(0, below); }
+  }
   document.addEventListener("htmx:afterSwap", function () { dirty = false; etag = null; });
+  document.addEventListener("htmx:afterSettle", settleAnswer);
   function wake() { failures = 0; poll(); }
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { wake(); }

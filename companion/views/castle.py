@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from companion import api
+from companion import api, schemas
 from companion.games import Game
 from companion.rules import castle
 from companion.rules.cards import Card, from_picker
@@ -60,6 +60,23 @@ def table_action(form: dict, viewer: str) -> dict:
     raise RuleError("unknown_action", "Choose to deal, play or pass.", "type")
 
 
+OPTIONS_SCHEMA = schemas.options(
+    "The start form: 4 players in two teams (N and S against E and W) or 2, the dealer, and names.",
+    {
+        "players": {"enum": [4, 2, "4", "2"]},
+        "dealer": {"enum": list(castle.SEAT_NAMES)},
+        **{f"name_{seat}": schemas.NAME for seat in castle.SEAT_NAMES},
+    },
+)
+ACTION_SCHEMA = schemas.actions(
+    schemas.action("deal", "The 12 cards dealt face up, pile by pile.", {
+        "castle": {"type": "object", "additionalProperties": schemas.CARD},
+    }),
+    schemas.action("play", "The player to move put a card on a pile.", {"card": schemas.CARD, "pile": schemas.TEXT}),
+    schemas.action("pass", "The player to move passed; the opponent took this card.", {"taken": schemas.CARD}),
+)
+
+
 GAME = Game(
     slug="castle",
     name="Castle",
@@ -75,6 +92,8 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
+    options_schema=OPTIONS_SCHEMA,
+    action_schema=ACTION_SCHEMA,
 )
 
 

@@ -11,7 +11,7 @@ import re
 
 from flask import Blueprint, render_template, request
 
-from companion import api
+from companion import api, schemas
 from companion.games import Game
 from companion.rules import fort
 from companion.rules.cards import Card, from_picker, parse_distinct
@@ -62,6 +62,33 @@ def table_action(form: dict, viewer: str) -> dict:
     return {"type": kind, **reader(form)}
 
 
+OPTIONS_SCHEMA = schemas.options(
+    "The start form: 2 to 4 players, and their names (name_1 … name_4).",
+    {"players": schemas.WHOLE, **{f"name_{n}": schemas.NAME for n in range(1, fort.MAX_PLAYERS + 1)}},
+)
+_OPTIONAL_TEXT = {"type": ["string", "null"], "maxLength": 200}
+ACTION_SCHEMA = schemas.actions(
+    schemas.action("deal", "Each player's four fort cards.", {"forts": schemas.by_player(schemas.cards("fort"), "")}),
+    schemas.action("burn", "A fort card burned, and the cards drawn for it (a royal or ace: 1 or 2).",
+                   {"card": schemas.CARD}, {"player": schemas.TEXT, "draws": {"type": "integer"}}),
+    schemas.action("start", "The players are ready: the first turn begins."),
+    schemas.action("draw", "The player to move draws (the card, when it is seen).", optional={"card": schemas.CARD}),
+    schemas.action("fortify", "Cards added to the fort.", {"cards": schemas.cards("the cards added")}),
+    schemas.action("challenge", "A challenge of a fort card, or a campaign battle (target null).", {
+        "defender": schemas.TEXT,
+        "target": _OPTIONAL_TEXT,
+        "soldiers": {"type": "object", "properties": {side: schemas.cards("soldiers") for side in SIDES},
+                     "additionalProperties": False},
+    }, {"size": schemas.WHOLE}),
+    schemas.action("replace", "The card taken from the barracks into the fort.", {"card": schemas.CARD}),
+    schemas.action("free_for_all", "The card each player laid.", {"laid": schemas.by_player(_OPTIONAL_TEXT, "")}),
+    schemas.action("restock", "The fort after a lost campaign.", {"fort": schemas.cards("the fort")}),
+    schemas.action("end_turn", "The player to move ends the turn."),
+    schemas.action("showdown", "Each player's line at the showdown.", {"laid": schemas.by_player(schemas.cards("line"), "")}),
+    schemas.action("share", "The tied players share the win."),
+)
+
+
 GAME = Game(
     slug="fort",
     name="Fort",
@@ -77,6 +104,8 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
+    options_schema=OPTIONS_SCHEMA,
+    action_schema=ACTION_SCHEMA,
 )
 
 

@@ -14,7 +14,7 @@ import re
 
 from flask import Blueprint, render_template, request
 
-from companion import api
+from companion import api, schemas
 from companion.games import Game
 from companion.rules import forteresse
 from companion.rules.errors import RuleError
@@ -93,6 +93,26 @@ def read_marks(form) -> dict[str, str]:
     return marks
 
 
+OPTIONS_SCHEMA = schemas.options(
+    "The start form: on phones (each player draws the fortress on a private link) or on paper, who shoots first, names.",
+    {
+        "mode": {"enum": list(forteresse.MODES)},
+        "first": {"enum": list(forteresse.FIRST_CHOICES)},
+        **{f"name_{seat}": schemas.NAME for seat in forteresse.SEATS},
+    },
+)
+_OPTIONAL_TEXT = {"type": ["string", "null"], "maxLength": 200}
+ACTION_SCHEMA = schemas.actions(
+    schemas.action("setup", "A player's fortress (phones mode, through that player's link).", {
+        "walls": {"type": "array", "items": schemas.CELL},
+        "besieged": {"type": "array", "items": schemas.CELL},
+    }, schemas.MEMBER),
+    schemas.action("shot", "A shot; on paper the referee adds the defender's answer (outcome, cell).", {
+        "from": _OPTIONAL_TEXT, "direction": _OPTIONAL_TEXT, "weapon": _OPTIONAL_TEXT,
+    }, {"shooter": _OPTIONAL_TEXT, "outcome": _OPTIONAL_TEXT, "cell": _OPTIONAL_TEXT, **schemas.MEMBER}),
+)
+
+
 GAME = Game(
     slug="forteresse",
     name="Forteresse",
@@ -108,6 +128,8 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
+    options_schema=OPTIONS_SCHEMA,
+    action_schema=ACTION_SCHEMA,
 )
 
 

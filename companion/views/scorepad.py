@@ -13,23 +13,39 @@ bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
 
 
 def _options(form: dict) -> dict:
-    """The creation form: one player's name per line (or, from the API, a list of names)."""
+    """The creation form: one player's name per line (or, from the API, a list of names), and
+    whether the lowest total wins (a ticked box: "yes", as the API gives true)."""
     names = form.get("players", "")
-    return {"players": names if isinstance(names, list) else str(names).splitlines()}
+    return {
+        "players": names if isinstance(names, list) else str(names).splitlines(),
+        "lowest_wins": form.get("lowest_wins") == "yes",
+    }
 
 
 def _action(form: dict, viewer: str) -> dict:
-    """A round: one number per player, fields ``points`` in the players' order."""
+    """A round, or (``type`` correct) the correction of round ``round``: ``points`` in the players' order.
+
+    An empty field is 0. ``minus`` holds the positions (0 first) whose ± toggle is on: their
+    points count negative, for phone keypads that have no minus sign.
+    """
+    minus = set(form.get("minus", []))
     points = []
-    for text in form.get("points", []):
+    for position, text in enumerate(form.get("points", [])):
         text = text.strip() or "0"
         try:
-            points.append(int(text))
+            value = int(text)
         except ValueError:
             raise RuleError(
                 "bad_points", f"“{text[:12]}” is not a whole number of points.", "points"
             ) from None
-    return {"type": "round", "points": points}
+        points.append(-abs(value) if str(position) in minus else value)
+    if form.get("type") != "correct":
+        return {"type": "round", "points": points}
+    try:
+        number = int(str(form.get("round")))
+    except ValueError:
+        raise RuleError("bad_round", "Choose the round to correct from the table.", "round") from None
+    return {"type": "correct", "round": number, "points": points}
 
 
 GAME = Game(
@@ -46,17 +62,21 @@ GAME = Game(
     table_options=_options,
     table_title=lambda options: ", ".join(name.strip() for name in options["players"] if name.strip()),
     table_action=_action,
-    list_fields=("points",),
+    list_fields=("points", "minus"),
     options_schema=schemas.options(
         "The players' names, in the order their points are given.",
         {"players": {"oneOf": [
             {"type": "array", "items": schemas.NAME, "minItems": 1, "maxItems": scorepad.MAX_PLAYERS},
             {"type": "string", "maxLength": 2000, "description": "One name per line, as the form takes them."},
-        ]}},
+        ]}, "lowest_wins": {"type": "boolean", "description": "The lowest total wins (false: the highest)."}},
         required=("players",),
     ),
     action_schema=schemas.actions(
         schemas.action("round", "One round: each player's points, in the players' order.", {
+            "points": {"type": "array", "items": {"type": "integer"}},
+        }),
+        schemas.action("correct", "A past round corrected: its number (1 first) and each player's points.", {
+            "round": {"type": "integer", "minimum": 1},
             "points": {"type": "array", "items": {"type": "integer"}, "maxItems": scorepad.MAX_PLAYERS},
         }),
     ),

@@ -57,9 +57,11 @@ def show(token: str):
     """The table as this link may see it."""
     link, table, game = _open(token)
     _remember(token)
-    context = _context(link, table, game, notices=get_flashed_messages(with_categories=True))
-    context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [], game)
-    return render("tables/page.html", "tables/_live.html", **context)
+    notices = get_flashed_messages(with_categories=True)
+    if request.args.get("recorded") == str(table.version):
+        last = store.last_action(get_db(), table.id)
+        notices += [("recorded", last["description"])] if last else []
+    return _render_table(link, table, game, notices=notices)
 
 
 @bp.get("/t/<token>/live")
@@ -106,7 +108,11 @@ def act(token: str):
         return _done(link, store.get_table(get_db(), table.id), game)
     except RuleError as refused:
         return _refuse(link, table, game, 422, refused.message)
-    return _done(link, table, game)
+    if is_htmx():
+        last = store.last_action(get_db(), table.id)
+        return _render_table(link, table, game, notices=[("recorded", last["description"])] if last else [])
+    # The page says what was recorded as long as it is still the table's last move (no cookie needed).
+    return redirect(url_for("tables.show", token=link.token, recorded=table.version), code=303)
 
 
 @bp.post("/t/<token>/undo")
@@ -199,7 +205,13 @@ def _open(token: str):
     return link, table, game
 
 
-def _context(link, table, game, notices=()) -> dict:
+def _context(link, table, game, notices=(), kept: dict | None = None) -> dict:
+    """What the table page and its live fragment are rendered from.
+
+    ``notices`` are the answer to the move just posted (shown pinned where the eye is, see
+    ``tables/_answer.html``); ``kept`` is the form of a refused move, so that the page shows
+    the typed and tapped input again instead of losing it.
+    """
     return {
         "link": link,
         "table": table,
@@ -207,32 +219,43 @@ def _context(link, table, game, notices=()) -> dict:
         "view": game.rules.view(table.state, link.viewer),
         "last": store.last_action(get_db(), table.id) if link.role == "referee" else None,
         "notices": list(notices),
+        "kept": kept or {},
+        "refused": kept is not None,
         "can_act": link.role != "viewer",
         "poll_seconds": current_app.config["POLL_SECONDS"],
     }
 
 
+def _render_table(link, table, game, status: int = 200, notices=(), kept: dict | None = None):
+    """The table page (with the referee's invitations), or its live fragment for htmx."""
+    context = _context(link, table, game, notices, kept)
+    if not is_htmx():
+        context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [], game)
+    return render("tables/page.html", "tables/_live.html", status, **context)
+
+
 def _done(link, table, game, message: str | None = None):
-    """After a recorded action: the fresh fragment for htmx, else Post/Redirect/Get."""
+    """After an undo: the fresh fragment for htmx, else Post/Redirect/Get."""
     notices = [("success", message)] if message else []
     if is_htmx():
-        return render("tables/page.html", "tables/_live.html", **_context(link, table, game, notices))
+        return _render_table(link, table, game, notices=notices)
     if message:
         flash(message, "success")
     return redirect(url_for("tables.show", token=link.token), code=303)
 
 
 def _refuse(link, table, game, status: int, message: str):
-    """A refused action changes nothing: say why, and show the table as it is now."""
-    if is_htmx():
-        return render(
-            "tables/page.html",
-            "tables/_live.html",
-            status,
-            **_context(link, table, game, [("error", message)]),
-        )
-    flash(message, "error")
-    return redirect(url_for("tables.show", token=link.token), code=303)
+    """A refused action changes nothing: say why, show the table as it is now, keep what was entered.
+
+    The one place a refusal is rendered, with or without JavaScript: htmx gets the live
+    fragment, a plain post gets the whole page straight away (not a redirect, which would
+    lose the form), both with the refused form ``kept`` for the game's template to refill.
+    """
+    try:
+        kept = {key: value for key, value in form_dict(game.list_fields).items() if key not in ("csrf_token", "version")}
+    except RuleError:  # the form itself was refused (a field sent twice, or too long): nothing to refill
+        kept = {}
+    return _render_table(link, table, game, status, [("error", message)], kept)
 
 
 def _version(form: dict) -> int:

@@ -14,7 +14,7 @@ import json
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
-from companion import api
+from companion import api, schemas
 from companion.games import Game
 from companion.rules import tactics, tactics_balance
 from companion.rules.errors import RuleError
@@ -77,6 +77,26 @@ def table_action(form: dict, viewer: str) -> dict:
     return action
 
 
+OPTIONS_SCHEMA = schemas.options(
+    "The start form: 2 or 4 players, each one's faction (a shipped one's id, or own_<p>: a faction as JSON text), names.",
+    {
+        "players": {"enum": [2, 4, "2", "4"]},
+        **{f"{field}_{player}": schemas.TEXT if field != "own" else {"type": "string", "maxLength": MAX_FACTION_TEXT}
+           for player in tactics.PLAYER_IDS for field in ("faction", "own", "name")},
+    },
+)
+ACTION_SCHEMA = schemas.actions(
+    schemas.action("play", "A card laid on a cell: one of the player's cards by id, or its four edges typed.", {
+        "cell": schemas.TEXT,
+    }, {
+        "player": schemas.TEXT,
+        "card": schemas.TEXT,
+        "edges": {"type": "array", "items": {"type": "integer"}, "minItems": 4},
+    }),
+    schemas.action("next_game", "Start the next game of the match."),
+)
+
+
 GAME = Game(
     slug="tactics",
     name="Square Tactics",
@@ -92,6 +112,8 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
+    options_schema=OPTIONS_SCHEMA,
+    action_schema=ACTION_SCHEMA,
     commands={
         "tactics-balance": (
             "play many games between every pair of factions and report win rates",

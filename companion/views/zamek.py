@@ -12,7 +12,7 @@ import re
 
 from flask import Blueprint, render_template, request, session
 
-from companion import api
+from companion import api, schemas
 from companion.games import Game
 from companion.rules import zamek
 from companion.rules.errors import RuleError
@@ -85,6 +85,35 @@ def numbers_from_text(text: object, field: str) -> list[int]:
     return [_whole(word, field, "a card") for word in words]
 
 
+OPTIONS_SCHEMA = schemas.options(
+    "The start form: variant, 2 to 4 players (or teams), and the deck (default, or custom in deck_* fields).",
+    {
+        "variant": {"enum": list(zamek.VARIANTS)},
+        "stop_at_ten": schemas.FLAG,
+        "players": {"type": "array", "items": schemas.NAME, "maxItems": zamek.MAX_PLAYERS},
+        "teams": schemas.FLAG,
+        "deck": {"enum": ["default", "custom"]},
+        **{f"deck_{figure}": schemas.WHOLE for figure in zamek.FIGURES},
+        **{f"deck_{group}": {"type": "string", "maxLength": 400, "description": "Card numbers, by spaces or commas."}
+           for group in zamek.GROUPS},
+        "deck_name": schemas.TEXT,
+    },
+)
+_OPTIONAL_TEXT = {"type": ["string", "null"], "maxLength": 200}
+ACTION_SCHEMA = schemas.actions(
+    schemas.action("turn", "The player to move turned over a card (and where it lay).", {"number": {"type": "integer"}},
+                   {"position": {"type": "integer"}}),
+    schemas.action("choose", "What becomes of the face-up card.", {"choice": _OPTIONAL_TEXT}),
+    schemas.action("vote", "A team member's vote: a place, or a choice for the face-up card.", {"stage": _OPTIONAL_TEXT},
+                   {"position": {"type": "integer"}, "choice": _OPTIONAL_TEXT, **schemas.MEMBER}),
+    schemas.action("join", "A phone joins its team.", optional=schemas.MEMBER),
+    schemas.action("leave", "A phone leaves its team (or the referee removes member index of seat).",
+                   optional={"seat": _OPTIONAL_TEXT, "index": {"type": "integer"}, **schemas.MEMBER}),
+    schemas.action("close_vote", "The referee counts the ballots cast so far."),
+    schemas.action("end", "The referee ends the game where it stands."),
+)
+
+
 GAME = Game(
     slug="zamek",
     name="Zamek",
@@ -101,6 +130,8 @@ GAME = Game(
     table_title=table_title,
     table_action=table_action,
     list_fields=("players",),
+    options_schema=OPTIONS_SCHEMA,
+    action_schema=ACTION_SCHEMA,
 )
 
 

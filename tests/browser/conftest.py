@@ -94,8 +94,9 @@ def _is_error(message) -> bool:
     return not re.search(r"Failed to load resource: the server responded with a status of (403|409|422)", message.text)
 
 
-def _context(chromium):
-    context = chromium.new_context(**PHONE)
+def _context(chromium, **overrides):
+    """A phone (PHONE, with ``overrides`` such as another viewport) that fails its test on any page error."""
+    context = chromium.new_context(**{**PHONE, **overrides})
     context.set_default_timeout(10_000)
     errors: list[str] = []
     context.on("weberror", lambda error: errors.append(str(error.error)))

@@ -26,8 +26,8 @@ def test_viewer_phone_follows_the_referee_without_reloading(server, phone, secon
     expect(second_phone.locator("tfoot .total")).to_have_text(["0", "0"])
     second_phone.evaluate("window.__notReloaded = true")
 
-    phone.get_by_label("Ola").fill("12")
-    phone.get_by_label("Kuba").fill("5")
+    phone.get_by_label("Ola", exact=True).fill("12")
+    phone.get_by_label("Kuba", exact=True).fill("5")
     phone.get_by_role("button", name="Record round").click()
     expect(phone.locator("tfoot .total")).to_have_text(["12", "5"])
 
@@ -59,8 +59,8 @@ def test_a_phone_without_javascript_can_still_keep_the_table(server, chromium):
     page.goto(server + "/scorepad/")
     page.get_by_label("Players, one name per line").fill("Ada\nJan")
     page.get_by_role("button", name="Start").click()
-    page.get_by_label("Ada").fill("3")
-    page.get_by_label("Jan").fill("9")
+    page.get_by_label("Ada", exact=True).fill("3")
+    page.get_by_label("Jan", exact=True).fill("9")
     page.get_by_role("button", name="Record round").click()
     expect(page.locator("tfoot .total")).to_have_text(["3", "9"])
     page.get_by_role("button", name="Undo").click()
@@ -85,7 +85,7 @@ def test_a_phone_that_loses_the_network_catches_up_when_it_is_back(server, phone
 
     context.set_offline(True)
     second_phone.wait_for_timeout(4_000)  # several failed polls: the phone is backing off
-    phone.get_by_label("Ola").fill("8")
+    phone.get_by_label("Ola", exact=True).fill("8")
     phone.get_by_role("button", name="Record round").click()
     expect(phone.locator("tfoot .total")).to_have_text(["8"])
     expect(second_phone.locator("tfoot .total")).to_have_text(["0"])

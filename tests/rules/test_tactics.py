@@ -341,7 +341,7 @@ def test_balance_simulator_runs(capsys, tmp_path):
 
 
 def test_every_shipped_pairing_lies_within_40_and_60_percent():
-    # 300 games per pairing and seating (3,600 in all, a few seconds): 44-56% at this seed.
+    # 300 games per pairing and seating (3,600 in all, under a second): 43.5-56.5% at this seed.
     result = tactics_balance.balance(tactics.load_factions(), 300, 1)
     assert tactics_balance.unfair(result) == [], tactics_balance.render_table(tactics.load_factions(), result)
 

@@ -517,5 +517,5 @@ def test_burning_offers_only_fort_cards_and_records_one_or_two_draws(browser):
     assert 'value="p1:KD" class="royal"' in burn and 'value="p1:2S" class=""' in burn
     response = _act(browser, token, _version(browser, token), type="burn", card="p1:KD", draws="1")
     words = _words(text(response))
-    assert "Last: Ann burned the king of diamonds before the game and drew 1 card." in words
+    assert "Recorded. Ann burned the king of diamonds before the game and drew 1 card." in words
     assert "Army 5 · fort 3" in words

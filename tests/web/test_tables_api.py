@@ -195,3 +195,26 @@ def test_ten_phones_at_once_each_land_or_are_stale_and_nothing_is_lost_or_double
     table = client.get(f"/api/v1/tables/{token}").get_json()
     assert table["version"] == len(logged)
     assert table["view"]["totals"][0] == sum(logged)
+
+
+def test_every_action_the_rules_take_fits_its_games_published_schema(app):
+    """Random legal games of every game: each action fits the schema the OpenAPI document publishes."""
+    import copy
+    import random
+
+    from companion import schemas
+    from tests.rules.test_all_games import OPTIONS
+
+    document = app.test_client().get("/api/v1/openapi.json").get_json()
+    for game in app.extensions["castellan.games"].games.values():
+        if not game.has_tables:
+            continue
+        name = "".join(part.title() for part in game.slug.split("_"))
+        assert document["components"]["schemas"][f"{name}Action"] == game.action_schema
+        for options in OPTIONS[game.slug]:
+            rng = random.Random(game.slug)
+            state = game.rules.new_table(copy.deepcopy(options), 7)
+            while (chosen := game.rules.random_legal_action(state, rng)) is not None:
+                actor, action = chosen
+                schemas.check(game.action_schema, action, "action")
+                state = game.rules.apply(state, action, actor)

@@ -1,0 +1,125 @@
+"""The answer is where the eye is: after a tap that posts a move, the refusal (role=alert) or
+what was recorded (role=status) is on screen without scrolling, and a refused move keeps what
+was typed and tapped, with JavaScript and without. At both phone sizes."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import _context
+
+pytestmark = pytest.mark.browser
+
+SIZES = [{"width": 390, "height": 844}, {"width": 360, "height": 740}]
+
+
+@pytest.fixture(params=SIZES, ids=lambda size: f"{size['width']}x{size['height']}")
+def sized_phone(request, chromium):
+    """A phone of each size, failing the test on any page error (as the phone fixture does)."""
+    yield from _context(chromium, viewport=request.param)
+
+
+@pytest.fixture(params=SIZES, ids=lambda size: f"{size['width']}x{size['height']}")
+def plain_phone(request, chromium):
+    """A phone of each size with JavaScript off: plain posts and full pages."""
+    context = chromium.new_context(viewport=request.param, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def on_screen(page, locator) -> None:
+    """The element is visible inside the viewport, not above or below it."""
+    expect(locator).to_be_visible()
+    box = locator.bounding_box()
+    height = page.viewport_size["height"]
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (box, height)
+
+
+def _scorepad(page, server, players="Ola\nKuba\nAda\nJan"):
+    page.goto(server + "/scorepad/")
+    page.get_by_label("Players, one name per line").fill(players)
+    page.get_by_role("button", name="Start").click()
+
+
+def _zamek(page, server):
+    page.goto(server + "/zamek/")
+    page.get_by_label("1.").fill("Ola")
+    page.get_by_label("2.").fill("Kuba")
+    page.get_by_role("button", name="Start the table").click()
+    expect(page.get_by_text("Ola's turn: turn over a card.")).to_be_visible()
+
+
+def _tactics(page, server):
+    page.goto(server + "/tactics/")
+    page.get_by_label("Name", exact=True).first.fill("Ola")
+    page.get_by_label("Name", exact=True).nth(1).fill("Kuba")
+    page.get_by_role("button", name="Start a Square Tactics table").click()
+    expect(page.get_by_text("You are the referee")).to_be_visible()
+
+
+def test_a_recorded_round_is_said_on_screen_with_its_undo(server, sized_phone):
+    page = sized_phone
+    _scorepad(page, server)
+    page.get_by_label("Ola", exact=True).fill("5")
+    page.get_by_label("Kuba", exact=True).fill("3")
+    page.get_by_role("button", name="Record round").click()
+    status = page.get_by_role("status").filter(has_text="Recorded.")
+    expect(status).to_have_text("Recorded. Round 1: Ola 5, Kuba 3, Ada 0, Jan 0.")
+    on_screen(page, status)
+    undo = page.locator("#answer").get_by_role("button", name="Undo")
+    on_screen(page, undo)
+    # Nothing the referee was using is hidden under it: the next round's button is on screen too.
+    on_screen(page, page.get_by_role("button", name="Record round"))
+    undo.click()
+    on_screen(page, page.get_by_role("status").filter(has_text="Undone: Round 1"))
+
+
+def test_a_refused_play_is_said_on_screen_and_keeps_the_tapped_cell_and_typed_numbers(server, sized_phone):
+    page = sized_phone
+    _tactics(page, server)
+    page.locator('label.tcell:has(input[value="B2"])').click()
+    for edge, number in (("top", 3), ("right", 4), ("bottom", 5)):
+        page.get_by_label(edge, exact=True).fill(str(number))
+    page.get_by_role("button", name="Play these numbers").click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_be_visible()
+    on_screen(page, alert)
+    expect(page.locator('input[name="cell"][value="B2"]')).to_be_checked()
+    expect(page.get_by_label("top", exact=True)).to_have_value("3")
+    expect(page.get_by_label("bottom", exact=True)).to_have_value("5")
+
+
+def test_a_refused_turn_keeps_its_place_and_number_without_javascript(server, plain_phone):
+    page = plain_phone
+    _zamek(page, server)
+    page.locator("label.zk-place", has_text="12").first.click()
+    page.get_by_label("Its number").fill("99")
+    page.get_by_role("button", name="Turn over").click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_be_visible()
+    on_screen(page, alert)
+    expect(page.get_by_label("Its number")).to_have_value("99")
+    expect(page.locator('input[name="position"][value="12"]')).to_be_checked()
+    expect(page.get_by_text("Ola's turn: turn over a card.")).to_be_visible()  # nothing changed
+
+
+def test_a_refused_correction_keeps_the_numbers_with_and_without_javascript(server, sized_phone, plain_phone):
+    for page in (sized_phone, plain_phone):
+        _scorepad(page, server, "Ola\nKuba")
+        page.get_by_label("Ola", exact=True).fill("4")
+        page.get_by_label("Kuba", exact=True).fill("2")
+        page.get_by_role("button", name="Record round").click()
+        page.get_by_role("link", name="Correct round 1").click()
+        expect(page.get_by_role("group", name="Correct round 1")).to_be_visible()
+        page.get_by_label("Kuba", exact=True).fill("2")
+        page.get_by_role("button", name="Save round 1").click()
+        alert = page.get_by_role("alert")
+        expect(alert).to_have_text("Round 1 already has these points: nothing to correct.")
+        on_screen(page, alert)
+        expect(page.get_by_label("Ola", exact=True)).to_have_value("4")
+        page.get_by_label("Negative points for Kuba").check()
+        page.get_by_role("button", name="Save round 1").click()
+        expect(page.locator("tbody tr").first).to_contain_text("corrected")
+        expect(page.locator("tfoot .total")).to_have_text(["4", "-2"])
