@@ -69,16 +69,33 @@ def public_base_url() -> str:
         return configured.rstrip("/")
     host = request.host
     if netinfo.is_loopback_host(host):
-        port = host.rsplit(":", 1)[1] if ":" in host.rsplit("]", 1)[-1] else ""
+        _name, port = netinfo.host_and_port(host)
         host = netinfo.lan_address() + (f":{port}" if port else "")
     return f"{request.scheme}://{host}"
+
+
+def printed_base_url() -> str:
+    """The address printed QR codes carry, without a trailing slash: paper lasts longer than
+    a DHCP lease.
+
+    ``CASTELLAN_BASE_URL`` wins; otherwise the scheme and port this request came to, with the
+    machine's ``.local`` name in place of an IP address (or ``localhost``) when that name
+    resolves here, else as ``public_base_url`` has it.
+    """
+    if current_app.config.get("BASE_URL"):
+        return public_base_url()
+    name, port = netinfo.host_and_port(request.host)
+    local = netinfo.local_name()
+    if local and (name == "localhost" or netinfo.is_ip_address(name)):
+        return f"{request.scheme}://{local}" + (f":{port}" if port else "")
+    return public_base_url()
 
 
 compress = Compress()
 
 
 def init_compression(app) -> None:
-    """Brotli or gzip text answers for phones on a weak Wi-Fi (waitress does not compress).
+    """Brotli or gzip text answers for phones on a weak Wi-Fi (the WSGI server does not compress).
 
     Flask-Compress adds the algorithm to a strong ETag (``"7":br``); the live poll's ETag
     is weak, which names the table's content whatever the encoding, so the browser's
