@@ -63,7 +63,7 @@ SHEETS = [
         game="castle",
         title="Standard 52-card deck",
         description="A full standard deck, A to K in four suits, with one back design: for Castle, and for Fort too. "
-        "Six sheets printed on both sides.",
+        "Seven sheets printed on both sides, after the sheet that says how.",
         draw=draw_deck,
     ),
 ]
