@@ -32,11 +32,10 @@ _NUMBER_TEXT = re.compile(r"[\s,;]+")
 def table_options(form: dict) -> dict:
     """The creation form: variant, stop_at_ten, 2-4 ``players`` fields, teams, and the deck."""
     names = form.get("players", [])
-    names = names if isinstance(names, list) else [names]
     return {
         "variant": form.get("variant") or "basic",
         "stop_at_ten": form.get("stop_at_ten") == "yes" and form.get("variant") == "extended",
-        "players": [name.strip() for name in names if isinstance(name, str) and name.strip()],
+        "players": [name.strip() for name in names if name.strip()],
         "teams": form.get("teams") == "yes",
         "deck": deck_from_form(form),
     }
@@ -133,6 +132,7 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
+    list_fields=("players",),
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
 )
