@@ -70,7 +70,7 @@ def print_sheet(args: argparse.Namespace) -> int:
         )
         return 2
     output = args.output or f"{sheet.slug}-{args.paper}.pdf"
-    base_url = args.base_url or os.environ.get("CASTELLAN_BASE_URL") or f"http://{netinfo.lan_address()}:5000"
+    base_url = args.base_url or os.environ.get("CASTELLAN_BASE_URL") or netinfo.lan_base_url(args.port)
     with open(output, "wb") as out:
         printables.build(
             sheet,
@@ -78,6 +78,7 @@ def print_sheet(args: argparse.Namespace) -> int:
             paper=args.paper,
             base_url=base_url.rstrip("/"),
             ink_saver=args.ink_saver,
+            rich_backs=args.rich_backs,
             duplex=args.duplex,
         )
     print(f"Wrote {output}")
@@ -102,11 +103,15 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     )
     print_cmd.add_argument("-o", "--output", help="the PDF file to write (default: SHEET-PAPER.pdf)")
     print_cmd.add_argument("--ink-saver", action="store_true", help="no filled backgrounds")
+    print_cmd.add_argument("--rich-backs", action="store_true", help="card backs in full colour (a lot of ink)")
     print_cmd.add_argument(
         "--duplex", choices=("long", "short"), default="long", help="which edge the backs flip on"
     )
     print_cmd.add_argument(
-        "--base-url", help="the server address the QR code opens (default: this machine on the LAN)"
+        "--base-url", help="the server address the QR code opens (default: this machine on the LAN, on --port)"
+    )
+    print_cmd.add_argument(
+        "--port", type=int, default=int(os.environ.get("PORT", "5000")), help="the port `castellan serve` uses"
     )
     for name, (summary, _run) in extra.items():
         commands.add_parser(name, help=summary, add_help=False)

@@ -8,6 +8,7 @@ import html
 import ipaddress
 import re
 import socket
+import time
 
 import qrcode
 import qrcode.image.svg
@@ -30,6 +31,66 @@ def lan_address() -> str:
         if not ipaddress.ip_address(address).is_loopback:
             return address
     return "127.0.0.1"
+
+
+LOCAL_NAME_TTL = 60.0  # seconds a local_name() answer is kept: a failed lookup can take a moment
+_local_name: dict[str, tuple[float, str | None]] = {}
+
+
+def local_name() -> str | None:
+    """This machine's name on the local network, ``<hostname>.local``, when it resolves to an
+    address of this machine (mDNS, e.g. Avahi or Bonjour); None otherwise.
+
+    Unlike an address handed out by the router, the name stays the same from one evening to
+    the next, so it is what printed QR codes should carry. The answer is kept a minute.
+    """
+    name = socket.gethostname().split(".")[0].lower() + ".local"
+    checked, answer = _local_name.get(name, (float("-inf"), None))
+    if time.monotonic() - checked > LOCAL_NAME_TTL:
+        answer = name if _resolves_here(name) else None
+        _local_name[name] = (time.monotonic(), answer)
+    return answer
+
+
+def lan_base_url(port: int) -> str:
+    """Where phones on the LAN reach a server of this machine on port: by its ``.local`` name
+    when that resolves, else by its LAN address."""
+    return f"http://{local_name() or lan_address()}:{port}"
+
+
+def host_and_port(host: str) -> tuple[str, str]:
+    """A Host header split into its name and its port ("" when it has none): "[::1]:8000" -> ("::1", "8000")."""
+    if host.startswith("["):
+        name, _, rest = host[1:].partition("]")
+        return name, rest.removeprefix(":")
+    if host.count(":") == 1:
+        name, port = host.split(":")
+        return name, port
+    return host, ""
+
+
+def is_ip_address(name: str) -> bool:
+    """True when name is an IPv4 or IPv6 address rather than a host name."""
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _resolves_here(name: str) -> bool:
+    """True when name resolves to an address this machine owns (one a socket can bind), loopback aside."""
+    try:
+        infos = socket.getaddrinfo(name, None, socket.AF_INET)
+    except OSError:
+        return False
+    for address in {info[4][0] for info in infos}:
+        if ipaddress.ip_address(address).is_loopback:
+            continue
+        with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.bind((address, 0))
+            return True
+    return False
 
 
 def is_loopback_host(host: str) -> bool:

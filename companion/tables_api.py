@@ -110,7 +110,7 @@ def finish(token: str):
 @bp.get("/tables/<token>/log")
 def log(token: str):
     """Every entry of the table's log, oldest first, in the history page's words (never a secret)."""
-    link, table, _game = _open(token)
+    _, table, _game = _open(token)
     entries = reversed(store.history(get_db(), table.id))
     return jsonify({
         "actions": [

@@ -45,9 +45,26 @@ def public_base_url() -> str:
         return configured.rstrip("/")
     host = request.host
     if netinfo.is_loopback_host(host):
-        port = host.rsplit(":", 1)[1] if ":" in host.rsplit("]", 1)[-1] else ""
+        _name, port = netinfo.host_and_port(host)
         host = netinfo.lan_address() + (f":{port}" if port else "")
     return f"{request.scheme}://{host}"
+
+
+def printed_base_url() -> str:
+    """The address printed QR codes carry, without a trailing slash: paper lasts longer than
+    a DHCP lease.
+
+    ``CASTELLAN_BASE_URL`` wins; otherwise the scheme and port this request came to, with the
+    machine's ``.local`` name in place of an IP address (or ``localhost``) when that name
+    resolves here, else as ``public_base_url`` has it.
+    """
+    if current_app.config.get("BASE_URL"):
+        return public_base_url()
+    name, port = netinfo.host_and_port(request.host)
+    local = netinfo.local_name()
+    if local and (name == "localhost" or netinfo.is_ip_address(name)):
+        return f"{request.scheme}://{local}" + (f":{port}" if port else "")
+    return public_base_url()
 
 
 _COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")

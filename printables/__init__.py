@@ -25,6 +25,49 @@ PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}
 
 
 @dataclass(frozen=True)
+class Advice:
+    """What to print a kind of sheet on, in three whole sentences for the print page and the PDF.
+
+    ``printer`` may name the duplex edge as ``{edge}`` ("long" or "short").
+    """
+
+    paper: str
+    sleeves: str
+    printer: str
+
+
+ADVICE = {
+    "cards": Advice(
+        paper="Paper: card stock of 160 to 250 g/m², so that the faces do not show through the backs.",
+        sleeves="Sleeves are optional; a card slipped into a sleeve in front of an old playing card handles "
+        "well even on 80 g/m² paper.",
+        printer="Printer: actual size (100 %), two-sided, flip on the {edge} edge, best quality.",
+    ),
+    "memory cards": Advice(
+        paper="Paper: card stock of 200 g/m² or more. This is a memory game: on thinner paper the numbers "
+        "show through the backs.",
+        sleeves="Sleeves with opaque backs hide the numbers on any paper; clear sleeves do not.",
+        printer="Printer: actual size (100 %), two-sided, flip on the {edge} edge, best quality.",
+    ),
+    "mat": Advice(
+        paper="Paper: 120 to 160 g/m², or card, so that the mat lies flat; 80 g/m² paper will do.",
+        sleeves="No sleeve; a clear sheet protector keeps the mat clean.",
+        printer="Printer: actual size (100 %), one-sided.",
+    ),
+    "reference": Advice(
+        paper="Paper: 120 to 160 g/m², or thin card.",
+        sleeves="No sleeve; cut along the dashed line, and laminate the cards if you like.",
+        printer="Printer: actual size (100 %), one-sided.",
+    ),
+    "pad": Advice(
+        paper="Paper: plain 80 g/m² paper.",
+        sleeves="No sleeve: you write on it.",
+        printer="Printer: actual size (100 %), one-sided; draft quality and greyscale are fine.",
+    ),
+}
+
+
+@dataclass(frozen=True)
 class Sheet:
     """One printable document of a game."""
 
@@ -34,7 +77,17 @@ class Sheet:
     description: str  # one sentence for the /print page
     draw: Callable[[Document], None]  # draws the pages
     game_name: str = ""  # the game's name as printed, when its slug capitalised is not it
+    kind: str = "pad"  # a key of ADVICE: what to print it on
     mat: MatSpec | None = None  # the mat the sheet draws with ``Document.mat``, if it is one
+
+    def __post_init__(self) -> None:
+        if self.kind not in ADVICE:
+            raise ValueError(f"sheet {self.slug!r}: kind must be one of {tuple(ADVICE)}, not {self.kind!r}")
+
+    @property
+    def advice(self) -> Advice:
+        """What to print this sheet on: paper, sleeves, printer settings."""
+        return ADVICE[self.kind]
 
     @property
     def papers(self) -> tuple[str, ...]:
@@ -74,16 +127,20 @@ def build(
     base_url: str = "http://localhost:5000",
     ink_saver: bool = False,
     duplex: str = "long",
+    rich_backs: bool = False,
 ) -> None:
     """Draw a sheet and write its PDF to the binary file-like object out.
 
     paper is one of the sheet's ``papers``; base_url is where Castellan is served (the QR codes point
     there); ink_saver prints backgrounds as outlines; duplex is "long" or "short", the edge
-    the paper turns on when printing both sides. Same arguments, same bytes.
+    the paper turns on when printing both sides; rich_backs prints card backs in full
+    colour instead of a light pattern. Same arguments, same bytes.
     """
     sheet = get_sheet(slug_or_sheet) if isinstance(slug_or_sheet, str) else slug_or_sheet
     if paper not in sheet.papers:
         raise ValueError(f"paper must be one of {sheet.papers} for {sheet.slug}, not {paper!r}")
-    doc = Document(out, sheet, paper=paper, base_url=base_url, ink_saver=ink_saver, duplex=duplex)
+    doc = Document(
+        out, sheet, paper=paper, base_url=base_url, ink_saver=ink_saver, duplex=duplex, rich_backs=rich_backs
+    )
     sheet.draw(doc)
     doc.finish()

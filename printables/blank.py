@@ -7,17 +7,17 @@ backs, cut guides, information page) and the standard page frame, drawn on every
 from __future__ import annotations
 
 from printables import Sheet
-from printables.draw import BRICK, INK, MUTED, SHADE, STONE, Document
+from printables.draw import BRICK, MUTED, SHADE, Document
 from printables.layout import Rect
 
-CARDS = 9
+CARDS = 8
 PLAYERS = 6
 ROUNDS = 20
 ROUND_COLUMN = 14.0  # mm
 
 
 def draw_blank_cards(doc: Document) -> None:
-    """One page of nine blank framed cards, its page of tower backs and the information page."""
+    """One page of eight blank framed cards and its page of tower backs, after the instructions."""
     doc.card_sheet([blank_face] * CARDS, tower_back)
 
 
@@ -27,16 +27,14 @@ def blank_face(doc: Document, slot: Rect) -> None:
 
 
 def tower_back(doc: Document, slot: Rect) -> None:
-    """A card back: a castle tower on a brick background, or its outline with the ink saver."""
-    doc.background(slot, BRICK)
-    doc.box(slot.inset(3.5), stroke=INK if doc.ink_saver else STONE, radius=2.5, width=0.5)
+    """A card back: a castle tower on a brick lattice (light unless the backs are rich), or its outline with the ink saver."""
+    ink = doc.back_ground(slot, BRICK)
+    doc.box(slot.inset(3.5), stroke=ink.line, radius=2.5, width=0.5)
     scale = slot.w / 63
     points = [(slot.cx + x * scale, slot.cy + y * scale) for x, y in _TOWER]
-    doc.polygon(
-        points, stroke=INK if doc.ink_saver else None, fill=None if doc.ink_saver else STONE, width=0.4
-    )
+    doc.polygon(points, stroke=ink.line, fill=ink.fill, width=0.4)
     door = [(slot.cx + x * scale, slot.cy + y * scale) for x, y in _DOOR]
-    doc.polygon(door, stroke=INK if doc.ink_saver else None, fill=None if doc.ink_saver else BRICK, width=0.4)
+    doc.polygon(door, stroke=ink.line, fill=ink.ground if ink.fill else None, width=0.4)
 
 
 def draw_score_pad(doc: Document) -> None:
@@ -74,9 +72,10 @@ _DOOR = [(-3.5, -22.0), (-3.5, -14.0), (0.0, -10.0), (3.5, -14.0), (3.5, -22.0)]
 SHEETS = [
     Sheet(
         slug="blank-cards",
+        kind="cards",
         game="castellan",
         title="Blank cards",
-        description="Nine blank poker-size cards with a castle-tower back, to make your own or replace a lost one.",
+        description="Eight blank poker-size cards with a castle-tower back, to make your own or replace a lost one.",
         draw=draw_blank_cards,
     ),
     Sheet(

@@ -78,7 +78,7 @@ def draw_score_pad(doc: Document) -> None:
             doc.label(
                 Rect(cell.x, cell.y, cell.w, cell.h / 2).inset(0.8),
                 points,
-                size=6,
+                size=7,
                 align="centre",
                 color=MUTED,
             )
@@ -174,6 +174,7 @@ _REFERENCE = (
 SHEETS = [
     Sheet(
         slug="castle-mat",
+        kind="mat",
         game="castle",
         title="Castle mat",
         description="The castle's 12 positions, A1 to D3, each holding a poker or a bridge card, with its number "
@@ -183,6 +184,7 @@ SHEETS = [
     ),
     Sheet(
         slug="castle-reference",
+        kind="reference",
         game="castle",
         title="Castle quick reference",
         description="Two reference cards: the value rule, the three choices of a turn, the end and the points.",

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from companion.rules.cards import SUIT_SYMBOLS, Card, deck
 from printables import Sheet
-from printables.draw import INK, STONE, Document
+from printables.draw import INK, Document
 from printables.layout import Rect
 
 RED = "#b3202a"
 BACK = "#1f3a5f"  # deep blue, so the backs are not mistaken for Castellan's brick blank cards
-LATTICE = 7.0  # mm between the diamonds of the back
 
 
 def draw_deck(doc: Document) -> None:
@@ -37,22 +36,12 @@ def draw_face(doc: Document, slot: Rect, card: Card) -> None:
 
 
 def draw_back(doc: Document, slot: Rect) -> None:
-    """The one back: a blue field with a frame and a lattice of diamonds (outlines with the ink saver)."""
-    doc.background(slot, BACK)
-    line = INK if doc.ink_saver else STONE
-    inner = slot.inset(4.5)
-    doc.box(inner, stroke=line, radius=2.5, width=0.5)
-    fill = None if doc.ink_saver else STONE
-    columns, rows = int(inner.w // LATTICE), int(inner.h // LATTICE)
-    left = inner.cx - (columns - 1) * LATTICE / 2
-    bottom = inner.cy - (rows - 1) * LATTICE / 2
-    for i in range(columns):
-        for j in range(rows):
-            if (i + j) % 2 == 0:
-                x, y = left + i * LATTICE, bottom + j * LATTICE
-                doc.polygon(
-                    [(x, y + 2), (x + 2, y), (x, y - 2), (x - 2, y)], stroke=line, fill=fill, width=0.2
-                )
+    """The one back: a blue lattice (light unless the backs are rich), a frame and the four suits in the middle."""
+    ink = doc.back_ground(slot, BACK)
+    doc.box(slot.inset(4.5), stroke=ink.line, radius=2.5, width=0.5)
+    medallion = Rect(slot.cx - 20, slot.cy - 9, 40, 18)
+    doc.box(medallion, stroke=ink.line, fill=None if doc.ink_saver else ink.ground, radius=9, width=0.5)
+    doc.label(medallion.inset(3), "♠ ♥ ♦ ♣", size=20, align="centre", color=ink.line)
 
 
 def _corner(doc: Document, slot: Rect, rank: str, symbol: str, colour: str) -> None:
@@ -70,10 +59,11 @@ def _face_drawer(card: Card):
 SHEETS = [
     Sheet(
         slug="castle-deck",
+        kind="cards",
         game="castle",
         title="Standard 52-card deck",
         description="A full standard deck, A to K in four suits, with one back design: for Castle, and for Fort too. "
-        "Six sheets printed on both sides.",
+        "Seven sheets printed on both sides, after the sheet that says how.",
         draw=draw_deck,
     ),
 ]

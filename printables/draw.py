@@ -4,17 +4,19 @@ A ``Document`` is one PDF being drawn for one ``Sheet`` with the options of the 
 (paper, base URL, ink saver, duplex). Every length it takes is in millimetres, origin at the
 bottom-left corner of the page, y going up; font sizes are in points, as type is measured.
 Millimetres become points here and nowhere else. The canvas is made with ``invariant=1``
-so that the same sheet and options always give the same bytes.
+so that the same sheet and options always give the same bytes, and every PDF asks the
+print dialog for actual size (``/PrintScaling /None``); card sheets ask for the duplex edge.
 
 Game modules call the primitives (``text``, ``label``, ``text_block``, ``line``, ``box``,
-``background``, ``polygon``, ``grid``, ``qr``, ``calibration_bar``), the standard page
-``frame``, the card-sheet engine ``card_sheet`` and the mat engine ``mat``.
+``background``, ``polygon``, ``grid``, ``qr``, ``calibration_bar``, ``back_ground``), the
+standard page ``frame``, the card-sheet engine ``card_sheet`` and the mat engine ``mat``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
 
 import qrcode
@@ -40,6 +42,15 @@ BRICK = "#7b2d26"  # card backs
 STONE = "#e3d6bb"  # light stonework on dark backs
 SHADE = "#e6e6e6"  # light fills, e.g. a score pad's name row
 HAIRLINE = 0.2
+LIGHT_TINT = 0.12  # a light card back's ground: this much of its colour on white
+LATTICE_TINT = 0.4  # the lines of its lattice
+LIGHT_FILL = 0.45  # the filled shapes of its emblem, outlined in the colour itself
+RICH_LATTICE_TINT = 0.75  # the lines of a rich back's lattice, its colour lightened
+LATTICE = 6.0  # mm between the lines of a card back's lattice
+DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
+PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
+DUPLEX_CHECK = 24.0  # mm: the square of the duplex check on a card sheet's first page
+DUPLEX_CHECK_RISE = 36.0  # mm above the content's foot, so that turned on the short edge it misses the header
 QR_MIN_MODULE = 0.5  # mm: smaller modules stop scanning reliably on a phone
 CALIBRATION_SENTENCE = "This bar measures 50 mm: print at 100 %."
 CUT_SENTENCES = {  # how a mat's page joins the page before it, by the edge of this page that is cut
@@ -52,10 +63,28 @@ CUT_SENTENCES = {  # how a mat's page joins the page before it, by the edge of t
 }
 CAP_HEIGHT = 0.73  # DejaVu Sans capitals, as a fraction of the font size
 PT = 25.4 / 72  # millimetres in a point
+MIN_TEXT = 7.0  # points: no type is set smaller
 
 CardDrawer = Callable[["Document", Rect], None]
 SlotDrawer = Callable[["Document", int, Rect], None]
 BorderDrawer = Callable[["Document", str, int, Rect], None]
+
+
+@dataclass(frozen=True)
+class BackInk:
+    """The colours a card back draws its emblem in, over the ground ``back_ground`` painted:
+    ``line`` for strokes and text, ``fill`` for filled shapes (None: outlines only),
+    ``ground`` for openings cut into a filled shape."""
+
+    line: str
+    fill: str | None
+    ground: str
+
+
+def tint(colour: str, share: float) -> str:
+    """colour mixed with white paper: ``share`` of the colour (0 gives white, 1 the colour)."""
+    rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{round(255 - share * (255 - c)):02x}" for c in rgb)
 
 
 class Document:
@@ -70,12 +99,13 @@ class Document:
         base_url: str = "http://localhost:5000",
         ink_saver: bool = False,
         duplex: str = "long",
+        rich_backs: bool = False,
     ) -> None:
         if duplex not in layout.DUPLEX:
             raise ValueError(f"duplex must be one of {layout.DUPLEX}, not {duplex!r}")
         self.page = layout.page_rect(paper)
         self.sheet, self.paper, self.duplex = sheet, paper, duplex
-        self.base_url, self.ink_saver = base_url.rstrip("/"), ink_saver
+        self.base_url, self.ink_saver, self.rich_backs = base_url.rstrip("/"), ink_saver, rich_backs
         self.pages = 0
         self._blank = True
         fonts.register()
@@ -85,7 +115,9 @@ class Document:
             invariant=1,
             pageCompression=1,
             initialFontName=fonts.REGULAR,  # else every page references an unembedded Helvetica
+            pdfVersion=(1, 7),  # the version that defines /Duplex
         )
+        self._canvas.setViewerPreference("PrintScaling", "None")
         self._canvas.setTitle(sheet.title)
         self._canvas.setSubject(sheet.description)
         self._canvas.setAuthor("Castellan")
@@ -130,7 +162,11 @@ class Document:
         align: str = "left",
         color: str = INK,
     ) -> None:
-        """Draw one line of text with its baseline at y; x is its left, centre or right end."""
+        """Draw one line of text with its baseline at y; x is its left, centre or right end.
+
+        Type is never set under ``MIN_TEXT`` points, the smallest a player reads easily on paper.
+        """
+        size = max(size, MIN_TEXT)
         c = self._pen()
         c.setFont(fonts.font_name(bold), size)
         c.setFillColor(HexColor(color))
@@ -151,10 +187,18 @@ class Document:
         align: str = "left",
         color: str = INK,
     ) -> None:
-        """One line of text centred vertically in rect, shrunk if need be to fit its width."""
+        """One line of text centred vertically in rect, shrunk if need be to fit its width, but
+        never under ``MIN_TEXT``: text that does not fit then wraps onto lines centred on rect."""
+        size = max(size, MIN_TEXT)
         width = self.text_width(s, size=size, bold=bold)
         if width > rect.w:
-            size = size * rect.w / width
+            size = max(MIN_TEXT, size * rect.w / width)
+        if self.text_width(s, size=size, bold=bold) > rect.w * 1.001:
+            lines = len(simpleSplit(s, fonts.font_name(bold), size, rect.w * mm))
+            height = lines * size * 1.2 * PT
+            self.text_block(Rect(rect.x, rect.cy - height / 2, rect.w, height), s, size=size, bold=bold,
+                            color=color, leading=1.2)
+            return
         x = {"left": rect.x, "centre": rect.cx, "right": rect.right}[align]
         baseline = rect.cy - CAP_HEIGHT * size * PT / 2
         self.text(x, baseline, s, size=size, bold=bold, align=align, color=color)
@@ -170,6 +214,7 @@ class Document:
         leading: float = 1.3,
     ) -> float:
         """Wrap text into rect from its top; returns the y just below the last line."""
+        size = max(size, MIN_TEXT)
         step = size * leading * PT
         y = rect.top
         for line in simpleSplit(s, fonts.font_name(bold), size, rect.w * mm):
@@ -229,6 +274,25 @@ class Document:
             self.box(rect, stroke=INK, radius=radius)
         else:
             self.box(rect, stroke=None, fill=color, radius=radius)
+
+    def back_ground(self, slot: Rect, colour: str) -> BackInk:
+        """Paint a card back's ground into slot and its bleed; returns the colours of its emblem.
+
+        By default a light ground: a pale tint of colour with a fine lattice, and the emblem
+        in a lighter tint outlined in colour; with ``rich_backs`` the colour itself, a lighter lattice and the emblem in
+        stone; with the ink saver only the card's outline, and the emblem in outline.
+        """
+        if self.ink_saver:
+            self.box(slot, stroke=INK)
+            return BackInk(line=INK, fill=None, ground=PAPER)
+        ground = colour if self.rich_backs else tint(colour, LIGHT_TINT)
+        area = slot.inset(-layout.BLEED)
+        self.box(area, stroke=None, fill=ground)
+        lattice = tint(colour, RICH_LATTICE_TINT) if self.rich_backs else tint(colour, LATTICE_TINT)
+        self._lattice(area, lattice)
+        if self.rich_backs:
+            return BackInk(line=STONE, fill=STONE, ground=ground)
+        return BackInk(line=colour, fill=tint(colour, LIGHT_FILL), ground=ground)
 
     def polygon(
         self,
@@ -303,22 +367,26 @@ class Document:
         bar_y, bar_h, step = y + 3.0, 2.0, layout.CALIBRATION_LENGTH / 5
         for i in range(5):
             self.box(Rect(x + i * step, bar_y, step, bar_h), fill=INK if i % 2 == 0 else None)
-        self.text(x, y + 0.6, CALIBRATION_SENTENCE, size=6)
+        self.text(x, y + 0.4, CALIBRATION_SENTENCE, size=7)
 
     # Layout helpers
 
     @contextmanager
-    def turned(self, rect: Rect) -> Iterator[Rect]:
-        """Draw into rect turned a quarter anticlockwise (text runs bottom to top).
+    def turned(self, rect: Rect, quarters: int = 1) -> Iterator[Rect]:
+        """Draw into rect turned a quarter anticlockwise (text runs bottom to top), or
+        ``quarters`` quarters: 0 leaves it as it is, 3 turns it a quarter clockwise.
 
         Yields the rectangle to draw into, in the turned coordinates.
         """
+        quarters %= 4
+        corner = [(rect.x, rect.y), (rect.right, rect.y), (rect.right, rect.top), (rect.x, rect.top)][quarters]
         c = self._pen()
         c.saveState()
-        c.translate(rect.right * mm, rect.y * mm)
-        c.rotate(90)
+        c.translate(corner[0] * mm, corner[1] * mm)
+        c.rotate(90 * quarters)
+        size = Rect(0.0, 0.0, rect.h, rect.w) if quarters % 2 else Rect(0.0, 0.0, rect.w, rect.h)
         try:
-            yield Rect(0.0, 0.0, rect.h, rect.w)
+            yield size
         finally:
             c.restoreState()
 
@@ -394,22 +462,41 @@ class Document:
         )
         return f.content
 
-    def card_sheet(self, faces: Sequence[CardDrawer], back: CardDrawer, *, spec: CardSpec = POKER) -> None:
-        """Lay cards out, ``spec.per_page`` a page: each page of fronts is followed by its
-        page of backs (mirrored for the duplex option), then one information page with the
-        title, the printing instructions, the calibration bar and the QR code.
+    def card_sheet(
+        self,
+        faces: Sequence[CardDrawer],
+        back: CardDrawer | Sequence[CardDrawer],
+        *,
+        spec: CardSpec = POKER,
+    ) -> None:
+        """Lay cards out, ``spec.per_page`` a page, after a sheet of instructions: its front
+        holds the title, how to print, the paper, the calibration bar and the QR code, its
+        back a check of the printer's duplex alignment. Then each page of fronts is
+        followed by its page of backs, mirrored for the duplex edge.
 
-        Each face and the back are called as ``draw(doc, rect)`` with the card's slot in
-        mm, and clipped to it.
+        back is one drawer for every card, or one per face. Each face and back is called as
+        ``draw(doc, rect)`` with the card upright in rect (turned when the cards lie
+        sideways), clipped to the card and its bleed (``layout.BLEED`` on the sides no
+        other card touches): a back should paint its ground with ``back_ground``.
         """
+        backs = [back] * len(faces) if callable(back) else list(back)
+        if len(backs) != len(faces):
+            raise ValueError(f"{len(faces)} faces need {len(faces)} backs, not {len(backs)}")
+        self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[self.duplex])
         geometry = layout.card_sheet(self.paper, spec)
-        chunks = [faces[i : i + spec.per_page] for i in range(0, len(faces), spec.per_page)]
-        for number, chunk in enumerate(chunks, start=1):
-            where = f"page {number} of {len(chunks)}"
-            self._card_page(geometry, zip(chunk, geometry.fronts, strict=False), f"Fronts, {where}")
-            backs = geometry.backs(self.duplex)[: len(chunk)]
-            self._card_page(geometry, ((back, slot) for slot in backs), f"Backs, {where}")
-        self._card_info_page(len(faces), 2 * len(chunks) + 1)
+        starts = range(0, len(faces), spec.per_page)
+        self._card_info_pages(len(faces), 2 + 2 * len(starts))
+        front_turns = 1 if spec.sideways else 0
+        back_turns = (3 if self.duplex == "long" else 1) if spec.sideways else 0
+        for number, start in enumerate(starts, start=1):
+            where = f"page {number} of {len(starts)}"
+            end = start + spec.per_page
+            fronts = zip(faces[start:end], geometry.fronts, geometry.bleeds, strict=False)
+            self._card_page(geometry, fronts, front_turns, f"Fronts, {where}")
+            backs_here = zip(
+                backs[start:end], geometry.backs(self.duplex), geometry.back_bleeds(self.duplex), strict=False
+            )
+            self._card_page(geometry, backs_here, back_turns, f"Backs, {where}")
 
     # Private helpers
 
@@ -509,11 +596,31 @@ class Document:
         self._canvas.setLineWidth(width * mm)
         self._canvas.setStrokeColor(HexColor(color))
 
-    def _card_page(self, geometry: CardSheet, cards: Iterator[tuple[CardDrawer, Rect]], what: str) -> None:
+    def _lattice(self, rect: Rect, colour: str) -> None:
+        """Two families of diagonal lines across rect, ``LATTICE`` apart, as one path."""
+        c = self._pen()
+        c.saveState()
+        self._stroke_style(0.25, colour)
+        path = c.beginPath()
+        reach = rect.w + rect.h
+        steps = int(reach // LATTICE) + 1
+        for i in range(steps + 1):
+            offset = i * LATTICE
+            path.moveTo((rect.x + offset - rect.h) * mm, rect.y * mm)
+            path.lineTo((rect.x + offset) * mm, rect.top * mm)
+            path.moveTo((rect.x + offset) * mm, rect.y * mm)
+            path.lineTo((rect.x + offset - rect.h) * mm, rect.top * mm)
+        with self.clipped(rect):
+            c.drawPath(path, stroke=1, fill=0)
+        c.restoreState()
+
+    def _card_page(
+        self, geometry: CardSheet, cards: Iterator[tuple[CardDrawer, Rect, Rect]], turns: int, what: str
+    ) -> None:
         self.new_page()
-        for draw, slot in cards:
-            with self.clipped(slot):
-                draw(self, slot)
+        for draw, slot, bleed in cards:
+            with self.clipped(bleed), self.turned(slot, turns) as upright:
+                draw(self, upright)
         for guide in geometry.guides:
             self.line(guide.x1, guide.y1, guide.x2, guide.y2, width=HAIRLINE)
         self._margin_labels(geometry, what)
@@ -521,15 +628,15 @@ class Document:
     def _margin_labels(self, geometry: CardSheet, what: str) -> None:
         names = [(self.game_name, True), (self.sheet.title, False), (what, False)]
         if len(geometry.header) < len(names):
-            names = [(" · ".join(name for name, _ in names), False)]
+            names = [(f"{self.game_name} · {self.sheet.title}", False), (what, False)][-len(geometry.header) :]
         for span, (name, bold) in zip(geometry.header, names, strict=False):
             self._in_span(geometry, span, lambda r, n=name, b=bold: self.label(r, n, size=7, bold=b))
-        notes = [f"Double-sided, flip on {self.duplex} edge", "QR code and help: last page"]
+        notes = [f"Double-sided, flip on {self.duplex} edge", "QR code and help: first page"]
         bar_span = max(geometry.footer, key=lambda s: s.h if geometry.vertical_labels else s.w)
         self._in_span(geometry, bar_span, self._centred_bar)
         others = [span for span in geometry.footer if span is not bar_span]
         for span, note in zip(others, notes, strict=False):
-            self._in_span(geometry, span, lambda r, n=note: self.label(r, n, size=6, color=MUTED))
+            self._in_span(geometry, span, lambda r, n=note: self.label(r, n, size=7, color=MUTED))
 
     def _in_span(self, geometry: CardSheet, span: Rect, draw: Callable[[Rect], None]) -> None:
         if geometry.vertical_labels:
@@ -541,23 +648,61 @@ class Document:
     def _centred_bar(self, rect: Rect) -> None:
         self.calibration_bar(rect.x, rect.cy - layout.CALIBRATION_HEIGHT / 2)
 
-    def _card_info_page(self, cards: int, pages: int) -> None:
+    def _card_info_pages(self, cards: int, pages: int) -> None:
+        """The sheet of instructions that opens a card sheet: how to print, then its back, a duplex check."""
         self.new_page()
         content = self.frame()
+        advice = self.sheet.advice
         steps = [
             f"Print at 100 %, double-sided, flip on {self.duplex} edge.",
-            "Print at actual size, never “fit to page”: the bar at the foot of this page must "
-            "measure 50 mm. Each page of fronts is followed by the page of its backs.",
-            "Cut along the guides in the margins. Every cut line is marked on both opposite "
-            "margins, so a mark is still there after the first cut.",
-            f"{cards} cards on {pages - 1} pages, then this page. Paper: {self.paper.upper()}."
-            + (" Ink saver: backgrounds are printed as outlines." if self.ink_saver else ""),
+            "Print at actual size, never “fit to page”: the bar at the foot of this page must measure 50 mm.",
+            "This sheet comes first and its back checks how well your printer lines up the two sides; "
+            "then each page of fronts is followed by the page of its backs.",
+            advice.paper,
+            advice.sleeves,
+            advice.printer.format(edge=self.duplex),
+            "Cut along the guides in the margins. Every cut line is marked on both opposite margins, so a "
+            "mark is still there after the first cut. The printing runs 3 mm past the outer cut lines, so "
+            "a back printed a little off still covers its card.",
+            f"{cards} cards on {pages - 2} pages after this sheet. Paper size: {PAPER_NAMES[self.paper]}.",
         ]
+        if self.ink_saver:
+            steps.append("Ink saver: backgrounds are printed as outlines.")
+        elif self.rich_backs:
+            steps.append("Rich backs: the backs are printed in full colour, which takes a lot of ink.")
         y = content.top
         self.text(content.x, y - 6, "How to print", size=13, bold=True)
         y -= 10
         for step in steps:
             y = self.text_block(Rect(content.x, y - 40, content.w, 40), step, size=10) - 2
+        check = Rect(content.x, content.y + DUPLEX_CHECK_RISE, DUPLEX_CHECK, DUPLEX_CHECK)
+        self._target(check)
+        self.text_block(
+            Rect(check.right + 4, check.y, content.w - check.w - 4, check.h),
+            "Duplex check: hold this sheet against the light. The cross printed on its back should lie on "
+            "this cross.",
+            size=10,
+        )
+        self.new_page()
+        content = self.frame()
+        behind = check.mirrored(self.page, self.duplex)
+        top = content.top if behind.cy < self.page.cy else behind.y - 4
+        self.text(content.x, top - 6, "Duplex check", size=13, bold=True)
+        self.text_block(
+            Rect(content.x, top - 60, content.w, 50),
+            "Hold this sheet against the light: this cross should lie on the cross printed on the other "
+            "side. If they are up to 3 mm apart, the cards will still be fine. If they are further apart, "
+            "or one cross is turned, check the duplex edge in the print dialog, or print the fronts, put "
+            "the pages back in the tray and print the backs.",
+            size=10,
+        )
+        self._target(behind)
+
+    def _target(self, rect: Rect) -> None:
+        """A cross in a square, to compare the two sides of a sheet against the light."""
+        self.box(rect, width=0.3)
+        self.line(rect.cx, rect.y, rect.cx, rect.top, width=0.3)
+        self.line(rect.x, rect.cy, rect.right, rect.cy, width=0.3)
 
 
 def qr_matrix(data: str) -> list[list[bool]]:

@@ -138,6 +138,7 @@ _REFERENCE = (
 SHEETS = [
     Sheet(
         slug="fort-reference",
+        kind="reference",
         game="fort",
         title="Fort quick reference",
         description="Two reference cards: the turn, challenges and the 7 rule, watchtowers, where the cards go, campaigns and the showdown.",

@@ -2,8 +2,10 @@
 
 Coordinates follow PDF: origin at the bottom-left corner of the page, y going up. A card
 sheet is a grid of card slots centred on the page; its back slots are the front slots
-mirrored the way the paper turns in a duplex printer, and its cut guides sit in the
-margins. Every spec is validated when it is made, so a sheet that cannot be printed fails
+mirrored the way the paper turns in a duplex printer. The outer cards' printing runs
+``BLEED`` beyond their cut lines, so that a duplex shift of a millimetre or two leaves no
+white sliver, and the cut guides sit in the margins outside that bleed. Nothing is printed
+nearer the paper's edge than ``MIN_MARGIN``, where printers clip. Every spec is validated when it is made, so a sheet that cannot be printed fails
 before anything is drawn. ``printables.draw`` converts to points at the drawing boundary.
 """
 
@@ -13,8 +15,9 @@ from dataclasses import dataclass
 
 PAPER_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "tabloid": (279.4, 431.8)}
 DUPLEX = ("long", "short")
-MIN_MARGIN = 6.0  # nothing is printed nearer the paper's edge than this
-GUIDE_CLEARANCE = 0.5  # a guide stops short of the cards, so a cut a hair off leaves no mark
+MIN_MARGIN = 8.0  # nothing is printed nearer the paper's edge than this: printers clip there
+BLEED = 3.0  # a card's printing runs this far beyond its cut line where no card is next to it
+GUIDE_CLEARANCE = 0.5  # a guide stops short of the bleed, so a cut a hair off leaves no mark
 MIN_GUIDE = 1.0  # the shortest cut guide that is still a visible mark
 LABEL_CLEARANCE = 2.0  # margin text keeps this far from the cut guides
 MIN_SPAN = 20.0  # shorter gaps between guides are not worth a label
@@ -106,13 +109,19 @@ class Segment:
 
 @dataclass(frozen=True)
 class CardSpec:
-    """The cards of a sheet: their size in mm, how many across and down, the gap between."""
+    """The cards of a sheet: their size in mm, how many across and down, the gap between.
+
+    With ``sideways`` the cards lie on their long side (each slot on the page is ``height``
+    wide and ``width`` tall), which lets two columns of four poker cards keep clear of the
+    paper's edges on both A4 and Letter.
+    """
 
     width: float = 63.0
     height: float = 88.0
     columns: int = 3
     rows: int = 3
     gap: float = 0.0
+    sideways: bool = False
 
     def __post_init__(self) -> None:
         if not (self.width > 0 and self.height > 0):
@@ -133,22 +142,30 @@ class CardSpec:
         return self.columns * self.rows
 
     @property
+    def slot_size(self) -> tuple[float, float]:
+        """Width and height of one card as it lies on the page."""
+        return (self.height, self.width) if self.sideways else (self.width, self.height)
+
+    @property
     def area_size(self) -> tuple[float, float]:
         """Width and height of the block of cards, gaps included."""
+        width, height = self.slot_size
         return (
-            self.columns * self.width + (self.columns - 1) * self.gap,
-            self.rows * self.height + (self.rows - 1) * self.gap,
+            self.columns * width + (self.columns - 1) * self.gap,
+            self.rows * height + (self.rows - 1) * self.gap,
         )
 
 
-POKER = CardSpec()
+POKER = CardSpec(columns=2, rows=4, sideways=True)  # eight poker cards a page, lying sideways
 
 
 @dataclass(frozen=True)
 class CardSheet:
     """The geometry of one page of cards, validated: slots, cut guides and margin labels.
 
-    ``fronts`` are in reading order (top row first, left to right). ``header`` and
+    ``fronts`` are in reading order (top row first, left to right), as the cards lie on the
+    page (sideways when ``spec.sideways``); ``bleeds[i]`` is where ``fronts[i]`` may print:
+    its slot grown by ``BLEED`` on every side that no other card touches. ``header`` and
     ``footer`` are the free stretches of two opposite margins between the cut guides, in
     reading order; when ``vertical_labels`` is true they are the left and right margins
     and their text runs bottom to top.
@@ -159,6 +176,7 @@ class CardSheet:
     page: Rect
     area: Rect
     fronts: tuple[Rect, ...]
+    bleeds: tuple[Rect, ...]
     cuts_x: tuple[float, ...]
     cuts_y: tuple[float, ...]
     guides: tuple[Segment, ...]
@@ -169,6 +187,10 @@ class CardSheet:
     def backs(self, duplex: str = "long") -> tuple[Rect, ...]:
         """The slot of each front's back on the next page: ``backs()[i]`` backs ``fronts[i]``."""
         return tuple(slot.mirrored(self.page, duplex) for slot in self.fronts)
+
+    def back_bleeds(self, duplex: str = "long") -> tuple[Rect, ...]:
+        """Where each back may print, its bleed included: ``back_bleeds()[i]`` goes with ``backs()[i]``."""
+        return tuple(bleed.mirrored(self.page, duplex) for bleed in self.bleeds)
 
 
 @dataclass(frozen=True)
@@ -201,9 +223,11 @@ def card_sheet(paper: str, spec: CardSpec = POKER) -> CardSheet:
     """Lay out one page of cards on a paper, centred; ValueError if it cannot be printed."""
     page = page_rect(paper)
     area = _centred_area(page, spec, paper)
-    cuts_x = _cuts(area.x, spec.width, spec.columns, spec.gap)
-    cuts_y = _cuts(area.y, spec.height, spec.rows, spec.gap)
+    width, height = spec.slot_size
+    cuts_x = _cuts(area.x, width, spec.columns, spec.gap)
+    cuts_y = _cuts(area.y, height, spec.rows, spec.gap)
     bands = _margin_bands(page, area)
+    fronts = _slots(area, spec)
     vertical = min(bands["left"].w, bands["right"].w) > min(bands["top"].h, bands["bottom"].h)
     header, footer = _label_spans(bands, cuts_x, cuts_y, vertical)
     return CardSheet(
@@ -211,7 +235,8 @@ def card_sheet(paper: str, spec: CardSpec = POKER) -> CardSheet:
         spec=spec,
         page=page,
         area=area,
-        fronts=_slots(area, spec),
+        fronts=fronts,
+        bleeds=tuple(_bleed(slot, fronts) for slot in fronts),
         cuts_x=cuts_x,
         cuts_y=cuts_y,
         guides=_guides(bands, cuts_x, cuts_y),
@@ -244,13 +269,25 @@ def page_frame(paper: str) -> PageFrame:
 def _centred_area(page: Rect, spec: CardSpec, paper: str) -> Rect:
     width, height = spec.area_size
     area = Rect((page.w - width) / 2, (page.h - height) / 2, width, height)
-    needed = MIN_MARGIN + MIN_GUIDE + GUIDE_CLEARANCE
+    needed = MIN_MARGIN + MIN_GUIDE + GUIDE_CLEARANCE + BLEED
     if min(area.x, area.y) < needed:
         raise ValueError(
             f"{spec.columns} x {spec.rows} cards of {spec.width:g} x {spec.height:g} mm do not fit on "
             f"{paper}: they need {width:g} x {height:g} mm and margins of at least {needed:g} mm"
         )
     return area
+
+
+def _bleed(slot: Rect, slots: tuple[Rect, ...]) -> Rect:
+    """The slot grown by BLEED on each side where no other slot touches it."""
+
+    def touches(dx: float, dy: float) -> bool:
+        probe = Rect(slot.cx + dx * (slot.w / 2 + BLEED / 2), slot.cy + dy * (slot.h / 2 + BLEED / 2), 0, 0)
+        return any(other is not slot and other.inset(-1e-6).contains(probe) for other in slots)
+
+    left, right = (0.0 if touches(d, 0) else BLEED for d in (-1, 1))
+    bottom, top = (0.0 if touches(0, d) else BLEED for d in (-1, 1))
+    return Rect(slot.x - left, slot.y - bottom, slot.w + left + right, slot.h + bottom + top)
 
 
 def _cuts(start: float, size: float, count: int, gap: float) -> tuple[float, ...]:
@@ -262,12 +299,13 @@ def _cuts(start: float, size: float, count: int, gap: float) -> tuple[float, ...
 
 
 def _slots(area: Rect, spec: CardSpec) -> tuple[Rect, ...]:
+    width, height = spec.slot_size
     return tuple(
         Rect(
-            area.x + c * (spec.width + spec.gap),
-            area.top - (r + 1) * spec.height - r * spec.gap,
-            spec.width,
-            spec.height,
+            area.x + c * (width + spec.gap),
+            area.top - (r + 1) * height - r * spec.gap,
+            width,
+            height,
         )
         for r in range(spec.rows)
         for c in range(spec.columns)
@@ -275,10 +313,11 @@ def _slots(area: Rect, spec: CardSpec) -> tuple[Rect, ...]:
 
 
 def _margin_bands(page: Rect, area: Rect) -> dict[str, Rect]:
-    """The printable part of each margin, kept clear of the cards by GUIDE_CLEARANCE."""
+    """The printable part of each margin, kept clear of the cards' bleed by GUIDE_CLEARANCE."""
     inner = page.inset(MIN_MARGIN)
-    low_y, high_y = area.y - GUIDE_CLEARANCE, area.top + GUIDE_CLEARANCE
-    low_x, high_x = area.x - GUIDE_CLEARANCE, area.right + GUIDE_CLEARANCE
+    keep_out = BLEED + GUIDE_CLEARANCE
+    low_y, high_y = area.y - keep_out, area.top + keep_out
+    low_x, high_x = area.x - keep_out, area.right + keep_out
     return {
         "top": Rect(inner.x, high_y, inner.w, inner.top - high_y),
         "bottom": Rect(inner.x, inner.y, inner.w, low_y - inner.y),

@@ -14,7 +14,7 @@ from contextlib import ExitStack, contextmanager
 
 from companion.rules import tactics
 from printables import Sheet
-from printables.draw import INK, MUTED, PAPER, SHADE, STONE, Document
+from printables.draw import INK, MUTED, PAPER, SHADE, Document
 from printables.layout import POKER, Rect
 from printables.tiling import SPARE, MatSpec
 
@@ -62,7 +62,7 @@ def card_face(faction: dict, card: dict) -> Callable[[Document, Rect], None]:
         doc.label(Rect(inner.x + 12, inner.top - 20, inner.w - 24, 5), card["name"], size=9, bold=True,
                   align="centre")
         emblem(doc, faction["emblem"], Rect(inner.cx - 10, inner.cy - 9, 20, 20), colour)
-        doc.label(Rect(inner.x + 12, inner.y + 14, inner.w - 24, 4), faction["name"], size=6, align="centre",
+        doc.label(Rect(inner.x + 12, inner.y + 13.5, inner.w - 24, 4), faction["name"], size=7, align="centre",
                   color=MUTED)
 
     return draw
@@ -72,14 +72,11 @@ def card_back(faction: dict) -> Callable[[Document, Rect], None]:
     """A card back of the faction: its colour, a large emblem and its name."""
 
     def draw(doc: Document, slot: Rect) -> None:
-        colour = EMBLEM_COLOURS.get(faction["emblem"], INK)
-        doc.background(slot, colour)
-        line = INK if doc.ink_saver else STONE
-        doc.box(slot.inset(3.5), stroke=line, radius=2.5, width=0.5)
-        emblem(doc, faction["emblem"], Rect(slot.cx - 17, slot.cy - 10, 34, 34), None if doc.ink_saver else STONE,
-               cut=colour)
+        ink = doc.back_ground(slot, EMBLEM_COLOURS.get(faction["emblem"], INK))
+        doc.box(slot.inset(3.5), stroke=ink.line, radius=2.5, width=0.5)
+        emblem(doc, faction["emblem"], Rect(slot.cx - 17, slot.cy - 10, 34, 34), ink.fill, cut=ink.ground)
         doc.label(Rect(slot.x + 6, slot.y + 12, slot.w - 12, 6), faction["name"].upper(), size=9, bold=True,
-                  align="centre", color=line)
+                  align="centre", color=ink.line)
 
     return draw
 
@@ -196,7 +193,7 @@ def _match_row(doc: Document, rect: Rect) -> None:
     boxes = Rect(rect.x, rect.y, rect.w, rect.h - 7)
     cells = doc.grid(boxes, SCORE_PLAYERS, 1)
     for column in cells[0]:
-        doc.text(column.x + 1.5, column.top - 3.5, "Name and total", size=6, color=MUTED)
+        doc.text(column.x + 1.5, column.top - 3.5, "Name and total", size=7, color=MUTED)
     doc.box(boxes, width=0.5)
 
 
@@ -237,14 +234,14 @@ SHEETS = [
     *(Sheet(slug=f"tactics-{faction_id}", game="tactics", game_name="Square Tactics", title=f"{faction['name']}: the deck",
             description=(f"The {len(faction['cards'])} cards of the {faction['name']} for Square Tactics, with "
                          f"their backs. {faction['description']}"),
-            draw=draw_deck(faction))
+            draw=draw_deck(faction), kind="cards")
       for faction_id, faction in FACTIONS.items()),
     Sheet(slug="tactics-mat-3x3", game="tactics", game_name="Square Tactics", title="Board mat 3x3, two players",
           description="The 3x3 board for two players, seats S and N facing each other; each cell holds a card, "
-                      "named as S sees it, with what it scores.", draw=draw_mat(3), mat=mat_spec(3)),
+                      "named as S sees it, with what it scores.", draw=draw_mat(3), mat=mat_spec(3), kind="mat"),
     Sheet(slug="tactics-mat-4x4", game="tactics", game_name="Square Tactics", title="Board mat 4x4, four players",
           description="The 4x4 board for four players, seats S, W, N, E clockwise; each cell holds a card either "
-                      "way, named as S sees it, with what it scores (the four inner cells are centres).", draw=draw_mat(4), mat=mat_spec(4)),
+                      "way, named as S sees it, with what it scores (the four inner cells are centres).", draw=draw_mat(4), mat=mat_spec(4), kind="mat"),
     Sheet(slug="tactics-score-pad", game="tactics", game_name="Square Tactics", title="Score pad, a three-game match",
           description="Captures, corners, sides and centres of each player in each game, and the match total.",
           draw=draw_score_pad),

@@ -2,8 +2,9 @@
 
 The deck is Castellan's default deck (``companion/rules/decks/zamek-default.json``): 45 cards
 numbered 2 to 46 with big numbers, each picture drawn here as a simple vector emblem (knight,
-princess, king, queen, wizard), four tiles numbered 1 in four colours, card backs, and one
-deck card whose QR code names the deck, so the scorer knows the pictures. Every sheet says
+princess, king, queen, wizard), four tiles numbered 1 in four colours, and one deck card
+whose QR code names the deck, so the scorer knows the pictures. The tiles and the deck card
+have a back of their own, so they never mix with the numbered cards. Every sheet says
 which deck it uses. Rules: shared/rules/zamek.md; help: docs/zamek.md.
 """
 
@@ -14,7 +15,7 @@ from collections.abc import Callable
 
 from companion.rules import zamek
 from printables import Sheet
-from printables.draw import INK, MUTED, PAPER, SHADE, SLATE, STONE, Document
+from printables.draw import INK, MUTED, PAPER, SHADE, SLATE, Document
 from printables.layout import POKER, Rect
 from printables.tiling import SPARE, MatSpec
 
@@ -26,8 +27,10 @@ PICTURE_NAMES = {"knight": ("Knight", "Rycerz"), "princess": ("Princess", "Księ
                  "queen": ("Queen", "Królowa"), "wizard": ("Wizard", "Czarnoksiężnik")}
 PICTURE_COLOURS = {"knight": "#9cc3e6", "princess": "#f2b8d6", "king": "#f2cf66", "queen": "#f2cf66",
                    "wizard": "#c9b6ee"}
-TILE_COLOURS = (("Red", "Czerwony", "#c8463c"), ("Blue", "Niebieski", "#3f72b5"),
-                ("Green", "Zielony", "#3f8f4e"), ("Yellow", "Żółty", "#e0b325"))
+# Each tile's colour and its writing: every tile at least 3:1 against white paper, its writing 4.5:1 on it.
+TILE_COLOURS = (("Red", "Czerwony", "#c8463c", PAPER), ("Blue", "Niebieski", "#3f72b5", PAPER),
+                ("Green", "Zielony", "#2f7a3e", PAPER), ("Yellow", "Żółty", "#b07d00", INK))
+TILE_BACK = "#6b4a1f"  # brown, far from the slate of the numbered cards' back
 CARD = POKER  # the size of the printed deck's cards (``card_sheet``'s default)
 LAYOUT_COLUMNS, LAYOUT_ROWS = 5, 9  # the places 1-45, five across as on the phones
 # A face-down card may lie either way: sideways, a page holds six places instead of four.
@@ -49,7 +52,8 @@ def draw_deck(doc: Document) -> None:
     """The 45 cards, the four starting tiles and the deck card, with their backs."""
     faces = [_card_face(number) for number in NUMBERS]
     faces += [_tile_face(*colour) for colour in TILE_COLOURS]
-    doc.card_sheet([*faces, deck_card], card_back)
+    backs = [card_back] * len(NUMBERS) + [tile_back] * (len(TILE_COLOURS) + 1)
+    doc.card_sheet([*faces, deck_card], backs)
 
 
 def deck_card(doc: Document, slot: Rect) -> None:
@@ -62,21 +66,31 @@ def deck_card(doc: Document, slot: Rect) -> None:
     doc.qr(deck_url(doc), qr)
     y = qr.y - 1
     for line in _deck_lines():
-        y = doc.text_block(Rect(inner.x + 1, y - 8, inner.w - 2, 8), line, size=6.3)
+        y = doc.text_block(Rect(inner.x + 1, y - 8, inner.w - 2, 8), line, size=7)
 
 
 def card_back(doc: Document, slot: Rect) -> None:
-    """A card back: a slate ground with a three-towered castle and the game's name."""
-    doc.background(slot, SLATE)
-    line = INK if doc.ink_saver else STONE
-    doc.box(slot.inset(3.5), stroke=line, radius=2.5, width=0.5)
-    fill = None if doc.ink_saver else STONE
+    """A numbered card's back: a slate lattice with a three-towered castle and the game's name."""
+    ink = doc.back_ground(slot, SLATE)
+    doc.box(slot.inset(3.5), stroke=ink.line, radius=2.5, width=0.5)
     scale = slot.w / 63
-    doc.polygon([(slot.cx + x * scale, slot.cy + 4 + y * scale) for x, y in _CASTLE], stroke=line, fill=fill,
-                width=0.4)
+    doc.polygon([(slot.cx + x * scale, slot.cy + 4 + y * scale) for x, y in _CASTLE], stroke=ink.line,
+                fill=ink.fill, width=0.4)
     gate = [(slot.cx + x * scale, slot.cy + 4 + y * scale) for x, y in _GATE]
-    doc.polygon(gate, stroke=line, fill=None if doc.ink_saver else SLATE, width=0.4)
-    doc.label(Rect(slot.x, slot.y + 12, slot.w, 6), "ZAMEK", size=13, bold=True, align="centre", color=line)
+    doc.polygon(gate, stroke=ink.line, fill=ink.ground if ink.fill else None, width=0.4)
+    doc.label(Rect(slot.x, slot.y + 12, slot.w, 6), "ZAMEK", size=13, bold=True, align="centre", color=ink.line)
+
+
+def tile_back(doc: Document, slot: Rect) -> None:
+    """The back of a starting tile and of the deck card: brown, with the four tile colours in a square."""
+    ink = doc.back_ground(slot, TILE_BACK)
+    doc.box(slot.inset(3.5), stroke=ink.line, radius=2.5, width=0.5)
+    doc.box(slot.inset(6.5), stroke=ink.line, radius=1.5, width=0.5)
+    square = Rect(slot.cx - 14, slot.cy - 6, 28, 28)
+    for i, (_english, _polish, colour, _writing) in enumerate(TILE_COLOURS):
+        cell = Rect(square.x + (i % 2) * 14, square.top - (i // 2 + 1) * 14, 14, 14)
+        doc.box(cell, stroke=ink.line, fill=None if doc.ink_saver else colour, width=0.4)
+    doc.label(Rect(slot.x, slot.y + 14, slot.w, 6), "START", size=13, bold=True, align="centre", color=ink.line)
 
 
 def draw_layout(doc: Document) -> None:
@@ -130,12 +144,12 @@ def _card_face(number: int) -> Callable[[Document, Rect], None]:
     return draw
 
 
-def _tile_face(english: str, polish: str, colour: str) -> Callable[[Document, Rect], None]:
+def _tile_face(english: str, polish: str, colour: str, writing: str) -> Callable[[Document, Rect], None]:
     """A starting tile: the number 1 on the player's colour, its name in words for the ink saver."""
 
     def draw(doc: Document, slot: Rect) -> None:
         doc.background(slot.inset(3), colour, radius=2.5)
-        ink = INK if doc.ink_saver else PAPER
+        ink = INK if doc.ink_saver else writing
         doc.label(Rect(slot.x, slot.cy - 12, slot.w, 34), "1", size=96, bold=True, align="centre", color=ink)
         doc.label(Rect(slot.x, slot.y + 16, slot.w, 6), english, size=12, bold=True, align="centre", color=ink)
         doc.label(Rect(slot.x, slot.y + 10, slot.w, 5), polish, size=10, align="centre", color=ink)
@@ -272,6 +286,7 @@ _GATE = [(-3.5, -16.0), (-3.5, -8.0), (0.0, -4.5), (3.5, -8.0), (3.5, -16.0)]
 SHEETS = [
     Sheet(
         slug="zamek-deck",
+        kind="memory cards",
         game="zamek",
         title=f"Deck {DECK_REFERENCE}",
         description=(f"The 45 cards of Castellan's default Zamek deck ({DECK_REFERENCE}), numbered 2 to 46 with "
@@ -280,6 +295,7 @@ SHEETS = [
     ),
     Sheet(
         slug="zamek-layout",
+        kind="mat",
         game="zamek",
         title="Table layout, places 1 to 45",
         description=f"Where the face-down cards lie, each on a place of its own, numbered as teams vote on their "

@@ -169,17 +169,16 @@ def help_page():
 
 
 @bp.app_template_global("castle_marks")
-def castle_marks(table) -> dict | None:
-    """The card picked on this request's card picker at a Castle table in play, and the piles' marks.
+def castle_marks(table, picked) -> dict | None:
+    """The card ``picked`` on a Castle table's card picker (its fields), and the piles' marks for it.
 
     ``{"card": "QH", "reasons": {pile: why not, or None where it may go}, "refused": None}``, with
     ``refused`` saying why it may go nowhere (a card already seen); None while no whole card is picked.
     """
     if table.game != GAME.slug or table.state["phase"] != "play":
         return None
-    values = request.values
     try:
-        card = from_picker(values.get("card"), values.get("card_rank"), values.get("card_suit"), "card")
+        card = from_picker(picked.get("card"), picked.get("card_rank"), picked.get("card_suit"), "card")
     except RuleError:
         return None  # half a card: the move itself says what is missing
     if card is None:

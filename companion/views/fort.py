@@ -22,6 +22,7 @@ bp = Blueprint("fort", __name__, url_prefix="/fort")
 
 SIDES = ("attacker", "defender")
 SHOWDOWN_SEATS = range(1, fort.MAX_PLAYERS + 1)
+SHOWDOWN_SLOTS = 12  # cards tapped per army on the showdown judge; a longer army is typed
 # A ready-made battle for the adjudicator's "try an example" link and the help page.
 EXAMPLE_BATTLE = {
     "a_army": "5",
@@ -284,7 +285,8 @@ def _battle_view(args) -> dict:
     """What the adjudicator shows: the situation, the permission, the soldiers laid, the verdict."""
     view = {
         "form": {key: _text(args.get(key)) for key in _SITUATION_FIELDS},
-        "do": _text(args.get("do")),
+        # A suit tapped on the soldier's picker sends the form: it lays that soldier.
+        "do": _text(args.get("do")) or ("lay" if args.get("pick_suit") else ""),
         "allowed": False,
         "size": 0,
         "refusal": None,
@@ -419,15 +421,17 @@ def _showdown_view(args) -> dict:
             "seat": seat,
             "name": _text(args.get(f"name_{seat}")),
             "army": _text(args.get(f"army_{seat}")),
+            "picked": any(key.startswith(f"army_{seat}_") for key in args),
             "tower": _text(args.get(f"tower_{seat}")),
         }
         for seat in SHOWDOWN_SEATS
     ]
-    view = {"rows": rows, "answer": None, "players": [], "notices": []}
+    view = {"rows": rows, "slots": SHOWDOWN_SLOTS, "answer": None, "players": [], "notices": []}
     if not args.get("do"):
         return view
     try:
-        body, view["players"] = _showdown_body(rows)
+        tapped = [{**row, "army": " ".join(_cards_named(args, f"army_{row['seat']}"))} for row in rows]
+        body, view["players"] = _showdown_body(tapped)
         view["answer"] = fort.api_showdown(body)
     except RuleError as refused:
         view["notices"].append(("error", _showdown_words(refused)))

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, render_template, request, send_file
 
 import printables
 from companion import registry
-from companion.web import public_base_url
+from companion.web import printed_base_url
 from printables.layout import DUPLEX
 
 bp = Blueprint("printing", __name__)
@@ -22,14 +22,24 @@ def index():
     sheets = sorted(printables.all_sheets(), key=lambda sheet: order.get(sheet.game, 1000))
     by_game = [(game, list(group)) for game, group in groupby(sheets, key=lambda sheet: sheet.game)]
     options = {
-        key: value for key, value in (("ink", "saver"), ("duplex", "short")) if request.args.get(key) == value
+        key: value
+        for key, value in (("ink", "saver"), ("duplex", "short"), ("back", "rich"))
+        if request.args.get(key) == value
     }
-    return render_template("print/page.html", by_game=by_game, paper_names=printables.PAPER_NAMES, options=options)
+    return render_template(
+        "print/page.html",
+        by_game=by_game,
+        paper_names=printables.PAPER_NAMES,
+        options=options,
+        edge=options.get("duplex", "long"),
+        address=printed_base_url() + "/",
+    )
 
 
 @bp.get("/print/<slug>.pdf")
 def sheet(slug: str):
-    """One sheet as a PDF: ``?paper=a4|letter`` (a mat also ``a3|tabloid``), ``&ink=saver``, ``&duplex=long|short``."""
+    """One sheet as a PDF: ``?paper=a4|letter`` (a mat also ``a3|tabloid``), ``&ink=saver``,
+    ``&duplex=long|short``, ``&back=rich``; its QR codes carry ``printed_base_url``."""
     try:
         chosen = printables.get_sheet(slug)
     except KeyError:
@@ -43,9 +53,10 @@ def sheet(slug: str):
         chosen,
         out,
         paper=paper,
-        base_url=public_base_url(),
+        base_url=printed_base_url(),
         ink_saver=request.args.get("ink") == "saver",
         duplex=duplex,
+        rich_backs=request.args.get("back") == "rich",
     )
     out.seek(0)
     return send_file(out, mimetype="application/pdf", download_name=f"{slug}-{paper}.pdf", max_age=0)

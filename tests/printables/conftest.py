@@ -29,15 +29,16 @@ def _tool(name: str) -> str:
 
 @pytest.fixture
 def render(tmp_path: Path) -> Callable[..., Image.Image]:
-    """render(pdf, page, dpi=200): one page (1-based) as a greyscale image, via pdftoppm."""
+    """render(pdf, page, dpi=200, mode="L"): one page (1-based) as an image, greyscale unless
+    mode says otherwise ("RGB"), via pdftoppm."""
 
-    def _render(data: bytes, page: int, dpi: int = 200) -> Image.Image:
+    def _render(data: bytes, page: int, dpi: int = 200, mode: str = "L") -> Image.Image:
         pdf = tmp_path / "sheet.pdf"
         pdf.write_bytes(data)
         prefix = tmp_path / f"page{page}-{dpi}"
         cmd = [_tool("pdftoppm"), "-r", str(dpi), "-png", "-f", str(page), "-l", str(page), "-singlefile"]
         subprocess.run([*cmd, str(pdf), str(prefix)], check=True)
-        return Image.open(prefix.with_suffix(".png")).convert("L")
+        return Image.open(prefix.with_suffix(".png")).convert(mode)
 
     return _render
 

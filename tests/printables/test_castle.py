@@ -46,13 +46,13 @@ def test_the_score_pad_has_a_column_per_rank_for_each_team_and_a_row_per_game(bu
     assert "18" in text and "Total" in text
 
 
-def test_the_deck_is_52_faces_on_six_pairs_of_pages_then_the_printing_page(build_pdf, read_pdf):
+def test_the_deck_is_the_printing_sheet_then_52_faces_on_seven_pairs_of_pages(build_pdf, read_pdf):
     texts = [page.extract_text() for page in read_pdf(build_pdf("castle-deck")).pages]
-    assert len(texts) == 13
-    assert all(f"Fronts, page {n} of 6" in texts[2 * n - 2] for n in range(1, 7))
-    assert all(f"Backs, page {n} of 6" in texts[2 * n - 1] for n in range(1, 7))
-    assert "52 cards on 12 pages" in texts[12]
-    fronts = " ".join(texts[0:12:2])
+    assert len(texts) == 16
+    assert "52 cards on 14 pages after this sheet" in texts[0]
+    assert all(f"Fronts, page {n} of 7" in texts[2 * n] for n in range(1, 8))
+    assert all(f"Backs, page {n} of 7" in texts[2 * n + 1] for n in range(1, 8))
+    fronts = " ".join(texts[2:16:2])
     for card in deck():
         assert fronts.count(SUIT_SYMBOLS[card.suit]) >= 13 * 3
     assert fronts.count("10") >= 4 * 3  # the two corners and the centre of each ten
@@ -62,7 +62,7 @@ def test_the_deck_prints_hearts_and_diamonds_red_and_spades_black(build_pdf, tmp
     pdf = tmp_path / "deck.pdf"
     pdf.write_bytes(build_pdf("castle-deck"))
     reds = {}
-    for page in (1, 3):  # fronts of the spades, then of cards 10-18 (the 10 of spades to the 5 of hearts)
+    for page in (3, 5):  # fronts of the spades, then of cards 9-16 (the 9 of spades to the 3 of hearts)
         prefix = tmp_path / f"p{page}"
         subprocess.run(
             [
@@ -82,5 +82,5 @@ def test_the_deck_prints_hearts_and_diamonds_red_and_spades_black(build_pdf, tmp
         )
         image = Image.open(prefix.with_suffix(".png")).convert("RGB")
         reds[page] = sum(1 for r, g, b in image.get_flattened_data() if r > 140 and g < 90 and b < 90)
-    assert reds[1] == 0
-    assert reds[3] > 200
+    assert reds[3] == 0
+    assert reds[5] > 100

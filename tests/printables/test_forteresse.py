@@ -15,7 +15,7 @@ PAGE_POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 
 
 def _words(reader) -> str:
-    return " ".join(page.extract_text() for page in reader.pages)
+    return " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
 
 
 @pytest.mark.parametrize("paper", PAPERS)

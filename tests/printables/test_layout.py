@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from printables import PAPERS, layout
-from printables.layout import GUIDE_CLEARANCE, MIN_GUIDE, MIN_MARGIN, CardSpec, Rect
+from printables.layout import BLEED, GUIDE_CLEARANCE, MIN_GUIDE, MIN_MARGIN, CardSpec, Rect
 
 SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
@@ -19,16 +19,16 @@ SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 def test_page_sizes_and_printable_area(paper):
     page = layout.page_rect(paper)
     assert (page.w, page.h) == SIZES[paper]
-    assert layout.printable_rect(paper) == Rect(6.0, 6.0, page.w - 12.0, page.h - 12.0)
+    assert layout.printable_rect(paper) == Rect(8.0, 8.0, page.w - 16.0, page.h - 16.0)
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_nine_poker_cards_fit_centred_inside_the_margins(paper):
+def test_eight_poker_cards_lie_sideways_centred_inside_the_margins_with_their_bleed(paper):
     sheet = layout.card_sheet(paper)
     printable = layout.printable_rect(paper)
-    assert len(sheet.fronts) == 9
-    assert all((slot.w, slot.h) == (63.0, 88.0) for slot in sheet.fronts)
-    assert all(printable.contains(slot) for slot in sheet.fronts)
+    assert len(sheet.fronts) == 8
+    assert all((slot.w, slot.h) == (88.0, 63.0) for slot in sheet.fronts)
+    assert all(printable.contains(bleed) for bleed in sheet.bleeds)
     assert sheet.area.cx == pytest.approx(sheet.page.w / 2)
     assert sheet.area.cy == pytest.approx(sheet.page.h / 2)
     for a, b in itertools.combinations(sheet.fronts, 2):
@@ -38,17 +38,17 @@ def test_nine_poker_cards_fit_centred_inside_the_margins(paper):
 @pytest.mark.parametrize("paper", PAPERS)
 def test_fronts_are_in_reading_order(paper):
     fronts = layout.card_sheet(paper).fronts
-    assert fronts[0].x < fronts[1].x < fronts[2].x
-    assert fronts[0].y == fronts[2].y > fronts[3].y > fronts[6].y
+    assert fronts[0].x < fronts[1].x
+    assert fronts[0].y == fronts[1].y > fronts[2].y > fronts[4].y > fronts[6].y == fronts[7].y
 
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_long_edge_backs_mirror_the_columns(paper):
     sheet = layout.card_sheet(paper)
     backs = sheet.backs("long")
-    for row in range(3):
-        for col in range(3):
-            assert astuple(backs[3 * row + col]) == pytest.approx(astuple(sheet.fronts[3 * row + 2 - col]))
+    for row in range(4):
+        for col in range(2):
+            assert astuple(backs[2 * row + col]) == pytest.approx(astuple(sheet.fronts[2 * row + 1 - col]))
     for front, back in zip(sheet.fronts, backs, strict=True):
         assert back.cx == pytest.approx(sheet.page.w - front.cx)
         assert back.y == front.y
@@ -58,9 +58,34 @@ def test_long_edge_backs_mirror_the_columns(paper):
 def test_short_edge_backs_mirror_the_rows(paper):
     sheet = layout.card_sheet(paper)
     backs = sheet.backs("short")
-    for row in range(3):
-        for col in range(3):
-            assert astuple(backs[3 * row + col]) == pytest.approx(astuple(sheet.fronts[3 * (2 - row) + col]))
+    for row in range(4):
+        for col in range(2):
+            assert astuple(backs[2 * row + col]) == pytest.approx(astuple(sheet.fronts[2 * (3 - row) + col]))
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_outer_edges_bleed_3_mm_and_the_edges_where_cards_meet_do_not(paper):
+    sheet = layout.card_sheet(paper)
+    area = sheet.area
+    sides = [(sheet.fronts, sheet.bleeds)] + [(sheet.backs(d), sheet.back_bleeds(d)) for d in ("long", "short")]
+    for slots, bleeds in sides:
+        for slot, bleed in zip(slots, bleeds, strict=True):
+            assert slot.x - bleed.x == pytest.approx(BLEED if slot.x == pytest.approx(area.x) else 0)
+            assert bleed.right - slot.right == pytest.approx(BLEED if slot.right == pytest.approx(area.right) else 0)
+            assert slot.y - bleed.y == pytest.approx(BLEED if slot.y == pytest.approx(area.y) else 0)
+            assert bleed.top - slot.top == pytest.approx(BLEED if slot.top == pytest.approx(area.top) else 0)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_cut_guides_lie_outside_the_bleed_and_8_mm_from_the_paper_s_edge(paper):
+    sheet = layout.card_sheet(paper)
+    clear = sheet.page.inset(8.0)
+    for guide in sheet.guides:
+        assert clear.contains(guide.bounds)
+        assert not any(bleed.inset(-GUIDE_CLEARANCE).overlaps(guide.bounds) for bleed in sheet.bleeds)
+    for span in sheet.header + sheet.footer:
+        assert clear.contains(span)
+        assert not any(bleed.overlaps(span) for bleed in sheet.bleeds)
 
 
 def test_an_asymmetric_slot_mirrors_about_the_page_not_the_cards():
@@ -76,7 +101,7 @@ def test_an_asymmetric_slot_mirrors_about_the_page_not_the_cards():
 def test_cut_guides_stay_in_the_printable_margins(paper):
     sheet = layout.card_sheet(paper)
     printable = layout.printable_rect(paper)
-    keep_out = sheet.area.inset(-GUIDE_CLEARANCE)
+    keep_out = sheet.area.inset(-BLEED - GUIDE_CLEARANCE)
     for guide in sheet.guides:
         assert printable.contains(guide.bounds)
         assert not keep_out.overlaps(guide.bounds)
@@ -87,7 +112,7 @@ def test_cut_guides_stay_in_the_printable_margins(paper):
 def test_every_cut_line_has_a_guide_on_both_opposite_margins(paper):
     sheet = layout.card_sheet(paper)
     area = sheet.area
-    assert len(sheet.cuts_x) == len(sheet.cuts_y) == 4
+    assert (len(sheet.cuts_x), len(sheet.cuts_y)) == (3, 5)
     for x in sheet.cuts_x:
         on_line = [g.bounds for g in sheet.guides if g.x1 == g.x2 == x]
         assert any(b.y >= area.top for b in on_line), "no guide above the cards"
@@ -99,7 +124,7 @@ def test_every_cut_line_has_a_guide_on_both_opposite_margins(paper):
 
 
 def test_a_gap_between_cards_doubles_the_cut_lines():
-    sheet = layout.card_sheet("a4", CardSpec(width=60, height=85, gap=3))
+    sheet = layout.card_sheet("a4", CardSpec(width=56, height=70, gap=3))
     assert len(sheet.cuts_x) == len(sheet.cuts_y) == 6
     assert len(sheet.guides) == 2 * 12
 
@@ -109,7 +134,7 @@ def test_margin_labels_keep_clear_of_cards_and_guides(paper):
     sheet = layout.card_sheet(paper)
     printable = layout.printable_rect(paper)
     spans = sheet.header + sheet.footer
-    assert len(sheet.header) == len(sheet.footer) == 3
+    assert len(sheet.header) == len(sheet.footer) >= 2
     for span in spans:
         assert printable.contains(span)
         assert not span.overlaps(sheet.area)
@@ -188,9 +213,9 @@ def test_any_spec_is_either_refused_or_printable(paper, width, height, columns, 
     except ValueError:
         return
     printable = layout.printable_rect(paper)
-    assert all(printable.contains(slot) for slot in sheet.fronts)
-    assert all(printable.contains(slot) for slot in sheet.backs("long") + sheet.backs("short"))
-    assert min(sheet.area.x, sheet.area.y) >= MIN_MARGIN
-    assert not any(sheet.area.overlaps(guide.bounds) for guide in sheet.guides)
+    assert all(printable.contains(bleed) for bleed in sheet.bleeds)
+    assert all(printable.contains(bleed) for bleed in sheet.back_bleeds("long") + sheet.back_bleeds("short"))
+    assert min(sheet.area.x, sheet.area.y) >= MIN_MARGIN + BLEED
+    assert not any(sheet.area.inset(-BLEED).overlaps(guide.bounds) for guide in sheet.guides)
     for a, b in itertools.combinations(sheet.fronts, 2):
         assert not a.overlaps(b)

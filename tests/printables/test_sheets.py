@@ -97,10 +97,8 @@ def test_the_same_options_give_the_same_bytes(sheet, paper, build_pdf):
 
 
 @pytest.mark.parametrize(("sheet", "paper"), CASES, ids=IDS)
-def test_the_last_page_qr_code_leads_to_the_game(sheet, paper, build_pdf, read_pdf, render, scan):
-    data = build_pdf(sheet, paper=paper, base_url=BASE_URL)
-    last = len(read_pdf(data).pages)
-    assert scan(render(data, last)) == [expected_url(sheet)]
+def test_the_first_page_qr_code_leads_to_the_game(sheet, paper, build_pdf, render, scan):
+    assert scan(render(build_pdf(sheet, paper=paper, base_url=BASE_URL), 1)) == [expected_url(sheet)]
 
 
 @pytest.mark.parametrize(("sheet", "paper"), CASES, ids=IDS)
@@ -111,31 +109,33 @@ def test_the_ink_saver_leaves_no_filled_background(sheet, paper, build_pdf, read
 
 
 def test_the_ink_saver_draws_the_card_backs_as_outlines(build_pdf, render, dark_fraction):
-    full = dark_fraction(render(build_pdf("blank-cards"), 2, dpi=40))
-    saver = dark_fraction(render(build_pdf("blank-cards", ink_saver=True), 2, dpi=40))
+    full = dark_fraction(render(build_pdf("blank-cards", rich_backs=True), 4, dpi=40))
+    saver = dark_fraction(render(build_pdf("blank-cards", ink_saver=True), 4, dpi=40))
     assert full > 0.5
     assert saver < full / 5
 
 
-def test_blank_cards_are_a_page_of_fronts_a_page_of_backs_and_an_information_page(build_pdf, read_pdf):
+def test_blank_cards_are_the_information_sheet_then_a_page_of_fronts_and_a_page_of_backs(build_pdf, read_pdf):
     texts = [page.extract_text() for page in read_pdf(build_pdf("blank-cards")).pages]
-    assert len(texts) == 3
-    assert "Fronts, page 1 of 1" in texts[0]
-    assert "Backs, page 1 of 1" in texts[1]
-    assert "Print at 100 %, double-sided, flip on long edge" in texts[2]
+    assert len(texts) == 4
+    assert "How to print" in texts[0]
+    assert "Print at 100 %, double-sided, flip on long edge" in texts[0]
+    assert "Duplex check" in texts[1]
+    assert "Fronts, page 1 of 1" in texts[2]
+    assert "Backs, page 1 of 1" in texts[3]
 
 
 def test_the_information_page_follows_the_short_edge_option(build_pdf, read_pdf):
-    last = read_pdf(build_pdf("blank-cards", duplex="short")).pages[-1].extract_text()
-    assert "flip on short edge" in last
+    first = read_pdf(build_pdf("blank-cards", duplex="short")).pages[0].extract_text()
+    assert "flip on short edge" in first
 
 
-def test_ten_cards_take_two_pairs_of_pages_then_the_information_page(build_pdf, read_pdf):
+def test_ten_cards_take_the_information_sheet_then_two_pairs_of_pages(build_pdf, read_pdf):
     texts = [page.extract_text() for page in read_pdf(build_pdf(card_sheet(10))).pages]
-    assert len(texts) == 5
-    assert ["Fronts, page 1 of 2" in texts[0], "Backs, page 1 of 2" in texts[1]] == [True, True]
-    assert ["Fronts, page 2 of 2" in texts[2], "Backs, page 2 of 2" in texts[3]] == [True, True]
-    assert "How to print" in texts[4]
+    assert len(texts) == 6
+    assert "How to print" in texts[0]
+    assert ["Fronts, page 1 of 2" in texts[2], "Backs, page 1 of 2" in texts[3]] == [True, True]
+    assert ["Fronts, page 2 of 2" in texts[4], "Backs, page 2 of 2" in texts[5]] == [True, True]
 
 
 @pytest.mark.parametrize(
@@ -145,7 +145,7 @@ def test_ten_cards_take_two_pairs_of_pages_then_the_information_page(build_pdf, 
 def test_a_lone_card_has_its_back_behind_it(
     duplex, dark_corner, white_corner, build_pdf, render, dark_fraction
 ):
-    image = render(build_pdf(card_sheet(1), duplex=duplex), 2, dpi=40)
+    image = render(build_pdf(card_sheet(1), duplex=duplex), 4, dpi=40)
     assert dark_fraction(image, _corner_box(image, dark_corner)) > 0.9
     assert dark_fraction(image, _corner_box(image, white_corner)) < 0.05
 
@@ -194,7 +194,7 @@ def test_the_frame_qr_code_has_modules_of_half_a_millimetre_or_more():
 def _corner_box(image, corner: str) -> tuple[int, int, int, int]:
     """A small box well inside the top-left, top-right or bottom-left card slot."""
     sheet = printables.layout.card_sheet("a4")
-    slot = {"top left": sheet.fronts[0], "top right": sheet.fronts[2], "bottom left": sheet.fronts[6]}[corner]
+    slot = {"top left": sheet.fronts[0], "top right": sheet.fronts[1], "bottom left": sheet.fronts[-2]}[corner]
     scale = image.width / sheet.page.w
     inner = slot.inset(10)
     top = sheet.page.h - inner.top

@@ -23,8 +23,8 @@ def pages_with(reader, words: str) -> list[str]:
 def test_each_faction_prints_every_card_with_its_name_and_four_numbers(faction_id, build_pdf, read_pdf):
     faction = FACTIONS[faction_id]
     reader = read_pdf(build_pdf(f"tactics-{faction_id}"))
-    chunks = -(-len(faction["cards"]) // 9)
-    assert len(reader.pages) == 2 * chunks + 1  # fronts and backs, then the information page
+    chunks = -(-len(faction["cards"]) // 8)
+    assert len(reader.pages) == 2 + 2 * chunks  # the information sheet, then fronts and backs
     fronts = "\n".join(pages_with(reader, "Fronts, page"))
     lines = [line.strip() for line in fronts.splitlines()]
     for card in faction["cards"]:
@@ -37,14 +37,21 @@ def test_each_faction_prints_every_card_with_its_name_and_four_numbers(faction_i
 
 
 def test_a_card_puts_each_number_on_its_own_edge(build_pdf, read_pdf):
-    """The first card's numbers, located on the page: top highest, bottom lowest, left and right beside."""
+    """The first card's numbers, located on the card (which lies sideways, its top to the left of the
+    page): top highest, bottom lowest, left and right beside."""
     card = FACTIONS["wardens"]["cards"][0]
-    slot = layout.card_sheet("a4").fronts[0]
-    page = read_pdf(build_pdf("tactics-wardens")).pages[0]
+    placed = layout.card_sheet("a4").fronts[0]
+    page = read_pdf(build_pdf("tactics-wardens")).pages[2]
     found = []
-    page.extract_text(visitor_text=lambda t, cm, tm, *_: found.append((t.strip(), tm[4] / MM, tm[5] / MM)))
-    inside = [(int(t), x, y) for t, x, y in found
-              if t.isdigit() and slot.x <= x <= slot.right and slot.y <= y <= slot.top]
+
+    def visit(t, cm, tm, *_):
+        x, y = tm[4] * cm[0] + tm[5] * cm[2] + cm[4], tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        found.append((t.strip(), x / MM, y / MM))
+
+    page.extract_text(visitor_text=visit)
+    slot = layout.Rect(0, 0, placed.h, placed.w)  # the card upright: its x runs up the page, its y leftwards
+    inside = [(int(t), y - placed.y, placed.right - x) for t, x, y in found
+              if t.isdigit() and placed.x <= x <= placed.right and placed.y <= y <= placed.top]
     assert len(inside) == 4
     top, bottom = max(inside, key=lambda n: n[2]), min(inside, key=lambda n: n[2])
     left, right = min(inside, key=lambda n: n[1]), max(inside, key=lambda n: n[1])
@@ -86,8 +93,8 @@ def test_every_tactics_sheet_is_on_the_print_page(browser):
 
 
 def test_the_backs_are_coloured_and_the_ink_saver_makes_them_outlines(build_pdf, render, dark_fraction):
-    full = dark_fraction(render(build_pdf("tactics-roost"), 2, dpi=40))
-    saver = dark_fraction(render(build_pdf("tactics-roost", ink_saver=True), 2, dpi=40))
+    full = dark_fraction(render(build_pdf("tactics-roost", rich_backs=True), 4, dpi=40))
+    saver = dark_fraction(render(build_pdf("tactics-roost", ink_saver=True), 4, dpi=40))
     assert full > 0.4
     assert saver < full / 5
 

@@ -21,12 +21,12 @@ def fronts(reader) -> str:
 @pytest.mark.parametrize("paper", PAPERS)
 def test_the_deck_is_45_cards_four_tiles_and_a_deck_card_with_their_backs(paper, build_pdf, read_pdf):
     reader = read_pdf(build_pdf("zamek-deck", paper=paper))
-    assert len(reader.pages) == 6 * 2 + 1  # 50 faces, nine a page, each with its backs; then the information
+    assert len(reader.pages) == 2 + 7 * 2  # the information sheet; then 50 faces, eight a page, each with its backs
     text = fronts(reader)
     numbers = [int(n) for n in re.findall(r"\b(\d{1,2})\b", text)]
     for number in range(2, 47):
         assert numbers.count(number) >= 3, number  # big, and in two corners
-    assert "50 cards on 12 pages" in reader.pages[-1].extract_text()
+    assert "50 cards on 14 pages after this sheet" in reader.pages[0].extract_text()
 
 
 def test_every_picture_card_shows_its_picture_in_english_and_polish(build_pdf, read_pdf):
@@ -44,7 +44,7 @@ def test_every_picture_card_shows_its_picture_in_english_and_polish(build_pdf, r
 @pytest.mark.parametrize("paper", PAPERS)
 def test_the_deck_cards_qr_code_names_the_deck(paper, build_pdf, read_pdf, render, scan):
     data = build_pdf("zamek-deck", paper=paper, base_url=BASE_URL)
-    page = 11  # the sixth page of fronts: the tiles and the deck card
+    page = 15  # the seventh page of fronts: the tiles and the deck card
     assert "Deck zamek-default@1" in read_pdf(data).pages[page - 1].extract_text()
     assert scan(render(data, page)) == [DECK_URL]
 
@@ -87,8 +87,8 @@ def test_the_score_pad_has_the_breakdown_the_tie_break_and_the_pictures(build_pd
         assert words in text
 
 
-def test_the_card_backs_are_dark_and_the_ink_saver_makes_them_outlines(build_pdf, render, dark_fraction):
-    full = dark_fraction(render(build_pdf("zamek-deck"), 2, dpi=40))
-    saver = dark_fraction(render(build_pdf("zamek-deck", ink_saver=True), 2, dpi=40))
+def test_the_rich_card_backs_are_dark_and_the_ink_saver_makes_them_outlines(build_pdf, render, dark_fraction):
+    full = dark_fraction(render(build_pdf("zamek-deck", rich_backs=True), 4, dpi=40))
+    saver = dark_fraction(render(build_pdf("zamek-deck", ink_saver=True), 4, dpi=40))
     assert full > 0.5
     assert saver < full / 5

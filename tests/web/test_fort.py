@@ -88,6 +88,17 @@ def test_a_challenge_that_breaks_a_requirement_is_refused_with_the_reason(browse
     assert "Is this challenge allowed?" in page  # the situation stays on screen to be corrected
 
 
+def test_a_tapped_suit_lays_the_soldier_at_once(browser):
+    """Issue 12.2: two taps a soldier on the adjudicator, the suit button sending the rank with it."""
+    words = _words(_battle(browser, pick_rank="7", pick_suit="S"))
+    assert (
+        "Pair 1: 7♠ against —" in words
+        and "Turn over the defender's soldier 1: its rank, then its suit" in words
+    )
+    page = _battle(browser, pick_rank="Q", pick_suit="H")
+    assert 'name="pick_suit" value="H"' in page and "Pair 1: Q♥ against —" in _words(page)
+
+
 def test_soldiers_turned_over_one_by_one_alternate_and_give_the_verdict(browser):
     page = _battle(browser, do="lay", pick_rank="7", pick_suit="S")
     assert "Pair 1: 7♠ against —" in _words(page)
@@ -188,6 +199,24 @@ def test_the_judge_evens_out_plays_positions_and_names_the_winner(browser):
     assert "Each line holds 3 cards. To the barracks: 9♣." in page
     assert "Tricks 1 2" in page
     assert "Bob wins the game with 2 tricks." in page
+
+
+def test_the_judge_takes_armies_tapped_card_by_card(browser):
+    """Issue 12.2: the showdown judge's armies are tapped (rank, then suit), the watchtowers chosen."""
+    tapped = {"army_1": ["5H", "JC", "2D"], "army_2": ["9C", "4S", "QH", "6D"]}
+    args = {
+        f"{army}_{index}_{part}": value
+        for army, cards in tapped.items()
+        for index, name in enumerate(cards, start=1)
+        for part, value in (("rank", name[:-1]), ("suit", name[-1]))
+    }
+    page = _showdown(browser, name_1="Ann", name_2="Bob", **args)
+    assert "Each line holds 3 cards. To the barracks: 9♣." in page
+    assert "Bob wins the game with 2 tricks." in page
+    raw = _get(browser, "/fort/showdown", do="judge", **args)
+    assert 'name="army_2_3_rank" value="Q" checked' in raw  # the taps stay on screen
+    half = _showdown(browser, army_1_1_rank="5", army_2_1_rank="9", army_2_1_suit="C")
+    assert "Pick the card's suit as well as its rank." in half
 
 
 def test_an_even_smallest_army_drops_its_last_card_with_three_players(browser):
@@ -519,3 +548,48 @@ def test_burning_offers_only_fort_cards_and_records_one_or_two_draws(browser):
     words = _words(text(response))
     assert "Recorded. Ann burned the king of diamonds before the game and drew 1 card." in words
     assert "Army 5 · fort 3" in words
+
+
+def test_a_challenge_is_checked_as_soon_as_its_target_and_size_are_chosen(browser):
+    """Issue 12.2: only open targets are offered; a chosen challenge is checked before any soldier is asked for."""
+    token = _started(browser)
+    page = text(browser.get(f"/t/{token}"))
+    offered = re.findall(r'name="challenge" value="([^"]+)"', page)
+    assert offered == ["p2:5H", "p2:8C", "p2:JS", "p2:4D", "p3:QS"]  # Cy's triple needs 10 army cards
+    closed = _words(re.search(r'<details class="closed-targets">.*?</details>', page, re.S).group(0))
+    assert "Cy's 3♥ (top of a triple): The top of a watchtower of 3 needs 10 army cards" in closed
+    assert "a_soldiers_1_rank" not in page  # no soldier before a challenge is chosen and allowed
+
+    page = text(browser.get(f"/t/{token}?challenge=p3:3H&size=1"))
+    assert "Not allowed: The top of a watchtower of 3 needs 10 army cards to challenge" in _words(page)
+    assert 'role="alert" id="challenge-refused"' in page and "a_soldiers_1_rank" not in page
+    page = text(browser.get(f"/t/{token}?challenge=p9:AS"))
+    assert "That challenge is not one of those open now: choose again." in _words(page)
+
+    page = text(browser.get(f"/t/{token}?challenge=p2:8C&size=2"))
+    assert "Allowed: Bob's 8♣, 2 soldiers each, picked blind from the other's army." in _words(page)
+    slots = re.findall(r'name="([ad]_soldiers_\d)_rank" value="A"', page)
+    assert slots == ["a_soldiers_1", "d_soldiers_1", "a_soldiers_2", "d_soldiers_2"]
+    fields = {"target": "p2:8C", "size": "2"}
+    for slot, card in zip(slots, ["7D", "AS", "KH", "4H"], strict=True):
+        fields |= {f"{slot}_rank": card[:-1], f"{slot}_suit": card[-1]}
+    response = _act(browser, token, _version(browser, token), type="challenge", **fields)
+    assert response.status_code == 200, re.findall(r"role=\"alert\">([^<]*)", text(response))
+    assert "Ann wins the battle and takes the 8♣." in _words(text(response))  # the 7 rule, then K over 4
+
+
+def test_the_deal_is_recorded_from_taps(browser):
+    token = _table(browser, players=2)
+    fields = {}
+    for player, cards in (("p1", ["9H", "9C", "2S", "KD"]), ("p2", ["5H", "8C", "JS", "4D"])):
+        for index, card in enumerate(cards, start=1):
+            fields |= {f"fort_{player}_{index}_rank": card[:-1], f"fort_{player}_{index}_suit": card[-1]}
+    page = text(browser.get(f"/t/{token}"))
+    assert 'name="fort_p2_4_rank"' in page and 'name="fort_p3_1_rank"' not in page
+    refused = _act(browser, token, _version(browser, token), type="deal", **{**fields, "fort_p2_4_suit": ""})
+    assert "Pick the card's suit as well as its rank." in _words(text(refused))
+    assert 'name="fort_p1_1_rank" value="9" checked' in text(refused)  # the taps are kept
+    response = _act(browser, token, _version(browser, token), type="deal", **fields)
+    words = _words(text(response))
+    assert "Before the game, each player may burn one card. Then start." in words
+    assert "9♥ 9♣ double" in words

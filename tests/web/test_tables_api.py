@@ -218,3 +218,59 @@ def test_every_action_the_rules_take_fits_its_games_published_schema(app):
                 actor, action = chosen
                 schemas.check(game.action_schema, action, "action")
                 state = game.rules.apply(state, action, actor)
+
+
+def test_a_teams_phones_join_through_its_seat_link_in_any_order_without_a_version(client):
+    created = client.post("/api/v1/tables", json={"game": "zamek", "options": {
+        "variant": "extended", "players": ["Red", "Blue"], "teams": True}}).get_json()
+    red = next(seat["token"] for seat in created["links"]["seats"] if seat["seat"] == "p1")
+    for member, name in (("m1", "Ala"), ("m2", "Bea")):
+        joined = client.post(f"/api/v1/tables/{red}/actions",
+                             json={"action": {"type": "join", "member": member, "member_name": name}})
+        assert joined.status_code == 200, joined.get_json()
+    table = client.get(f"/api/v1/tables/{red}").get_json()
+    assert (table["role"], table["seat"]) == ("seat", "p1")
+    assert [member["name"] for member in table["view"]["players"][0]["members"]] == ["Ala", "Bea"]
+    log = client.get(f"/api/v1/tables/{red}/log").get_json()["actions"]
+    assert [entry["text"] for entry in log] == ["Ala joined Red as captain.", "Bea joined Red."]
+    assert [entry["by"] for entry in log] == ["p1", "p1"]
+
+
+def test_one_move_sent_five_times_at_once_with_its_key_lands_once(app):
+    token = _pad(app.test_client())["links"]["referee"]["token"]
+    answers: list = []
+    barrier = threading.Barrier(5)
+
+    def resend() -> None:
+        barrier.wait(timeout=30)
+        response = _round(app.test_client(), token, [4, 2], 0, key="the-same-move")
+        answers.append((response.status_code, response.get_json()))
+
+    threads = [threading.Thread(target=resend) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert [status for status, _body in answers] == [200] * 5
+    assert all(body == answers[0][1] for _status, body in answers)
+    assert _rounds_logged(app, token) == [[4, 2]]
+
+
+def test_keys_are_kept_more_than_a_day_and_swept_after_two(app, client):
+    from datetime import UTC, datetime, timedelta
+
+    token = _pad(client)["links"]["referee"]["token"]
+    _round(client, token, [1, 1], 0, key="yesterday")
+    _round(client, token, [2, 2], 1, key="last-week")
+    with app.app_context():
+        conn = get_db()
+        for key, age in (("yesterday", timedelta(hours=47)), ("last-week", timedelta(days=7))):
+            stamp = (datetime.now(UTC) - age).isoformat(timespec="milliseconds")
+            conn.execute("UPDATE action_keys SET created_at = ? WHERE key = ?", (stamp, key))
+    _round(client, token, [3, 3], 2, key="today")  # keeping a key sweeps the old ones
+    again = _round(client, token, [1, 1], 0, key="yesterday")
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    with app.app_context():
+        kept = {row[0] for row in get_db().execute("SELECT key FROM action_keys")}
+    assert kept == {"yesterday", "today"}
+    assert _rounds_logged(app, token) == [[1, 1], [2, 2], [3, 3]]
