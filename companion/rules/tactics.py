@@ -33,7 +33,8 @@ MIN_EDGE, MAX_EDGE = 1, 9
 MAX_NAME = 40
 MAX_CAPTURED = 1000
 EMBLEMS = ("tower", "shield", "crown", "key", "banner", "sword", "dragon", "gate", "bridge", "horn")
-SEATS: tuple[str, ...] = ()  # no secrets: the referee tracks every hand
+SECRET_ACTIONS = True  # a "hand" action names the cards a player holds
+ORDER_FREE_ACTIONS = ("hand",)  # a hand is checked against the table as it is, whatever was seen
 
 _CELL = re.compile(r"^([A-Za-z])([1-9])$")
 _FACTION_ID = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
@@ -263,12 +264,15 @@ def api_score(body: object) -> dict:
 
 
 def seats(options: dict) -> list[tuple[str, str]]:
-    """No private seats: the referee enters every play and the whole table is public."""
-    return []
+    """One private link per player: it shows that player's hand, enters it, and plays their turns."""
+    players = options.get("players") if isinstance(options, dict) else None
+    names = options.get("names") if isinstance(options, dict) and isinstance(options.get("names"), dict) else {}
+    return [(player, names.get(player) or f"Player {number}")
+            for number, player in enumerate(PLAYER_IDS[:players if players in SEATING else 0], start=1)]
 
 
 def new_table(options: dict, seed: int) -> dict:
-    """The first game of a match: decks shuffled, hands of 3 dealt, a random starter.
+    """The first game of a match: every card unplayed, no hand entered yet, a random starter.
 
     Options: ``{"players": 2 | 4, "factions": {"p1": "<faction id>" | {faction}, ...},
     "names": {"p1": "Ola", ...} (optional), "seed": int (optional, overrides)}``.
@@ -300,17 +304,27 @@ def new_table(options: dict, seed: int) -> dict:
 
 
 def apply(state: dict, action: dict, actor: str) -> dict:
-    """A new state after ``{"type": "play", "cell", "card" | "edges", "player"?}`` or
-    ``{"type": "next_game"}``; only the referee acts. The input state is never changed."""
-    if actor != "referee":
-        raise RuleError("not_referee", "Only the referee enters plays at a Square Tactics table.")
+    """A new state after ``{"type": "play", "cell", "card" | "edges", "player"?}``,
+    ``{"type": "hand", "player", "cards": [card id or name, ...]}`` (the cards that player
+    really holds) or ``{"type": "next_game"}``. The referee does all; a player's own link
+    plays that player's turns and enters that player's hand. The input state is never changed."""
     action = _mapping(action, "")
     kind = action.get("type")
     if kind == "play":
+        if state["over"]:
+            raise RuleError("game_over", "This game is over: start the next game of the match.")
+        _check_actor(state, actor, state["turn"], "play")
         return _apply_play(_copy(state), action)
+    if kind == "hand":
+        player = action.get("player")
+        if not isinstance(player, str) or player not in state["players"]:
+            raise RuleError("unknown_player", f"The player must be one of {', '.join(state['players'])}.", "player")
+        _check_actor(state, actor, player, "hand")
+        return _apply_hand(_copy(state), player, action.get("cards"))
     if kind == "next_game":
+        _check_actor(state, actor, None, "next_game")
         return _apply_next_game(_copy(state))
-    raise RuleError("unknown_action", "An action is a 'play' or a 'next_game'.", "type")
+    raise RuleError("unknown_action", "An action is a 'play', a 'hand' or a 'next_game'.", "type")
 
 
 def describe(state: dict, action: dict, actor: str) -> str:
@@ -318,6 +332,10 @@ def describe(state: dict, action: dict, actor: str) -> str:
     if action.get("type") == "next_game":
         after = apply(state, action, actor)
         return f"Game {after['game']} begins; {after['names'][after['starter']]} starts."
+    if action.get("type") == "hand":
+        after = apply(state, action, actor)
+        player = action["player"]
+        return f"{after['names'][player]}'s hand was entered: {len(after['hands'][player])} of {_hand_size(after, player)} cards known."
     after = apply(state, action, actor)
     last = after["last"]
     card = last["card"]
@@ -330,15 +348,16 @@ def describe(state: dict, action: dict, actor: str) -> str:
 
 
 def view(state: dict, viewer: str) -> dict:
-    """Everything on the table, for anyone: the board by rows, each player's hand, deck,
-    captures and unplayed cards, whose turn, the last play, the game's and the match's score."""
+    """The table as ``viewer`` may see it: the board by rows, each player's hand size, deck,
+    captures and unplayed cards, whose turn, the last play, the game's and the match's score.
+    The cards entered as a player's hand are shown to the referee and to that player only."""
     return {
         "size": state["size"],
         "game": state["game"],
         "games_in_match": GAMES_IN_MATCH,
         "rows": _rows(state),
         "empty_cells": [cell for cell in cells(state["size"]) if cell not in state["board"]],
-        "players": [_player_view(state, player) for player in state["players"]],
+        "players": [_player_view(state, player, viewer in ("referee", player)) for player in state["players"]],
         "turn": None if state["over"] else state["turn"],
         "starter": state["starter"],
         "last": state["last"],
@@ -348,7 +367,9 @@ def view(state: dict, viewer: str) -> dict:
         "totals": state["totals"],
         "match_over": state["match_over"],
         "match_winner": state["match_winner"],
-        "can_act": viewer == "referee",
+        "can_act": viewer == "referee" or viewer in state["players"],
+        "can_play": not state["over"] and viewer in ("referee", state["turn"]),
+        "viewer": viewer,
     }
 
 
@@ -367,22 +388,27 @@ def result(state: dict, finished: bool) -> dict | None:
 
 
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
-    """A random legal action: a card of the player to move (from the hand mostly, sometimes
-    another unplayed card or typed numbers) on a random empty cell; then the next game."""
+    """A random legal action: sometimes a player's hand entered (by the referee or that player),
+    else a card the player to move may play (from the entered hand, or any unplayed card while
+    the hand holds cards not entered; sometimes typed numbers) on a random empty cell; then
+    the next game."""
     if state["over"]:
         return None if state["match_over"] else ("referee", {"type": "next_game"})
+    if rng.random() < 0.15:
+        player = rng.choice(state["players"])
+        cards = rng.sample(state["unplayed"][player], rng.randint(0, _hand_size(state, player)))
+        return rng.choice(("referee", player)), {"type": "hand", "player": player, "cards": cards}
     player = state["turn"]
     empty = [cell for cell in cells(state["size"]) if cell not in state["board"]]
     action = {"type": "play", "cell": rng.choice(empty)}
-    roll = rng.random()
-    if roll < 0.1:
+    playable = state["unplayed"][player] if state["hidden"][player] else state["hands"][player]
+    if rng.random() < 0.1 and state["hidden"][player]:
         action["edges"] = [rng.randint(MIN_EDGE, MAX_EDGE) for _ in EDGES]
     else:
-        pool = state["decks"][player] if roll < 0.2 and state["decks"][player] else state["hands"][player]
-        action["card"] = rng.choice(pool)
+        action["card"] = rng.choice(playable)
     if rng.random() < 0.5:
         action["player"] = player
-    return "referee", action
+    return rng.choice(("referee", player)), action
 
 
 # --- private helpers ---------------------------------------------------------------------
@@ -547,14 +573,46 @@ def _seat_faction(state: dict, player: str, choice: object, field: str) -> None:
 
 
 def _deal(state: dict, starter: str) -> dict:
+    """A new game: every card unplayed, each hand of 3 held but not entered (each player shuffles
+    and draws from their own deck at the real table)."""
     state["cards"] = {card_id: card for card_id, card in state["cards"].items() if not card.get("typed")}
     state.update(starter=starter, turn=starter, board={}, last=None, over=False, result=None)
-    state.update(hands={}, decks={}, captured={}, set_aside={})
+    state.update(unplayed={}, hands={}, hidden={}, captured={}, set_aside={})
     for player in state["players"]:
-        deck = [card_id for card_id, card in state["cards"].items() if card["owner"] == player]
-        random.Random(f"{state['seed']}/{state['game']}/{player}").shuffle(deck)
-        state["hands"][player], state["decks"][player] = deck[:HAND_SIZE], deck[HAND_SIZE:]
+        state["unplayed"][player] = [card_id for card_id, card in state["cards"].items() if card["owner"] == player]
+        state["hands"][player], state["hidden"][player] = [], min(HAND_SIZE, len(state["unplayed"][player]))
         state["captured"][player], state["set_aside"][player] = [], []
+    return state
+
+
+def _check_actor(state: dict, actor: str, player: str | None, kind: str) -> None:
+    """The referee may do anything; a player's own link only their own plays and hand."""
+    if actor == "referee" or (player is not None and actor == player):
+        return
+    if kind == "next_game":
+        raise RuleError("not_referee", "Only the referee starts the next game.")
+    if kind == "hand":
+        raise RuleError("not_your_hand", "A player's link enters only that player's own hand.")
+    raise RuleError("out_of_turn", f"It is {state['names'][player]}'s turn: wait for yours.")
+
+
+def _hand_size(state: dict, player: str) -> int:
+    return len(state["hands"][player]) + state["hidden"][player]
+
+
+def _apply_hand(state: dict, player: str, cards: object) -> dict:
+    """The cards ``player`` really holds, as far as known: unplayed cards of theirs, at most a hand's worth."""
+    if state["over"]:
+        raise RuleError("game_over", "This game is over: enter the hands when the next game begins.")
+    if not isinstance(cards, list):
+        raise RuleError("bad_request", "List the cards in the hand.", "cards")
+    size, name = _hand_size(state, player), state["names"][player]
+    if len(cards) > size:
+        raise RuleError("too_many_cards", f"{name} holds {size} cards, and {len(cards)} were chosen.", "cards")
+    chosen = [_find_card(state, player, wanted) for wanted in cards]
+    if len(set(chosen)) != len(chosen):
+        raise RuleError("same_card", "The same card was chosen twice: choose each card once.", "cards")
+    state["hands"][player], state["hidden"][player] = chosen, size - len(chosen)
     return state
 
 
@@ -583,21 +641,36 @@ def _apply_play(state: dict, action: dict) -> dict:
 
 
 def _take_card(state: dict, player: str, action: dict) -> dict:
-    """The card played, out of the tracked hand or deck (a real table shuffles its own decks)."""
+    """The card played: from the hand as entered, or, while the hand holds cards not entered,
+    any unplayed card of the player's; then the player draws, if their deck has a card left."""
     if ("card" in action) == ("edges" in action):
         raise RuleError("bad_request", "Give either the card played or its four numbers.", "card")
     if "card" in action:
         card_id = _find_card(state, player, action["card"])
     else:
         card_id = _typed_card(state, player, validate_edges(action["edges"], "edges"))
-    _remove_unplayed(state, player, card_id)
+    hand = state["hands"][player]
+    if card_id in hand:
+        hand.remove(card_id)
+    elif state["hidden"][player]:
+        state["hidden"][player] -= 1  # it was a card of the hand not entered
+    else:
+        raise RuleError("not_in_hand", _not_in_hand(state, player, card_id), "card")
+    state["unplayed"][player].remove(card_id)
+    if len(state["unplayed"][player]) > _hand_size(state, player):
+        state["hidden"][player] += 1  # the card drawn is not known until it is entered
     return state["cards"][card_id]
 
 
+def _not_in_hand(state: dict, player: str, card_id: str) -> str:
+    cards = state["cards"]
+    held = ", ".join(cards[held]["name"] for held in state["hands"][player])
+    return f"{cards[card_id]['name']} is not in {state['names'][player]}'s hand, which holds {held}."
+
+
 def _find_card(state: dict, player: str, wanted: object) -> str:
-    unplayed = state["hands"][player] + state["decks"][player]
     if isinstance(wanted, str):
-        for card_id in unplayed:
+        for card_id in state["unplayed"][player]:
             if wanted == card_id or wanted.strip().casefold() == state["cards"][card_id]["name"].casefold():
                 return card_id
     name = state["names"][player]
@@ -606,29 +679,25 @@ def _find_card(state: dict, player: str, wanted: object) -> str:
 
 
 def _typed_card(state: dict, player: str, edges: list[int]) -> str:
-    """Numbers typed in: a matching unplayed card of the faction, else a new card that stands
-    in for one unknown card (the deck's bottom card, or the hand's last, is set aside)."""
-    for card_id in state["hands"][player] + state["decks"][player]:
+    """Numbers typed in: a matching card of the entered hand, or of the unplayed ones while the
+    hand holds cards not entered; else a new card that stands in for one unknown card (the last
+    unplayed card not entered in the hand is set aside)."""
+    hand, unknown = state["hands"][player], [card for card in state["unplayed"][player] if card not in state["hands"][player]]
+    for card_id in hand + (unknown if state["hidden"][player] else []):
         if state["cards"][card_id]["edges"] == edges:
             return card_id
-    pile = state["decks"][player] or state["hands"][player]
-    state["set_aside"][player].append(pile.pop())
+    if not state["hidden"][player]:
+        held = ", ".join(state["cards"][card]["name"] for card in hand)
+        raise RuleError("not_in_hand", f"No card {_numbers(edges)} is in {state['names'][player]}'s hand, which holds {held}.", "edges")
+    unplayed = state["unplayed"][player]
+    set_aside = unknown[-1]
+    state["set_aside"][player].append(set_aside)
     typed = sum(1 for card in state["cards"].values() if card["owner"] == player and card.get("typed"))
     card_id = f"{player}-t{typed + 1}"
     state["cards"][card_id] = {"id": card_id, "owner": player, "name": f"Card {_numbers(edges)}",
                                "edges": edges, "typed": True}
-    pile.append(card_id)  # the typed card takes the place of the card set aside
+    unplayed[unplayed.index(set_aside)] = card_id  # the typed card takes the place of the card set aside
     return card_id
-
-
-def _remove_unplayed(state: dict, player: str, card_id: str) -> None:
-    hand, deck = state["hands"][player], state["decks"][player]
-    if card_id in hand:
-        hand.remove(card_id)
-        if deck:
-            hand.append(deck.pop(0))
-    else:
-        deck.remove(card_id)  # the real hand held it: the tracked hand keeps its size
 
 
 def _end_turn(state: dict, player: str) -> dict:
@@ -638,7 +707,7 @@ def _end_turn(state: dict, player: str) -> dict:
         start = players.index(player)
         for offset in range(1, len(players) + 1):
             candidate = players[(start + offset) % len(players)]
-            if state["hands"][candidate]:
+            if state["unplayed"][candidate]:
                 state["turn"] = candidate
                 return state
             state["last"]["passed"].append(candidate)
@@ -678,16 +747,22 @@ def _rows(state: dict) -> list[list[dict]]:
     ]
 
 
-def _player_view(state: dict, player: str) -> dict:
-    cards = state["cards"]
+def _player_view(state: dict, player: str, sees_hand: bool) -> dict:
+    """One player for the view: ``hand`` (the cards entered) only when ``sees_hand``; how many
+    cards they hold, how many of those are not entered, and the unplayed cards are public
+    (what is not on the board nor captured)."""
+    cards, size = state["cards"], _hand_size(state, player)
     return {
         "id": player,
         "name": state["names"][player],
         "seat": state["seats"][player],
         "faction": state["factions"][player],
-        "hand": [cards[card_id] for card_id in state["hands"][player]],
-        "deck": len(state["decks"][player]),
-        "unplayed": [cards[card_id] for card_id in state["hands"][player] + state["decks"][player]],
+        "sees_hand": sees_hand,
+        "hand": [cards[card_id] for card_id in state["hands"][player]] if sees_hand else [],
+        "hand_size": size,
+        "not_entered": state["hidden"][player],
+        "deck": len(state["unplayed"][player]) - size,
+        "unplayed": [cards[card_id] for card_id in state["unplayed"][player]],
         "captured": len(state["captured"][player]),
         "total": state["totals"][player],
     }

@@ -56,10 +56,12 @@ def table_title(options: dict) -> str:
 
 def table_action(form: dict, viewer: str) -> dict:
     """A posted form as an action: a play (tapped ``cell`` + ``card`` id, or ``typed`` with
-    ``top right bottom left``), or ``type=next_game``."""
+    ``top right bottom left``), a hand (``player`` and the ticked ``cards``), or ``type=next_game``."""
     kind = form.get("type", "play")
     if kind == "next_game":
         return {"type": "next_game"}
+    if kind == "hand":
+        return {"type": "hand", "player": form.get("player"), "cards": form.get("cards", [])}
     if kind != "play":
         raise RuleError("unknown_action", "Choose one of the buttons on the table's screen.", "type")
     cell = form.get("cell")
@@ -93,6 +95,11 @@ ACTION_SCHEMA = schemas.actions(
         "card": schemas.TEXT,
         "edges": {"type": "array", "items": {"type": "integer"}, "minItems": 4},
     }),
+    schemas.action("hand", "The cards a player really holds, as far as known (ids like p1-03, or names); "
+                   "[] forgets the hand entered. The referee enters any hand, a player's link only its own.", {
+        "player": schemas.TEXT,
+        "cards": {"type": "array", "items": schemas.TEXT},
+    }),
     schemas.action("next_game", "Start the next game of the match."),
 )
 
@@ -112,6 +119,7 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
+    list_fields=("cards",),
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
     commands={

@@ -60,12 +60,22 @@ def refused(code: str, state: dict, action: dict, actor: str = "referee") -> Rul
 
 
 def all_cards(state: dict) -> list[str]:
-    """Every card id where the tracker keeps it: board, captured, hands, decks, set aside."""
+    """Every card id where the tracker keeps it: board, captured, unplayed, set aside."""
     places = [held["card"] for held in state["board"].values()]
     for player in state["players"]:
-        for pile in ("captured", "hands", "decks", "set_aside"):
+        for pile in ("captured", "unplayed", "set_aside"):
             places += state[pile][player]
     return places
+
+
+def unplayed(state: dict, player: str | None = None, index: int = 0) -> str:
+    """One of a player's unplayed cards (the player to move's by default)."""
+    return state["unplayed"][player or state["turn"]][index]
+
+
+def with_hand(state: dict, player: str, count: int = 3, actor: str = "referee") -> dict:
+    """The table after ``player``'s hand is entered as their first ``count`` unplayed cards."""
+    return tactics.apply(state, {"type": "hand", "player": player, "cards": state["unplayed"][player][:count]}, actor)
 
 
 # --- orientation -------------------------------------------------------------------------
@@ -223,31 +233,89 @@ def test_match_adds_three_games_and_ends():
 # --- the tracker -------------------------------------------------------------------------
 
 
-def test_new_table_deals_hands_of_three():
+def test_a_new_table_holds_hands_of_three_not_entered():
     state = table(players=4)
     assert state["size"] == 4 and state["seats"] == FOUR
-    assert all(len(hand) == tactics.HAND_SIZE for hand in state["hands"].values())
+    assert all(state["hands"][player] == [] and state["hidden"][player] == tactics.HAND_SIZE
+               for player in state["players"])
     assert sorted(all_cards(state)) == sorted(state["cards"])
+    assert tactics.seats({"players": 4, "names": {"p2": "Kuba"}}) == [
+        ("p1", "Player 1"), ("p2", "Kuba"), ("p3", "Player 3"), ("p4", "Player 4")]
 
 
-def test_playing_from_the_hand_draws_from_the_deck():
+def test_without_an_entered_hand_any_unplayed_card_of_the_faction_is_accepted():
     state = table()
     player = state["turn"]
-    card_id, top = state["hands"][player][0], state["decks"][player][0]
-    after = tactics.apply(state, {"type": "play", "cell": "B2", "card": card_id}, "referee")
-    assert after["board"]["B2"]["card"] == card_id and top in after["hands"][player]
-    assert len(after["hands"][player]) == 3 and after["turn"] != player
-    assert after["last"]["cell"] == "B2" and after["last"]["card"]["id"] == card_id
+    for index in (0, -1):
+        card_id = unplayed(state, player, index)
+        after = tactics.apply(state, {"type": "play", "cell": "B2", "card": card_id}, "referee")
+        assert after["board"]["B2"]["card"] == card_id and card_id not in after["unplayed"][player]
+        assert after["hidden"][player] == 3 and after["turn"] != player  # played one, drew one
 
 
-def test_a_card_still_in_the_tracked_deck_may_be_played_by_name():
+def test_an_entered_hand_is_what_the_player_may_play():
+    state = with_hand(table(), "p1")
+    state["turn"] = "p1"
+    hand = state["unplayed"]["p1"][:3]
+    outside = state["unplayed"]["p1"][5]
+    error = refused("not_in_hand", state, {"type": "play", "cell": "A1", "card": outside})
+    names = [state["cards"][card]["name"] for card in hand]
+    assert error.message == f"{state['cards'][outside]['name']} is not in Player 1's hand, which holds {', '.join(names)}."
+    after = tactics.apply(state, {"type": "play", "cell": "A1", "card": hand[1]}, "referee")
+    assert after["hands"]["p1"] == [hand[0], hand[2]] and after["hidden"]["p1"] == 1  # the card drawn
+
+
+def test_the_card_drawn_is_open_until_entered():
+    state = with_hand(table(), "p1")
+    state["turn"] = "p1"
+    state = tactics.apply(state, {"type": "play", "cell": "A1", "card": unplayed(state, "p1")}, "referee")
+    state = tactics.apply(state, {"type": "play", "cell": "A2", "card": unplayed(state, "p2")}, "referee")
+    drawn = state["unplayed"]["p1"][7]  # a card not entered: it may be the one drawn
+    after = tactics.apply(state, {"type": "play", "cell": "A3", "card": drawn}, "referee")
+    assert after["hands"]["p1"] == state["hands"]["p1"] and after["hidden"]["p1"] == 1
+    entered = tactics.apply(state, {"type": "hand", "player": "p1", "cards": [*state["hands"]["p1"], drawn]}, "p1")
+    assert entered["hidden"]["p1"] == 0
+    refused("not_in_hand", entered, {"type": "play", "cell": "A3", "card": state["unplayed"]["p1"][8]})
+    refused("not_in_hand", entered, {"type": "play", "cell": "A3", "edges": [9, 9, 9, 9]})
+
+
+def test_entering_a_hand_is_checked():
+    state = table()
+    other = unplayed(state, "p2")
+    refused("not_in_hand", state, {"type": "hand", "player": "p1", "cards": [other]})
+    refused("too_many_cards", state, {"type": "hand", "player": "p1", "cards": state["unplayed"]["p1"][:4]})
+    refused("same_card", state, {"type": "hand", "player": "p1", "cards": [unplayed(state, "p1")] * 2})
+    refused("unknown_player", state, {"type": "hand", "player": "p9", "cards": []})
+    refused("bad_request", state, {"type": "hand", "player": "p1", "cards": "p1-01"})
+    refused("not_your_hand", state, {"type": "hand", "player": "p1", "cards": []}, actor="p2")
+    refused("not_your_hand", state, {"type": "hand", "player": "p1", "cards": []}, actor="viewer")
+    by_name = tactics.apply(state, {"type": "hand", "player": "p1",
+                                    "cards": [state["cards"][unplayed(state, "p1")]["name"].upper()]}, "p1")
+    assert by_name["hands"]["p1"] == [unplayed(state, "p1")] and by_name["hidden"]["p1"] == 2
+    cleared = tactics.apply(by_name, {"type": "hand", "player": "p1", "cards": []}, "referee")
+    assert cleared["hands"]["p1"] == [] and cleared["hidden"]["p1"] == 3
+
+
+def test_a_players_link_plays_only_that_players_turns():
     state = table()
     player = state["turn"]
-    card_id = state["decks"][player][-1]
-    name = state["cards"][card_id]["name"].upper()
-    after = tactics.apply(state, {"type": "play", "cell": "A1", "card": name}, "referee")
-    assert after["board"]["A1"]["card"] == card_id
-    assert after["hands"][player] == state["hands"][player]
+    other = next(p for p in state["players"] if p != player)
+    refused("out_of_turn", state, {"type": "play", "cell": "A1", "card": unplayed(state, other)}, actor=other)
+    refused("out_of_turn", state, {"type": "play", "cell": "A1", "card": unplayed(state)}, actor="viewer")
+    after = tactics.apply(state, {"type": "play", "cell": "A1", "card": unplayed(state)}, player)
+    assert after["board"]["A1"]["owner"] == player
+    refused("not_referee", dict(after, over=True), {"type": "next_game"}, actor=player)
+
+
+def test_only_the_referee_and_the_player_see_an_entered_hand():
+    state = with_hand(table(), "p1")
+    for viewer, sees in (("referee", True), ("p1", True), ("p2", False), ("viewer", False)):
+        me = tactics.view(state, viewer)["players"][0]
+        assert me["sees_hand"] is sees and me["hand_size"] == 3 and me["deck"] == len(state["unplayed"]["p1"]) - 3
+        assert [card["id"] for card in me["hand"]] == (state["unplayed"]["p1"][:3] if sees else [])
+    secret = state["cards"][state["unplayed"]["p1"][0]]["name"]
+    assert secret not in tactics.describe(table(), {"type": "hand", "player": "p1",
+                                                    "cards": state["unplayed"]["p1"][:3]}, "referee")
 
 
 def test_typed_numbers_stand_in_for_an_unknown_card():
@@ -256,14 +324,14 @@ def test_typed_numbers_stand_in_for_an_unknown_card():
     after = tactics.apply(state, {"type": "play", "cell": "A1", "edges": [1, 1, 1, 1]}, "referee")
     held = after["board"]["A1"]
     assert held["edges"] == [1, 1, 1, 1] and after["cards"][held["card"]]["typed"]
-    assert after["set_aside"][player] == [state["decks"][player][-1]]
+    assert after["set_aside"][player] == [state["unplayed"][player][-1]]
     assert sorted(all_cards(after)) == sorted(after["cards"])
 
 
 def test_typed_numbers_of_a_faction_card_are_that_card():
     state = table()
     player = state["turn"]
-    card_id = state["hands"][player][1]
+    card_id = unplayed(state, player, 1)
     edges = state["cards"][card_id]["edges"]
     after = tactics.apply(state, {"type": "play", "cell": "A1", "edges": edges}, "referee")
     assert after["board"]["A1"]["card"] == card_id and after["set_aside"][player] == []
@@ -271,20 +339,20 @@ def test_typed_numbers_of_a_faction_card_are_that_card():
 
 def test_a_player_with_no_card_passes():
     state = table(players=4)
-    state["hands"]["p2"], state["decks"]["p2"] = [], []
+    state["unplayed"]["p2"], state["hidden"]["p2"] = [], 0
     state["turn"] = "p1"
-    after = tactics.apply(state, {"type": "play", "cell": "A1", "card": state["hands"]["p1"][0]}, "referee")
+    after = tactics.apply(state, {"type": "play", "cell": "A1", "card": unplayed(state, "p1")}, "referee")
     assert after["turn"] == "p3" and after["last"]["passed"] == ["p2"]
 
 
 def test_game_ends_when_every_card_is_played():
     state = table()
     for player in state["players"]:
-        state["decks"][player] = []
-        state["hands"][player] = state["hands"][player][:1]
+        state["unplayed"][player] = state["unplayed"][player][:1]
+        state["hidden"][player] = 1
     for _ in range(2):
         state = tactics.apply(state, {"type": "play", "cell": tactics.random_legal_action(state, random.Random(0))[1][
-            "cell"], "card": state["hands"][state["turn"]][0]}, "referee")
+            "cell"], "card": unplayed(state)}, "referee")
     assert state["over"] and state["result"]["scores"].keys() == {"p1", "p2"}
 
 
@@ -309,7 +377,8 @@ def test_random_games_keep_every_card_exactly_once(seed):
         assert json.dumps(json.loads(frozen), sort_keys=True) == frozen
         places = all_cards(state)
         assert len(places) == len(set(places)) and set(places) == set(state["cards"])
-        assert all(len(hand) <= tactics.HAND_SIZE for hand in state["hands"].values())
+        assert all(len(state["hands"][p]) + state["hidden"][p] == min(tactics.HAND_SIZE, len(state["unplayed"][p]))
+                   for p in state["players"])
         assert json.loads(json.dumps(state)) == state
         view = tactics.view(state, "viewer")
         assert len(view["rows"]) == state["size"] and not view["can_act"]
@@ -355,24 +424,24 @@ def test_tracker_refuses_a_cell_off_the_board():
 
 def test_tracker_refuses_an_occupied_cell():
     state = table()
-    state = tactics.apply(state, {"type": "play", "cell": "B2", "card": state["hands"][state["turn"]][0]}, "referee")
-    refused("occupied", state, {"type": "play", "cell": "B2", "card": state["hands"][state["turn"]][0]})
+    state = tactics.apply(state, {"type": "play", "cell": "B2", "card": unplayed(state)}, "referee")
+    refused("occupied", state, {"type": "play", "cell": "B2", "card": unplayed(state)})
 
 
 def test_tracker_refuses_a_card_not_in_the_players_hand():
     state = table()
     player = state["turn"]
     other = next(p for p in state["players"] if p != player)
-    refused("not_in_hand", state, {"type": "play", "cell": "A1", "card": state["hands"][other][0]})
-    played = tactics.apply(state, {"type": "play", "cell": "A1", "card": state["hands"][player][0]}, "referee")
-    played = tactics.apply(played, {"type": "play", "cell": "A2", "card": played["hands"][other][0]}, "referee")
-    refused("not_in_hand", played, {"type": "play", "cell": "A3", "card": state["hands"][player][0]})
+    refused("not_in_hand", state, {"type": "play", "cell": "A1", "card": unplayed(state, other)})
+    played = tactics.apply(state, {"type": "play", "cell": "A1", "card": unplayed(state, player)}, "referee")
+    played = tactics.apply(played, {"type": "play", "cell": "A2", "card": unplayed(played, other)}, "referee")
+    refused("not_in_hand", played, {"type": "play", "cell": "A3", "card": unplayed(state, player)})
 
 
 def test_tracker_refuses_a_move_out_of_turn():
     state = table()
     other = next(p for p in state["players"] if p != state["turn"])
-    refused("out_of_turn", state, {"type": "play", "player": other, "cell": "A1", "card": state["hands"][other][0]})
+    refused("out_of_turn", state, {"type": "play", "player": other, "cell": "A1", "card": unplayed(state, other)})
 
 
 @pytest.mark.parametrize("edges", [[0, 5, 5, 5], [5, 5, 5, 10], [5, 5, 5], [5, 5, 5, 5, 5], [5, True, 5, 5],
@@ -458,7 +527,8 @@ def test_api_play_matches_the_contract_example():
 
 def test_other_refusals_of_the_tracker():
     state = table()
-    refused("not_referee", state, {"type": "play", "cell": "A1", "card": "p1-01"}, actor="p1")
+    other = next(p for p in state["players"] if p != state["turn"])
+    refused("out_of_turn", state, {"type": "play", "cell": "A1", "card": unplayed(state, other)}, actor=other)
     refused("unknown_action", state, {"type": "shuffle"})
     refused("bad_request", state, ["play"])
     refused("bad_request", state, {"type": "play", "cell": "A1"})
