@@ -31,6 +31,7 @@ from companion.rules.errors import RuleError
 
 SNAPSHOT_EVERY = 25
 ROLES = ("referee", "viewer", "seat")
+TITLE_LENGTH = 120  # a title is made from the players' names; a list shows no more
 KEYS_KEPT = timedelta(days=2)  # a phone retries within seconds; a day is the promise, two the margin
 FINISH = {"type": "finish"}  # the log entry of a referee finishing the table
 
@@ -124,7 +125,7 @@ def create_table(
         conn.execute(
             "INSERT INTO tables (id, game, title, options, seed, state, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, game, title, _dump(options), seed, _dump(state), now, now),
+            (table_id, game, title[:TITLE_LENGTH], _dump(options), seed, _dump(state), now, now),
         )
         conn.execute(
             "INSERT INTO snapshots (table_id, seq, state) VALUES (?, 0, ?)", (table_id, _dump(state))

@@ -69,23 +69,45 @@ OPTIONS_SCHEMA = schemas.options(
 )
 _OPTIONAL_TEXT = {"type": ["string", "null"], "maxLength": 200}
 ACTION_SCHEMA = schemas.actions(
-    schemas.action("deal", "Each player's four fort cards.", {"forts": schemas.by_player(schemas.cards("fort"), "")}),
-    schemas.action("burn", "A fort card burned, and the cards drawn for it (a royal or ace: 1 or 2).",
-                   {"card": schemas.CARD}, {"player": schemas.TEXT, "draws": {"type": "integer"}}),
+    schemas.action(
+        "deal", "Each player's four fort cards.", {"forts": schemas.by_player(schemas.cards("fort"), "")}
+    ),
+    schemas.action(
+        "burn",
+        "A fort card burned, and the cards drawn for it (a royal or ace: 1 or 2).",
+        {"card": schemas.CARD},
+        {"player": schemas.TEXT, "draws": {"type": "integer"}},
+    ),
     schemas.action("start", "The players are ready: the first turn begins."),
-    schemas.action("draw", "The player to move draws (the card, when it is seen).", optional={"card": schemas.CARD}),
+    schemas.action(
+        "draw", "The player to move draws (the card, when it is seen).", optional={"card": schemas.CARD}
+    ),
     schemas.action("fortify", "Cards added to the fort.", {"cards": schemas.cards("the cards added")}),
-    schemas.action("challenge", "A challenge of a fort card, or a campaign battle (target null).", {
-        "defender": schemas.TEXT,
-        "target": _OPTIONAL_TEXT,
-        "soldiers": {"type": "object", "properties": {side: schemas.cards("soldiers") for side in SIDES},
-                     "additionalProperties": False},
-    }, {"size": schemas.WHOLE}),
+    schemas.action(
+        "challenge",
+        "A challenge of a fort card, or a campaign battle (target null).",
+        {
+            "defender": schemas.TEXT,
+            "target": _OPTIONAL_TEXT,
+            "soldiers": {
+                "type": "object",
+                "properties": {side: schemas.cards("soldiers") for side in SIDES},
+                "additionalProperties": False,
+            },
+        },
+        {"size": schemas.WHOLE},
+    ),
     schemas.action("replace", "The card taken from the barracks into the fort.", {"card": schemas.CARD}),
-    schemas.action("free_for_all", "The card each player laid.", {"laid": schemas.by_player(_OPTIONAL_TEXT, "")}),
+    schemas.action(
+        "free_for_all", "The card each player laid.", {"laid": schemas.by_player(_OPTIONAL_TEXT, "")}
+    ),
     schemas.action("restock", "The fort after a lost campaign.", {"fort": schemas.cards("the fort")}),
     schemas.action("end_turn", "The player to move ends the turn."),
-    schemas.action("showdown", "Each player's line at the showdown.", {"laid": schemas.by_player(schemas.cards("line"), "")}),
+    schemas.action(
+        "showdown",
+        "Each player's line at the showdown.",
+        {"laid": schemas.by_player(schemas.cards("line"), "")},
+    ),
     schemas.action("share", "The tied players share the win."),
 )
 
@@ -99,7 +121,7 @@ GAME = Game(
     summary=(
         "Each player keeps a fort of face-up cards and a hidden army. Matching ranks stack into watchtowers, which are harder to attack.",
         "A challenge pits one or two blind soldiers from each army against each other; a 7 always fights for the attacker. The winner takes the soldiers, and the attacker who wins takes the card they aimed at.",
-        "Complete a watchtower of four and you go on a campaign. When everyone is on a campaign, a final showdown decides the game.",
+        "Draw the fourth card of a watchtower and win the free-for-all it starts, and you go on a campaign. When everyone is on a campaign, a final showdown decides the game.",
     ),
     rules=fort,
     table_options=table_options,

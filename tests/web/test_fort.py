@@ -434,29 +434,39 @@ def test_the_viewer_sees_the_forts_but_no_forms(browser, other_browser):
     assert 'name="type"' not in page and "Settle the battle" not in page
 
 
+def _slots(name: str, cards: list[str]) -> dict:
+    """Cards as tapped into the card slots ``name_1``, ``name_2`` …: a rank and a suit each."""
+    fields = {}
+    for index, card in enumerate(cards, start=1):
+        fields |= {f"{name}_{index}_rank": card[:-1], f"{name}_{index}_suit": card[-1]}
+    return fields
+
+
 def _form(action: dict) -> dict:
-    """A rules action as the table's forms post it."""
+    """A rules action as the table's forms post it: the cards tapped into slots, as on a phone."""
     kind, form = action["type"], {"type": action["type"]}
     if kind == "deal":
-        form |= {f"fort_{p}": " ".join(cards) for p, cards in action["forts"].items()}
+        for p, cards in action["forts"].items():
+            form |= _slots(f"fort_{p}", cards)
     elif kind == "burn":
         form |= {"card": f"{action['player']}:{action['card']}" if "player" in action else action["card"]}
         form["draws"] = str(action["draws"])
     elif kind == "replace" or (kind == "draw" and action.get("card")):
         form["card"] = action["card"]
     elif kind == "fortify":
-        form["cards"] = ", ".join(action["cards"])
+        form |= _slots("cards", action["cards"])
     elif kind == "challenge":
         form["target"] = f"{action['defender']}:{action['target'] or ''}"
-        form |= {
-            f"{side[0]}_soldiers": " ".join(action["soldiers"][side]) for side in ("attacker", "defender")
-        }
+        for side in ("attacker", "defender"):
+            form |= _slots(f"{side[0]}_soldiers", action["soldiers"][side])
     elif kind == "free_for_all":
-        form |= {f"laid_{p}": card for p, card in action["laid"].items()}
+        for p, card in action["laid"].items():
+            form |= {f"laid_{p}_rank": card[:-1], f"laid_{p}_suit": card[-1]}
     elif kind == "restock":
-        form |= {"kept": action["fort"][0], "drawn": " ".join(action["fort"][1:])}
+        form |= {"kept": action["fort"][0], **_slots("drawn", action["fort"][1:])}
     elif kind == "showdown":
-        form |= {f"line_{p}": " ".join(cards) for p, cards in action["laid"].items()}
+        for p, cards in action["laid"].items():
+            form |= _slots(f"line_{p}", cards)
     return form
 
 
