@@ -25,6 +25,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE=os.environ.get("CASTELLAN_DATABASE", os.path.join(app.instance_path, "castellan.sqlite3")),
         BASE_URL=os.environ.get("CASTELLAN_BASE_URL", ""),
         POLL_SECONDS=1.5,
+        TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
+        PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
+        RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE", "memory://"),
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -49,6 +52,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.register_blueprint(blueprint)
     app.register_blueprint(api.bp)
     errors.init_app(app)
+    security.apply_limits(app)
     web.init_compression(app)
     _init_templates(app, registry)
     return app

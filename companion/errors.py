@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import html
 import logging
 
 from flask import Flask, jsonify, render_template, request
+from flask.globals import request_ctx
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 _CODES = {
@@ -13,8 +16,10 @@ _CODES = {
     405: "method_not_allowed",
     413: "too_large",
     415: "unsupported_media_type",
+    429: "too_many_requests",
     500: "server_error",
 }
+EXPIRED_FORM = "This form has expired. Reload the page and try again."
 _MESSAGES = {
     404: "There is nothing here. The link may be mistyped, or the table was never created.",
     405: "That address does not take this kind of request.",
@@ -37,8 +42,23 @@ def init_app(app: Flask) -> None:
 
 
 def _answer(status: int, error: HTTPException):
-    # A 400 carries its own reason (an expired form); the others have a fixed sentence.
-    message = (error.description if status == 400 else _MESSAGES.get(status)) or "That did not work."
+    # A 400 and a 429 carry their own reason (a rate limit says which); the others have a fixed sentence.
+    if isinstance(error, CSRFError):
+        message = EXPIRED_FORM
+    else:
+        message = (
+            error.description if status in (400, 429) else _MESSAGES.get(status)
+        ) or "That did not work."
     if request.path.startswith("/api/"):
         return jsonify({"error": {"code": _CODES.get(status, "http_error"), "message": message}}), status
+    if request_ctx.url_adapter is None:
+        # Routing never happened, so no url_for works: the page without the layout's links.
+        return _STATIC_PAGE.format(status=status, message=html.escape(message)), status
     return render_template("errors/page.html", status=status, message=message), status
+
+
+_STATIC_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{status} · Castellan</title></head>
+<body><h1>Castellan</h1><p role="alert">{message}</p><p><a href="/">Back to the games</a></p></body></html>
+"""

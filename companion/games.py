@@ -32,6 +32,7 @@ class Game:
     table_options: Callable[[dict], dict] | None = None  # creation form -> options for rules.new_table
     table_title: Callable[[dict], str] | None = None  # options -> a short title for lists
     table_action: Callable[[dict, str], dict] | None = None  # (action form, viewer) -> action for rules.apply
+    list_fields: tuple[str, ...] = ()  # form fields sent several times (a list); every other field is one string
     options_schema: dict | None = None  # JSON schema of the creation form's fields (the API's "options")
     action_schema: dict | None = None  # JSON schema of an action rules.apply takes (the form's result too)
     commands: dict[str, tuple[str, Callable[[list[str]], int]]] = field(default_factory=dict)

@@ -9,6 +9,7 @@ import ipaddress
 import re
 import socket
 import time
+from urllib.parse import urlsplit
 
 import qrcode
 import qrcode.image.svg
@@ -102,6 +103,59 @@ def is_loopback_host(host: str) -> bool:
         return ipaddress.ip_address(name).is_loopback
     except ValueError:
         return False
+
+
+BASE_URL_LENGTH = 100  # characters: longer, and a QR code of a table's link no longer fits its box
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def valid_host(host: str) -> bool:
+    """True for a ``Host`` header a browser can send: a DNS name, IPv4 or [IPv6], and an optional port.
+
+    A DNS name has labels of 1 to 63 letters, digits and hyphens, 253 characters in all.
+    """
+    name, port = host, ""
+    if host.startswith("["):
+        name, bracket, rest = host[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return False
+        port = rest[1:]
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            return False
+    else:
+        name, _, port = host.partition(":")
+        labels = name.removesuffix(".").split(".")
+        if not name or len(name) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
+            return False
+    return not port or (port.isdigit() and len(port) <= 5 and 1 <= int(port) <= 65535)
+
+
+def check_base_url(url: str) -> str:
+    """``url`` without a trailing slash, or a ``ValueError`` saying in one sentence what is wrong with it.
+
+    An address printed on paper must be one a phone can open: http or https, a valid host,
+    and short enough for the QR code of a table's link to fit its box.
+    """
+    try:
+        parts = urlsplit(url)
+        valid = (
+            parts.scheme in ("http", "https")
+            and valid_host(parts.netloc)
+            and not (parts.query or parts.fragment)
+        )
+    except ValueError:
+        valid = False
+    if not valid:
+        raise ValueError(
+            f"The base address must be an http:// or https:// address, like http://192.168.1.20:5000, not {url[:60]!r}."
+        )
+    if len(url) > BASE_URL_LENGTH:
+        raise ValueError(
+            f"The base address is {len(url)} characters long; a QR code has room for at most {BASE_URL_LENGTH}."
+        )
+    return url.rstrip("/")
 
 
 @functools.lru_cache(maxsize=2048)

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from flask import jsonify, make_response, request, url_for
 
-from companion import api, get_db, registry, schemas, store
+from companion import api, get_db, registry, schemas, security, store
 from companion.api import Refused, bp, json_body
 from companion.games import Game
 from companion.rules.errors import RuleError
@@ -24,6 +24,7 @@ MAX_KEY = 200  # an Idempotency-Key is a UUID or so; anything longer is a mistak
 
 
 @bp.post("/tables")
+@security.limited("tables")
 def create():
     """Create a table: ``{"game", "options"}`` → 201 with its links and the referee's table."""
     body = _object(json_body(), "body")
@@ -37,6 +38,7 @@ def create():
     options = game.table_options(_form_fields(fields))
     title = game.table_title(options) if game.table_title else ""
     table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
+    security.count("tables")
     referee, viewer, seats = links[0], links[1], links[2:]
     answer = {
         "game": game.slug,
@@ -77,6 +79,8 @@ def act(token: str):
     if link.role == "viewer":
         raise Refused(403, "viewer_link", "This is a viewer's link: it can watch the table but not play on it.")
     action = game.checked_action(body.get("action"))
+    if link.role == "seat" and not isinstance(action, dict):
+        raise RuleError("bad_action", "An action is a JSON object naming its type.", "action")
     if link.role == "seat":
         action = {**action, "member": action.get("member") or "api", "member_name": action.get("member_name", "")}
     version = None if store.order_free(game.rules, action) else _version(body)

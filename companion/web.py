@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import gzip
+from collections.abc import Iterable
 
 from flask import current_app, make_response, render_template, request
+from flask_compress import Compress
 
 from companion import netinfo
+from companion.rules.errors import RuleError
 
 
 def is_htmx() -> bool:
@@ -28,9 +30,31 @@ def render(page: str, fragment: str, status: int = 200, **context):
     return response
 
 
-def form_dict() -> dict:
-    """The posted form as a dict; fields given several times (checkboxes) become lists."""
-    return {key: (values if len(values) > 1 else values[0]) for key, values in request.form.lists()}
+FIELD_LIMIT = 10_000  # characters in one form field: far more than any name, deck or faction needs
+
+
+def form_dict(lists: Iterable[str] = ()) -> dict[str, str | list[str]]:
+    """The posted form, parsed in one place so that no view meets a value it did not ask for.
+
+    Every field is one string, except the fields named in ``lists``, which are always
+    lists. A field sent twice that is not a list, or a field longer than ``FIELD_LIMIT``,
+    is refused with a ``RuleError``: no page sends either, and guessing could change the
+    table in a way nobody chose.
+    """
+    wanted = frozenset(lists)
+    form: dict[str, str | list[str]] = {}
+    for key, values in request.form.lists():
+        if len(values) > 1 and key not in wanted:
+            raise RuleError(
+                "repeated_field", "This form sent one of its fields twice. Reload the page and try again."
+            )
+        if any(len(value) > FIELD_LIMIT for value in values):
+            raise RuleError(
+                "too_long",
+                f"A field of this form is longer than the {FIELD_LIMIT:,} characters Castellan keeps.",
+            )
+        form[key] = list(values) if key in wanted else values[0]
+    return form
 
 
 def public_base_url() -> str:
@@ -67,33 +91,21 @@ def printed_base_url() -> str:
     return public_base_url()
 
 
-_COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+compress = Compress()
 
 
 def init_compression(app) -> None:
-    """Gzip text answers for phones on a weak Wi-Fi (waitress does not compress).
+    """Brotli or gzip text answers for phones on a weak Wi-Fi (the WSGI server does not compress).
 
-    Deterministic (no timestamp in the gzip header), so ETags stay meaningful; a
-    compressed answer gets its own ETag and ``Vary: Accept-Encoding``.
+    Flask-Compress adds the algorithm to a strong ETag (``"7":br``); the live poll's ETag
+    is weak, which names the table's content whatever the encoding, so the browser's
+    ``If-None-Match`` still matches and an idle table answers 304.
     """
-
-    @app.after_request
-    def compress(response):
-        if (
-            response.status_code != 200
-            or "gzip" not in request.headers.get("Accept-Encoding", "")
-            or "Content-Encoding" in response.headers
-            or not (response.mimetype or "").startswith(_COMPRESSIBLE)
-        ):
-            return response
-        response.direct_passthrough = False
-        body = response.get_data()
-        if len(body) < 1024:
-            return response
-        response.set_data(gzip.compress(body, compresslevel=6, mtime=0))
-        response.headers["Content-Encoding"] = "gzip"
-        response.vary.add("Accept-Encoding")
-        etag, weak = response.get_etag()
-        if etag:
-            response.set_etag(f"{etag}-gz", weak=weak)
-        return response
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_ALGORITHM_STREAMING", ["br"])
+    app.config.setdefault("COMPRESS_MIN_SIZE", 1024)
+    app.config.setdefault(
+        "COMPRESS_MIMETYPES",
+        ["text/html", "text/css", "text/plain", "text/javascript", "application/json", "image/svg+xml"],
+    )
+    compress.init_app(app)

@@ -14,6 +14,7 @@ standard page ``frame``, the card-sheet engine ``card_sheet`` and the mat engine
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -705,15 +706,20 @@ class Document:
         self.line(rect.x, rect.cy, rect.right, rect.cy, width=0.3)
 
 
-def qr_matrix(data: str) -> list[list[bool]]:
-    """The modules of data's QR code at error correction level M, with the 4-module quiet zone."""
+@functools.lru_cache(maxsize=64)
+def qr_matrix(data: str) -> tuple[tuple[bool, ...], ...]:
+    """The modules of data's QR code at error correction level M, with the 4-module quiet zone.
+
+    Kept for the next call: choosing the mask is most of a card sheet's drawing time, and a
+    sheet draws the same address on both sides of its first page.
+    """
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=4)
     code.add_data(data)
     code.make(fit=True)
-    return code.get_matrix()
+    return tuple(tuple(row) for row in code.get_matrix())
 
 
-def _dark_runs(matrix: list[list[bool]]) -> Iterator[tuple[int, int, int]]:
+def _dark_runs(matrix: Sequence[Sequence[bool]]) -> Iterator[tuple[int, int, int]]:
     """(row, first column, length) of each horizontal run of dark modules."""
     for r, row in enumerate(matrix):
         start = None

@@ -28,7 +28,9 @@ def new_table(options: dict, seed: int) -> dict:
     names = options.get("players") if isinstance(options, dict) else None
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise RuleError("bad_players", "Name the players, one per line.", "players")
-    names = [name.strip()[:MAX_NAME] for name in names if name.strip()]
+    names = [name.strip() for name in names if name.strip()]
+    if any(len(name) > MAX_NAME for name in names):
+        raise RuleError("bad_players", f"A player's name is at most {MAX_NAME} characters.", "players")
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleError(
             "bad_players", f"A score pad takes {MIN_PLAYERS} to {MAX_PLAYERS} players.", "players"

@@ -8,7 +8,7 @@ from itertools import groupby
 from flask import Blueprint, abort, render_template, request, send_file
 
 import printables
-from companion import registry
+from companion import registry, security
 from companion.web import printed_base_url
 from printables.layout import DUPLEX
 
@@ -37,6 +37,7 @@ def index():
 
 
 @bp.get("/print/<slug>.pdf")
+@security.limited("pdfs")
 def sheet(slug: str):
     """One sheet as a PDF: ``?paper=a4|letter`` (a mat also ``a3|tabloid``), ``&ink=saver``,
     ``&duplex=long|short``, ``&back=rich``; its QR codes carry ``printed_base_url``."""
@@ -48,6 +49,7 @@ def sheet(slug: str):
     duplex = request.args.get("duplex", "long")
     if paper not in chosen.papers or duplex not in DUPLEX:
         abort(404)
+    security.count("pdfs")
     out = io.BytesIO()
     printables.build(
         chosen,

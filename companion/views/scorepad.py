@@ -28,13 +28,10 @@ def _action(form: dict, viewer: str) -> dict:
     An empty field is 0. ``minus`` holds the positions (0 first) whose ± toggle is on: their
     points count negative, for phone keypads that have no minus sign.
     """
-    raw = form.get("points", [])
-    raw = raw if isinstance(raw, list) else [raw]
-    minus = form.get("minus", [])
-    minus = set(minus if isinstance(minus, list) else [minus])
+    minus = set(form.get("minus", []))
     points = []
-    for position, text in enumerate(raw):
-        text = str(text).strip() or "0"
+    for position, text in enumerate(form.get("points", [])):
+        text = text.strip() or "0"
         try:
             value = int(text)
         except ValueError:
@@ -65,6 +62,7 @@ GAME = Game(
     table_options=_options,
     table_title=lambda options: ", ".join(name.strip() for name in options["players"] if name.strip()),
     table_action=_action,
+    list_fields=("points", "minus"),
     options_schema=schemas.options(
         "The players' names, in the order their points are given.",
         {"players": {"oneOf": [

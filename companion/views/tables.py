@@ -25,7 +25,7 @@ from flask import (
     url_for,
 )
 
-from companion import get_db, netinfo, registry, store
+from companion import get_db, netinfo, registry, security, store
 from companion.rules.errors import RuleError
 from companion.web import form_dict, is_htmx, public_base_url, render
 
@@ -34,15 +34,17 @@ REMEMBERED_TABLES = 30
 
 
 @bp.post("/tables/new/<game_slug>")
+@security.limited("tables")
 def create(game_slug: str):
     """Create a table of a game from its page's form, then open it as the referee."""
     game = registry().games.get(game_slug)
     if game is None or not game.has_tables:
         abort(404)
     try:
-        options = game.table_options(form_dict())
+        options = game.table_options(form_dict(game.list_fields))
         title = game.table_title(options) if game.table_title else ""
         _table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
+        security.count("tables")
     except RuleError as refused:
         flash(refused.message, "error")
         return redirect(url_for(f"{game.slug}.index") + "#new-table", code=303)
@@ -70,15 +72,17 @@ def live(token: str):
     indexed lookup, not a state to load and render.
     """
     link = _link(token)
-    # The fragment holds this session's CSRF token and member identity, so the ETag names the session too.
-    etag = f"{store.table_version(get_db(), link.table_id)}.{session.get('csrf', '')[:8]}"
-    if request.if_none_match.contains(etag):
+    # The fragment holds this session's CSRF token and member identity, so the ETag names the
+    # session too. It is weak: the same content brotli'd, gzipped or plain (see web.init_compression).
+    session_part = str(session.get("csrf_form_token", ""))[-8:]
+    etag = f"{store.table_version(get_db(), link.table_id)}.{session_part}"
+    if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
     else:
         link, table, game = _open(token)
-        etag = f"{table.version}.{session.get('csrf', '')[:8]}"
+        etag = f"{table.version}.{session_part}"
         response = render("tables/_live.html", "tables/_live.html", **_context(link, table, game))
-    response.set_etag(etag)
+    response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
 
@@ -91,8 +95,8 @@ def act(token: str):
         return _refuse(
             link, table, game, 403, "This is a viewer's link: it can watch the table but not play on it."
         )
-    form = form_dict()
     try:
+        form = form_dict(game.list_fields)
         action = game.checked_action(game.table_action(form, link.viewer))
         if link.role == "seat":
             action = {**action, "member": _member(), "member_name": _member_name(form)}
@@ -118,8 +122,8 @@ def undo(token: str):
     if link.role != "referee":
         return _refuse(link, table, game, 403, "Only the referee can undo.")
     last = store.last_action(get_db(), table.id)
-    form = form_dict()
     try:
+        form = form_dict(game.list_fields)
         table = store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form))
     except store.StaleTable as stale:
         return _refuse(link, stale.table, game, 409, str(stale))
@@ -192,8 +196,9 @@ def _link(token: str) -> store.Link:
 
 
 def _open(token: str):
-    """The link, its table and its game, or a 404 page."""
+    """The link, its table and its game, or a 404 page; a seat's link is now known to have joined."""
     link = _link(token)
+    store.mark_joined(get_db(), link)
     table = store.get_table(get_db(), link.table_id)
     game = registry().games.get(table.game)
     if game is None or game.rules is None:
@@ -247,7 +252,10 @@ def _refuse(link, table, game, status: int, message: str):
     fragment, a plain post gets the whole page straight away (not a redirect, which would
     lose the form), both with the refused form ``kept`` for the game's template to refill.
     """
-    kept = {key: value for key, value in form_dict().items() if key not in ("csrf_token", "version")}
+    try:
+        kept = {key: value for key, value in form_dict(game.list_fields).items() if key not in ("csrf_token", "version")}
+    except RuleError:  # the form itself was refused (a field sent twice, or too long): nothing to refill
+        kept = {}
     return _render_table(link, table, game, status, [("error", message)], kept)
 
 
@@ -288,10 +296,14 @@ def _remember(token: str) -> None:
 
 def _invites(links: list[store.Link], game) -> list[dict]:
     """Each link with its full address (as another phone opens it), its QR code, and whether a
-    seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's."""
+    seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's.
+
+    The players' links come first and the referee's last, so that the code a phone scans
+    first is never the one that can play and undo.
+    """
     base = public_base_url()
     invites = []
-    for item in links:
+    for item in sorted(links, key=lambda link: ("seat", "viewer", "referee").index(link.role)):
         address = base + url_for("tables.show", token=item.token)
         invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address),
                         "team": getattr(game.rules, "TEAM_SEATS", False)})

@@ -61,8 +61,7 @@ def table_action(form: dict, viewer: str) -> dict:
     if kind == "next_game":
         return {"type": "next_game"}
     if kind == "hand":
-        cards = form.get("cards", [])
-        return {"type": "hand", "player": form.get("player"), "cards": [cards] if isinstance(cards, str) else cards}
+        return {"type": "hand", "player": form.get("player"), "cards": form.get("cards", [])}
     if kind != "play":
         raise RuleError("unknown_action", "Choose one of the buttons on the table's screen.", "type")
     cell = form.get("cell")
@@ -120,6 +119,7 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
+    list_fields=("cards",),
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
     commands={

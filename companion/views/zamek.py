@@ -32,11 +32,10 @@ _NUMBER_TEXT = re.compile(r"[\s,;]+")
 def table_options(form: dict) -> dict:
     """The creation form: variant, stop_at_ten, 2-4 ``players`` fields, teams, and the deck."""
     names = form.get("players", [])
-    names = names if isinstance(names, list) else [names]
     return {
         "variant": form.get("variant") or "basic",
         "stop_at_ten": form.get("stop_at_ten") == "yes" and form.get("variant") == "extended",
-        "players": [name.strip() for name in names if isinstance(name, str) and name.strip()],
+        "players": [name.strip() for name in names if name.strip()],
         "teams": form.get("teams") == "yes",
         "deck": deck_from_form(form),
     }
@@ -54,6 +53,8 @@ def table_action(form: dict, viewer: str) -> dict:
         action = {"type": "turn", "number": _whole(form.get("number"), "number", "the number on the card")}
         if str(form.get("position") or "").strip():
             action["position"] = _whole(form.get("position"), "position", "the place of the card")
+        if form.get("choice"):
+            action["choice"] = form["choice"]
         return action
     if kind == "choose":
         return {"type": "choose", "choice": form.get("choice")}
@@ -102,8 +103,9 @@ OPTIONS_SCHEMA = schemas.options(
 )
 _OPTIONAL_TEXT = {"type": ["string", "null"], "maxLength": 200}
 ACTION_SCHEMA = schemas.actions(
-    schemas.action("turn", "The player to move turned over a card (and where it lay).", {"number": {"type": "integer"}},
-                   {"position": {"type": "integer"}}),
+    schemas.action("turn", "The player to move turned over a card (and where it lay); with choice, also what "
+                   "became of it, in one entry.", {"number": {"type": "integer"}},
+                   {"position": {"type": "integer"}, "choice": _OPTIONAL_TEXT}),
     schemas.action("choose", "What becomes of the face-up card.", {"choice": _OPTIONAL_TEXT}),
     schemas.action("vote", "A team member's vote: a place, or a choice for the face-up card.", {"stage": _OPTIONAL_TEXT},
                    {"position": {"type": "integer"}, "choice": _OPTIONAL_TEXT, **schemas.MEMBER}),
@@ -130,6 +132,7 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
+    list_fields=("players",),
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
 )

@@ -178,7 +178,7 @@ def test_a_qr_code_with_too_small_modules_is_refused(build_pdf):
 
 def test_qr_codes_use_level_m_with_the_full_quiet_zone():
     matrix = qr_matrix("http://localhost:5000/castle/")
-    quiet = [row[:4] + row[-4:] for row in matrix] + matrix[:4] + matrix[-4:]
+    quiet = [row[:4] + row[-4:] for row in matrix] + [*matrix[:4], *matrix[-4:]]
     assert not any(any(row) for row in quiet)
     assert _error_correction(matrix) == ERROR_CORRECT_M
     code = qrcode.QRCode(error_correction=ERROR_CORRECT_L)

@@ -182,7 +182,7 @@ def test_a_two_player_game_ends_and_scores_from_the_tracked_piles(browser, app):
         ({"type": "fly"}, "Choose to deal, play or pass."),
         (
             {"card_rank": ["Q", "K"], "card_suit": "H", "type": "play", "pile": "A1"},
-            "Pick one rank and one suit.",
+            "This form sent one of its fields twice.",
         ),
     ],
 )

@@ -108,7 +108,7 @@ def test_a_card_picked_from_the_hand_leaves_the_hand(browser):
     ({"cell": "B2", "card": "p9-01"}, "is not one of"),
     ({"type": "next_game"}, "Finish this game before starting the next one"),
     ({"type": "shuffle"}, "Choose one of the buttons"),
-    ({"cell": ["A1", "B1"], "card": "x"}, "Tap the cell the card was laid on"),
+    ({"cell": ["A1", "B1"], "card": "x"}, "This form sent one of its fields twice."),
 ])
 def test_each_bad_play_is_refused_in_words_and_changes_nothing(browser, data, message):
     token = new_table(browser)
