@@ -196,8 +196,9 @@ def _link(token: str) -> store.Link:
 
 
 def _open(token: str):
-    """The link, its table and its game, or a 404 page."""
+    """The link, its table and its game, or a 404 page; a seat's link is now known to have joined."""
     link = _link(token)
+    store.mark_joined(get_db(), link)
     table = store.get_table(get_db(), link.table_id)
     game = registry().games.get(table.game)
     if game is None or game.rules is None:
@@ -295,10 +296,14 @@ def _remember(token: str) -> None:
 
 def _invites(links: list[store.Link], game) -> list[dict]:
     """Each link with its full address (as another phone opens it), its QR code, and whether a
-    seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's."""
+    seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's.
+
+    The players' links come first and the referee's last, so that the code a phone scans
+    first is never the one that can play and undo.
+    """
     base = public_base_url()
     invites = []
-    for item in links:
+    for item in sorted(links, key=lambda link: ("seat", "viewer", "referee").index(link.role)):
         address = base + url_for("tables.show", token=item.token)
         invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address),
                         "team": getattr(game.rules, "TEAM_SEATS", False)})
