@@ -118,3 +118,40 @@ def test_the_error_page_renders_without_routing(app):
         body, status = app.handle_user_exception(NotFound())
     assert status == 404
     assert "There is nothing here." in body and 'href="/"' in body
+
+
+def test_without_trusted_proxies_forwarded_headers_are_ignored_and_the_cookie_is_plain(browser):
+    token = browser.create_table("scorepad", {"players": "Ola"})
+    forged = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"}
+    page = text(browser.get(f"/t/{token}/links", headers=forged))
+    assert "evil.example" not in page
+    response = browser.post("/tables/new/scorepad", {"players": "Kuba"}, headers=forged)
+    assert "Secure" not in response.headers["Set-Cookie"]
+
+
+def test_behind_a_trusted_proxy_the_cookie_is_secure_and_links_use_the_forwarded_address(tmp_path):
+    phone = Browser(_app(tmp_path, TRUSTED_PROXIES=1).test_client())
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "castellan.example.org", "X-Forwarded-For": "198.51.100.4"}
+    phone.get("/", headers=forwarded)
+    response = phone.post("/tables/new/scorepad", {"players": "Ola"}, headers=forwarded)
+    assert "; Secure" in response.headers["Set-Cookie"]
+    token = response.headers["Location"].rsplit("/t/", 1)[1]
+    assert f"https://castellan.example.org/t/{token}" in text(phone.get(f"/t/{token}/links", headers=forwarded))
+    bad = phone.get("/", headers={**forwarded, "X-Forwarded-Host": "a" * 70 + ".example"})
+    assert bad.status_code == 400
+
+
+def test_with_a_base_url_links_always_use_it(tmp_path):
+    phone = Browser(_app(tmp_path, BASE_URL="https://games.example.org/").test_client())
+    token = phone.create_table("scorepad", {"players": "Ola"})
+    page = text(phone.get(f"/t/{token}/links", headers={"Host": "192.168.1.9:5000"}))
+    assert f"https://games.example.org/t/{token}" in page and "192.168.1.9" not in page
+
+
+@pytest.mark.parametrize(
+    "url, words",
+    [("javascript:alert(1)", "must be an http:// or https:// address"), ("http://" + "a.b" * 40, "a QR code has room")],
+)
+def test_a_bad_base_url_stops_the_app_with_one_sentence(tmp_path, url, words):
+    with pytest.raises(ValueError, match=words):
+        _app(tmp_path, BASE_URL=url)
