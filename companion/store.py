@@ -19,6 +19,7 @@ killed), so an answered move is a kept move. The module knows nothing of Flask.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import sqlite3
@@ -45,6 +46,7 @@ class Link:
     role: str  # "referee" (can act), "viewer" (read-only) or "seat" (a player's private link)
     seat: str | None
     label: str
+    claimed_by: str | None = None  # a digest of the phone that claimed this seat (see ``claim_seat``)
 
     @property
     def viewer(self) -> str:
@@ -139,13 +141,53 @@ def create_table(
 def find_link(conn: sqlite3.Connection, token: str) -> Link | None:
     """The link with this token, or None."""
     row = conn.execute("SELECT * FROM links WHERE token = ?", (token,)).fetchone()
-    return Link(row["token"], row["table_id"], row["role"], row["seat"], row["label"]) if row else None
+    return _link(row) if row else None
 
 
 def table_links(conn: sqlite3.Connection, table_id: str) -> list[Link]:
     """Every link of a table: referee, viewer, then the seats in creation order."""
     rows = conn.execute("SELECT * FROM links WHERE table_id = ? ORDER BY rowid", (table_id,)).fetchall()
-    return [Link(r["token"], r["table_id"], r["role"], r["seat"], r["label"]) for r in rows]
+    return [_link(row) for row in rows]
+
+
+def claim_seat(conn: sqlite3.Connection, link: Link, phone: str) -> bool:
+    """Claim a seat's link for ``phone`` (a browser's secret identity) if no phone has; True if it is this one's.
+
+    Only a digest of ``phone`` is stored. The claim is one conditional UPDATE, so two
+    phones opening the link at once cannot both get it.
+    """
+    digest = hashlib.sha256(phone.encode()).hexdigest()
+    if link.claimed_by is not None:  # the usual case, read without taking the write lock
+        return link.claimed_by == digest
+    conn.execute("UPDATE links SET claimed_by = ? WHERE token = ? AND claimed_by IS NULL", (digest, link.token))
+    row = conn.execute("SELECT claimed_by FROM links WHERE token = ?", (link.token,)).fetchone()
+    return row is not None and row["claimed_by"] == digest
+
+
+def release_seat(conn: sqlite3.Connection, table_id: str, seat: str) -> Link:
+    """The referee frees a claimed seat (its phone is lost): the next phone to open the link claims it.
+
+    The release is written in the table's log (not a move: undo skips it) and changes the
+    table's version, so every phone shows it. ``KeyError`` if no such seat is claimed.
+    """
+    with _write(conn):
+        row = conn.execute(
+            "SELECT * FROM links WHERE table_id = ? AND role = 'seat' AND seat = ? AND claimed_by IS NOT NULL",
+            (table_id, seat),
+        ).fetchone()
+        if row is None:
+            raise KeyError(seat)
+        conn.execute("UPDATE links SET claimed_by = NULL WHERE token = ?", (row["token"],))
+        description = f"The referee released {row['label']}'s link: the next phone to open it takes the seat."
+        _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
+        conn.execute(
+            "UPDATE tables SET version = version + 1, updated_at = ? WHERE id = ?", (_now(), table_id)
+        )
+        return _link(row)
+
+
+def _link(row: sqlite3.Row) -> Link:
+    return Link(row["token"], row["table_id"], row["role"], row["seat"], row["label"], row["claimed_by"])
 
 
 def get_table(conn: sqlite3.Connection, table_id: str) -> Table:
@@ -263,10 +305,13 @@ def last_action(conn: sqlite3.Connection, table_id: str) -> dict | None:
 def history(
     conn: sqlite3.Connection, table_id: str, only_in_force: bool = False, limit: int | None = None
 ) -> list[dict]:
-    """The log, newest first: seq, actor, action, description, when, and whether undone."""
+    """The log, newest first: seq, actor, action, description, when, and whether undone.
+
+    ``only_in_force``: the entries undo can take back (a seat's release is not one).
+    """
     sql = "SELECT * FROM actions WHERE table_id = ?"
     if only_in_force:
-        sql += " AND undone_at IS NULL"
+        sql += " AND undone_at IS NULL AND kind != 'release'"
     sql += " ORDER BY seq DESC"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"

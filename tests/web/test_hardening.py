@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
 
@@ -155,3 +156,48 @@ def test_with_a_base_url_links_always_use_it(tmp_path):
 def test_a_bad_base_url_stops_the_app_with_one_sentence(tmp_path, url, words):
     with pytest.raises(ValueError, match=words):
         _app(tmp_path, BASE_URL=url)
+
+
+def _forteresse_table(browser) -> tuple[str, dict]:
+    token = browser.create_table("forteresse", {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"})
+    page = browser.get(f"/t/{token}/links").data.decode()
+    seats = dict(re.findall(r"<strong>(Ola|Kuba)</strong>.*?/t/([A-Za-z0-9_-]{10,64})", page, re.S))
+    return token, seats
+
+
+def test_a_seat_link_is_claimed_by_the_first_phone_and_hidden_from_the_referee(app, browser, other_browser):
+    token, seats = _forteresse_table(browser)
+    assert set(seats) == {"Ola", "Kuba"}
+    assert other_browser.get(f"/t/{seats['Kuba']}").status_code == 200
+    assert other_browser.get(f"/t/{seats['Kuba']}/history").status_code == 200  # the same phone, again
+    referee_page = text(browser.get(f"/t/{token}"))
+    assert seats["Kuba"] not in referee_page and seats["Ola"] in referee_page
+    assert "taken: this link is open on Kuba's phone, and only there" in referee_page
+    thief = Browser(app.test_client())
+    for path in ("", "/live", "/history", "/links", "/export.json"):
+        refused = thief.get(f"/t/{seats['Kuba']}{path}")
+        assert refused.status_code in (403, 304), path
+        assert "Kuba" not in text(refused) or "already open on another phone" in text(refused), path
+    assert "Kuba's link is already open on another phone" in text(thief.get(f"/t/{seats['Kuba']}"))
+    assert browser.get(f"/t/{seats['Kuba']}").status_code == 403  # the referee's own phone too
+
+
+def test_the_referee_releases_a_lost_phones_seat_and_the_table_is_told(app, browser, other_browser):
+    token, seats = _forteresse_table(browser)
+    other_browser.get(f"/t/{seats['Kuba']}")
+    version_before = int(re.search(r'data-version="(\d+)"', browser.get(f"/t/{token}").data.decode()).group(1))
+    refused = other_browser.post(f"/t/{seats['Kuba']}/release", {"seat": "b"}, follow_redirects=True)
+    assert "Only the referee can release a seat." in text(refused)
+    released = browser.post(f"/t/{token}/release", {"seat": "b"}, follow_redirects=True)
+    assert "Kuba's seat is free: the next phone to open its link takes it." in text(released)
+    assert seats["Kuba"] in text(released)  # its code and address are back on the referee's page
+    page = browser.get(f"/t/{token}").data.decode()
+    assert int(re.search(r'data-version="(\d+)"', page).group(1)) == version_before + 1  # every phone refreshes
+    history = text(other_browser.get(f"/t/{seats['Ola']}/history"))  # the table's log says so
+    assert "The referee released Kuba's link: the next phone to open it takes the seat." in history
+    new_phone = Browser(app.test_client())
+    assert new_phone.get(f"/t/{seats['Kuba']}").status_code == 200
+    assert other_browser.get(f"/t/{seats['Kuba']}").status_code == 403
+    browser.post(f"/t/{token}/release", {"seat": "a"})  # Ola's seat, claimed above by reading its history
+    again = browser.post(f"/t/{token}/release", {"seat": "a"}, follow_redirects=True)
+    assert "That seat is not taken by any phone: there is nothing to release." in text(again)
