@@ -156,7 +156,7 @@ def claim_seat(conn: sqlite3.Connection, link: Link, phone: str) -> bool:
     Only a digest of ``phone`` is stored. The claim is one conditional UPDATE, so two
     phones opening the link at once cannot both get it.
     """
-    digest = hashlib.sha256(phone.encode()).hexdigest()
+    digest = phone_digest(phone)
     if link.claimed_by is not None:  # the usual case, read without taking the write lock
         return link.claimed_by == digest
     conn.execute("UPDATE links SET claimed_by = ? WHERE token = ? AND claimed_by IS NULL", (digest, link.token))
@@ -327,6 +327,33 @@ def history(
         }
         for row in conn.execute(sql, (table_id,)).fetchall()
     ]
+
+
+def remember(conn: sqlite3.Connection, phone: str, token: str, keep: int) -> None:
+    """Add a link to the tables a browser (``phone``, its secret identity) opened; it keeps its ``keep`` newest."""
+    digest = phone_digest(phone)
+    with _write(conn):
+        conn.execute(
+            "INSERT INTO remembered (phone, token, seen_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (phone, token) DO UPDATE SET seen_at = excluded.seen_at",
+            (digest, token, _now()),
+        )
+        conn.execute(
+            "DELETE FROM remembered WHERE phone = ? AND token NOT IN"
+            " (SELECT token FROM remembered WHERE phone = ? ORDER BY seen_at DESC LIMIT ?)",
+            (digest, digest, keep),
+        )
+
+
+def remembered_tables(conn: sqlite3.Connection, phone: str) -> list[tuple[Link, Table]]:
+    """The tables a browser created or joined (see ``remember``), the last changed first."""
+    rows = conn.execute("SELECT token FROM remembered WHERE phone = ?", (phone_digest(phone),)).fetchall()
+    return tables_for_tokens(conn, [row["token"] for row in rows])
+
+
+def phone_digest(phone: str) -> str:
+    """What the database keeps of a browser's secret identity."""
+    return hashlib.sha256(phone.encode()).hexdigest()
 
 
 def tables_for_tokens(conn: sqlite3.Connection, tokens: list[str]) -> list[tuple[Link, Table]]:

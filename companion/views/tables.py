@@ -314,9 +314,9 @@ def _member_name(form: dict) -> str:
 
 
 def _remember(token: str) -> None:
-    """Keep this link in the browser's list of tables (newest first, bounded)."""
-    tokens = [token] + [t for t in session.get("tables", []) if t != token]
-    session["tables"] = tokens[:REMEMBERED_TABLES]
+    """Keep this link in the browser's list of tables (newest first, bounded), in the database:
+    the session cookie holds only the browser's identity, never a referee's token."""
+    store.remember(get_db(), _member(), token, REMEMBERED_TABLES)
 
 
 def _invites(links: list[store.Link], game) -> list[dict]:

@@ -126,16 +126,15 @@ def test_without_trusted_proxies_forwarded_headers_are_ignored_and_the_cookie_is
     forged = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"}
     page = text(browser.get(f"/t/{token}/links", headers=forged))
     assert "evil.example" not in page
-    response = browser.post("/tables/new/scorepad", {"players": "Kuba"}, headers=forged)
+    response = browser.client.application.test_client().get("/", headers=forged)
     assert "Secure" not in response.headers["Set-Cookie"]
 
 
 def test_behind_a_trusted_proxy_the_cookie_is_secure_and_links_use_the_forwarded_address(tmp_path):
     phone = Browser(_app(tmp_path, TRUSTED_PROXIES=1).test_client())
     forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "castellan.example.org", "X-Forwarded-For": "198.51.100.4"}
-    phone.get("/", headers=forwarded)
+    assert "; Secure" in phone.get("/", headers=forwarded).headers["Set-Cookie"]
     response = phone.post("/tables/new/scorepad", {"players": "Ola"}, headers=forwarded)
-    assert "; Secure" in response.headers["Set-Cookie"]
     token = response.headers["Location"].rsplit("/t/", 1)[1]
     assert f"https://castellan.example.org/t/{token}" in text(phone.get(f"/t/{token}/links", headers=forwarded))
     bad = phone.get("/", headers={**forwarded, "X-Forwarded-Host": "a" * 70 + ".example"})
@@ -201,3 +200,19 @@ def test_the_referee_releases_a_lost_phones_seat_and_the_table_is_told(app, brow
     browser.post(f"/t/{token}/release", {"seat": "a"})  # Ola's seat, claimed above by reading its history
     again = browser.post(f"/t/{token}/release", {"seat": "a"}, follow_redirects=True)
     assert "That seat is not taken by any phone: there is nothing to release." in text(again)
+
+
+def test_the_session_cookie_holds_no_table_link_and_the_home_page_still_lists_the_tables(app, browser):
+    import base64
+    import zlib
+
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
+    browser.get(f"/t/{token}")
+    cookie = browser.client.get_cookie("session").value
+    payload = cookie.lstrip(".").split(".")[0]
+    decoded = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    if cookie.startswith("."):
+        decoded = zlib.decompress(decoded)
+    assert token.encode() not in decoded
+    assert f"/t/{token}" in text(browser.get("/"))
+    assert f"/t/{token}" not in text(Browser(app.test_client()).get("/"))
