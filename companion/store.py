@@ -47,6 +47,7 @@ class Link:
     seat: str | None
     label: str
     claimed_by: str | None = None  # a digest of the phone that claimed this seat (see ``claim_seat``)
+    joined: bool = False  # the link has been opened (recorded for seats: see mark_joined)
 
     @property
     def viewer(self) -> str:
@@ -186,8 +187,18 @@ def release_seat(conn: sqlite3.Connection, table_id: str, seat: str) -> Link:
         return _link(row)
 
 
+def mark_joined(conn: sqlite3.Connection, link: Link) -> None:
+    """Note that a seat's link has been opened (once: later visits write nothing)."""
+    if link.role == "seat" and not link.joined:
+        with _write(conn):
+            conn.execute("UPDATE links SET joined_at = ? WHERE token = ? AND joined_at IS NULL", (_now(), link.token))
+
+
 def _link(row: sqlite3.Row) -> Link:
-    return Link(row["token"], row["table_id"], row["role"], row["seat"], row["label"], row["claimed_by"])
+    return Link(
+        row["token"], row["table_id"], row["role"], row["seat"], row["label"],
+        row["claimed_by"], row["joined_at"] is not None,
+    )
 
 
 def get_table(conn: sqlite3.Connection, table_id: str) -> Table:

@@ -332,7 +332,12 @@ def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | N
     if _vote_open(state):
         return _random_vote(state, rng)
     if state["card"] is None:
-        return "referee", _random_turn(state, rng)
+        turn = _random_turn(state, rng)
+        if rng.random() < 0.3:  # now and then the whole turn in one entry
+            after = apply(state, turn, "referee")
+            if after["card"] and not _vote_open(after):
+                turn["choice"] = _random_choice(after, rng)
+        return "referee", turn
     return "referee", {"type": "choose", "choice": _random_choice(state, rng)}
 
 
@@ -682,7 +687,9 @@ def _vote_open(state: dict) -> bool:
 
 
 def _turn_card(state: dict, action: dict, actor: str) -> None:
-    """The referee enters the card turned over: its position and its number."""
+    """The referee enters the card turned over: its position and its number, and may add the
+    player's choice at once (``choice``), so that a decided turn is one entry; a choice the
+    rules refuse refuses the whole turn. A card the box rule takes goes to the box whatever the choice."""
     _check_referee(actor, "enters the card turned over")
     _check_playing(state)
     if state["card"]:
@@ -698,6 +705,13 @@ def _turn_card(state: dict, action: dict, actor: str) -> None:
     state["chosen_position"], state["ballots"] = None, {}
     if must_go_to_box(state["castles"], number) and _choice_refusal(state, "wizard"):
         _resolve(state, "box", "box rule")
+    elif action.get("choice") is not None:
+        if _vote_open(state):
+            raise RuleError("vote_open", f"{_seat_name(state, state['turn'])} votes on what becomes of the card: "
+                                         "turn it over only.", "choice")
+        choice = _read_choice(action["choice"], "choice")
+        _refuse_choice(state, choice)
+        _resolve(state, choice, "referee")
 
 
 def _turn_position(state: dict, action: dict) -> int:
@@ -1012,8 +1026,10 @@ def _final_scores(state: dict) -> dict | None:
 def _describe_turn(before: dict, after: dict, action: dict, actor: str) -> str:
     """"Ola turned over 23." (never the position)."""
     name, number = _seat_name(before, before["turn"]), action["number"]
-    if after["card"] is None:
+    if after["card"] is None and after["last"]["by"] == "box rule":
         return f"{name} turned over {number}: lower than every castle's end, it goes to the box." + _ending(after)
+    if after["card"] is None:
+        return f"{name} turned over {number}. " + _result_words(before, after) + _ending(after)
     if after["card"] and must_go_to_box(after["castles"], number):
         return f"{name} turned over {number}: it would go to the box, but {name} may use the wizard."
     return f"{name} turned over {number}."

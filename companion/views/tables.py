@@ -218,9 +218,11 @@ def _open(token: str):
     """The link, its table and its game, or a 404 page; a player's seat taken by another phone, a 403.
 
     A seat's link is one player's secrets: the first phone to open it claims it (a team's
-    link, ``TEAM_SEATS``, is shared by its phones and never claimed).
+    link, ``TEAM_SEATS``, is shared by its phones and never claimed). A seat's link opened
+    is noted as joined.
     """
     link = _link(token)
+    store.mark_joined(get_db(), link)
     table = store.get_table(get_db(), link.table_id)
     game = registry().games.get(table.game)
     if game is None or game.rules is None:
@@ -323,13 +325,14 @@ def _invites(links: list[store.Link], game) -> list[dict]:
     """Each link with its full address (as another phone opens it), its QR code, and whether a
     seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's.
 
-    A player's seat already claimed by a phone shows no address or code, only the referee's
-    way to release it.
+    The players' links come first and the referee's last, so that the code a phone scans
+    first is never the one that can play and undo. A player's seat already claimed by a
+    phone shows no address or code, only the referee's way to release it.
     """
     base = public_base_url()
     referee = next((item for item in links if item.role == "referee"), None)
     invites = []
-    for item in links:
+    for item in sorted(links, key=lambda link: ("seat", "viewer", "referee").index(link.role)):
         if referee is not None and item.role == "seat" and item.claimed_by:
             release = url_for("tables.release", token=referee.token)
             invites.append({"link": item, "claimed": True, "release_url": release})

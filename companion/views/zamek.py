@@ -53,6 +53,8 @@ def table_action(form: dict, viewer: str) -> dict:
         action = {"type": "turn", "number": _whole(form.get("number"), "number", "the number on the card")}
         if str(form.get("position") or "").strip():
             action["position"] = _whole(form.get("position"), "position", "the place of the card")
+        if form.get("choice"):
+            action["choice"] = form["choice"]
         return action
     if kind == "choose":
         return {"type": "choose", "choice": form.get("choice")}
@@ -101,8 +103,9 @@ OPTIONS_SCHEMA = schemas.options(
 )
 _OPTIONAL_TEXT = {"type": ["string", "null"], "maxLength": 200}
 ACTION_SCHEMA = schemas.actions(
-    schemas.action("turn", "The player to move turned over a card (and where it lay).", {"number": {"type": "integer"}},
-                   {"position": {"type": "integer"}}),
+    schemas.action("turn", "The player to move turned over a card (and where it lay); with choice, also what "
+                   "became of it, in one entry.", {"number": {"type": "integer"}},
+                   {"position": {"type": "integer"}, "choice": _OPTIONAL_TEXT}),
     schemas.action("choose", "What becomes of the face-up card.", {"choice": _OPTIONAL_TEXT}),
     schemas.action("vote", "A team member's vote: a place, or a choice for the face-up card.", {"stage": _OPTIONAL_TEXT},
                    {"position": {"type": "integer"}, "choice": _OPTIONAL_TEXT, **schemas.MEMBER}),

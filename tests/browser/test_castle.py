@@ -65,6 +65,8 @@ def _refused_without_javascript(chromium, address):
         expect(_table_pile(page, "C2").locator(".pile-mark")).to_have_text("✗may not go here")
         _table_pile(page, "C2").click()
         expect(page.locator(".notice-error")).to_have_text("A red 5 needs more than this pile's 5.")
+        expect(page.locator("input[name=card_rank][value='5']")).to_be_checked()  # the card is kept...
+        expect(_table_pile(page, "C2").locator(".pile-mark")).to_have_text("✗may not go here")  # ...with its marks
         expect(page.locator("#whose-turn")).to_have_text("Ewa's turn (Ewa & West)")
     finally:
         context.close()

@@ -102,18 +102,20 @@ def _two_players(server, phone, size, variant="Basic") -> None:
 
 
 def _turn_over(phone, place: int, number: int, choice: str | None) -> None:
+    """A referee's turn: tap the place, type the number, then one tap, on the player's choice if it is known."""
     phone.locator(f".zk-places input[value='{place}']").check()
     phone.get_by_label("Its number").fill(str(number))
-    phone.get_by_role("button", name="Turn over").click()
-    if choice:
-        phone.get_by_role("button", name=choice).click()
+    phone.get_by_role("button", name=choice or "Turn over").click()
+    expect(phone.get_by_label("Its number")).to_have_count(1 if choice else 0)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_the_referee_ends_a_game_where_the_cards_keep_going_back(server, phone, size):
     _two_players(server, phone, size)
     _turn_over(phone, 1, 30, "Put it back")
+    expect(phone.get_by_text("Last turn, Ola: 30 put back.")).to_be_visible()
     _turn_over(phone, 2, 12, "Add to the castle")  # Kuba: 1 12
+    expect(phone.get_by_text("Last turn, Kuba: 12 added.")).to_be_visible()
     _turn_over(phone, 1, 30, None)  # Ola turns the 30 over again, and would put it back again...
     expect(phone.get_by_text("43 cards lie face down.")).to_be_visible()  # 45, less 12 in a castle, less 30 face up
     expect(phone.get_by_text("The card numbered 30 is face up.")).to_be_visible()
@@ -139,7 +141,7 @@ def test_a_team_link_is_the_whole_teams_and_an_outvoted_member_hears_the_decisio
     phone.get_by_label("Teams vote from their phones").check()
     phone.get_by_role("button", name="Start the table").click()
     card = phone.locator(".invite-card", has_text="Team Red")
-    expect(card).to_contain_text("for the whole team: each member opens it on their own phone")
+    expect(card).to_contain_text("For the whole team: each member opens it on their own phone.")
     expect(phone.locator(".invite-card", has_text="only for this player")).to_have_count(0)
     address = card.locator("a.address").get_attribute("href")
     address = address.replace(address.split("/t/")[0], server)

@@ -532,6 +532,29 @@ def test_a_team_vote_open_when_the_game_ends_is_dropped():
     assert ended["over"] and ended["ballots"] == {} and zamek.view(ended, "p1")["vote"] is None
 
 
+def test_a_decided_turn_is_entered_at_once_with_its_choice():
+    state = zamek.apply(table(), {"type": "turn", "position": 7, "number": 20, "choice": "add"}, "referee")
+    assert state == play(table(), card(7, 20), choose("add"))
+    assert zamek.describe(table(), {"type": "turn", "position": 7, "number": 20, "choice": "add"}, "referee") == (
+        "Ola turned over 20. Ola added 20 to the castle (2 elements).")
+    kept = zamek.apply(state, {"type": "turn", "position": 8, "number": 30, "choice": "put_back"}, "referee")
+    assert kept["seen"] == {"8": 30} and kept["turn"] == "p1" and kept["card"] is None
+    # A choice the rules refuse refuses the whole turn; the box rule needs no choice and ignores one.
+    low = play(state, card(8, 5), choose("add"))  # Ola 1 20, Kuba 1 5
+    refused("not_higher", zamek.apply, low, {"type": "turn", "position": 9, "number": 10, "choice": "add"},
+            "referee", field="choice")
+    boxed = zamek.apply(low, {"type": "turn", "position": 9, "number": 3, "choice": "add"}, "referee")
+    assert boxed["box"] == [3] and boxed["castles"]["p1"] == [1, 20]
+    refused("unknown_action", zamek.apply, table(), {"type": "turn", "position": 7, "number": 20, "choice": "fly"},
+            "referee", field="choice")
+
+
+def test_a_team_that_votes_cannot_have_its_choice_entered_with_the_card():
+    state = play(teams_table(), *[vote("p1", m, "position", 4) for m in ("ada", "bea", "cy")])
+    refused("vote_open", zamek.apply, state, {"type": "turn", "position": 4, "number": 20, "choice": "add"},
+            "referee", field="choice")
+
+
 def test_the_face_down_count_leaves_out_the_face_up_card():
     view = zamek.view(play(table(), card(45, 46)), "viewer")
     assert view["face_down"] == 44 and view["on_table"] == 45 and view["card"]["number"] == 46

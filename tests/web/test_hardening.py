@@ -171,7 +171,7 @@ def test_a_seat_link_is_claimed_by_the_first_phone_and_hidden_from_the_referee(a
     assert other_browser.get(f"/t/{seats['Kuba']}/history").status_code == 200  # the same phone, again
     referee_page = text(browser.get(f"/t/{token}"))
     assert seats["Kuba"] not in referee_page and seats["Ola"] in referee_page
-    assert "taken: this link is open on Kuba's phone, and only there" in referee_page
+    assert "Taken: this link is open on Kuba's phone, and only there." in referee_page
     thief = Browser(app.test_client())
     for path in ("", "/live", "/history", "/links", "/export.json"):
         refused = thief.get(f"/t/{seats['Kuba']}{path}")

@@ -534,7 +534,7 @@ def test_the_face_down_count_leaves_out_the_face_up_card(browser):
 def test_a_teams_invitation_says_it_is_for_the_whole_team(browser, team_table):
     token, table_links, phone = team_table
     for page in (words(browser.get(f"/t/{token}/links")), words(browser.get(f"/t/{token}"))):
-        assert "Team Red for the whole team: each member opens it on their own phone" in page
+        assert "Team Red For the whole team: each member opens it on their own phone." in page
         assert "only for this player" not in page
     own = words(browser.get(f"/t/{table_links['Team Red']}"))
     assert "This is Team Red's screen, shared by its members. Do not show it to the other teams." in own
@@ -557,3 +557,22 @@ def test_a_member_whose_vote_lost_is_told_what_the_team_chose(browser, team_tabl
     blue = phone("Blue", "Ola")
     assert "Your team chose" not in live(blue, table_links["Team Blue"])
     assert "Your team chose" not in live(browser, token)
+
+
+def test_a_decided_turn_is_one_entry_with_its_choice(browser, team_table):
+    token = browser.create_table("zamek", TWO)
+    page = words(browser.get(f"/t/{token}"))
+    assert "If Ola has already chosen, enter the turn in one tap:" in page
+    page = words(act(browser, token, type="turn", position=7, number=23, choice="add"))
+    assert "Last turn, Ola: 23 added." in page and "Kuba's turn: turn over a card." in page
+    added = act(browser, token, htmx=True, type="turn", position=8, number=5, choice="add")
+    assert added.status_code == 200 and "Last turn, Kuba: 5 added." in words(added)
+    response = act(browser, token, htmx=True, type="turn", position=9, number=10, choice="add")
+    assert response.status_code == 422 and "10 is not higher than 23" in text(response)
+    assert 'value="10"' in text(response)  # the typed number is kept
+    history = words(browser.get(f"/t/{token}/history"))
+    assert "Ola turned over 23. Ola added 23 to the castle (2 elements)." in history
+    # A team that votes from its phones chooses for itself: no one-tap entry on its turn.
+    team_token, table_links, phone = team_table
+    phone("Red", "Ala")
+    assert "already chosen" not in words(browser.get(f"/t/{team_token}"))
