@@ -307,6 +307,29 @@ def undo(conn: sqlite3.Connection, rules: ModuleType, table_id: str, version: in
         return _keep(conn, table_id, once)
 
 
+def replay(conn: sqlite3.Connection, rules: ModuleType, table_id: str, step: int) -> tuple[dict, list[dict]]:
+    """The state after the first ``step`` moves still in force (0: the start, before any move),
+    and every move in force in order, as ``{"seq", "actor", "description"}``.
+
+    Starts from the newest snapshot at or before that move and replays the rest.
+    """
+    moves = conn.execute(
+        "SELECT seq, actor, payload, description FROM actions"
+        " WHERE table_id = ? AND undone_at IS NULL AND kind = 'move' ORDER BY seq",
+        (table_id,),
+    ).fetchall()
+    step = max(0, min(step, len(moves)))
+    base = conn.execute(
+        "SELECT seq, state FROM snapshots WHERE table_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
+        (table_id, moves[step - 1]["seq"] if step else 0),
+    ).fetchone()
+    state = json.loads(base["state"])
+    for row in moves[:step]:
+        if row["seq"] > base["seq"]:
+            state = rules.apply(state, json.loads(row["payload"]), row["actor"])
+    return state, [{"seq": row["seq"], "actor": row["actor"], "description": row["description"]} for row in moves]
+
+
 def last_action(conn: sqlite3.Connection, table_id: str) -> dict | None:
     """The last action still in force, as a history entry (what undo would take back)."""
     entries = history(conn, table_id, only_in_force=True, limit=1)
