@@ -40,16 +40,18 @@ def violations(page, rules: list[str] | None = None) -> list[str]:
     )
 
 
-def assert_accessible(page) -> None:
+def assert_accessible(page, both_widths: bool = True) -> None:
     """Fail, naming rule and element, if axe-core finds a WCAG 2.2 A/AA violation on the page.
 
-    The page is checked in light and dark mode at each width of ``WIDTHS``, then left as it was
-    (same viewport, color scheme back to the context's own).
+    The page is checked in light and dark mode at each width of ``WIDTHS`` (only at its own width
+    with ``both_widths=False``, for a test already run at each width), then left as it was (same
+    viewport, colour scheme back to the context's own).
     """
     size = page.viewport_size
+    widths = sorted(WIDTHS, key=lambda w: w != size["width"]) if both_widths else [size["width"]]
     report: list[str] = []
     try:
-        for width in sorted(WIDTHS, key=lambda w: w != size["width"]):
+        for width in widths:
             if width != page.viewport_size["width"]:
                 page.set_viewport_size({"width": width, "height": size["height"]})
             page.emulate_media(color_scheme="light")
