@@ -1,5 +1,6 @@
 """Tables over the JSON API: create, read with ETag and 304, act, undo, finish, log, the errors,
-every move exactly once with an Idempotency-Key, and ten phones acting at once."""
+every move exactly once with an Idempotency-Key, and ten phones acting at once; on SQLite and on
+a throwaway PostgreSQL server."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 import sqlalchemy as sa
 
 from companion import get_db, store
+
+pytestmark = pytest.mark.both_backends
 
 
 @pytest.fixture
