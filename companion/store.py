@@ -285,6 +285,31 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         return _keep(conn, _set_head(conn, table, head, state), once)
 
 
+def replay(conn: Connection, rules: ModuleType, table_id: str, step: int) -> tuple[dict, list[dict]]:
+    """The state after the first ``step`` moves still in force (0: the start, before any move),
+    and every move in force in order, as ``{"seq", "actor", "description"}``.
+
+    Starts from the newest snapshot at or before that move and replays the rest.
+    """
+    moves = conn.execute(
+        sa.select(actions.c.seq, actions.c.actor, actions.c.payload, actions.c.description)
+        .where(actions.c.table_id == table_id, actions.c.undone_at.is_(None), actions.c.kind == "move")
+        .order_by(actions.c.seq)
+    ).all()
+    step = max(0, min(step, len(moves)))
+    base = conn.execute(
+        sa.select(snapshots.c.seq, snapshots.c.state)
+        .where(snapshots.c.table_id == table_id, snapshots.c.seq <= (moves[step - 1].seq if step else 0))
+        .order_by(snapshots.c.seq.desc())
+        .limit(1)
+    ).one()
+    state = json.loads(base.state)
+    for row in moves[:step]:
+        if row.seq > base.seq:
+            state = rules.apply(state, json.loads(row.payload), row.actor)
+    return state, [{"seq": row.seq, "actor": row.actor, "description": row.description} for row in moves]
+
+
 def last_action(conn: Connection, table_id: str) -> dict | None:
     """The last action still in force, as a history entry (what undo would take back)."""
     entries = history(conn, table_id, only_in_force=True, limit=1)

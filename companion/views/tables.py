@@ -9,6 +9,7 @@ few bytes); see the README for why polling rather than server-sent events.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 
 from flask import (
@@ -142,6 +143,37 @@ def history(token: str):
     return render(
         "tables/history.html", "tables/history.html", link=link, table=table, game=game, entries=entries
     )
+
+
+@bp.get("/t/<token>/replay")
+def replay(token: str):
+    """The table as it stood after move ``?step=N`` of its log (0: the start; none: the last),
+    as this link sees it: its own secrets kept, no one else's, and no controls."""
+    link, table, game = _open(token)
+    try:
+        step = int(request.args.get("step", "-1"))
+    except ValueError:
+        step = -1
+    state, moves = store.replay(get_db(), game.rules, table.id, step if step >= 0 else 1 << 30)
+    step = len(moves) if not 0 <= step <= len(moves) else step
+    # The game's own template draws it from this link's view, read-only: with a watcher's controls
+    # (none), and a version no move can be made on.
+    context = {
+        **_context(link, dataclasses.replace(table, state=state, version=-1), game),
+        "link": dataclasses.replace(link, role="viewer"),
+        "view": _read_only(game.rules.view(state, link.viewer)),
+        "last": None,
+        "can_act": False,
+        "token": token,
+        "step": step,
+        "moves": moves,
+    }
+    return render("tables/replay.html", "tables/replay.html", **context)
+
+
+def _read_only(view: dict) -> dict:
+    """A view whose own ``can_act`` (if the game's view has one) says no: a replay offers no move."""
+    return {**view, "can_act": False} if "can_act" in view else view
 
 
 @bp.get("/t/<token>/links")
