@@ -61,6 +61,7 @@ links = sa.Table(
     sa.Column("seat", sa.Text),
     sa.Column("label", sa.Text, nullable=False),
     sa.Column("joined_at", sa.Text),  # when a seat's private link was first opened
+    sa.Column("claimed_by", sa.Text),  # a digest of the phone that claimed this seat; NULL while free
     sa.Column("position", sa.Integer, nullable=False, server_default="0"),  # creation order
 )
 
@@ -100,6 +101,15 @@ action_keys = sa.Table(
 
 # Where the Alembic scripts are: inside the package, so an installed wheel migrates too.
 SCRIPT_LOCATION = str(resources.files("companion").joinpath("migrations"))
+
+# The tables a browser created or joined, for its home page (a digest of its identity, never the identity).
+remembered = sa.Table(
+    "remembered",
+    metadata,
+    sa.Column("phone", sa.Text, primary_key=True),
+    sa.Column("token", sa.Text, primary_key=True),
+    sa.Column("seen_at", sa.Text, nullable=False),
+)
 
 _engines: dict[tuple[int, str], Engine] = {}
 _engines_lock = threading.Lock()

@@ -23,6 +23,7 @@ the log, only with the state's size.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Callable, Iterator
@@ -34,7 +35,7 @@ from types import ModuleType
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from companion.db import action_keys, actions, links, snapshots, tables
+from companion.db import action_keys, actions, links, remembered, snapshots, tables
 from companion.rules.errors import RuleError
 
 SNAPSHOT_EVERY = 25
@@ -53,6 +54,7 @@ class Link:
     role: str  # "referee" (can act), "viewer" (read-only) or "seat" (a player's private link)
     seat: str | None
     label: str
+    claimed_by: str | None = None  # a digest of the phone that claimed this seat (see ``claim_seat``)
     joined: bool = False  # the link has been opened (recorded for seats: see mark_joined)
 
     @property
@@ -158,6 +160,47 @@ def table_links(conn: Connection, table_id: str) -> list[Link]:
     """Every link of a table: referee, viewer, then the seats in creation order."""
     rows = conn.execute(sa.select(links).where(links.c.table_id == table_id).order_by(links.c.position))
     return [_link(row) for row in rows]
+
+
+def claim_seat(conn: Connection, link: Link, phone: str) -> bool:
+    """Claim a seat's link for ``phone`` (a browser's secret identity) if no phone has; True if it is this one's.
+
+    Only a digest of ``phone`` is stored. The claim is one conditional UPDATE, so two
+    phones opening the link at once cannot both get it.
+    """
+    digest = phone_digest(phone)
+    if link.claimed_by is not None:  # the usual case, read without taking the write lock
+        return link.claimed_by == digest
+    with _write(conn):
+        conn.execute(
+            links.update().where(links.c.token == link.token, links.c.claimed_by.is_(None)).values(claimed_by=digest)
+        )
+        claimed = conn.execute(sa.select(links.c.claimed_by).where(links.c.token == link.token)).scalar()
+    return claimed == digest
+
+
+def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
+    """The referee frees a claimed seat (its phone is lost): the next phone to open the link claims it.
+
+    The release is written in the table's log (not a move: undo skips it) and changes the
+    table's version, so every phone shows it. ``KeyError`` if no such seat is claimed.
+    """
+    with _write(conn):
+        conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+        row = conn.execute(
+            sa.select(links).where(
+                links.c.table_id == table_id, links.c.role == "seat", links.c.seat == seat, links.c.claimed_by.isnot(None)
+            )
+        ).first()
+        if row is None:
+            raise KeyError(seat)
+        conn.execute(links.update().where(links.c.token == row.token).values(claimed_by=None))
+        description = f"The referee released {row.label}'s link: the next phone to open it takes the seat."
+        _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
+        conn.execute(
+            tables.update().where(tables.c.id == table_id).values(version=tables.c.version + 1, updated_at=_now())
+        )
+        return _link(row)
 
 
 def mark_joined(conn: Connection, link: Link) -> None:
@@ -317,10 +360,13 @@ def last_action(conn: Connection, table_id: str) -> dict | None:
 
 
 def history(conn: Connection, table_id: str, only_in_force: bool = False, limit: int | None = None) -> list[dict]:
-    """The log, newest first: seq, actor, action, description, when, and whether undone."""
+    """The log, newest first: seq, actor, action, description, when, and whether undone.
+
+    ``only_in_force``: the entries undo can take back (a seat's release is not one).
+    """
     query = sa.select(actions).where(actions.c.table_id == table_id).order_by(actions.c.seq.desc())
     if only_in_force:
-        query = query.where(actions.c.undone_at.is_(None))
+        query = query.where(actions.c.undone_at.is_(None), actions.c.kind != "release")
     if limit is not None:
         query = query.limit(int(limit))
     return [
@@ -335,6 +381,37 @@ def history(conn: Connection, table_id: str, only_in_force: bool = False, limit:
         }
         for row in conn.execute(query)
     ]
+
+
+def remember(conn: Connection, phone: str, token: str, keep: int) -> None:
+    """Add a link to the tables a browser (``phone``, its secret identity) opened; it keeps its ``keep`` newest."""
+    digest = phone_digest(phone)
+    with _write(conn):
+        conn.execute(
+            sa.text(
+                "INSERT INTO remembered (phone, token, seen_at) VALUES (:phone, :token, :now)"
+                " ON CONFLICT (phone, token) DO UPDATE SET seen_at = excluded.seen_at"
+            ),
+            {"phone": digest, "token": token, "now": _now()},
+        )
+        newest = (
+            sa.select(remembered.c.token)
+            .where(remembered.c.phone == digest)
+            .order_by(remembered.c.seen_at.desc())
+            .limit(keep)
+        )
+        conn.execute(remembered.delete().where(remembered.c.phone == digest, remembered.c.token.not_in(newest)))
+
+
+def remembered_tables(conn: Connection, phone: str) -> list[tuple[Link, Table]]:
+    """The tables a browser created or joined (see ``remember``), the last changed first."""
+    tokens = conn.execute(sa.select(remembered.c.token).where(remembered.c.phone == phone_digest(phone))).scalars()
+    return tables_for_tokens(conn, list(tokens))
+
+
+def phone_digest(phone: str) -> str:
+    """What the database keeps of a browser's secret identity."""
+    return hashlib.sha256(phone.encode()).hexdigest()
 
 
 def tables_for_tokens(conn: Connection, tokens: list[str]) -> list[tuple[Link, Table]]:
@@ -431,7 +508,7 @@ def _set_head(conn: Connection, table: Table, seq: int, state: dict, stored: str
 
 
 def _link(row: sa.Row) -> Link:
-    return Link(row.token, row.table_id, row.role, row.seat, row.label, row.joined_at is not None)
+    return Link(row.token, row.table_id, row.role, row.seat, row.label, row.claimed_by, row.joined_at is not None)
 
 
 def _table(row: sa.Row) -> Table:

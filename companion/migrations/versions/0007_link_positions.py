@@ -1,13 +1,13 @@
 """Links keep their creation order in a column of their own (PostgreSQL has no ``rowid``).
 
-Revision ID: 0005
+Revision ID: 0007
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0007"
+down_revision = "0006"
 
 
 def upgrade() -> None:
