@@ -45,6 +45,7 @@ class Link:
     role: str  # "referee" (can act), "viewer" (read-only) or "seat" (a player's private link)
     seat: str | None
     label: str
+    joined: bool = False  # the link has been opened (recorded for seats: see mark_joined)
 
     @property
     def viewer(self) -> str:
@@ -139,13 +140,24 @@ def create_table(
 def find_link(conn: sqlite3.Connection, token: str) -> Link | None:
     """The link with this token, or None."""
     row = conn.execute("SELECT * FROM links WHERE token = ?", (token,)).fetchone()
-    return Link(row["token"], row["table_id"], row["role"], row["seat"], row["label"]) if row else None
+    return _link(row) if row else None
 
 
 def table_links(conn: sqlite3.Connection, table_id: str) -> list[Link]:
     """Every link of a table: referee, viewer, then the seats in creation order."""
     rows = conn.execute("SELECT * FROM links WHERE table_id = ? ORDER BY rowid", (table_id,)).fetchall()
-    return [Link(r["token"], r["table_id"], r["role"], r["seat"], r["label"]) for r in rows]
+    return [_link(row) for row in rows]
+
+
+def mark_joined(conn: sqlite3.Connection, link: Link) -> None:
+    """Note that a seat's link has been opened (once: later visits write nothing)."""
+    if link.role == "seat" and not link.joined:
+        with _write(conn):
+            conn.execute("UPDATE links SET joined_at = ? WHERE token = ? AND joined_at IS NULL", (_now(), link.token))
+
+
+def _link(row: sqlite3.Row) -> Link:
+    return Link(row["token"], row["table_id"], row["role"], row["seat"], row["label"], row["joined_at"] is not None)
 
 
 def get_table(conn: sqlite3.Connection, table_id: str) -> Table:
@@ -252,6 +264,29 @@ def undo(conn: sqlite3.Connection, rules: ModuleType, table_id: str, version: in
             state, head = rules.apply(state, json.loads(row["payload"]), row["actor"]), row["seq"]
         _set_head(conn, table, head, state)
         return _keep(conn, table_id, once)
+
+
+def replay(conn: sqlite3.Connection, rules: ModuleType, table_id: str, step: int) -> tuple[dict, list[dict]]:
+    """The state after the first ``step`` moves still in force (0: the start, before any move),
+    and every move in force in order, as ``{"seq", "actor", "description"}``.
+
+    Starts from the newest snapshot at or before that move and replays the rest.
+    """
+    moves = conn.execute(
+        "SELECT seq, actor, payload, description FROM actions"
+        " WHERE table_id = ? AND undone_at IS NULL AND kind = 'move' ORDER BY seq",
+        (table_id,),
+    ).fetchall()
+    step = max(0, min(step, len(moves)))
+    base = conn.execute(
+        "SELECT seq, state FROM snapshots WHERE table_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
+        (table_id, moves[step - 1]["seq"] if step else 0),
+    ).fetchone()
+    state = json.loads(base["state"])
+    for row in moves[:step]:
+        if row["seq"] > base["seq"]:
+            state = rules.apply(state, json.loads(row["payload"]), row["actor"])
+    return state, [{"seq": row["seq"], "actor": row["actor"], "description": row["description"]} for row in moves]
 
 
 def last_action(conn: sqlite3.Connection, table_id: str) -> dict | None:

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from printables.layout import Rect, page_rect
+from printables.layout import Rect, page_rect, printable_rect
 
 SPARE = 1.0  # mm of room around a card in its slot, on every side
-SAFE_MARGIN = 8.0  # nothing on a mat's page lies nearer the paper's edge, where printers clip
 HEADER = 21.0  # the band at the top of a mat's page: names, page number, how to join, QR code
 FOOTER = 6.0  # the band at the foot: the calibration bar
 BAND_GAP = 2.0  # between the header or footer and the mat
@@ -167,7 +166,7 @@ class MatPages:
 def mat_pages(paper: str, spec: MatSpec) -> MatPages:
     """Lay a mat on a paper in as few pages as possible; ValueError if a slot cannot fit a page."""
     page = page_rect(paper)
-    safe = page.inset(SAFE_MARGIN)
+    safe = printable_rect(paper)
     header = Rect(safe.x, safe.top - HEADER, safe.w, HEADER)
     footer = Rect(safe.x, safe.y, safe.w, FOOTER)
     content = Rect(safe.x, footer.top + BAND_GAP, safe.w, header.y - BAND_GAP - footer.top - BAND_GAP)

@@ -161,17 +161,17 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
     keys = [list(range(len(CELLS))), list(range(len(CELLS)))]
     marks = [()] * len(CELLS)
     margin, empty, left = 0, len(CELLS), len(decks[0]) + len(decks[1]) + 2 * tactics.HAND_SIZE
-    turns = [(1 - 2 * player, hands[player], sides[player], keys[player], keys[1 - player], decks[player])
-             for player in (0, 1)]
+    turns = [(1 - 2 * player, hands[player], sides[player].lookup, sides[player].captures, sides[player].marks,
+              keys[player], keys[1 - player], decks[player]) for player in (0, 1)]
     while empty and left:
-        for sign, hand, side, mine, theirs, deck in turns:
+        for sign, hand, lookup, captures, side_marks, mine, theirs, deck in turns:
             if not hand:
                 continue  # no card in hand: pass
             width = len(hand)
             if width > 1:
-                gains = list(chain.from_iterable(map(itemgetter(*hand), map(side.lookup, mine))))
+                gains = list(chain.from_iterable(map(itemgetter(*hand), map(lookup, mine))))
             else:
-                gains = list(map(itemgetter(hand[0]), map(side.lookup, mine)))
+                gains = list(map(itemgetter(hand[0]), map(lookup, mine)))
             best = max(gains)
             chosen = gains.index(best)
             for _ in range(int(draw() * gains.count(best))):
@@ -180,16 +180,16 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
             card = hand.pop(index)
             margin += sign * best
             if best != VALUES[cell]:  # something was captured
-                for target in side.captures[mine[cell] << 5 | card]:
+                for target in captures[mine[cell] << 5 | card]:
                     empty += 1
                     theirs[target] -= OCCUPIED
                     for x, mark in marks[target]:
                         mine[x] -= mark
-            marks[cell] = side.marks[cell][card]
+            marks[cell] = laid = side_marks[cell][card]
             empty -= 1
             left -= 1
             mine[cell] += OCCUPIED
-            for x, mark in marks[cell]:
+            for x, mark in laid:
                 theirs[x] += mark
             if deck:
                 hand.append(deck.pop(int(draw() * len(deck))))

@@ -9,6 +9,7 @@ few bytes); see the README for why polling rather than server-sent events.
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 
 from flask import (
@@ -144,6 +145,37 @@ def history(token: str):
     )
 
 
+@bp.get("/t/<token>/replay")
+def replay(token: str):
+    """The table as it stood after move ``?step=N`` of its log (0: the start; none: the last),
+    as this link sees it: its own secrets kept, no one else's, and no controls."""
+    link, table, game = _open(token)
+    try:
+        step = int(request.args.get("step", "-1"))
+    except ValueError:
+        step = -1
+    state, moves = store.replay(get_db(), game.rules, table.id, step if step >= 0 else 1 << 30)
+    step = len(moves) if not 0 <= step <= len(moves) else step
+    # The game's own template draws it from this link's view, read-only: with a watcher's controls
+    # (none), and a version no move can be made on.
+    context = {
+        **_context(link, dataclasses.replace(table, state=state, version=-1), game),
+        "link": dataclasses.replace(link, role="viewer"),
+        "view": _read_only(game.rules.view(state, link.viewer)),
+        "last": None,
+        "can_act": False,
+        "token": token,
+        "step": step,
+        "moves": moves,
+    }
+    return render("tables/replay.html", "tables/replay.html", **context)
+
+
+def _read_only(view: dict) -> dict:
+    """A view whose own ``can_act`` (if the game's view has one) says no: a replay offers no move."""
+    return {**view, "can_act": False} if "can_act" in view else view
+
+
 @bp.get("/t/<token>/links")
 def links(token: str):
     """The links to this table as text and QR codes: all of them for the referee, else this one."""
@@ -196,8 +228,9 @@ def _link(token: str) -> store.Link:
 
 
 def _open(token: str):
-    """The link, its table and its game, or a 404 page."""
+    """The link, its table and its game, or a 404 page; a seat's link is now known to have joined."""
     link = _link(token)
+    store.mark_joined(get_db(), link)
     table = store.get_table(get_db(), link.table_id)
     game = registry().games.get(table.game)
     if game is None or game.rules is None:
@@ -295,10 +328,14 @@ def _remember(token: str) -> None:
 
 def _invites(links: list[store.Link], game) -> list[dict]:
     """Each link with its full address (as another phone opens it), its QR code, and whether a
-    seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's."""
+    seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's.
+
+    The players' links come first and the referee's last, so that the code a phone scans
+    first is never the one that can play and undo.
+    """
     base = public_base_url()
     invites = []
-    for item in links:
+    for item in sorted(links, key=lambda link: ("seat", "viewer", "referee").index(link.role)):
         address = base + url_for("tables.show", token=item.token)
         invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address),
                         "team": getattr(game.rules, "TEAM_SEATS", False)})

@@ -83,6 +83,24 @@ def second_phone(chromium):
     yield from _context(chromium)
 
 
+SIZES = [{"width": 390, "height": 844}, {"width": 360, "height": 740}]
+
+
+@pytest.fixture(params=SIZES, ids=lambda size: f"{size['width']}x{size['height']}")
+def sized_phone(request, chromium):
+    """A phone of each size, failing the test on any page error (as the phone fixture does)."""
+    yield from _context(chromium, viewport=request.param)
+
+
+@pytest.fixture(params=SIZES, ids=lambda size: f"{size['width']}x{size['height']}")
+def plain_phone(request, chromium):
+    """A phone of each size with JavaScript off: plain posts and full pages."""
+    context = chromium.new_context(viewport=request.param, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
 def _is_error(message) -> bool:
     """A console error, except Chromium's note about a refusal Castellan answered on purpose.
 

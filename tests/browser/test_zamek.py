@@ -141,7 +141,7 @@ def test_a_team_link_is_the_whole_teams_and_an_outvoted_member_hears_the_decisio
     phone.get_by_label("Teams vote from their phones").check()
     phone.get_by_role("button", name="Start the table").click()
     card = phone.locator(".invite-card", has_text="Team Red")
-    expect(card).to_contain_text("for the whole team: each member opens it on their own phone")
+    expect(card).to_contain_text("For the whole team: each member opens it on their own phone.")
     expect(phone.locator(".invite-card", has_text="only for this player")).to_have_count(0)
     address = card.locator("a.address").get_attribute("href")
     address = address.replace(address.split("/t/")[0], server)

@@ -17,7 +17,7 @@ from PIL import Image, ImageChops, ImageOps, ImageStat
 
 import printables
 from printables import PAPERS, Sheet, layout, zamek
-from printables.draw import tint
+from printables.draw import SHADE, tint
 
 SHEETS = printables.all_sheets()
 CASES = [(sheet, paper) for sheet in SHEETS for paper in PAPERS]
@@ -202,6 +202,39 @@ def test_no_text_is_smaller_than_7_points(sheet, paper, build_pdf, read_pdf):
     small = [(page, text, round(size, 2)) for page, text, size in text_runs(read_pdf(build_pdf(sheet, paper=paper)))
              if size < MIN_TEXT - 0.01]
     assert small == []
+
+
+def text_colours(reader) -> set[tuple[int, int, int]]:
+    """The fill colour of every text run of a PDF, following the graphics state's saves and restores."""
+    found: set[tuple[int, int, int]] = set()
+    for page in reader.pages:
+        state = {"fill": (0, 0, 0), "stack": []}
+
+        def before(op, args, _cm, _tm, state=state):
+            if op == b"q":
+                state["stack"].append(state["fill"])
+            elif op == b"Q" and state["stack"]:
+                state["fill"] = state["stack"].pop()
+            elif op == b"rg":
+                state["fill"] = tuple(round(float(v) * 255) for v in args)
+            elif op == b"g":
+                state["fill"] = (round(float(args[0]) * 255),) * 3
+            elif op in (b"Tj", b"TJ", b"'", b'"'):
+                found.add(state["fill"])
+
+        page.extract_text(visitor_operand_before=before)
+    return found
+
+
+@pytest.mark.parametrize(("sheet", "paper"), CASES, ids=IDS)
+def test_dark_text_keeps_4_5_to_1_on_the_greys_it_is_printed_on(sheet, paper, build_pdf, read_pdf):
+    """Dark text lies on white paper, a light grey band or a pale card back: 4.5:1 even on the
+    light grey. (Light text lies on dark grounds: the header band, a tile, a rich back.)"""
+    shade = tuple(int(SHADE[i : i + 2], 16) for i in (1, 3, 5))
+    for options in ({}, {"rich_backs": True}, {"ink_saver": True}):
+        for colour in text_colours(read_pdf(build_pdf(sheet, paper=paper, **options))):
+            if luminance(colour) < 0.5:
+                assert contrast(colour, shade) >= 4.5, colour
 
 
 def tile_places(paper: str) -> list[tuple[int, layout.Rect, layout.Rect]]:

@@ -393,6 +393,8 @@ def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_g
     token, links = _table(browser)
     seats = {"a": links["Ola"], "b": links["Kuba"]}
     phones = {"a": browser, "b": other_browser}
+    for seat, phone in phones.items():  # both players join first: the referee's page marks each link opened
+        phone.get(f"/t/{seats[seat]}")
     watcher = Browser(app.test_client())
     observers = [(watcher, token), (watcher, links["Viewer"]), (phones[forteresse._other(owner)],
                                                                  seats[forteresse._other(owner)])]

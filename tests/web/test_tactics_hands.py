@@ -120,3 +120,11 @@ def test_the_api_enters_a_hand_and_refuses_a_card_outside_it(browser, app):
                                                            "version": answer.get_json()["version"]})
     assert bad.status_code == 422 and table_state(app, token)["hands"][player] == hand
     assert version(page(browser, token)) == answer.get_json()["version"]
+
+
+def test_the_help_says_which_cards_are_accepted(browser):
+    html = text(browser.get("/tactics/help"))
+    assert "only a card of that hand can be played; any other card is refused" in html
+    assert "any unplayed card of the player&#39;s faction is accepted" in html or \
+        "any unplayed card of the player's faction is accepted" in html
+    assert "shuffles a copy" not in html

@@ -534,7 +534,7 @@ def test_the_face_down_count_leaves_out_the_face_up_card(browser):
 def test_a_teams_invitation_says_it_is_for_the_whole_team(browser, team_table):
     token, table_links, phone = team_table
     for page in (words(browser.get(f"/t/{token}/links")), words(browser.get(f"/t/{token}"))):
-        assert "Team Red for the whole team: each member opens it on their own phone" in page
+        assert "Team Red For the whole team: each member opens it on their own phone." in page
         assert "only for this player" not in page
     own = words(browser.get(f"/t/{table_links['Team Red']}"))
     assert "This is Team Red's screen, shared by its members. Do not show it to the other teams." in own
