@@ -19,6 +19,7 @@ killed), so an answered move is a kept move. The module knows nothing of Flask.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import sqlite3
@@ -45,6 +46,7 @@ class Link:
     role: str  # "referee" (can act), "viewer" (read-only) or "seat" (a player's private link)
     seat: str | None
     label: str
+    claimed_by: str | None = None  # a digest of the phone that claimed this seat (see ``claim_seat``)
     joined: bool = False  # the link has been opened (recorded for seats: see mark_joined)
 
     @property
@@ -149,6 +151,42 @@ def table_links(conn: sqlite3.Connection, table_id: str) -> list[Link]:
     return [_link(row) for row in rows]
 
 
+def claim_seat(conn: sqlite3.Connection, link: Link, phone: str) -> bool:
+    """Claim a seat's link for ``phone`` (a browser's secret identity) if no phone has; True if it is this one's.
+
+    Only a digest of ``phone`` is stored. The claim is one conditional UPDATE, so two
+    phones opening the link at once cannot both get it.
+    """
+    digest = phone_digest(phone)
+    if link.claimed_by is not None:  # the usual case, read without taking the write lock
+        return link.claimed_by == digest
+    conn.execute("UPDATE links SET claimed_by = ? WHERE token = ? AND claimed_by IS NULL", (digest, link.token))
+    row = conn.execute("SELECT claimed_by FROM links WHERE token = ?", (link.token,)).fetchone()
+    return row is not None and row["claimed_by"] == digest
+
+
+def release_seat(conn: sqlite3.Connection, table_id: str, seat: str) -> Link:
+    """The referee frees a claimed seat (its phone is lost): the next phone to open the link claims it.
+
+    The release is written in the table's log (not a move: undo skips it) and changes the
+    table's version, so every phone shows it. ``KeyError`` if no such seat is claimed.
+    """
+    with _write(conn):
+        row = conn.execute(
+            "SELECT * FROM links WHERE table_id = ? AND role = 'seat' AND seat = ? AND claimed_by IS NOT NULL",
+            (table_id, seat),
+        ).fetchone()
+        if row is None:
+            raise KeyError(seat)
+        conn.execute("UPDATE links SET claimed_by = NULL WHERE token = ?", (row["token"],))
+        description = f"The referee released {row['label']}'s link: the next phone to open it takes the seat."
+        _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
+        conn.execute(
+            "UPDATE tables SET version = version + 1, updated_at = ? WHERE id = ?", (_now(), table_id)
+        )
+        return _link(row)
+
+
 def mark_joined(conn: sqlite3.Connection, link: Link) -> None:
     """Note that a seat's link has been opened (once: later visits write nothing)."""
     if link.role == "seat" and not link.joined:
@@ -157,7 +195,10 @@ def mark_joined(conn: sqlite3.Connection, link: Link) -> None:
 
 
 def _link(row: sqlite3.Row) -> Link:
-    return Link(row["token"], row["table_id"], row["role"], row["seat"], row["label"], row["joined_at"] is not None)
+    return Link(
+        row["token"], row["table_id"], row["role"], row["seat"], row["label"],
+        row["claimed_by"], row["joined_at"] is not None,
+    )
 
 
 def get_table(conn: sqlite3.Connection, table_id: str) -> Table:
@@ -298,10 +339,13 @@ def last_action(conn: sqlite3.Connection, table_id: str) -> dict | None:
 def history(
     conn: sqlite3.Connection, table_id: str, only_in_force: bool = False, limit: int | None = None
 ) -> list[dict]:
-    """The log, newest first: seq, actor, action, description, when, and whether undone."""
+    """The log, newest first: seq, actor, action, description, when, and whether undone.
+
+    ``only_in_force``: the entries undo can take back (a seat's release is not one).
+    """
     sql = "SELECT * FROM actions WHERE table_id = ?"
     if only_in_force:
-        sql += " AND undone_at IS NULL"
+        sql += " AND undone_at IS NULL AND kind != 'release'"
     sql += " ORDER BY seq DESC"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
@@ -317,6 +361,33 @@ def history(
         }
         for row in conn.execute(sql, (table_id,)).fetchall()
     ]
+
+
+def remember(conn: sqlite3.Connection, phone: str, token: str, keep: int) -> None:
+    """Add a link to the tables a browser (``phone``, its secret identity) opened; it keeps its ``keep`` newest."""
+    digest = phone_digest(phone)
+    with _write(conn):
+        conn.execute(
+            "INSERT INTO remembered (phone, token, seen_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (phone, token) DO UPDATE SET seen_at = excluded.seen_at",
+            (digest, token, _now()),
+        )
+        conn.execute(
+            "DELETE FROM remembered WHERE phone = ? AND token NOT IN"
+            " (SELECT token FROM remembered WHERE phone = ? ORDER BY seen_at DESC LIMIT ?)",
+            (digest, digest, keep),
+        )
+
+
+def remembered_tables(conn: sqlite3.Connection, phone: str) -> list[tuple[Link, Table]]:
+    """The tables a browser created or joined (see ``remember``), the last changed first."""
+    rows = conn.execute("SELECT token FROM remembered WHERE phone = ?", (phone_digest(phone),)).fetchall()
+    return tables_for_tokens(conn, [row["token"] for row in rows])
+
+
+def phone_digest(phone: str) -> str:
+    """What the database keeps of a browser's secret identity."""
+    return hashlib.sha256(phone.encode()).hexdigest()
 
 
 def tables_for_tokens(conn: sqlite3.Connection, tokens: list[str]) -> list[tuple[Link, Table]]:
