@@ -16,6 +16,8 @@ import socket
 import sqlite3
 import sys
 
+from sqlalchemy.exc import SQLAlchemyError
+
 import printables
 from companion import games, netinfo
 from printables.draw import QRTooLarge
@@ -98,9 +100,10 @@ def serve(host: str, port: int, threads: int = 8, workers: int | None = None) ->
         app = create_app()
     except ValueError as wrong:
         return _fail("serve", str(wrong))
-    except (sqlite3.Error, OSError, RuntimeError) as broken:
+    except (sqlite3.Error, SQLAlchemyError, OSError, RuntimeError) as broken:
         database = os.environ.get("CASTELLAN_DATABASE", "the database")
-        return _fail("serve", f"cannot open {database} as Castellan's SQLite database: {broken}.")
+        reason = str(getattr(broken, "orig", None) or broken).splitlines()[0]
+        return _fail("serve", f"cannot open {database} as Castellan's SQLite database: {reason}.")
     address = (
         os.environ.get("CASTELLAN_BASE_URL")
         or f"http://{netinfo.lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
