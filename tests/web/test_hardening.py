@@ -6,6 +6,7 @@ import logging
 import re
 
 import pytest
+import sqlalchemy as sa
 
 from companion import create_app, get_db
 from tests.conftest import Browser, text
@@ -19,7 +20,7 @@ def _app(tmp_path, **config):
 
 def _tables(app) -> int:
     with app.app_context():
-        return get_db().execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+        return get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar()
 
 
 def test_a_field_sent_twice_is_refused_in_words_and_creates_nothing(app, browser):
@@ -45,7 +46,7 @@ def test_a_huge_field_is_refused_in_words_and_a_long_score_pad_name_too(app, bro
     assert _tables(app) == 0
     browser.create_table("scorepad", {"players": "Ola\n" + "K" * 24})
     with app.app_context():
-        assert get_db().execute("SELECT title FROM tables").fetchone()[0] == "Ola, " + "K" * 24
+        assert get_db().execute(sa.text("SELECT title FROM tables")).scalar() == "Ola, " + "K" * 24
 
 
 @pytest.mark.parametrize("encoding", ["br", "gzip", "identity"])
@@ -216,3 +217,40 @@ def test_the_session_cookie_holds_no_table_link_and_the_home_page_still_lists_th
     assert token.encode() not in decoded
     assert f"/t/{token}" in text(browser.get("/"))
     assert f"/t/{token}" not in text(Browser(app.test_client()).get("/"))
+
+
+def test_each_sheet_is_built_once_and_served_from_the_cache(app, browser):
+    first = browser.get("/print/score-pad.pdf?paper=letter")
+    again = browser.get("/print/score-pad.pdf?paper=letter")
+    assert first.data[:5] == b"%PDF-" and again.data == first.data
+    assert browser.get("/print/score-pad.pdf?paper=letter&ink=saver").data != first.data
+    assert app.extensions["castellan.sheets"].builds == 2
+
+
+def test_only_one_sheet_is_built_at_a_time_and_a_waiting_one_gives_its_thread_back():
+    import threading
+
+    from companion.pdf_cache import Busy, SheetCache
+
+    cache, started, release = SheetCache(wait=0.2), threading.Event(), threading.Event()
+
+    def slow() -> bytes:
+        started.set()
+        release.wait(5)
+        return b"%PDF-slow"
+
+    builder = threading.Thread(target=cache.get, args=("a", slow))
+    builder.start()
+    started.wait(5)
+    with pytest.raises(Busy):
+        cache.get("b", lambda: b"%PDF-b")
+    release.set()
+    builder.join(5)
+    assert cache.get("a", lambda: b"never") == (b"%PDF-slow", False)
+    assert cache.get("b", lambda: b"%PDF-b") == (b"%PDF-b", True)
+
+
+def test_an_address_too_long_for_a_qr_code_is_a_clear_refusal(browser):
+    response = browser.get("/print/score-pad.pdf", headers={"Host": "x." * 110 + "com"})
+    assert response.status_code == 400
+    assert "is too long for a sheet's QR code to scan" in text(response)
