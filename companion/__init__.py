@@ -40,8 +40,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["BASE_URL"]:
         app.config["BASE_URL"] = netinfo.check_base_url(app.config["BASE_URL"])
 
-    with db.connect(app.config["DATABASE"]) as conn:
-        db.migrate(conn)
+    db.migrate(app.config["DATABASE"])
     app.teardown_appcontext(_close_db)
 
     registry = games.discover()
@@ -62,11 +61,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def get_db():
-    """This request's database connection (opened on first use, closed at teardown)."""
+    """This request's database connection (borrowed from the pool on first use, given back at teardown)."""
     from flask import current_app
 
     if "db" not in g:
-        g.db = db.kept_connection(current_app.config["DATABASE"])
+        g.db = db.connect(current_app.config["DATABASE"])
     return g.db
 
 
@@ -80,7 +79,7 @@ def registry() -> games.Registry:
 def _close_db(_exc: BaseException | None) -> None:
     conn = g.pop("db", None)
     if conn is not None:
-        db.release(conn)
+        conn.close()
 
 
 def _templates_dir() -> Path:

@@ -6,6 +6,7 @@ import logging
 import re
 
 import pytest
+import sqlalchemy as sa
 
 from companion import create_app, get_db
 from tests.conftest import Browser, text
@@ -19,7 +20,7 @@ def _app(tmp_path, **config):
 
 def _tables(app) -> int:
     with app.app_context():
-        return get_db().execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+        return get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar()
 
 
 def test_a_field_sent_twice_is_refused_in_words_and_creates_nothing(app, browser):
@@ -45,7 +46,7 @@ def test_a_huge_field_is_refused_in_words_and_a_long_score_pad_name_too(app, bro
     assert _tables(app) == 0
     browser.create_table("scorepad", {"players": "Ola\n" + "K" * 24})
     with app.app_context():
-        assert get_db().execute("SELECT title FROM tables").fetchone()[0] == "Ola, " + "K" * 24
+        assert get_db().execute(sa.text("SELECT title FROM tables")).scalar() == "Ola, " + "K" * 24
 
 
 @pytest.mark.parametrize("encoding", ["br", "gzip", "identity"])
