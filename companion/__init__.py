@@ -8,11 +8,12 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, g, url_for
 
-from companion import db, games, security, store, web
+from companion import db, games, netinfo, security, store, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -28,6 +29,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
         PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE", "memory://"),
+        TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
+        SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -36,13 +39,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app.instance_path)
     if test_config:
         app.config.update(test_config)
+    if app.config["BASE_URL"]:
+        app.config["BASE_URL"] = netinfo.check_base_url(app.config["BASE_URL"])
 
-    with db.connect(app.config["DATABASE"]) as conn:
-        db.migrate(conn)
+    db.migrate(app.config["DATABASE"])
     app.teardown_appcontext(_close_db)
 
     registry = games.discover()
     app.extensions["castellan.games"] = registry
+    if app.config["SWEEP_DAYS"]:
+        with db.connect(app.config["DATABASE"]) as conn:
+            store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
     security.init_app(app)
     from companion import api, errors, tables_api
 
@@ -59,11 +66,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def get_db():
-    """This request's database connection (opened on first use, closed at teardown)."""
+    """This request's database connection (borrowed from the pool on first use, given back at teardown)."""
     from flask import current_app
 
     if "db" not in g:
-        g.db = db.kept_connection(current_app.config["DATABASE"])
+        g.db = db.connect(current_app.config["DATABASE"])
     return g.db
 
 
@@ -77,7 +84,7 @@ def registry() -> games.Registry:
 def _close_db(_exc: BaseException | None) -> None:
     conn = g.pop("db", None)
     if conn is not None:
-        db.release(conn)
+        conn.close()
 
 
 def _templates_dir() -> Path:

@@ -76,6 +76,21 @@
   }
   document.addEventListener("htmx:afterSwap", function () { dirty = false; etag = null; });
   document.addEventListener("htmx:afterSettle", settleAnswer);
+
+  // Times are sent in UTC, labelled so; shown here in the phone's own time zone, named.
+  function localTimes() {
+    var times = document.querySelectorAll("time[data-local]");
+    for (var i = 0; i < times.length; i++) {
+      var at = new Date(times[i].getAttribute("datetime"));
+      if (isNaN(at.getTime())) { continue; }
+      var options = times[i].getAttribute("data-local") === "date"
+        ? { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" }
+        : { hour: "2-digit", minute: "2-digit", second: "2-digit", timeZoneName: "short" };
+      times[i].textContent = at.toLocaleString([], options);
+      times[i].removeAttribute("data-local");
+    }
+  }
+  document.addEventListener("htmx:afterSettle", localTimes);
   function wake() { failures = 0; poll(); }
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { wake(); }
@@ -83,6 +98,7 @@
   window.addEventListener("online", wake);
   window.addEventListener("pageshow", function (event) { if (event.persisted) { wake(); } });
   document.addEventListener("DOMContentLoaded", function () {
+    localTimes();
     if (live()) { schedule(interval()); }
   });
 })();

@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser
@@ -77,6 +78,7 @@ def test_a_tracked_turn_refused_then_played(server, chromium, phone, second_phon
     phone.get_by_role("textbox", name="East").fill("Ewa")
     phone.get_by_role("button", name="Start a Castle table").click()
     expect(phone.get_by_text("You are the referee")).to_be_visible()
+    assert_accessible(phone)  # before the deal
     phone.get_by_label("Or all 12 in one line").fill(ROW)
     phone.get_by_role("button", name="Lay out the castle").click()
     expect(phone.locator("#whose-turn")).to_have_text("Ewa's turn (Ewa & West)")
@@ -84,18 +86,18 @@ def test_a_tracked_turn_refused_then_played(server, chromium, phone, second_phon
     viewer = phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
     second_phone.goto(server + "/t/" + viewer.split("/t/")[1])
     expect(second_phone.locator("#whose-turn")).to_have_text("Ewa's turn (Ewa & West)")
+    assert_accessible(second_phone)  # a viewer, in play
 
     # The refusal, on the referee's link opened without JavaScript (a plain post, then the page again):
     # with htmx the 422 would be logged by Chromium as a failed load, which the phone fixture counts as an error.
     _refused_without_javascript(chromium, phone.url)
 
     phone.locator(".card-picker input[name=card]").fill("qh")
-    phone.locator(".card-picker input[name=card]").press("Enter")  # the typed card is checked on the piles
-    expect(_table_pile(phone, "C2").locator(".pile-mark")).to_have_text("✓may go here")
-    _table_pile(phone, "C2").click()
+    _table_pile(phone, "C2").click()  # the check of the typed card (on leaving the field) goes first, then the play
     expect(phone.locator("#whose-turn")).to_have_text("South's turn (North & South, black)")
     expect(_table_pile(phone, "B2")).to_contain_text("value 11")
     expect(second_phone.locator(".pile", has_text="B2")).to_contain_text("value 11", timeout=3_000)
+    assert_accessible(phone)  # a card played
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the table scrolls sideways: {width}px"
 
@@ -138,7 +140,8 @@ def test_a_picked_card_marks_the_piles_then_a_tap_plays_it_and_every_screen_show
 
     # Two taps pick the red 5: the piles are marked at once, by a symbol and words as well as colour.
     _tap_card(phone, "5", "hearts")
-    expect(_table_pile(phone, "C2")).to_have_class(re.compile(r"\billegal\b"))
+    expect(_table_pile(phone, "C2").locator(".pile-mark")).to_have_class(re.compile(r"\billegal\b"))
+    assert "dashed" in _table_pile(phone, "C2").evaluate("pile => getComputedStyle(pile).borderStyle")
     expect(_table_pile(phone, "C2").locator(".pile-mark")).to_have_text("✗may not go here")
     expect(_table_pile(phone, "B2").locator(".pile-mark")).to_have_text("✓may go here")
     expect(phone.locator(".marks")).to_contain_text("may go on the piles marked ✓: A1, A2,")
@@ -162,7 +165,7 @@ def test_a_picked_card_marks_the_piles_then_a_tap_plays_it_and_every_screen_show
         expect(last.locator(".pile-last")).to_have_text("last move")
         assert last.locator(".pile-last").evaluate(CONTRAST) >= 4.5
         assert screen.evaluate("document.documentElement.scrollWidth") <= width
-    expect(phone.locator(".pile-mark")).to_have_count(0)  # a new turn: no card picked yet
+    expect(phone.locator(".pile-mark [aria-hidden]")).to_have_count(0)  # a new turn: no card picked yet
 
 
 def _post(page, token, **fields):
@@ -200,6 +203,7 @@ def test_the_final_score_shows_its_breakdown_on_a_phone(server, phone, size):
     aces = [f"{score['breakdown'][team]['A']['cards']} × 9 = {score['breakdown'][team]['A']['points']}" for team in "NS"]
     expect(table.locator("tr", has_text="Aces").locator("td")).to_have_text(aces)
     expect(table.locator("tr", has_text="Total").locator("td")).to_have_text([str(score["teams"][t]) for t in "NS"])
+    assert_accessible(phone, both_widths=False)  # game over
     assert table.evaluate("t => t.getBoundingClientRect().right") <= width
     assert phone.evaluate("document.documentElement.scrollWidth") <= width
 
