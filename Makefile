@@ -6,8 +6,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
-# Debian packages the tests use: a real browser, a QR decoder, a PDF renderer.
-TEST_DEBS := chromium zbar-tools poppler-utils
+# Debian packages the tests use: a real browser, a QR decoder, a PDF renderer, a PostgreSQL server
+# (the store's tests start a throwaway one, see tests/pg.py).
+TEST_DEBS := chromium zbar-tools poppler-utils postgresql
 
 .PHONY: run test lint bench debs clean
 
@@ -25,6 +26,7 @@ debs:
 	for cmd in chromium:chromium zbarimg:zbar-tools pdftoppm:poppler-utils; do \
 	  command -v $${cmd%%:*} >/dev/null 2>&1 || missing="$$missing $${cmd##*:}"; \
 	done; \
+	ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from flask import Flask, g, url_for
 
-from companion import db, games, security, store, web
+from companion import db, games, netinfo, security, store, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -28,6 +28,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
         PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE", "memory://"),
+        TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -36,9 +37,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app.instance_path)
     if test_config:
         app.config.update(test_config)
+    if app.config["BASE_URL"]:
+        app.config["BASE_URL"] = netinfo.check_base_url(app.config["BASE_URL"])
 
-    with db.connect(app.config["DATABASE"]) as conn:
-        db.migrate(conn)
+    db.migrate(app.config["DATABASE"])
     app.teardown_appcontext(_close_db)
 
     registry = games.discover()
@@ -59,11 +61,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
 
 def get_db():
-    """This request's database connection (opened on first use, closed at teardown)."""
+    """This request's database connection (borrowed from the pool on first use, given back at teardown)."""
     from flask import current_app
 
     if "db" not in g:
-        g.db = db.kept_connection(current_app.config["DATABASE"])
+        g.db = db.connect(current_app.config["DATABASE"])
     return g.db
 
 
@@ -77,7 +79,7 @@ def registry() -> games.Registry:
 def _close_db(_exc: BaseException | None) -> None:
     conn = g.pop("db", None)
     if conn is not None:
-        db.release(conn)
+        conn.close()
 
 
 def _templates_dir() -> Path:

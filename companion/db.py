@@ -1,90 +1,243 @@
-"""SQLite connections and versioned schema migrations.
+"""The database: SQLite when ``CASTELLAN_DATABASE`` is a path, PostgreSQL when it is a
+``postgresql://`` URL, both through SQLAlchemy Core, with Alembic migrations.
 
-Migrations are the numbered files in ``companion/migrations`` (``0001_name.sql`` ...).
-``PRAGMA user_version`` records the last one applied, so a database written by an older
-Castellan opens and is brought up to date, and one from a newer Castellan is refused.
+The migrations are the Alembic scripts in ``companion/migrations/versions`` (``0001`` ...).
+A database written by an older Castellan opens and is brought up to date, one written by a
+newer Castellan is refused. A SQLite database from before Alembic (it counted its migrations in
+``PRAGMA user_version``) is recognised and upgraded in place.
+
+Each process keeps one engine per database, with a pool of open connections: a request
+borrows one and gives it back, so a poll pays no connection (opening one cost more than
+answering an unchanged poll). A forked worker starts its own pool.
 """
 
 from __future__ import annotations
 
-import re
-import sqlite3
+import os
 import threading
-from collections import OrderedDict
 from importlib import resources
 from pathlib import Path
 
-_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-# Each serving thread keeps its connections open between requests: opening one (and setting its
-# pragmas) cost more than answering an unchanged poll. A few databases per thread at most.
-_KEPT_PER_THREAD = 4
-_kept = threading.local()
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+# Each serving thread may hold one connection; gunicorn's default is 8 threads per worker.
+POOL_SIZE = 8
+POOL_OVERFLOW = 24
+# Any number, the same in every process: the lock that keeps two starting servers from migrating at once.
+_MIGRATION_LOCK = 0x43415354
+
+metadata = sa.MetaData()
+
+# A table is one game being played; its state is derived from its action log.
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),  # unguessable, 128 bits
+    sa.Column("game", sa.Text, nullable=False),  # the game's slug
+    sa.Column("title", sa.Text, nullable=False, server_default=""),  # the players' names
+    sa.Column("options", sa.Text, nullable=False),  # JSON: choices made at creation
+    sa.Column("seed", sa.BigInteger, nullable=False),  # chance is explicit: the rules draw from it
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),  # bumps on every change
+    sa.Column("head_seq", sa.Integer, nullable=False, server_default="0"),  # last entry in force
+    sa.Column("state", sa.Text, nullable=False),  # JSON: the state after head_seq (a cache of the log)
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("updated_at", sa.Text, nullable=False),
+    sa.Column("finished_at", sa.Text),  # set when the referee finished the table
+)
+
+# Every link to a table: the referee's, the viewer's and one per private seat.
+links = sa.Table(
+    "links",
+    metadata,
+    sa.Column("token", sa.Text, primary_key=True),
+    sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id"), nullable=False),
+    sa.Column("role", sa.Text, nullable=False),
+    sa.Column("seat", sa.Text),
+    sa.Column("label", sa.Text, nullable=False),
+    sa.Column("joined_at", sa.Text),  # when a seat's private link was first opened
+    sa.Column("claimed_by", sa.Text),  # a digest of the phone that claimed this seat; NULL while free
+    sa.Column("position", sa.Integer, nullable=False, server_default="0"),  # creation order
+)
+
+# The action log: appended to, never rewritten except to mark an entry undone.
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("actor", sa.Text, nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),  # JSON: the action as the rules module took it
+    sa.Column("description", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("undone_at", sa.Text),
+    sa.Column("kind", sa.Text, nullable=False, server_default="move"),  # "move" or "finish"
+)
+
+# States after some entries, so undo replays a bounded stretch of the log.
+snapshots = sa.Table(
+    "snapshots",
+    metadata,
+    sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("state", sa.Text, nullable=False),
+)
+
+# The Idempotency-Keys of the changes made: a repeat finds its key and gets the first answer.
+action_keys = sa.Table(
+    "action_keys",
+    metadata,
+    sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("token", sa.Text, nullable=False),
+    sa.Column("answer", sa.Text),
+    sa.Column("created_at", sa.Text, nullable=False),
+)
+
+# Where the Alembic scripts are: inside the package, so an installed wheel migrates too.
+SCRIPT_LOCATION = str(resources.files("companion").joinpath("migrations"))
+
+# The tables a browser created or joined, for its home page (a digest of its identity, never the identity).
+remembered = sa.Table(
+    "remembered",
+    metadata,
+    sa.Column("phone", sa.Text, primary_key=True),
+    sa.Column("token", sa.Text, primary_key=True),
+    sa.Column("seen_at", sa.Text, nullable=False),
+)
+
+_engines: dict[tuple[int, str], Engine] = {}
+_engines_lock = threading.Lock()
 
 
-def migrations() -> list[tuple[int, str]]:
-    """Every migration as ``(number, sql)``, in order."""
-    found = []
-    for entry in resources.files("companion").joinpath("migrations").iterdir():
-        match = _MIGRATION_NAME.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.read_text(encoding="utf-8")))
-    return sorted(found)
+def url(database: str | Path) -> str:
+    """The SQLAlchemy URL of ``CASTELLAN_DATABASE``: a ``postgresql://`` URL or a SQLite file's path."""
+    text = str(database)
+    for scheme in ("postgresql://", "postgres://"):
+        if text.startswith(scheme):
+            return "postgresql+psycopg://" + text[len(scheme) :]
+    if text.startswith(("postgresql+", "sqlite:")):
+        return text
+    return "sqlite:///" + str(Path(text).resolve())
 
 
-def connect(path: str | Path) -> sqlite3.Connection:
-    """Open the database in WAL mode, so readers never wait for a writer."""
-    conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    conn.execute("PRAGMA synchronous = NORMAL")
-    return conn
+def is_postgresql(database: str | Path) -> bool:
+    """True when the database is a PostgreSQL server rather than a SQLite file."""
+    return url(database).startswith("postgresql")
 
 
-def kept_connection(path: str | Path) -> sqlite3.Connection:
-    """This thread's open connection to ``path``, opened on first use and kept for the next request."""
-    kept: OrderedDict = getattr(_kept, "connections", None) or OrderedDict()
-    _kept.connections = kept
-    key = str(path)
-    conn = kept.pop(key, None) or connect(path)
-    kept[key] = conn
-    while len(kept) > _KEPT_PER_THREAD:
-        kept.popitem(last=False)[1].close()
-    return conn
+def engine(database: str | Path) -> Engine:
+    """This process's engine (and pool) for ``database``, made on first use."""
+    key = (os.getpid(), str(database))
+    found = _engines.get(key)
+    if found is None:
+        with _engines_lock:
+            found = _engines.get(key) or _make_engine(database)
+            _engines[key] = found
+    return found
 
 
-def release(conn: sqlite3.Connection) -> None:
-    """Hand a kept connection back after a request: nothing it began may outlive the request."""
-    if conn.in_transaction:
-        conn.rollback()
+def connect(database: str | Path) -> Connection:
+    """A connection from this process's pool; ``close()`` gives it back, rolling back what it began."""
+    return engine(database).connect()
 
 
-def schema_version(conn: sqlite3.Connection) -> int:
-    """The number of the last migration applied to this database."""
-    return conn.execute("PRAGMA user_version").fetchone()[0]
-
-
-def migrate(conn: sqlite3.Connection, upto: int | None = None) -> int:
-    """Apply the migrations this database lacks (up to ``upto``); return its version.
-
-    Each migration runs in its own transaction with the version bump, so a failure
-    leaves the database at the last good version.
-    """
-    current = schema_version(conn)
-    known = migrations()
-    newest = known[-1][0] if known else 0
-    if current > newest:
-        raise RuntimeError(
-            f"This database was written by a newer Castellan (schema {current}, this one knows {newest})."
-        )
-    for number, sql in known:
-        if number <= current or (upto is not None and number > upto):
-            continue
+def migrate(database: str | Path, upto: str = "head") -> str:
+    """Bring the database up to the newest migration (or ``upto``); return its revision."""
+    with connect(database) as conn:
+        if conn.dialect.name == "postgresql":
+            conn.exec_driver_sql(f"SELECT pg_advisory_lock({_MIGRATION_LOCK})")
+            conn.commit()
         try:
-            conn.executescript(f"BEGIN IMMEDIATE;\n{sql}\n;PRAGMA user_version = {number:d};\nCOMMIT;")
-        except sqlite3.Error:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        current = number
-    return current
+            _adopt_user_version(conn)
+            known = {script.revision for script in _scripts().walk_revisions()}
+            current = schema_version(conn)
+            if current is not None and current not in known:
+                raise RuntimeError(
+                    f"This database was written by a newer Castellan (schema {current}, this one knows up to {_scripts().get_current_head()})."
+                )
+            config = _config()
+            config.attributes["connection"] = conn
+            command.upgrade(config, upto)
+            if conn.in_transaction():
+                conn.commit()
+            return schema_version(conn)
+        finally:
+            if conn.dialect.name == "postgresql":
+                conn.rollback()
+                conn.exec_driver_sql(f"SELECT pg_advisory_unlock({_MIGRATION_LOCK})")
+                conn.commit()
+
+
+def schema_version(conn: Connection) -> str | None:
+    """The revision of the last migration applied to this database (None for an empty one)."""
+    revision = MigrationContext.configure(conn).get_current_revision()
+    if conn.in_transaction():
+        conn.commit()
+    return revision
+
+
+def head() -> str:
+    """The newest migration this Castellan knows."""
+    return _scripts().get_current_head()
+
+
+def _make_engine(database: str | Path) -> Engine:
+    address = url(database)
+    if address.startswith("postgresql"):
+        return sa.create_engine(address, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_pre_ping=False)
+    made = sa.create_engine(
+        address,
+        connect_args={"timeout": 10, "check_same_thread": False},
+        poolclass=sa.pool.QueuePool,
+        pool_size=POOL_SIZE,
+        max_overflow=POOL_OVERFLOW,
+    )
+    event.listen(made, "connect", _sqlite_pragmas)
+    event.listen(made, "begin", _sqlite_begin)
+    return made
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    """WAL, so readers never wait for a writer; and transactions begun by ``_sqlite_begin`` only."""
+    dbapi_conn.isolation_level = None
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA synchronous = NORMAL")
+    cursor.close()
+
+
+def _sqlite_begin(conn: Connection) -> None:
+    """A write takes SQLite's write lock from its start (``BEGIN IMMEDIATE``), a read takes none."""
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.info.get("immediate") else "BEGIN")
+
+
+def _adopt_user_version(conn: Connection) -> None:
+    """A SQLite database from before Alembic: record its ``user_version`` as the matching revision."""
+    if conn.dialect.name != "sqlite" or sa.inspect(conn).has_table("alembic_version"):
+        conn.rollback()
+        return
+    version = conn.exec_driver_sql("PRAGMA user_version").scalar()
+    conn.rollback()
+    if version:
+        command.stamp(_config(connection=conn), f"{version:04d}")
+        if conn.in_transaction():
+            conn.commit()
+
+
+def _config(connection: Connection | None = None) -> Config:
+    config = Config()
+    config.set_main_option("script_location", SCRIPT_LOCATION)
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def _scripts() -> ScriptDirectory:
+    return ScriptDirectory.from_config(_config())

@@ -12,12 +12,14 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 _CODES = {
     400: "bad_request",
+    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     413: "too_large",
     415: "unsupported_media_type",
     429: "too_many_requests",
     500: "server_error",
+    503: "busy",
 }
 EXPIRED_FORM = "This form has expired. Reload the page and try again."
 _MESSAGES = {
@@ -25,6 +27,7 @@ _MESSAGES = {
     405: "That address does not take this kind of request.",
     413: "That is far more than any game needs.",
     500: "Something went wrong on Castellan's side. Nothing you recorded was lost.",
+    503: "Castellan is making other sheets just now. Try again in a few seconds.",
 }
 
 
@@ -42,12 +45,12 @@ def init_app(app: Flask) -> None:
 
 
 def _answer(status: int, error: HTTPException):
-    # A 400 and a 429 carry their own reason (a rate limit says which); the others have a fixed sentence.
+    # A 400, 403 and 429 carry their own reason (a seat taken, a rate limit); the others have a fixed sentence.
     if isinstance(error, CSRFError):
         message = EXPIRED_FORM
     else:
         message = (
-            error.description if status in (400, 429) else _MESSAGES.get(status)
+            error.description if status in (400, 403, 429) else _MESSAGES.get(status)
         ) or "That did not work."
     if request.path.startswith("/api/"):
         return jsonify({"error": {"code": _CODES.get(status, "http_error"), "message": message}}), status

@@ -13,9 +13,11 @@ as one process.
 from __future__ import annotations
 
 from flask import Flask, g, request, session
+from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect, generate_csrf
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion import netinfo
 
@@ -126,8 +128,21 @@ class HostCheck:
         return [body]
 
 
+class _SessionCookie(SecureCookieSessionInterface):
+    """The signed session cookie, ``Secure`` whenever the request came over HTTPS (directly or via a trusted proxy)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
 def init_app(app: Flask) -> None:
-    """Refuse bad hosts, check CSRF tokens before every state change outside the API, limit, add the headers."""
+    """Refuse bad hosts, check CSRF tokens before every state change outside the API, limit, add the headers.
+
+    Behind a reverse proxy (``TRUSTED_PROXIES`` > 0, opt-in), Werkzeug's ``ProxyFix`` takes
+    the client's address, the scheme and the host from that many ``X-Forwarded-*`` hops, so
+    the cookie is ``Secure`` and links use the address the phones used. Without it those
+    headers are ignored: anyone could send them.
+    """
     # A phone stays at a table all evening: its form must not expire after an hour. The
     # Referer check for HTTPS is off because every page is sent with Referrer-Policy:
     # no-referrer (a table's link must not leak to other sites); the token and the
@@ -138,6 +153,11 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
 
     app.wsgi_app = HostCheck(app.wsgi_app)
+    proxies = app.config.get("TRUSTED_PROXIES", 0)
+    if proxies:
+        # Outside the host check, so that a forwarded host is checked too.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
+    app.session_interface = _SessionCookie()
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.context_processor(lambda: {"csrf_token": csrf_token})
 

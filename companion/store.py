@@ -1,32 +1,41 @@
-"""Tables: one game being played, shared between phones, kept in SQLite.
+"""Tables: one game being played, shared between phones, kept in the database (``companion.db``).
 
 Every action on a table is appended to its log; the table's state is what the game's
 rules module derives from the actions still in force. The state after the last action is
 cached on the table row, and a snapshot is kept every ``SNAPSHOT_EVERY`` actions, so an
 action costs the same at move 5 and at move 500, and an undo replays a short stretch.
 
-Concurrency: an action carries the version of the state it was chosen on. Writing takes
-SQLite's write lock (``BEGIN IMMEDIATE``); an action made on an older version is refused
-with ``StaleTable`` and nothing is written, so two phones acting at once can neither lose
-nor duplicate a move.
+Concurrency: an action carries the version of the state it was chosen on. Writing locks the
+table first (SQLite's write lock, ``BEGIN IMMEDIATE``; on PostgreSQL the table's row,
+``SELECT ... FOR UPDATE``, so phones at other tables never wait); an action made on an older
+version is refused with ``StaleTable`` and nothing is written, so two phones acting at once,
+through one worker or several, can neither lose nor duplicate a move.
 
 Exactly once: an action may come with a key the phone chose (``Once``). The key is stored in
 the same transaction as the action, so a phone that sends again after a lost answer finds
 it and gets ``Repeated`` with the first answer, never a second move. Every function returns
-only after its transaction is committed (in WAL mode, a commit survives the server being
-killed), so an answered move is a kept move. The module knows nothing of Flask.
+only after its transaction is committed (a commit survives the server being killed), so an
+answered move is a kept move. The module knows nothing of Flask.
+
+An action reads and decodes the table once and writes it once: its cost does not grow with
+the log, only with the state's size.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
-import sqlite3
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from types import ModuleType
 
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from companion.db import action_keys, actions, links, remembered, snapshots, tables
 from companion.rules.errors import RuleError
 
 SNAPSHOT_EVERY = 25
@@ -45,6 +54,7 @@ class Link:
     role: str  # "referee" (can act), "viewer" (read-only) or "seat" (a player's private link)
     seat: str | None
     label: str
+    claimed_by: str | None = None  # a digest of the phone that claimed this seat (see ``claim_seat``)
     joined: bool = False  # the link has been opened (recorded for seats: see mark_joined)
 
     @property
@@ -107,7 +117,7 @@ def new_token() -> str:
 
 
 def create_table(
-    conn: sqlite3.Connection, rules: ModuleType, game: str, options: dict, title: str = ""
+    conn: Connection, rules: ModuleType, game: str, options: dict, title: str = ""
 ) -> tuple[Table, list[Link]]:
     """Create a table and its links (referee, viewer, one per private seat).
 
@@ -116,68 +126,110 @@ def create_table(
     seed = secrets.randbits(62)
     state = rules.new_table(options, seed)
     table_id, now = new_token(), _now()
-    links = [
+    made = [
         Link(new_token(), table_id, "referee", None, "Referee"),
         Link(new_token(), table_id, "viewer", None, "Viewer"),
     ]
-    links += [Link(new_token(), table_id, "seat", seat, label) for seat, label in rules.seats(options)]
+    made += [Link(new_token(), table_id, "seat", seat, label) for seat, label in rules.seats(options)]
+    table = Table(table_id, game, title[:TITLE_LENGTH], options, seed, 0, 0, state, now, now)
     with _write(conn):
         conn.execute(
-            "INSERT INTO tables (id, game, title, options, seed, state, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table_id, game, title[:TITLE_LENGTH], _dump(options), seed, _dump(state), now, now),
+            tables.insert().values(
+                id=table_id, game=game, title=table.title, options=_dump(options), seed=seed,
+                state=_dump(state), created_at=now, updated_at=now,
+            )
         )
+        conn.execute(snapshots.insert().values(table_id=table_id, seq=0, state=_dump(state)))
         conn.execute(
-            "INSERT INTO snapshots (table_id, seq, state) VALUES (?, 0, ?)", (table_id, _dump(state))
+            links.insert(),
+            [
+                {"token": lk.token, "table_id": table_id, "role": lk.role, "seat": lk.seat, "label": lk.label, "position": n}
+                for n, lk in enumerate(made)
+            ],
         )
-        conn.executemany(
-            "INSERT INTO links (token, table_id, role, seat, label) VALUES (?, ?, ?, ?, ?)",
-            [(lk.token, lk.table_id, lk.role, lk.seat, lk.label) for lk in links],
-        )
-    return get_table(conn, table_id), links
+    return table, made
 
 
-def find_link(conn: sqlite3.Connection, token: str) -> Link | None:
+def find_link(conn: Connection, token: str) -> Link | None:
     """The link with this token, or None."""
-    row = conn.execute("SELECT * FROM links WHERE token = ?", (token,)).fetchone()
+    row = conn.execute(sa.select(links).where(links.c.token == token)).first()
     return _link(row) if row else None
 
 
-def table_links(conn: sqlite3.Connection, table_id: str) -> list[Link]:
+def table_links(conn: Connection, table_id: str) -> list[Link]:
     """Every link of a table: referee, viewer, then the seats in creation order."""
-    rows = conn.execute("SELECT * FROM links WHERE table_id = ? ORDER BY rowid", (table_id,)).fetchall()
+    rows = conn.execute(sa.select(links).where(links.c.table_id == table_id).order_by(links.c.position))
     return [_link(row) for row in rows]
 
 
-def mark_joined(conn: sqlite3.Connection, link: Link) -> None:
+def claim_seat(conn: Connection, link: Link, phone: str) -> bool:
+    """Claim a seat's link for ``phone`` (a browser's secret identity) if no phone has; True if it is this one's.
+
+    Only a digest of ``phone`` is stored. The claim is one conditional UPDATE, so two
+    phones opening the link at once cannot both get it.
+    """
+    digest = phone_digest(phone)
+    if link.claimed_by is not None:  # the usual case, read without taking the write lock
+        return link.claimed_by == digest
+    with _write(conn):
+        conn.execute(
+            links.update().where(links.c.token == link.token, links.c.claimed_by.is_(None)).values(claimed_by=digest)
+        )
+        claimed = conn.execute(sa.select(links.c.claimed_by).where(links.c.token == link.token)).scalar()
+    return claimed == digest
+
+
+def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
+    """The referee frees a claimed seat (its phone is lost): the next phone to open the link claims it.
+
+    The release is written in the table's log (not a move: undo skips it) and changes the
+    table's version, so every phone shows it. ``KeyError`` if no such seat is claimed.
+    """
+    with _write(conn):
+        conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+        row = conn.execute(
+            sa.select(links).where(
+                links.c.table_id == table_id, links.c.role == "seat", links.c.seat == seat, links.c.claimed_by.isnot(None)
+            )
+        ).first()
+        if row is None:
+            raise KeyError(seat)
+        conn.execute(links.update().where(links.c.token == row.token).values(claimed_by=None))
+        description = f"The referee released {row.label}'s link: the next phone to open it takes the seat."
+        _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
+        conn.execute(
+            tables.update().where(tables.c.id == table_id).values(version=tables.c.version + 1, updated_at=_now())
+        )
+        return _link(row)
+
+
+def mark_joined(conn: Connection, link: Link) -> None:
     """Note that a seat's link has been opened (once: later visits write nothing)."""
     if link.role == "seat" and not link.joined:
         with _write(conn):
-            conn.execute("UPDATE links SET joined_at = ? WHERE token = ? AND joined_at IS NULL", (_now(), link.token))
+            conn.execute(
+                links.update().where(links.c.token == link.token, links.c.joined_at.is_(None)).values(joined_at=_now())
+            )
 
 
-def _link(row: sqlite3.Row) -> Link:
-    return Link(row["token"], row["table_id"], row["role"], row["seat"], row["label"], row["joined_at"] is not None)
-
-
-def get_table(conn: sqlite3.Connection, table_id: str) -> Table:
+def get_table(conn: Connection, table_id: str) -> Table:
     """The table as it is now (KeyError if there is none)."""
-    row = conn.execute("SELECT * FROM tables WHERE id = ?", (table_id,)).fetchone()
+    row = conn.execute(sa.select(tables).where(tables.c.id == table_id)).first()
     if row is None:
         raise KeyError(table_id)
     return _table(row)
 
 
-def table_version(conn: sqlite3.Connection, table_id: str) -> int:
+def table_version(conn: Connection, table_id: str) -> int:
     """Just the version: what a polling phone asks for every second or two."""
-    row = conn.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
-    if row is None:
+    version = conn.execute(sa.select(tables.c.version).where(tables.c.id == table_id)).scalar()
+    if version is None:
         raise KeyError(table_id)
-    return row[0]
+    return version
 
 
 def act(
-    conn: sqlite3.Connection,
+    conn: Connection,
     rules: ModuleType,
     table_id: str,
     actor: str,
@@ -191,7 +243,7 @@ def act(
     action or the referee finished the table, ``Repeated`` if ``once``'s key was used; in
     each case nothing is written. ``version=None`` skips the staleness check, for actions
     whose order does not matter (see ``order_free``): the rules still judge them against
-    the state as it is, under the write lock.
+    the state as it is, under the lock.
     """
     with _write(conn):
         table = _current(conn, table_id, version, once)
@@ -200,15 +252,13 @@ def act(
         state = rules.apply(table.state, action, actor)
         description = rules.describe(table.state, action, actor)
         seq = _append(conn, table_id, actor, action, description, "move")
+        stored = _dump(state)
         if seq % SNAPSHOT_EVERY == 0:
-            conn.execute(
-                "INSERT INTO snapshots (table_id, seq, state) VALUES (?, ?, ?)", (table_id, seq, _dump(state))
-            )
-        _set_head(conn, table, seq, state)
-        return _keep(conn, table_id, once)
+            conn.execute(snapshots.insert().values(table_id=table_id, seq=seq, state=stored))
+        return _keep(conn, _set_head(conn, table, seq, state, stored), once)
 
 
-def finish(conn: sqlite3.Connection, table_id: str, version: int, once: Once | None = None) -> Table:
+def finish(conn: Connection, table_id: str, version: int, once: Once | None = None) -> Table:
     """The referee finishes the table: the log says so, and it takes no more actions until undone.
 
     For a game with no end of its own (the score pad); a game that ends by its rules is
@@ -219,9 +269,10 @@ def finish(conn: sqlite3.Connection, table_id: str, version: int, once: Once | N
         if table.finished:
             raise RuleError("table_finished", "This table is already finished.")
         seq = _append(conn, table_id, "referee", FINISH, "The referee finished the table.", "finish")
-        conn.execute("UPDATE tables SET finished_at = ? WHERE id = ?", (_now(), table_id))
-        _set_head(conn, table, seq, table.state)
-        return _keep(conn, table_id, once)
+        now = _now()
+        conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
+        table = _set_head(conn, replace(table, finished_at=now), seq, table.state)
+        return _keep(conn, table, once)
 
 
 def order_free(rules: ModuleType, action: dict) -> bool:
@@ -233,7 +284,7 @@ def order_free(rules: ModuleType, action: dict) -> bool:
     return isinstance(action, dict) and action.get("type") in getattr(rules, "ORDER_FREE_ACTIONS", ())
 
 
-def undo(conn: sqlite3.Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
+def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
     """Undo the last entry still in force: it stays in the log, marked undone.
 
     Undoing the referee's finish reopens the table. Undoing a move rebuilds the state
@@ -244,82 +295,126 @@ def undo(conn: sqlite3.Connection, rules: ModuleType, table_id: str, version: in
         if table.head_seq == 0:
             raise RuleError("nothing_to_undo", "There is nothing to undo: no move is recorded yet.")
         conn.execute(
-            "UPDATE actions SET undone_at = ? WHERE table_id = ? AND seq = ?",
-            (_now(), table_id, table.head_seq),
+            actions.update()
+            .where(actions.c.table_id == table_id, actions.c.seq == table.head_seq)
+            .values(undone_at=_now())
         )
         if table.finished:
-            conn.execute("UPDATE tables SET finished_at = NULL WHERE id = ?", (table_id,))
-            _set_head(conn, table, _in_force_seq(conn, table_id), table.state)
-            return _keep(conn, table_id, once)
-        conn.execute("DELETE FROM snapshots WHERE table_id = ? AND seq >= ?", (table_id, table.head_seq))
+            conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=None))
+            in_force = conn.execute(
+                sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id, actions.c.undone_at.is_(None))
+            ).scalar()
+            return _keep(conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state), once)
+        conn.execute(snapshots.delete().where(snapshots.c.table_id == table_id, snapshots.c.seq >= table.head_seq))
         base = conn.execute(
-            "SELECT seq, state FROM snapshots WHERE table_id = ? ORDER BY seq DESC LIMIT 1", (table_id,)
-        ).fetchone()
-        state, head = json.loads(base["state"]), base["seq"]
-        for row in conn.execute(
-            "SELECT seq, actor, payload FROM actions"
-            " WHERE table_id = ? AND seq > ? AND undone_at IS NULL AND kind = 'move' ORDER BY seq",
-            (table_id, base["seq"]),
-        ).fetchall():
-            state, head = rules.apply(state, json.loads(row["payload"]), row["actor"]), row["seq"]
-        _set_head(conn, table, head, state)
-        return _keep(conn, table_id, once)
+            sa.select(snapshots.c.seq, snapshots.c.state)
+            .where(snapshots.c.table_id == table_id)
+            .order_by(snapshots.c.seq.desc())
+            .limit(1)
+        ).one()
+        state, head = json.loads(base.state), base.seq
+        replayed = conn.execute(
+            sa.select(actions.c.seq, actions.c.actor, actions.c.payload)
+            .where(
+                actions.c.table_id == table_id,
+                actions.c.seq > base.seq,
+                actions.c.undone_at.is_(None),
+                actions.c.kind == "move",
+            )
+            .order_by(actions.c.seq)
+        ).all()
+        for row in replayed:
+            state, head = rules.apply(state, json.loads(row.payload), row.actor), row.seq
+        return _keep(conn, _set_head(conn, table, head, state), once)
 
 
-def replay(conn: sqlite3.Connection, rules: ModuleType, table_id: str, step: int) -> tuple[dict, list[dict]]:
+def replay(conn: Connection, rules: ModuleType, table_id: str, step: int) -> tuple[dict, list[dict]]:
     """The state after the first ``step`` moves still in force (0: the start, before any move),
     and every move in force in order, as ``{"seq", "actor", "description"}``.
 
     Starts from the newest snapshot at or before that move and replays the rest.
     """
     moves = conn.execute(
-        "SELECT seq, actor, payload, description FROM actions"
-        " WHERE table_id = ? AND undone_at IS NULL AND kind = 'move' ORDER BY seq",
-        (table_id,),
-    ).fetchall()
+        sa.select(actions.c.seq, actions.c.actor, actions.c.payload, actions.c.description)
+        .where(actions.c.table_id == table_id, actions.c.undone_at.is_(None), actions.c.kind == "move")
+        .order_by(actions.c.seq)
+    ).all()
     step = max(0, min(step, len(moves)))
     base = conn.execute(
-        "SELECT seq, state FROM snapshots WHERE table_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1",
-        (table_id, moves[step - 1]["seq"] if step else 0),
-    ).fetchone()
-    state = json.loads(base["state"])
+        sa.select(snapshots.c.seq, snapshots.c.state)
+        .where(snapshots.c.table_id == table_id, snapshots.c.seq <= (moves[step - 1].seq if step else 0))
+        .order_by(snapshots.c.seq.desc())
+        .limit(1)
+    ).one()
+    state = json.loads(base.state)
     for row in moves[:step]:
-        if row["seq"] > base["seq"]:
-            state = rules.apply(state, json.loads(row["payload"]), row["actor"])
-    return state, [{"seq": row["seq"], "actor": row["actor"], "description": row["description"]} for row in moves]
+        if row.seq > base.seq:
+            state = rules.apply(state, json.loads(row.payload), row.actor)
+    return state, [{"seq": row.seq, "actor": row.actor, "description": row.description} for row in moves]
 
 
-def last_action(conn: sqlite3.Connection, table_id: str) -> dict | None:
+def last_action(conn: Connection, table_id: str) -> dict | None:
     """The last action still in force, as a history entry (what undo would take back)."""
     entries = history(conn, table_id, only_in_force=True, limit=1)
     return entries[0] if entries else None
 
 
-def history(
-    conn: sqlite3.Connection, table_id: str, only_in_force: bool = False, limit: int | None = None
-) -> list[dict]:
-    """The log, newest first: seq, actor, action, description, when, and whether undone."""
-    sql = "SELECT * FROM actions WHERE table_id = ?"
+def history(conn: Connection, table_id: str, only_in_force: bool = False, limit: int | None = None) -> list[dict]:
+    """The log, newest first: seq, actor, action, description, when, and whether undone.
+
+    ``only_in_force``: the entries undo can take back (a seat's release is not one).
+    """
+    query = sa.select(actions).where(actions.c.table_id == table_id).order_by(actions.c.seq.desc())
     if only_in_force:
-        sql += " AND undone_at IS NULL"
-    sql += " ORDER BY seq DESC"
+        query = query.where(actions.c.undone_at.is_(None), actions.c.kind != "release")
     if limit is not None:
-        sql += f" LIMIT {int(limit)}"
+        query = query.limit(int(limit))
     return [
         {
-            "seq": row["seq"],
-            "actor": row["actor"],
-            "action": json.loads(row["payload"]),
-            "description": row["description"],
-            "at": row["created_at"],
-            "undone": row["undone_at"] is not None,
-            "kind": row["kind"],
+            "seq": row.seq,
+            "actor": row.actor,
+            "action": json.loads(row.payload),
+            "description": row.description,
+            "at": row.created_at,
+            "undone": row.undone_at is not None,
+            "kind": row.kind,
         }
-        for row in conn.execute(sql, (table_id,)).fetchall()
+        for row in conn.execute(query)
     ]
 
 
-def tables_for_tokens(conn: sqlite3.Connection, tokens: list[str]) -> list[tuple[Link, Table]]:
+def remember(conn: Connection, phone: str, token: str, keep: int) -> None:
+    """Add a link to the tables a browser (``phone``, its secret identity) opened; it keeps its ``keep`` newest."""
+    digest = phone_digest(phone)
+    with _write(conn):
+        conn.execute(
+            sa.text(
+                "INSERT INTO remembered (phone, token, seen_at) VALUES (:phone, :token, :now)"
+                " ON CONFLICT (phone, token) DO UPDATE SET seen_at = excluded.seen_at"
+            ),
+            {"phone": digest, "token": token, "now": _now()},
+        )
+        newest = (
+            sa.select(remembered.c.token)
+            .where(remembered.c.phone == digest)
+            .order_by(remembered.c.seen_at.desc())
+            .limit(keep)
+        )
+        conn.execute(remembered.delete().where(remembered.c.phone == digest, remembered.c.token.not_in(newest)))
+
+
+def remembered_tables(conn: Connection, phone: str) -> list[tuple[Link, Table]]:
+    """The tables a browser created or joined (see ``remember``), the last changed first."""
+    tokens = conn.execute(sa.select(remembered.c.token).where(remembered.c.phone == phone_digest(phone))).scalars()
+    return tables_for_tokens(conn, list(tokens))
+
+
+def phone_digest(phone: str) -> str:
+    """What the database keeps of a browser's secret identity."""
+    return hashlib.sha256(phone.encode()).hexdigest()
+
+
+def tables_for_tokens(conn: Connection, tokens: list[str]) -> list[tuple[Link, Table]]:
     """The tables reached by these links (the ones a browser created or joined), newest first."""
     found = []
     for token in tokens:
@@ -329,99 +424,106 @@ def tables_for_tokens(conn: sqlite3.Connection, tokens: list[str]) -> list[tuple
     return sorted(found, key=lambda pair: pair[1].updated_at, reverse=True)
 
 
-class _write:
-    """A write transaction holding SQLite's write lock from the start (``BEGIN IMMEDIATE``)."""
+@contextmanager
+def _write(conn: Connection) -> Iterator[Connection]:
+    """One write transaction, committed on leaving (rolled back on an exception).
 
-    def __init__(self, conn: sqlite3.Connection):
-        self.conn = conn
+    A read this request began holds no lock and is ended first. On SQLite the transaction
+    takes the write lock from its start (``BEGIN IMMEDIATE``, see ``companion.db``); on
+    PostgreSQL ``_current`` locks the table's row.
+    """
+    if conn.in_transaction():
+        conn.rollback()
+    conn.info["immediate"] = True
+    try:
+        with conn.begin():
+            yield conn
+    finally:
+        conn.info.pop("immediate", None)
 
-    def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
-        return self.conn
 
-    def __exit__(self, exc_type, exc, tb) -> None:
-        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
-
-
-def _current(conn: sqlite3.Connection, table_id: str, version: int | None, once: Once | None) -> Table:
-    """The table under the write lock, after the checks every change makes first: the key, then the version."""
+def _current(conn: Connection, table_id: str, version: int | None, once: Once | None) -> Table:
+    """The table, locked, after the checks every change makes first: the key, then the version."""
+    row = conn.execute(sa.select(tables).where(tables.c.id == table_id).with_for_update()).first()
+    if row is None:
+        raise KeyError(table_id)
     if once is not None:
-        row = conn.execute(
-            "SELECT token, answer FROM action_keys WHERE table_id = ? AND key = ?", (table_id, once.key)
-        ).fetchone()
-        if row is not None:
-            if row["token"] != once.token:
+        kept = conn.execute(
+            sa.select(action_keys.c.token, action_keys.c.answer).where(
+                action_keys.c.table_id == table_id, action_keys.c.key == once.key
+            )
+        ).first()
+        if kept is not None:
+            if kept.token != once.token:
                 raise RuleError(
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used through another link: choose a new key for every action.",
                 )
-            raise Repeated(json.loads(row["answer"]) if row["answer"] is not None else None)
-    table = get_table(conn, table_id)
+            raise Repeated(json.loads(kept.answer) if kept.answer is not None else None)
+    table = _table(row)
     if version is not None and table.version != version:
         raise StaleTable(table)
     return table
 
 
-def _append(conn: sqlite3.Connection, table_id: str, actor: str, action: dict, description: str, kind: str) -> int:
+def _append(conn: Connection, table_id: str, actor: str, action: dict, description: str, kind: str) -> int:
     """Append one entry to the log; its seq."""
-    seq = _last_seq(conn, table_id) + 1
+    seq = (conn.execute(sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id)).scalar() or 0) + 1
     conn.execute(
-        "INSERT INTO actions (table_id, seq, actor, payload, description, created_at, kind)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (table_id, seq, actor, _dump(action), description, _now(), kind),
+        actions.insert().values(
+            table_id=table_id, seq=seq, actor=actor, payload=_dump(action), description=description,
+            created_at=_now(), kind=kind,
+        )
     )
     return seq
 
 
-def _keep(conn: sqlite3.Connection, table_id: str, once: Once | None) -> Table:
+def _keep(conn: Connection, table: Table, once: Once | None) -> Table:
     """The table after a change, with the change's key and answer kept in the same transaction.
 
     Keys older than ``KEYS_KEPT`` are swept on the way: no phone retries that late.
     """
-    table = get_table(conn, table_id)
     if once is not None:
         now = datetime.now(UTC)
-        conn.execute("DELETE FROM action_keys WHERE created_at < ?", ((now - KEYS_KEPT).isoformat(),))
+        conn.execute(action_keys.delete().where(action_keys.c.created_at < (now - KEYS_KEPT).isoformat()))
         answer = _dump(once.answer(table)) if once.answer else None
         conn.execute(
-            "INSERT INTO action_keys (table_id, key, token, answer, created_at) VALUES (?, ?, ?, ?, ?)",
-            (table_id, once.key, once.token, answer, now.isoformat(timespec="milliseconds")),
+            action_keys.insert().values(
+                table_id=table.id, key=once.key, token=once.token, answer=answer,
+                created_at=now.isoformat(timespec="milliseconds"),
+            )
         )
     return table
 
 
-def _in_force_seq(conn: sqlite3.Connection, table_id: str) -> int:
-    row = conn.execute(
-        "SELECT MAX(seq) FROM actions WHERE table_id = ? AND undone_at IS NULL", (table_id,)
-    ).fetchone()
-    return row[0] or 0
-
-
-def _set_head(conn: sqlite3.Connection, table: Table, seq: int, state: dict) -> None:
+def _set_head(conn: Connection, table: Table, seq: int, state: dict, stored: str | None = None) -> Table:
+    """Write the state after ``seq`` as the table's; the table as it now is, without reading it back."""
+    now = _now()
     conn.execute(
-        "UPDATE tables SET state = ?, head_seq = ?, version = version + 1, updated_at = ? WHERE id = ?",
-        (_dump(state), seq, _now(), table.id),
+        tables.update()
+        .where(tables.c.id == table.id)
+        .values(state=stored if stored is not None else _dump(state), head_seq=seq, version=table.version + 1, updated_at=now)
     )
+    return replace(table, state=state, head_seq=seq, version=table.version + 1, updated_at=now)
 
 
-def _last_seq(conn: sqlite3.Connection, table_id: str) -> int:
-    row = conn.execute("SELECT MAX(seq) FROM actions WHERE table_id = ?", (table_id,)).fetchone()
-    return row[0] or 0
+def _link(row: sa.Row) -> Link:
+    return Link(row.token, row.table_id, row.role, row.seat, row.label, row.claimed_by, row.joined_at is not None)
 
 
-def _table(row: sqlite3.Row) -> Table:
+def _table(row: sa.Row) -> Table:
     return Table(
-        id=row["id"],
-        game=row["game"],
-        title=row["title"],
-        options=json.loads(row["options"]),
-        seed=row["seed"],
-        version=row["version"],
-        head_seq=row["head_seq"],
-        state=json.loads(row["state"]),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        finished_at=row["finished_at"],
+        id=row.id,
+        game=row.game,
+        title=row.title,
+        options=json.loads(row.options),
+        seed=row.seed,
+        version=row.version,
+        head_seq=row.head_seq,
+        state=json.loads(row.state),
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        finished_at=row.finished_at,
     )
 
 

@@ -11,12 +11,38 @@ import pytest
 from companion import create_app
 
 
+def pytest_generate_tests(metafunc):
+    """Tests marked ``both_backends`` run once on SQLite and once on a real PostgreSQL server."""
+    if "database" in metafunc.fixturenames and metafunc.definition.get_closest_marker("both_backends"):
+        metafunc.parametrize("database", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgresql_server():
+    """A throwaway PostgreSQL server, started once for the whole run (see tests/pg.py)."""
+    from tests.pg import Server
+
+    server = Server()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def app(tmp_path):
-    """A Castellan app with its own database in a temporary folder."""
-    return create_app(
-        {"DATABASE": str(tmp_path / "castellan.sqlite3"), "SECRET_KEY": "test", "TESTING": True}
-    )
+def database(request, tmp_path):
+    """The ``CASTELLAN_DATABASE`` of a fresh, empty database: a SQLite file, or on PostgreSQL."""
+    if getattr(request, "param", "sqlite") == "sqlite":
+        yield str(tmp_path / "castellan.sqlite3")
+        return
+    server = request.getfixturevalue("postgresql_server")
+    url = server.new_database()
+    yield url
+    server.drop(url)
+
+
+@pytest.fixture
+def app(database):
+    """A Castellan app with its own database."""
+    return create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True})
 
 
 class Browser:
@@ -99,16 +125,20 @@ def with_state_changed(app, token: str, change, then):
     with app.app_context():
         conn = get_db()
         table_id = store.find_link(conn, token).table_id
-        original = conn.execute("SELECT state FROM tables WHERE id = ?", (table_id,)).fetchone()[0]
-        conn.execute("UPDATE tables SET state = ? WHERE id = ?", (json.dumps(change(json.loads(original))), table_id))
-        conn.commit()
+        original = store.get_table(conn, table_id).state
+        _store_state(conn, table_id, change(original))
     try:
         return then()
     finally:
         with app.app_context():
-            conn = get_db()
-            conn.execute("UPDATE tables SET state = ? WHERE id = ?", (original, table_id))
-            conn.commit()
+            _store_state(get_db(), table_id, original)
+
+
+def _store_state(conn, table_id: str, state: dict) -> None:
+    from companion.db import tables
+
+    conn.execute(tables.update().where(tables.c.id == table_id).values(state=json.dumps(state)))
+    conn.commit()
 
 
 def table_state(app, token: str) -> dict:

@@ -12,6 +12,5 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index():
     """List the games, then this browser's tables."""
-    tokens = session.get("tables", [])
-    mine = store.tables_for_tokens(get_db(), tokens)
+    mine = store.remembered_tables(get_db(), session["member"]) if "member" in session else []
     return render_template("home/page.html", my_tables=mine)

@@ -32,6 +32,10 @@ from companion.web import form_dict, is_htmx, public_base_url, render
 
 bp = Blueprint("tables", __name__)
 REMEMBERED_TABLES = 30
+SEAT_TAKEN = (
+    "{seat}'s link is already open on another phone, and it shows that player's secrets there only. "
+    "If that phone is lost, the referee can release the seat from the table's page."
+)
 
 
 @bp.post("/tables/new/<game_slug>")
@@ -114,6 +118,21 @@ def act(token: str):
         return _render_table(link, table, game, notices=[("recorded", last["description"])] if last else [])
     # The page says what was recorded as long as it is still the table's last move (no cookie needed).
     return redirect(url_for("tables.show", token=link.token, recorded=table.version), code=303)
+
+
+@bp.post("/t/<token>/release")
+def release(token: str):
+    """The referee frees a player's seat whose phone is lost: the next phone to open its link takes it."""
+    link, table, game = _open(token)
+    if link.role != "referee":
+        return _refuse(link, table, game, 403, "Only the referee can release a seat.")
+    seat = request.form.get("seat", "")
+    try:
+        released = store.release_seat(get_db(), table.id, seat)
+    except KeyError:
+        return _refuse(link, table, game, 422, "That seat is not taken by any phone: there is nothing to release.")
+    message = f"{released.label}'s seat is free: the next phone to open its link takes it."
+    return _done(link, store.get_table(get_db(), table.id), game, message)
 
 
 @bp.post("/t/<token>/undo")
@@ -228,13 +247,21 @@ def _link(token: str) -> store.Link:
 
 
 def _open(token: str):
-    """The link, its table and its game, or a 404 page; a seat's link is now known to have joined."""
+    """The link, its table and its game, or a 404 page; a player's seat taken by another phone, a 403.
+
+    A seat's link is one player's secrets: the first phone to open it claims it (a team's
+    link, ``TEAM_SEATS``, is shared by its phones and never claimed). A seat's link opened
+    is noted as joined.
+    """
     link = _link(token)
     store.mark_joined(get_db(), link)
     table = store.get_table(get_db(), link.table_id)
     game = registry().games.get(table.game)
     if game is None or game.rules is None:
         abort(404)
+    shared = getattr(game.rules, "TEAM_SEATS", False)
+    if link.role == "seat" and not shared and not store.claim_seat(get_db(), link, _member()):
+        abort(403, description=SEAT_TAKEN.format(seat=link.label))
     return link, table, game
 
 
@@ -321,9 +348,9 @@ def _member_name(form: dict) -> str:
 
 
 def _remember(token: str) -> None:
-    """Keep this link in the browser's list of tables (newest first, bounded)."""
-    tokens = [token] + [t for t in session.get("tables", []) if t != token]
-    session["tables"] = tokens[:REMEMBERED_TABLES]
+    """Keep this link in the browser's list of tables (newest first, bounded), in the database:
+    the session cookie holds only the browser's identity, never a referee's token."""
+    store.remember(get_db(), _member(), token, REMEMBERED_TABLES)
 
 
 def _invites(links: list[store.Link], game) -> list[dict]:
@@ -331,11 +358,17 @@ def _invites(links: list[store.Link], game) -> list[dict]:
     seat's link is a whole team's (a rules module with ``TEAM_SEATS = True``) or one player's.
 
     The players' links come first and the referee's last, so that the code a phone scans
-    first is never the one that can play and undo.
+    first is never the one that can play and undo. A player's seat already claimed by a
+    phone shows no address or code, only the referee's way to release it.
     """
     base = public_base_url()
+    referee = next((item for item in links if item.role == "referee"), None)
     invites = []
     for item in sorted(links, key=lambda link: ("seat", "viewer", "referee").index(link.role)):
+        if referee is not None and item.role == "seat" and item.claimed_by:
+            release = url_for("tables.release", token=referee.token)
+            invites.append({"link": item, "claimed": True, "release_url": release})
+            continue
         address = base + url_for("tables.show", token=item.token)
         invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address),
                         "team": getattr(game.rules, "TEAM_SEATS", False)})

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from companion import create_app
 from tests.conftest import text
@@ -63,7 +64,7 @@ def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(app, brows
     with app.app_context():
         from companion import get_db
 
-        assert get_db().execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 0
+        assert get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar() == 0
 
 
 def test_htmx_requests_may_send_the_token_as_a_header(browser):

@@ -1,84 +1,100 @@
-"""Schema migrations: a database from an older Castellan still opens, with its tables intact."""
+"""The database: migrations on SQLite and PostgreSQL, a SQLite file from before Alembic upgraded
+in place with its tables intact, and pooled connections that start every request clean."""
 
 from __future__ import annotations
 
-import json
+import shutil
+from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from companion import create_app, db, store
 from companion.rules import scorepad
 
-
-def test_a_fresh_database_gets_every_migration(tmp_path):
-    conn = db.connect(tmp_path / "new.sqlite3")
-    assert db.migrate(conn) == db.migrations()[-1][0]
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(tables)")}
-    assert {"id", "game", "state", "version", "title"} <= columns
+# Made by Castellan's last hand-rolled migrations (PRAGMA user_version = 4): one score pad of
+# 31 entries (the last undone, then one more sent with the Idempotency-Key "k1").
+OLD_DATABASE = Path(__file__).parent / "fixtures" / "schema4.sqlite3"
+OLD_TABLE = "WtehSINLIpfJpKiP2ECctA"
+OLD_REFEREE = "M7JVqCGu17GVlijw8LJl8Q"
 
 
-def test_an_older_database_is_upgraded_and_keeps_its_tables(tmp_path):
+@pytest.mark.both_backends
+def test_a_fresh_database_gets_every_migration(database):
+    assert db.migrate(database) == db.head()
+    with db.connect(database) as conn:
+        columns = {column["name"] for column in sa.inspect(conn).get_columns("tables")}
+        assert {"id", "game", "state", "version", "title", "finished_at"} <= columns
+        if conn.dialect.name == "sqlite":
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    assert db.migrate(database) == db.head()  # a second start changes nothing
+
+
+def test_a_sqlite_database_from_before_alembic_is_upgraded_in_place_and_keeps_its_tables(tmp_path):
     path = tmp_path / "old.sqlite3"
-    conn = db.connect(path)
-    assert db.migrate(conn, upto=1) == 1
-    # A table written by the version-1 schema (no title column yet).
-    conn.execute(
-        "INSERT INTO tables (id, game, options, seed, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (
-            "old-table",
-            "scorepad",
-            json.dumps({"players": ["Ola"]}),
-            7,
-            json.dumps(scorepad.new_table({"players": ["Ola"]}, 7)),
-            "2026-01-01",
-            "2026-01-01",
-        ),
-    )
-    conn.execute("INSERT INTO snapshots (table_id, seq, state) SELECT id, 0, state FROM tables")
-    conn.close()
-
+    shutil.copy(OLD_DATABASE, path)
     app = create_app({"DATABASE": str(path), "SECRET_KEY": "t", "TESTING": True})
     with app.app_context():
         from companion import get_db
 
-        assert db.schema_version(get_db()) == db.migrations()[-1][0]
-        table = store.get_table(get_db(), "old-table")
-        assert table.title == ""
-        table = store.act(
-            get_db(), scorepad, table.id, "referee", {"type": "round", "points": [3]}, table.version
-        )
-        assert table.state["rounds"] == [[3]]
+        conn = get_db()
+        assert db.schema_version(conn) == db.head()
+        link = store.find_link(conn, OLD_REFEREE)
+        assert [lk.role for lk in store.table_links(conn, link.table_id)] == ["referee", "viewer"]
+        table = store.get_table(conn, OLD_TABLE)
+        assert (table.title, table.head_seq, table.version) == ("Ola, Kuba", 31, 32)
+        assert table.state["rounds"][-1] == [5, 5] and len(table.state["rounds"]) == 30
+        with pytest.raises(store.Repeated) as repeat:  # the key kept before the upgrade still answers
+            store.act(conn, scorepad, table.id, "referee", {"type": "round", "points": [5, 5]}, None,
+                      store.Once("k1", OLD_REFEREE))
+        assert repeat.value.answer == {"v": 32}
+        for _ in range(3):  # past the snapshot at 25, through the undone entry
+            table = store.undo(conn, scorepad, table.id, table.version)
+        assert table.state["rounds"][-1] == [26, 2]
+        table = store.act(conn, scorepad, table.id, "referee", {"type": "round", "points": [3, 3]}, table.version)
+        assert table.state["rounds"][-2:] == [[26, 2], [3, 3]]
 
 
-def test_a_database_from_a_newer_castellan_is_refused_clearly(tmp_path):
-    conn = db.connect(tmp_path / "future.sqlite3")
-    conn.execute("PRAGMA user_version = 999")
+@pytest.mark.both_backends
+def test_a_database_from_a_newer_castellan_is_refused_clearly(database):
+    db.migrate(database)
+    with db.connect(database) as conn:
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = '9999'"))
+        conn.commit()
     with pytest.raises(RuntimeError, match="newer Castellan"):
-        db.migrate(conn)
+        db.migrate(database)
 
 
-def test_a_failing_migration_leaves_the_database_at_the_last_good_version(tmp_path, monkeypatch):
-    conn = db.connect(tmp_path / "broken.sqlite3")
-    good = db.migrations()
-    monkeypatch.setattr(
-        db, "migrations", lambda: [*good, (good[-1][0] + 1, "CREATE TABLE x (a); CREATE TABLE x (a);")]
+@pytest.mark.both_backends
+def test_a_failing_migration_leaves_the_database_at_the_last_good_version(database, tmp_path, monkeypatch):
+    scripts = tmp_path / "migrations"
+    shutil.copytree(db.SCRIPT_LOCATION, scripts)
+    (scripts / "versions" / "9999_broken.py").write_text(
+        "from alembic import op\n"
+        f"revision = '9999'\ndown_revision = '{db.head()}'\n\n"
+        "def upgrade():\n"
+        "    op.execute('CREATE TABLE x (a INTEGER)')\n"
+        "    op.execute('CREATE TABLE x (a INTEGER)')\n"
     )
-    with pytest.raises(Exception, match="already exists"):
-        db.migrate(conn)
-    assert db.schema_version(conn) == good[-1][0]
-    assert conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'x'").fetchone()[0] == 0
+    monkeypatch.setattr(db, "SCRIPT_LOCATION", str(scripts))
+    with pytest.raises(sa.exc.DatabaseError, match="already exists"):
+        db.migrate(database)
+    monkeypatch.undo()
+    with db.connect(database) as conn:
+        assert db.schema_version(conn) == db.head()
+        assert not sa.inspect(conn).has_table("x")
 
 
-def test_a_serving_thread_keeps_its_connection_and_never_a_transaction(tmp_path):
-    """Opening a connection per request cost more than an unchanged poll; a kept one starts clean."""
-    path = tmp_path / "kept.sqlite3"
-    first = db.kept_connection(path)
-    first.execute("CREATE TABLE t (x)")
-    first.execute("BEGIN")
-    first.execute("INSERT INTO t VALUES (1)")
-    db.release(first)
-    again = db.kept_connection(path)
-    assert again is first
-    assert not again.in_transaction
-    assert again.execute("SELECT count(*) FROM t").fetchone()[0] == 0
+@pytest.mark.both_backends
+def test_a_pooled_connection_is_reused_and_never_keeps_a_transaction(database):
+    """Opening a connection per request cost more than an unchanged poll; a reused one starts clean."""
+    db.migrate(database)
+    first = db.connect(database)
+    raw = first.connection.dbapi_connection
+    first.execute(sa.text("UPDATE tables SET title = 'x'"))
+    first.execute(sa.text("CREATE TABLE t (x INTEGER)"))
+    first.close()
+    with db.connect(database) as again:
+        assert again.connection.dbapi_connection is raw
+        assert not again.in_transaction()
+        assert not sa.inspect(again).has_table("t")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
+import sqlalchemy as sa
 
 from companion import create_app, get_db
 from tests.conftest import Browser, text
@@ -18,7 +20,7 @@ def _app(tmp_path, **config):
 
 def _tables(app) -> int:
     with app.app_context():
-        return get_db().execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+        return get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar()
 
 
 def test_a_field_sent_twice_is_refused_in_words_and_creates_nothing(app, browser):
@@ -44,7 +46,7 @@ def test_a_huge_field_is_refused_in_words_and_a_long_score_pad_name_too(app, bro
     assert _tables(app) == 0
     browser.create_table("scorepad", {"players": "Ola\n" + "K" * 24})
     with app.app_context():
-        assert get_db().execute("SELECT title FROM tables").fetchone()[0] == "Ola, " + "K" * 24
+        assert get_db().execute(sa.text("SELECT title FROM tables")).scalar() == "Ola, " + "K" * 24
 
 
 @pytest.mark.parametrize("encoding", ["br", "gzip", "identity"])
@@ -118,3 +120,137 @@ def test_the_error_page_renders_without_routing(app):
         body, status = app.handle_user_exception(NotFound())
     assert status == 404
     assert "There is nothing here." in body and 'href="/"' in body
+
+
+def test_without_trusted_proxies_forwarded_headers_are_ignored_and_the_cookie_is_plain(browser):
+    token = browser.create_table("scorepad", {"players": "Ola"})
+    forged = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example"}
+    page = text(browser.get(f"/t/{token}/links", headers=forged))
+    assert "evil.example" not in page
+    response = browser.client.application.test_client().get("/", headers=forged)
+    assert "Secure" not in response.headers["Set-Cookie"]
+
+
+def test_behind_a_trusted_proxy_the_cookie_is_secure_and_links_use_the_forwarded_address(tmp_path):
+    phone = Browser(_app(tmp_path, TRUSTED_PROXIES=1).test_client())
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "castellan.example.org", "X-Forwarded-For": "198.51.100.4"}
+    assert "; Secure" in phone.get("/", headers=forwarded).headers["Set-Cookie"]
+    response = phone.post("/tables/new/scorepad", {"players": "Ola"}, headers=forwarded)
+    token = response.headers["Location"].rsplit("/t/", 1)[1]
+    assert f"https://castellan.example.org/t/{token}" in text(phone.get(f"/t/{token}/links", headers=forwarded))
+    bad = phone.get("/", headers={**forwarded, "X-Forwarded-Host": "a" * 70 + ".example"})
+    assert bad.status_code == 400
+
+
+def test_with_a_base_url_links_always_use_it(tmp_path):
+    phone = Browser(_app(tmp_path, BASE_URL="https://games.example.org/").test_client())
+    token = phone.create_table("scorepad", {"players": "Ola"})
+    page = text(phone.get(f"/t/{token}/links", headers={"Host": "192.168.1.9:5000"}))
+    assert f"https://games.example.org/t/{token}" in page and "192.168.1.9" not in page
+
+
+@pytest.mark.parametrize(
+    "url, words",
+    [("javascript:alert(1)", "must be an http:// or https:// address"), ("http://" + "a.b" * 40, "a QR code has room")],
+)
+def test_a_bad_base_url_stops_the_app_with_one_sentence(tmp_path, url, words):
+    with pytest.raises(ValueError, match=words):
+        _app(tmp_path, BASE_URL=url)
+
+
+def _forteresse_table(browser) -> tuple[str, dict]:
+    token = browser.create_table("forteresse", {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"})
+    page = browser.get(f"/t/{token}/links").data.decode()
+    seats = dict(re.findall(r"<strong>(Ola|Kuba)</strong>.*?/t/([A-Za-z0-9_-]{10,64})", page, re.S))
+    return token, seats
+
+
+def test_a_seat_link_is_claimed_by_the_first_phone_and_hidden_from_the_referee(app, browser, other_browser):
+    token, seats = _forteresse_table(browser)
+    assert set(seats) == {"Ola", "Kuba"}
+    assert other_browser.get(f"/t/{seats['Kuba']}").status_code == 200
+    assert other_browser.get(f"/t/{seats['Kuba']}/history").status_code == 200  # the same phone, again
+    referee_page = text(browser.get(f"/t/{token}"))
+    assert seats["Kuba"] not in referee_page and seats["Ola"] in referee_page
+    assert "Taken: this link is open on Kuba's phone, and only there." in referee_page
+    thief = Browser(app.test_client())
+    for path in ("", "/live", "/history", "/links", "/export.json"):
+        refused = thief.get(f"/t/{seats['Kuba']}{path}")
+        assert refused.status_code in (403, 304), path
+        assert "Kuba" not in text(refused) or "already open on another phone" in text(refused), path
+    assert "Kuba's link is already open on another phone" in text(thief.get(f"/t/{seats['Kuba']}"))
+    assert browser.get(f"/t/{seats['Kuba']}").status_code == 403  # the referee's own phone too
+
+
+def test_the_referee_releases_a_lost_phones_seat_and_the_table_is_told(app, browser, other_browser):
+    token, seats = _forteresse_table(browser)
+    other_browser.get(f"/t/{seats['Kuba']}")
+    version_before = int(re.search(r'data-version="(\d+)"', browser.get(f"/t/{token}").data.decode()).group(1))
+    refused = other_browser.post(f"/t/{seats['Kuba']}/release", {"seat": "b"}, follow_redirects=True)
+    assert "Only the referee can release a seat." in text(refused)
+    released = browser.post(f"/t/{token}/release", {"seat": "b"}, follow_redirects=True)
+    assert "Kuba's seat is free: the next phone to open its link takes it." in text(released)
+    assert seats["Kuba"] in text(released)  # its code and address are back on the referee's page
+    page = browser.get(f"/t/{token}").data.decode()
+    assert int(re.search(r'data-version="(\d+)"', page).group(1)) == version_before + 1  # every phone refreshes
+    history = text(other_browser.get(f"/t/{seats['Ola']}/history"))  # the table's log says so
+    assert "The referee released Kuba's link: the next phone to open it takes the seat." in history
+    new_phone = Browser(app.test_client())
+    assert new_phone.get(f"/t/{seats['Kuba']}").status_code == 200
+    assert other_browser.get(f"/t/{seats['Kuba']}").status_code == 403
+    browser.post(f"/t/{token}/release", {"seat": "a"})  # Ola's seat, claimed above by reading its history
+    again = browser.post(f"/t/{token}/release", {"seat": "a"}, follow_redirects=True)
+    assert "That seat is not taken by any phone: there is nothing to release." in text(again)
+
+
+def test_the_session_cookie_holds_no_table_link_and_the_home_page_still_lists_the_tables(app, browser):
+    import base64
+    import zlib
+
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
+    browser.get(f"/t/{token}")
+    cookie = browser.client.get_cookie("session").value
+    payload = cookie.lstrip(".").split(".")[0]
+    decoded = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    if cookie.startswith("."):
+        decoded = zlib.decompress(decoded)
+    assert token.encode() not in decoded
+    assert f"/t/{token}" in text(browser.get("/"))
+    assert f"/t/{token}" not in text(Browser(app.test_client()).get("/"))
+
+
+def test_each_sheet_is_built_once_and_served_from_the_cache(app, browser):
+    first = browser.get("/print/score-pad.pdf?paper=letter")
+    again = browser.get("/print/score-pad.pdf?paper=letter")
+    assert first.data[:5] == b"%PDF-" and again.data == first.data
+    assert browser.get("/print/score-pad.pdf?paper=letter&ink=saver").data != first.data
+    assert app.extensions["castellan.sheets"].builds == 2
+
+
+def test_only_one_sheet_is_built_at_a_time_and_a_waiting_one_gives_its_thread_back():
+    import threading
+
+    from companion.pdf_cache import Busy, SheetCache
+
+    cache, started, release = SheetCache(wait=0.2), threading.Event(), threading.Event()
+
+    def slow() -> bytes:
+        started.set()
+        release.wait(5)
+        return b"%PDF-slow"
+
+    builder = threading.Thread(target=cache.get, args=("a", slow))
+    builder.start()
+    started.wait(5)
+    with pytest.raises(Busy):
+        cache.get("b", lambda: b"%PDF-b")
+    release.set()
+    builder.join(5)
+    assert cache.get("a", lambda: b"never") == (b"%PDF-slow", False)
+    assert cache.get("b", lambda: b"%PDF-b") == (b"%PDF-b", True)
+
+
+def test_an_address_too_long_for_a_qr_code_is_a_clear_refusal(browser):
+    response = browser.get("/print/score-pad.pdf", headers={"Host": "x." * 110 + "com"})
+    assert response.status_code == 400
+    assert "is too long for a sheet's QR code to scan" in text(response)

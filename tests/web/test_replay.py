@@ -57,8 +57,8 @@ def test_each_link_replays_its_own_secrets_and_no_one_elses(browser, other_brows
     _act(browser, token, {"type": "shot", "from": "A4", "direction": "E", "weapon": "rifle"})
     own = {"Ola": set(OLA["walls"] + OLA["besieged"]), "Kuba": set(KUBA["walls"] + KUBA["besieged"])}
     for step in range(4):
-        for name in ("Ola", "Kuba"):
-            shown = set(STANDING.findall(_step(browser, links[name], step)))
+        for name, phone in (("Ola", browser), ("Kuba", other_browser)):  # each seat's own phone
+            shown = set(STANDING.findall(_step(phone, links[name], step)))
             assert shown <= own[name], (name, step)  # never the other's fortress
             if step >= (1 if name == "Ola" else 2):
                 assert shown, (name, step)  # its own, once drawn

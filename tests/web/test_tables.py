@@ -1,4 +1,6 @@
-"""Tables through the web: links and roles, acting, stale versions, undo, history, export, live polling."""
+"""Tables through the web: links and roles, acting, stale versions, undo, history, export, live polling.
+
+Every test runs on SQLite and on a throwaway PostgreSQL server."""
 
 from __future__ import annotations
 
@@ -6,9 +8,14 @@ import json
 import re
 import threading
 
+import pytest
+import sqlalchemy as sa
+
 from companion import db, store
 from companion.rules import scorepad
 from tests.conftest import text
+
+pytestmark = pytest.mark.both_backends
 
 
 def _links(browser, token):
@@ -44,7 +51,7 @@ def test_bad_options_create_nothing_and_say_why(app, browser):
     with app.app_context():
         from companion import get_db
 
-        assert get_db().execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 0
+        assert get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar() == 0
 
 
 def test_referee_records_a_round_and_the_viewer_sees_it(browser, other_browser):
@@ -200,24 +207,22 @@ def test_concurrent_actions_on_one_version_record_exactly_one(app, browser):
     assert history.count("Round 1: Ola 1.") == 1
 
 
-def test_undo_rebuilds_the_state_from_a_snapshot_past_a_long_log(tmp_path):
-    conn = db.connect(tmp_path / "t.sqlite3")
-    db.migrate(conn)
+def test_undo_rebuilds_the_state_from_a_snapshot_past_a_long_log(database):
+    db.migrate(database)
+    conn = db.connect(database)
     table, _links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola", "Kuba"]})
     for number in range(store.SNAPSHOT_EVERY * 2 + 3):
         table = store.act(
             conn, scorepad, table.id, "referee", {"type": "round", "points": [number, 1]}, table.version
         )
-    assert conn.execute("SELECT COUNT(*) FROM snapshots WHERE table_id = ?", (table.id,)).fetchone()[0] == 3
+    snapshots = sa.text("SELECT seq FROM snapshots WHERE table_id = :id ORDER BY seq")
+    assert len(conn.execute(snapshots, {"id": table.id}).all()) == 3
     for _ in range(5):
         table = store.undo(conn, scorepad, table.id, table.version)
     expected = [[n, 1] for n in range(store.SNAPSHOT_EVERY * 2 - 2)]
     assert table.state["rounds"] == expected
     # The snapshot that held an undone action is gone; an older one remains.
-    assert [
-        row[0]
-        for row in conn.execute("SELECT seq FROM snapshots WHERE table_id = ? ORDER BY seq", (table.id,))
-    ] == [0, 25]
+    assert conn.execute(snapshots, {"id": table.id}).scalars().all() == [0, 25]
     table = store.act(conn, scorepad, table.id, "referee", {"type": "round", "points": [7, 7]}, table.version)
     assert table.state["rounds"][-1] == [7, 7]
     assert len(store.history(conn, table.id)) == store.SNAPSHOT_EVERY * 2 + 4
@@ -233,9 +238,9 @@ def test_export_leaves_out_raw_actions_of_a_game_whose_actions_hold_secrets(brow
     assert entry["description"] == "Round 1: Ola 4."
 
 
-def test_order_free_actions_skip_the_stale_check_and_others_do_not(tmp_path, monkeypatch):
-    conn = db.connect(tmp_path / "t.sqlite3")
-    db.migrate(conn)
+def test_order_free_actions_skip_the_stale_check_and_others_do_not(database, monkeypatch):
+    db.migrate(database)
+    conn = db.connect(database)
     table, _links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola"]})
     round_action = {"type": "round", "points": [1]}
     store.act(conn, scorepad, table.id, "referee", round_action, 0)

@@ -1,13 +1,17 @@
 """Tables over the JSON API: create, read with ETag and 304, act, undo, finish, log, the errors,
-every move exactly once with an Idempotency-Key, and ten phones acting at once."""
+every move exactly once with an Idempotency-Key, and ten phones acting at once; on SQLite and on
+a throwaway PostgreSQL server."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
+import sqlalchemy as sa
 
 from companion import get_db, store
+
+pytestmark = pytest.mark.both_backends
 
 
 @pytest.fixture
@@ -266,11 +270,12 @@ def test_keys_are_kept_more_than_a_day_and_swept_after_two(app, client):
         conn = get_db()
         for key, age in (("yesterday", timedelta(hours=47)), ("last-week", timedelta(days=7))):
             stamp = (datetime.now(UTC) - age).isoformat(timespec="milliseconds")
-            conn.execute("UPDATE action_keys SET created_at = ? WHERE key = ?", (stamp, key))
+            conn.execute(sa.text("UPDATE action_keys SET created_at = :stamp WHERE key = :key"), {"stamp": stamp, "key": key})
+        conn.commit()
     _round(client, token, [3, 3], 2, key="today")  # keeping a key sweeps the old ones
     again = _round(client, token, [1, 1], 0, key="yesterday")
     assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
     with app.app_context():
-        kept = {row[0] for row in get_db().execute("SELECT key FROM action_keys")}
+        kept = {row[0] for row in get_db().execute(sa.text("SELECT key FROM action_keys"))}
     assert kept == {"yesterday", "today"}
     assert _rounds_logged(app, token) == [[1, 1], [2, 2], [3, 3]]

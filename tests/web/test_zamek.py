@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+import sqlalchemy as sa
 
 from companion import get_db
 from tests.conftest import everything_seen, table_state, text, with_state_changed
@@ -50,7 +51,7 @@ def turn(browser, token, number, position=None):
 
 def count_tables(app) -> int:
     with app.app_context():
-        return get_db().execute("SELECT COUNT(*) FROM tables").fetchone()[0]
+        return get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar()
 
 
 # --- Pages ----------------------------------------------------------------------------
