@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, g, url_for
@@ -29,6 +30,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
+        SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -47,6 +49,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     registry = games.discover()
     app.extensions["castellan.games"] = registry
+    if app.config["SWEEP_DAYS"]:
+        with db.connect(app.config["DATABASE"]) as conn:
+            store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
     security.init_app(app)
     from companion import api, errors, tables_api
 

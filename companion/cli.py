@@ -3,16 +3,25 @@
 castellan serve [--host 0.0.0.0] [--port 5000] [--workers N] [--threads N]
 castellan print SHEET --paper letter -o sheet.pdf   (a mat also on --paper a3 or tabloid)
 castellan print --list
+castellan db [--clean] [--days 90]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import ipaddress
 import os
+import re
+import socket
+import sqlite3
 import sys
+
+from sqlalchemy.exc import SQLAlchemyError
 
 import printables
 from companion import games, netinfo
+from printables.draw import QRTooLarge
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,15 +37,76 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args.host, args.port, args.threads, args.workers)
     if args.command == "print":
         return print_sheet(args)
+    if args.command == "db":
+        return database(args.clean, args.days)
     parser.print_help()
     return 2
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse that says what is wrong in one line (no usage block), and exits with 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def _port(text: str) -> int:
+    """A TCP port: a whole number from 1 to 65535."""
+    if not re.fullmatch(r"\d{1,5}", text.strip()) or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, not {text[:20]!r}")
+    return int(text)
+
+
+def _at_least_one(text: str) -> int:
+    """A count of threads or processes: a whole number, 1 or more."""
+    if not re.fullmatch(r"\d{1,4}", text.strip()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"give a whole number, 1 or more, not {text[:20]!r}")
+    return int(text)
+
+
+def _host(text: str) -> str:
+    """An address to listen on: an IPv4 or IPv6 address, or a host name."""
+    try:
+        return str(ipaddress.ip_address(text.strip("[]")))
+    except ValueError:
+        if not re.fullmatch(r"[\d.]+", text) and netinfo.valid_host(text) and ":" not in text:
+            return text
+    raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an IP address or a host name")
+
+
+def _base_url(text: str) -> str:
+    try:
+        return netinfo.check_base_url(text)
+    except ValueError as wrong:
+        raise argparse.ArgumentTypeError(str(wrong)) from None
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"castellan {command}: {message}", file=sys.stderr)
+    return 1
+
+
 def serve(host: str, port: int, threads: int = 8, workers: int | None = None) -> int:
-    """Serve Castellan with gunicorn (see companion.server for why) and say where phones can find it."""
+    """Serve Castellan with gunicorn (see companion.server for why) and say where phones can find it.
+
+    What can stop it before it serves (a bad base address or database, a port in use) is said
+    in one line, with exit status 1.
+    """
     from companion import create_app, server
 
-    app = create_app()
+    try:
+        with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
+            pass  # gunicorn would retry a taken port five times, then fail in several lines
+    except OSError as refused:
+        return _fail("serve", f"cannot listen on {host} port {port}: {refused.strerror or refused}.")
+    try:
+        app = create_app()
+    except ValueError as wrong:
+        return _fail("serve", str(wrong))
+    except (sqlite3.Error, SQLAlchemyError, OSError, RuntimeError) as broken:
+        database = os.environ.get("CASTELLAN_DATABASE", "the database")
+        reason = str(getattr(broken, "orig", None) or broken).splitlines()[0]
+        return _fail("serve", f"cannot open {database} as Castellan's SQLite database: {reason}.")
     address = (
         os.environ.get("CASTELLAN_BASE_URL")
         or f"http://{netinfo.lan_address() if host in ('0.0.0.0', '::') else host}:{port}"
@@ -46,6 +116,45 @@ def serve(host: str, port: int, threads: int = 8, workers: int | None = None) ->
     print(f"\nThis machine: http://127.0.0.1:{port}/    Stop: Ctrl+C\n", flush=True)
     server.run(app, host=host, port=port, workers=workers or server.default_workers(), threads=threads)
     return 0
+
+
+def database(clean: bool, days: int) -> int:
+    """Say how big the database is and what it holds; with ``clean``, sweep abandoned tables and compact it."""
+    from datetime import timedelta
+
+    from companion import db, store
+
+    path = os.environ.get("CASTELLAN_DATABASE") or os.path.join("instance", "castellan.sqlite3")
+    try:
+        db.migrate(path)
+        with db.connect(path) as conn:
+            print(f"{path}: {_size(conn, path)}, {_counts(conn)}")
+            if clean:
+                swept = store.sweep(conn, timedelta(days=days), games.discover().game_over)
+                conn.commit()
+                db.compact(conn)
+                print(f"Swept {swept} tables untouched for {days} days and never finished; now {_size(conn, path)}.")
+    except (sqlite3.Error, SQLAlchemyError, OSError, RuntimeError) as broken:
+        reason = str(getattr(broken, "orig", None) or broken).splitlines()[0]
+        return _fail("db", f"cannot open {path} as Castellan's database: {reason}.")
+    return 0
+
+
+def _size(conn, path: str) -> str:
+    from companion import db
+
+    size = db.size_bytes(conn, path)
+    return f"{size / 1_000_000:.1f} MB"
+
+
+def _counts(conn) -> str:
+    from sqlalchemy import func, select
+
+    from companion.db import tables
+
+    total = conn.execute(select(func.count()).select_from(tables)).scalar_one()
+    finished = conn.execute(select(func.count()).where(tables.c.finished_at.is_not(None))).scalar_one()
+    return f"{total} tables ({finished} finished by their referee)"
 
 
 def print_sheet(args: argparse.Namespace) -> int:
@@ -70,30 +179,43 @@ def print_sheet(args: argparse.Namespace) -> int:
         )
         return 2
     output = args.output or f"{sheet.slug}-{args.paper}.pdf"
-    base_url = args.base_url or os.environ.get("CASTELLAN_BASE_URL") or netinfo.lan_base_url(args.port)
-    with open(output, "wb") as out:
+    try:
+        base_url = args.base_url or netinfo.check_base_url(
+            os.environ.get("CASTELLAN_BASE_URL") or netinfo.lan_base_url(args.port)
+        )
+    except ValueError as wrong:
+        return _fail("print", str(wrong))
+    pdf = io.BytesIO()  # built first, so that a refusal leaves no half-written file
+    try:
         printables.build(
             sheet,
-            out,
+            pdf,
             paper=args.paper,
-            base_url=base_url.rstrip("/"),
+            base_url=base_url,
             ink_saver=args.ink_saver,
             rich_backs=args.rich_backs,
             duplex=args.duplex,
         )
+    except QRTooLarge:
+        return _fail("print", f"the address {base_url[:60]} is too long for the sheet's QR code; give a shorter --base-url.")
+    try:
+        with open(output, "wb") as out:
+            out.write(pdf.getvalue())
+    except OSError as refused:
+        return _fail("print", f"cannot write {output}: {refused.strerror or refused}.")
     print(f"Wrote {output}")
     return 0
 
 
 def _parser(extra: dict) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="castellan", description="Castellan, the paper-play companion.")
+    parser = _Parser(prog="castellan", description="Castellan, the paper-play companion.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve_cmd = commands.add_parser("serve", help="serve the app on the LAN")
-    serve_cmd.add_argument("--host", default=os.environ.get("HOST", "0.0.0.0"))
-    serve_cmd.add_argument("--port", type=int, default=int(os.environ.get("PORT", "5000")))
-    serve_cmd.add_argument("--threads", type=int, default=8, help="threads per worker process")
+    serve_cmd.add_argument("--host", type=_host, default=os.environ.get("HOST", "0.0.0.0"))
+    serve_cmd.add_argument("--port", type=_port, default=os.environ.get("PORT", "5000"))
+    serve_cmd.add_argument("--threads", type=_at_least_one, default=8, help="threads per worker process")
     serve_cmd.add_argument(
-        "--workers", type=int, default=None, help="worker processes (default: one per core)"
+        "--workers", type=_at_least_one, default=None, help="worker processes (default: one per core)"
     )
     print_cmd = commands.add_parser("print", help="write a printable sheet as a PDF")
     print_cmd.add_argument("sheet", nargs="?", help="the sheet's name (see --list)")
@@ -108,10 +230,16 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
         "--duplex", choices=("long", "short"), default="long", help="which edge the backs flip on"
     )
     print_cmd.add_argument(
-        "--base-url", help="the server address the QR code opens (default: this machine on the LAN, on --port)"
+        "--base-url", type=_base_url, help="the server address the QR code opens (default: this machine on the LAN, on --port)"
     )
     print_cmd.add_argument(
-        "--port", type=int, default=int(os.environ.get("PORT", "5000")), help="the port `castellan serve` uses"
+        "--port", type=_port, default=os.environ.get("PORT", "5000"), help="the port `castellan serve` uses"
+    )
+    db_cmd = commands.add_parser("db", help="say how big the database is; --clean sweeps abandoned tables")
+    db_cmd.add_argument("--clean", action="store_true", help="delete abandoned tables, then compact the file")
+    db_cmd.add_argument(
+        "--days", type=_at_least_one, default=os.environ.get("CASTELLAN_SWEEP_DAYS", "90"),
+        help="a table untouched this long and never finished is abandoned (default 90)",
     )
     for name, (summary, _run) in extra.items():
         commands.add_parser(name, help=summary, add_help=False)

@@ -195,6 +195,23 @@ def _migration_lock(database: str | Path) -> Iterator[None]:
         yield
 
 
+def size_bytes(conn: Connection, database: str | Path) -> int:
+    """How many bytes the database takes: the SQLite file and its write-ahead log, or PostgreSQL's database."""
+    if is_postgresql(database):
+        return conn.execute(sa.text("SELECT pg_database_size(current_database())")).scalar_one()
+    path = Path(url(database).removeprefix("sqlite:///"))
+    return sum(candidate.stat().st_size for candidate in (path, Path(f"{path}-wal")) if candidate.exists())
+
+
+def compact(conn: Connection) -> None:
+    """Give the space of deleted rows back to the disk (SQLite's ``VACUUM``; PostgreSQL's autovacuum does it)."""
+    if conn.dialect.name == "sqlite":
+        conn.rollback()
+        raw = conn.connection.driver_connection  # VACUUM runs outside any transaction SQLAlchemy would begin
+        raw.execute("VACUUM")
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
 def schema_version(conn: Connection) -> str | None:
     """The revision of the last migration applied to this database (None for an empty one)."""
     revision = MigrationContext.configure(conn).get_current_revision()

@@ -19,6 +19,7 @@ _CODES = {
     415: "unsupported_media_type",
     429: "too_many_requests",
     500: "server_error",
+    503: "busy",
 }
 EXPIRED_FORM = "This form has expired. Reload the page and try again."
 _MESSAGES = {
@@ -26,6 +27,7 @@ _MESSAGES = {
     405: "That address does not take this kind of request.",
     413: "That is far more than any game needs.",
     500: "Something went wrong on Castellan's side. Nothing you recorded was lost.",
+    503: "Castellan is making other sheets just now. Try again in a few seconds.",
 }
 
 

@@ -348,7 +348,7 @@ class Document:
         n = len(matrix)
         module = min(rect.w, rect.h) / n
         if module < QR_MIN_MODULE:
-            raise ValueError(
+            raise QRTooLarge(
                 f"a QR code of {n} modules needs {n * QR_MIN_MODULE:g} mm, not {min(rect.w, rect.h):g}"
             )
         left, top = rect.cx - n * module / 2, rect.cy + n * module / 2
@@ -704,6 +704,10 @@ class Document:
         self.box(rect, width=0.3)
         self.line(rect.cx, rect.y, rect.cx, rect.top, width=0.3)
         self.line(rect.x, rect.cy, rect.right, rect.cy, width=0.3)
+
+
+class QRTooLarge(ValueError):
+    """The address is too long: its QR code would need modules too small to scan in its box."""
 
 
 @functools.lru_cache(maxsize=64)

@@ -5,14 +5,20 @@ from __future__ import annotations
 import io
 from itertools import groupby
 
-from flask import Blueprint, abort, render_template, request, send_file
+from flask import Blueprint, abort, current_app, render_template, request, send_file
 
 import printables
 from companion import registry, security
+from companion.pdf_cache import Busy, SheetCache
 from companion.web import printed_base_url
+from printables.draw import QRTooLarge
 from printables.layout import DUPLEX
 
 bp = Blueprint("printing", __name__)
+QR_TOO_LONG = (
+    "The address {address} is too long for a sheet's QR code to scan. "
+    "Open Castellan by a shorter address, or set CASTELLAN_BASE_URL to one."
+)
 
 
 @bp.get("/print")
@@ -49,16 +55,27 @@ def sheet(slug: str):
     duplex = request.args.get("duplex", "long")
     if paper not in chosen.papers or duplex not in DUPLEX:
         abort(404)
-    security.count("pdfs")
-    out = io.BytesIO()
-    printables.build(
-        chosen,
-        out,
-        paper=paper,
-        base_url=printed_base_url(),
-        ink_saver=request.args.get("ink") == "saver",
-        duplex=duplex,
-        rich_backs=request.args.get("back") == "rich",
-    )
-    out.seek(0)
-    return send_file(out, mimetype="application/pdf", download_name=f"{slug}-{paper}.pdf", max_age=0)
+    base_url = printed_base_url()
+    options = {
+        "paper": paper,
+        "base_url": base_url,
+        "ink_saver": request.args.get("ink") == "saver",
+        "duplex": duplex,
+        "rich_backs": request.args.get("back") == "rich",
+    }
+
+    def build() -> bytes:
+        out = io.BytesIO()
+        printables.build(chosen, out, **options)
+        return out.getvalue()
+
+    try:
+        sheets = current_app.extensions.setdefault("castellan.sheets", SheetCache())
+        pdf, built = sheets.get((slug, *sorted(options.items())), build)
+    except QRTooLarge:
+        abort(400, description=QR_TOO_LONG.format(address=base_url[:80]))
+    except Busy:
+        abort(503)
+    if built:
+        security.count("pdfs")
+    return send_file(io.BytesIO(pdf), mimetype="application/pdf", download_name=f"{slug}-{paper}.pdf", max_age=0)

@@ -376,3 +376,13 @@ def test_the_help_says_the_first_card_laid_gives_its_players_team_the_colour(bro
     page = _words(text(browser.get("/castle/help")))
     assert "the team of the player who lays it takes that card's colour" in page
     assert "if the first player passes, the colours wait for the first card actually laid" in page
+
+
+def test_a_replay_shows_the_last_move_of_its_step_and_never_marks(browser):
+    token = _table(browser)
+    _act(browser, token, 0, type="deal", castle_line=ROW)
+    _act(browser, token, 1, card="QH", pile="C2")
+    _act(browser, token, 2, type="pass", card="KS")
+    after_play = _words(text(browser.get(f"/t/{token}/replay?step=2&card=5h")))
+    assert "Last move: Ewa laid Q♥ on C2." in after_play and "may go" not in after_play
+    assert "Last move" not in _words(text(browser.get(f"/t/{token}/replay?step=1")))

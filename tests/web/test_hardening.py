@@ -203,17 +203,60 @@ def test_the_referee_releases_a_lost_phones_seat_and_the_table_is_told(app, brow
     assert "That seat is not taken by any phone: there is nothing to release." in text(again)
 
 
-def test_the_session_cookie_holds_no_table_link_and_the_home_page_still_lists_the_tables(app, browser):
+def _session_cookie(browser) -> bytes:
+    """The session cookie's payload, decoded: what anyone holding the cookie can read."""
     import base64
     import zlib
 
-    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
-    browser.get(f"/t/{token}")
     cookie = browser.client.get_cookie("session").value
     payload = cookie.lstrip(".").split(".")[0]
     decoded = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-    if cookie.startswith("."):
-        decoded = zlib.decompress(decoded)
-    assert token.encode() not in decoded
+    return zlib.decompress(decoded) if cookie.startswith(".") else decoded
+
+
+def test_the_session_cookie_holds_no_table_link_and_the_home_page_still_lists_the_tables(app, browser):
+    token = browser.create_table(
+        "tactics", {"players": "2", "faction_p1": "wardens", "faction_p2": "roost", "name_p1": "Ola", "name_p2": "Kuba"}
+    )
+    browser.get(f"/t/{token}")
+    browser.post(f"/tactics/seen/{token}", {"seat": "N"})
+    assert token.encode() not in _session_cookie(browser)
     assert f"/t/{token}" in text(browser.get("/"))
     assert f"/t/{token}" not in text(Browser(app.test_client()).get("/"))
+
+
+def test_each_sheet_is_built_once_and_served_from_the_cache(app, browser):
+    first = browser.get("/print/score-pad.pdf?paper=letter")
+    again = browser.get("/print/score-pad.pdf?paper=letter")
+    assert first.data[:5] == b"%PDF-" and again.data == first.data
+    assert browser.get("/print/score-pad.pdf?paper=letter&ink=saver").data != first.data
+    assert app.extensions["castellan.sheets"].builds == 2
+
+
+def test_only_one_sheet_is_built_at_a_time_and_a_waiting_one_gives_its_thread_back():
+    import threading
+
+    from companion.pdf_cache import Busy, SheetCache
+
+    cache, started, release = SheetCache(wait=0.2), threading.Event(), threading.Event()
+
+    def slow() -> bytes:
+        started.set()
+        release.wait(5)
+        return b"%PDF-slow"
+
+    builder = threading.Thread(target=cache.get, args=("a", slow))
+    builder.start()
+    started.wait(5)
+    with pytest.raises(Busy):
+        cache.get("b", lambda: b"%PDF-b")
+    release.set()
+    builder.join(5)
+    assert cache.get("a", lambda: b"never") == (b"%PDF-slow", False)
+    assert cache.get("b", lambda: b"%PDF-b") == (b"%PDF-b", True)
+
+
+def test_an_address_too_long_for_a_qr_code_is_a_clear_refusal(browser):
+    response = browser.get("/print/score-pad.pdf", headers={"Host": "x." * 110 + "com"})
+    assert response.status_code == 400
+    assert "is too long for a sheet's QR code to scan" in text(response)
