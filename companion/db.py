@@ -228,13 +228,14 @@ def head() -> str:
 def _make_engine(database: str | Path) -> Engine:
     address = url(database)
     if address.startswith("postgresql"):
-        return sa.create_engine(address, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_pre_ping=False)
+        return sa.create_engine(address, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_use_lifo=True)
     made = sa.create_engine(
         address,
         connect_args={"timeout": 10, "check_same_thread": False},
         poolclass=sa.pool.QueuePool,
         pool_size=POOL_SIZE,
         max_overflow=POOL_OVERFLOW,
+        pool_use_lifo=True,  # the most recently used connection: a few stay warm
     )
     event.listen(made, "connect", _sqlite_pragmas)
     event.listen(made, "begin", _sqlite_begin)
