@@ -8,11 +8,12 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask, g, url_for
 
-from companion import db, games, netinfo, security, store, web
+from companion import db, games, netinfo, ratelimit, security, store, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -27,8 +28,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         POLL_SECONDS=1.5,
         TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
         PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
-        RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE", "memory://"),
+        RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
+        SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -41,10 +43,15 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["BASE_URL"] = netinfo.check_base_url(app.config["BASE_URL"])
 
     db.migrate(app.config["DATABASE"])
+    if not app.config["RATELIMIT_STORAGE_URI"]:  # shared by every worker and machine
+        app.config["RATELIMIT_STORAGE_URI"] = ratelimit.storage_uri(app.config["DATABASE"])
     app.teardown_appcontext(_close_db)
 
     registry = games.discover()
     app.extensions["castellan.games"] = registry
+    if app.config["SWEEP_DAYS"]:
+        with db.connect(app.config["DATABASE"]) as conn:
+            store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
     security.init_app(app)
     from companion import api, errors, tables_api
 

@@ -3,6 +3,7 @@
 castellan serve [--host 0.0.0.0] [--port 5000] [--workers N] [--threads N]
 castellan print SHEET --paper letter -o sheet.pdf   (a mat also on --paper a3 or tabloid)
 castellan print --list
+castellan db [--clean] [--days 90]
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args.host, args.port, args.threads, args.workers)
     if args.command == "print":
         return print_sheet(args)
+    if args.command == "db":
+        return database(args.clean, args.days)
     parser.print_help()
     return 2
 
@@ -115,6 +118,45 @@ def serve(host: str, port: int, threads: int = 8, workers: int | None = None) ->
     return 0
 
 
+def database(clean: bool, days: int) -> int:
+    """Say how big the database is and what it holds; with ``clean``, sweep abandoned tables and compact it."""
+    from datetime import timedelta
+
+    from companion import db, store
+
+    path = os.environ.get("CASTELLAN_DATABASE") or os.path.join("instance", "castellan.sqlite3")
+    try:
+        db.migrate(path)
+        with db.connect(path) as conn:
+            print(f"{path}: {_size(conn, path)}, {_counts(conn)}")
+            if clean:
+                swept = store.sweep(conn, timedelta(days=days), games.discover().game_over)
+                conn.commit()
+                db.compact(conn)
+                print(f"Swept {swept} tables untouched for {days} days and never finished; now {_size(conn, path)}.")
+    except (sqlite3.Error, SQLAlchemyError, OSError, RuntimeError) as broken:
+        reason = str(getattr(broken, "orig", None) or broken).splitlines()[0]
+        return _fail("db", f"cannot open {path} as Castellan's database: {reason}.")
+    return 0
+
+
+def _size(conn, path: str) -> str:
+    from companion import db
+
+    size = db.size_bytes(conn, path)
+    return f"{size / 1_000_000:.1f} MB"
+
+
+def _counts(conn) -> str:
+    from sqlalchemy import func, select
+
+    from companion.db import tables
+
+    total = conn.execute(select(func.count()).select_from(tables)).scalar_one()
+    finished = conn.execute(select(func.count()).where(tables.c.finished_at.is_not(None))).scalar_one()
+    return f"{total} tables ({finished} finished by their referee)"
+
+
 def print_sheet(args: argparse.Namespace) -> int:
     """Write one sheet as a PDF, or list the sheets."""
     sheets = printables.all_sheets()
@@ -192,6 +234,12 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     )
     print_cmd.add_argument(
         "--port", type=_port, default=os.environ.get("PORT", "5000"), help="the port `castellan serve` uses"
+    )
+    db_cmd = commands.add_parser("db", help="say how big the database is; --clean sweeps abandoned tables")
+    db_cmd.add_argument("--clean", action="store_true", help="delete abandoned tables, then compact the file")
+    db_cmd.add_argument(
+        "--days", type=_at_least_one, default=os.environ.get("CASTELLAN_SWEEP_DAYS", "90"),
+        help="a table untouched this long and never finished is abandoned (default 90)",
     )
     for name, (summary, _run) in extra.items():
         commands.add_parser(name, help=summary, add_help=False)

@@ -59,6 +59,11 @@ class Registry:
     games: dict[str, Game]
     blueprints: list[Blueprint]
 
+    def game_over(self, slug: str, state: dict) -> bool:
+        """True when a table's game is over by its rules (an unknown game's table counts as over: kept)."""
+        game = self.games.get(slug)
+        return game is None or game.rules is None or game.rules.result(state, False) is not None
+
     def ordered(self) -> list[Game]:
         """Games first, then tools, each by their declared order."""
         return sorted(self.games.values(), key=lambda game: (game.tool, game.order))

@@ -414,6 +414,30 @@ def phone_digest(phone: str) -> str:
     return hashlib.sha256(phone.encode()).hexdigest()
 
 
+def sweep(conn: Connection, untouched_for: timedelta, over: Callable[[str, dict], bool]) -> int:
+    """Delete the tables nobody touched for ``untouched_for`` that never finished; how many went.
+
+    A table finished by its referee, or whose game ``over(game, state)`` says is over by its
+    rules, is kept as a play. Everything of a swept table goes with it: log, snapshots,
+    links, keys, and the browsers' memory of its links.
+    """
+    cutoff = (datetime.now(UTC) - untouched_for).isoformat(timespec="milliseconds")
+    candidates = conn.execute(
+        sa.select(tables.c.id, tables.c.game, tables.c.state)
+        .where(tables.c.updated_at < cutoff, tables.c.finished_at.is_(None))
+    ).all()
+    stale = [row.id for row in candidates if not over(row.game, json.loads(row.state))]
+    for start in range(0, len(stale), 500):
+        chunk = stale[start : start + 500]
+        with _write(conn):
+            tokens = sa.select(links.c.token).where(links.c.table_id.in_(chunk))
+            conn.execute(remembered.delete().where(remembered.c.token.in_(tokens)))
+            for kept in (action_keys, snapshots, actions, links):
+                conn.execute(kept.delete().where(kept.c.table_id.in_(chunk)))
+            conn.execute(tables.delete().where(tables.c.id.in_(chunk)))
+    return len(stale)
+
+
 def tables_for_tokens(conn: Connection, tokens: list[str]) -> list[tuple[Link, Table]]:
     """The tables reached by these links (the ones a browser created or joined), newest first."""
     found = []

@@ -152,7 +152,7 @@ def _wrk(url: str, headers: dict) -> float:
     return float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
 
 
-def _moves_per_second(phone: Phone, path: str, form: dict, count: int = 200) -> float:
+def _moves_per_second(phone: Phone, path: str, form: dict, count: int = 40) -> float:
     """One phone's moves in a row; the version a page move carries is read from each answer."""
     start = time.perf_counter()
     for points in range(count):
@@ -166,13 +166,15 @@ def _moves_per_second(phone: Phone, path: str, form: dict, count: int = 200) -> 
     return count / (time.perf_counter() - start)
 
 
-async def _hall(port: int, path: str, etag: str, phones: int, every: float, seconds: float) -> dict:
+async def _hall(
+    port: int, path: str, etag: str, phones: int, every: float, seconds: float, cookie: str = ""
+) -> dict:
     """``phones`` kept-alive connections, each polling ``path`` every ``every`` seconds."""
     latencies: list[float] = []
     failures = 0
     request = (
         f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept-Encoding: gzip\r\n"
-        f"If-None-Match: {etag}\r\n\r\n"
+        f"If-None-Match: {etag}\r\n" + (f"Cookie: {cookie}\r\n" if cookie else "") + "\r\n"
     ).encode()
 
     async def phone(index: int) -> None:
@@ -219,25 +221,30 @@ def main(phones: int = 1000, workers: int | None = None) -> None:
     folder = Path(tempfile.mkdtemp())
     figures: dict[str, list[tuple[float, float]]] = {}
     with Server("bare", folder, workers) as bare, Server("castellan", folder, workers) as castle:
-        table = _castellan_table(castle.port)
+        table = _castellan_table(castle.port)  # watched: its page and polls stay unchanged
         token, etag = table["token"], table["etag"]
+        # The phone's own session: its page and its ETag are those of its CSRF token.
+        cookie = {"Cookie": table["phone"].cookie}
         cases = {
             "table page /t/<token>": (
                 (f"http://127.0.0.1:{bare.port}/", {}),
-                (f"http://127.0.0.1:{castle.port}/t/{token}", {}),
+                (f"http://127.0.0.1:{castle.port}/t/{token}", cookie),
             ),
             "unchanged poll, gzip + ETag (304)": (
                 (f"http://127.0.0.1:{bare.port}/live", {"If-None-Match": '"v1"', "Accept-Encoding": "gzip"}),
-                (f"http://127.0.0.1:{castle.port}/t/{token}/live", {"If-None-Match": etag, "Accept-Encoding": "gzip"}),
+                (
+                    f"http://127.0.0.1:{castle.port}/t/{token}/live",
+                    {"If-None-Match": etag, "Accept-Encoding": "gzip", **cookie},
+                ),
             ),
         }
         for _ in range(ROUNDS):
             for name, ((bare_url, bare_headers), (url, headers)) in cases.items():
                 figures.setdefault(name, []).append((_wrk(bare_url, bare_headers), _wrk(url, headers)))
-            form = {"csrf_token": table["csrf"], "version": _version(table["page"])}
+            moved = _castellan_table(castle.port)  # a fresh table each round: an evening's length
+            form = {"csrf_token": moved["csrf"], "version": _version(moved["page"])}
             bare_rate = _moves_per_second(Phone(bare.port), "/act", {"points": ""})
-            rate = _moves_per_second(table["phone"], f"/t/{token}/act", form)
-            table["page"] = f'name="version" value="{form["version"]}"'.encode()
+            rate = _moves_per_second(moved["phone"], f"/t/{moved['token']}/act", form)
             figures.setdefault("a move, htmx post, one phone", []).append((bare_rate, rate))
         print(f"\nCastellan against bare Flask, both under gunicorn ({workers} workers x 8 threads), median of {ROUNDS}")
         print(f"  {'what':36} {'bare req/s':>11} {'Castellan':>11} {'ratio':>7}")
@@ -247,11 +254,11 @@ def main(phones: int = 1000, workers: int | None = None) -> None:
             print(f"  {name:36} {bare_rate:11,.0f} {rate:11,.0f} {rate / bare_rate:7.2f}")
         live_every = float(os.environ.get("BENCH_POLL_SECONDS", "1.0"))
         print(f"\nA hall of {phones} phones, each polling every {live_every} s for 15 s (kept-alive connections)")
-        for name, port, path, tag in (
-            ("bare Flask", bare.port, "/live", '"v1"'),
-            ("Castellan", castle.port, f"/t/{token}/live", etag),
+        for name, port, path, tag, session in (
+            ("bare Flask", bare.port, "/live", '"v1"', ""),
+            ("Castellan", castle.port, f"/t/{token}/live", etag, table["phone"].cookie),
         ):
-            result = asyncio.run(_hall(port, path, tag, phones, live_every, 15))
+            result = asyncio.run(_hall(port, path, tag, phones, live_every, 15, session))
             print(
                 f"  {name:12} polls {result['polls']:7,}  failed {result['failed']:4}  "
                 f"p50 {result['p50']:6.1f} ms  p99 {result['p99']:6.1f} ms"

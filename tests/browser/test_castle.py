@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser
@@ -77,6 +78,7 @@ def test_a_tracked_turn_refused_then_played(server, chromium, phone, second_phon
     phone.get_by_role("textbox", name="East").fill("Ewa")
     phone.get_by_role("button", name="Start a Castle table").click()
     expect(phone.get_by_text("You are the referee")).to_be_visible()
+    assert_accessible(phone)  # before the deal
     phone.get_by_label("Or all 12 in one line").fill(ROW)
     phone.get_by_role("button", name="Lay out the castle").click()
     expect(phone.locator("#whose-turn")).to_have_text("Ewa's turn (Ewa & West)")
@@ -84,6 +86,7 @@ def test_a_tracked_turn_refused_then_played(server, chromium, phone, second_phon
     viewer = phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
     second_phone.goto(server + "/t/" + viewer.split("/t/")[1])
     expect(second_phone.locator("#whose-turn")).to_have_text("Ewa's turn (Ewa & West)")
+    assert_accessible(second_phone)  # a viewer, in play
 
     # The refusal, on the referee's link opened without JavaScript (a plain post, then the page again):
     # with htmx the 422 would be logged by Chromium as a failed load, which the phone fixture counts as an error.
@@ -94,6 +97,7 @@ def test_a_tracked_turn_refused_then_played(server, chromium, phone, second_phon
     expect(phone.locator("#whose-turn")).to_have_text("South's turn (North & South, black)")
     expect(_table_pile(phone, "B2")).to_contain_text("value 11")
     expect(second_phone.locator(".pile", has_text="B2")).to_contain_text("value 11", timeout=3_000)
+    assert_accessible(phone)  # a card played
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the table scrolls sideways: {width}px"
 
@@ -199,6 +203,7 @@ def test_the_final_score_shows_its_breakdown_on_a_phone(server, phone, size):
     aces = [f"{score['breakdown'][team]['A']['cards']} × 9 = {score['breakdown'][team]['A']['points']}" for team in "NS"]
     expect(table.locator("tr", has_text="Aces").locator("td")).to_have_text(aces)
     expect(table.locator("tr", has_text="Total").locator("td")).to_have_text([str(score["teams"][t]) for t in "NS"])
+    assert_accessible(phone, both_widths=False)  # game over
     assert table.evaluate("t => t.getBoundingClientRect().right") <= width
     assert phone.evaluate("document.documentElement.scrollWidth") <= width
 

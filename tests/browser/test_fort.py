@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
+
 pytestmark = pytest.mark.browser
 
 
@@ -55,6 +57,7 @@ def test_one_battle_adjudicated_on_a_phone(server, phone):
     assert "a_soldiers=7S%20KH" in phone.url  # htmx kept the address shareable
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the adjudicator scrolls sideways: {width}px"
+    assert_accessible(phone)
 
 
 def test_a_table_with_long_names_and_a_battle_fits_a_phone(server, phone):
@@ -129,6 +132,7 @@ def test_a_four_player_game_is_dealt_by_taps_alone(server, phone, viewport):
     taps.tap(phone.locator("fieldset", has_text="Players").locator("label", has_text=re.compile("^4$")))
     taps.tap(phone.get_by_role("button", name="Start a Fort table"))
     expect(phone.locator("#fort-status")).to_contain_text("Deal 4 cards face up")
+    assert_accessible(phone, both_widths=False)  # the deal
     forts = {
         "Player 1": ["9H", "9C", "2S", "KD"],
         "Player 2": ["5H", "8C", "JS", "4D"],
@@ -150,6 +154,7 @@ def test_a_four_player_game_is_dealt_by_taps_alone(server, phone, viewport):
         expect(player.locator("h3")).to_contain_text(name)
         expect(player.locator(".towers")).to_contain_text(" ".join(c[:-1] for c in cards[:1]))
     expect(phone.locator("#player-p3 .towers")).to_contain_text("triple")
+    assert_accessible(phone, both_widths=False)  # burning
     assert taps.count - setup == 33  # 16 cards x (rank + suit) + "Record the deal"
     _no_sideways_scroll(phone)
 
@@ -213,6 +218,7 @@ def test_an_illegal_challenge_is_refused_before_any_card_then_a_battle_is_settle
     assert box["y"] >= 0 and box["y"] + box["height"] <= phone.viewport_size["height"]  # where the eye is
     expect(phone.locator(".slot", has_text="soldier")).to_have_count(0)  # no soldier asked for, no card shown
     expect(phone.locator("#challenge-allowed")).to_have_count(0)
+    assert_accessible(phone, both_widths=False)  # a challenge refused
     taps.tap(challenge.locator("fieldset", has_text="Soldiers each").locator("label", has_text="1"))
     expect(phone.locator("#challenge-allowed")).to_have_text(
         "Allowed: Bob's 6♣, 1 soldier each, picked blind from the other's army."
@@ -222,6 +228,7 @@ def test_an_illegal_challenge_is_refused_before_any_card_then_a_battle_is_settle
     _tap_slot(taps, slots.nth(1), "AS")
     taps.tap(phone.get_by_role("button", name="Settle the battle"))
     expect(phone.locator("#battle-result")).to_have_text("Ann wins the battle and takes the 6♣.")
+    assert_accessible(phone, both_widths=False)  # a battle settled
     phone.screenshot(path=f"/tmp/fort-battle-{phone.viewport_size['width']}.png", full_page=True)
     assert taps.count == 8  # target, size 2 (refused), size 1, 2 soldiers x (rank + suit), settle
     _no_sideways_scroll(phone)
@@ -241,6 +248,7 @@ def test_the_showdown_judge_by_taps(server, phone, viewport):
     _no_sideways_scroll(phone)
     taps.tap(phone.get_by_role("button", name="Judge the showdown"))
     expect(phone.locator("#showdown-result")).to_have_text("Player 2 wins the game with 2 tricks.")
+    assert_accessible(phone, both_widths=False)
     assert taps.count == 15  # 7 cards x (rank + suit) + judge
     _no_sideways_scroll(phone)
     phone.screenshot(path=f"/tmp/fort-showdown-{phone.viewport_size['width']}.png", full_page=True)

@@ -8,6 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
+
 pytestmark = pytest.mark.browser
 
 OLA = {"walls": ["B2", "B3", "B4", "B5", "B6", "C2", "C3", "C4", "C5", "C6"],
@@ -59,21 +61,25 @@ def test_two_phones_play_and_neither_ever_receives_the_other_fortress(server, ph
     phone.goto(ola)
     second_phone.goto(kuba)
     expect(second_phone.get_by_text("This is Kuba's private screen")).to_be_visible()
+    assert_accessible(second_phone)  # drawing
     _draw(phone, OLA)
     expect(phone.get_by_text("Your fortress is drawn")).to_be_visible()
     _draw(second_phone, KUBA)
     expect(second_phone.locator("#whose-turn")).to_have_text("Ola's turn to shoot.")
     expect(phone.locator("#whose-turn")).to_have_text("Your turn to shoot.", timeout=3_000)
+    assert_accessible(phone)  # firing
 
     # Ola fires a rifle from A4 toward E: in Kuba's fortress B4 and C4 are empty, D4 holds a besieged.
     phone.get_by_role("button", name="A4", exact=True).click()
     expect(phone.get_by_role("button", name="→ E")).to_be_visible()
+    assert_accessible(phone)  # a firing cell picked
     assert phone.get_by_role("button", name="↖ NW").count() == 0  # only the legal directions
     phone.locator("label", has_text="Rifle").click()
     phone.get_by_role("button", name="→ E").click()
     expect(phone.locator("#last-shot")).to_contain_text("Besieged killed at D4.")
     expect(second_phone.locator("#last-shot")).to_contain_text("Besieged killed at D4.", timeout=3_000)
     expect(second_phone.locator("#own-fortress [data-cell=D4]")).to_have_class(re.compile("killed"))
+    assert_accessible(second_phone)  # hit
 
     # Kuba fires a cannon from G2 toward W: in Ola's fortress F2 and E2 are empty, D2 holds a besieged.
     second_phone.get_by_role("button", name="G2", exact=True).click()

@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
+
 pytestmark = pytest.mark.browser
 
 
@@ -34,6 +36,8 @@ def test_viewer_phone_follows_the_referee_without_reloading(server, phone, secon
     # The viewer's screen changes by itself, within two seconds, without a reload.
     expect(second_phone.locator("tfoot .total")).to_have_text(["12", "5"], timeout=2_000)
     expect(second_phone.get_by_text("Leading: Ola")).to_be_visible()
+    assert_accessible(phone)
+    assert_accessible(second_phone)
     assert second_phone.evaluate("window.__notReloaded") is True
 
     # The referee undoes; the viewer follows again.

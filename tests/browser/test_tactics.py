@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
+
 pytestmark = pytest.mark.browser
 
 
@@ -33,6 +35,7 @@ def test_a_tracked_turn_with_a_capture_on_a_phone(server, phone, second_phone):
 
     viewer = phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
     second_phone.goto(server + "/t/" + viewer.split("/t/")[1])
+    assert_accessible(phone)  # the first turn
 
     # The first player's card: tap a cell, then one of the cards of the hand (away from the fight).
     tap_cell(phone, "A1")
@@ -55,6 +58,7 @@ def test_a_tracked_turn_with_a_capture_on_a_phone(server, phone, second_phone):
 
     # The viewer's phone follows by itself and shows the same capture.
     expect(second_phone.locator("#last-play")).to_contain_text("capture C3", timeout=3_000)
+    assert_accessible(second_phone)  # a viewer after a capture
 
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the table scrolls sideways: {width}px"
@@ -69,6 +73,7 @@ def test_a_tracked_turn_with_a_capture_on_a_phone(server, phone, second_phone):
     # A refused play says why and changes nothing.
     phone.locator(".hand .card-button").first.click()
     expect(phone.get_by_role("alert")).to_contain_text("Tap the cell the card was laid on first.")
+    assert_accessible(phone)  # a refusal
     expect(turn).to_contain_text(f"{second}'s turn")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser
@@ -52,6 +53,7 @@ def test_two_team_members_vote_from_their_phones_and_the_referee_sees_each_decis
     expect(phone.get_by_text("Team Red is voting on the card to turn over: 1 of 2 voted.")).to_be_visible(
         timeout=3_000
     )
+    assert_accessible(phone)  # the referee while a team votes
     expect(phone.get_by_text("Ala: 4")).to_have_count(0)
 
     third_phone.get_by_role("button", name="Vote for place 4", exact=True).click()
@@ -63,6 +65,7 @@ def test_two_team_members_vote_from_their_phones_and_the_referee_sees_each_decis
     expect(second_phone.locator(".zk-vote")).to_contain_text("23 is face up. Vote", timeout=3_000)
     second_phone.get_by_role("button", name="Add to the castle").click()
     expect(third_phone.get_by_text("Ala: add")).to_be_visible(timeout=3_000)
+    assert_accessible(third_phone)  # a team member's screen
     third_phone.get_by_role("button", name="Put it back").click()
     expect(phone.get_by_text("Last turn, Red (team vote): 23 added.")).to_be_visible(timeout=3_000)
     expect(phone.locator(".zk-player", has_text="Red").locator(".zk-number")).to_have_text(["1", "23"])
@@ -85,6 +88,7 @@ def test_the_referees_table_fits_a_phone_with_big_touch_targets(server, phone):
     phone.get_by_label("Its number").fill("9")
     phone.get_by_role("button", name="Turn over").click()
     expect(phone.get_by_text("What does Ola do with 9?")).to_be_visible()
+    assert_accessible(phone)  # a card face up
     phone.get_by_role("button", name="Add to the castle").click()
     expect(phone.get_by_text("Last turn, Ola: 9 added.")).to_be_visible()
 
@@ -124,6 +128,7 @@ def test_the_referee_ends_a_game_where_the_cards_keep_going_back(server, phone, 
     phone.get_by_role("button", name="End the game and score it").click()
     status = phone.get_by_text("Game over: Kuba wins with the longest castle.")
     expect(status).to_be_in_viewport()
+    assert_accessible(phone, both_widths=False)  # game over
     expect(phone.get_by_text("is face up")).to_have_count(0)
     expect(phone.get_by_role("button", name="Turn over")).to_have_count(0)
     assert phone.evaluate("document.documentElement.scrollWidth") <= size[0]
