@@ -13,7 +13,7 @@ from pathlib import Path
 
 from flask import Flask, g, url_for
 
-from companion import db, games, netinfo, security, store, web
+from companion import db, games, netinfo, ratelimit, security, store, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 # How often a table's other phones ask whether it changed. A poll of an unchanged table is a
@@ -32,7 +32,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         POLL_SECONDS=POLL_SECONDS,
         TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
         PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
-        RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE", "memory://"),
+        RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
         SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
         MAX_CONTENT_LENGTH=256 * 1024,
@@ -47,6 +47,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["BASE_URL"] = netinfo.check_base_url(app.config["BASE_URL"])
 
     db.migrate(app.config["DATABASE"])
+    if not app.config["RATELIMIT_STORAGE_URI"]:  # shared by every worker and machine
+        app.config["RATELIMIT_STORAGE_URI"] = ratelimit.storage_uri(app.config["DATABASE"])
     app.teardown_appcontext(_close_db)
 
     registry = games.discover()

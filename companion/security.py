@@ -86,7 +86,7 @@ def count(kind: str) -> None:
 
 
 def apply_limits(app: Flask) -> None:
-    """Give this app a limiter (in memory) and put it on every view marked ``limited``."""
+    """Give this app a limiter (counting in its database, see companion.ratelimit) and put it on every view marked ``limited``."""
     limiter = Limiter(
         get_remote_address,
         app=app,

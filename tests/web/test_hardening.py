@@ -260,3 +260,26 @@ def test_an_address_too_long_for_a_qr_code_is_a_clear_refusal(browser):
     response = browser.get("/print/score-pad.pdf", headers={"Host": "x." * 110 + "com"})
     assert response.status_code == 400
     assert "is too long for a sheet's QR code to scan" in text(response)
+
+
+def test_beyond_a_short_queue_a_sheet_request_is_told_at_once_to_try_again():
+    import threading
+    import time
+
+    from companion.pdf_cache import Busy, SheetCache
+
+    cache, release = SheetCache(wait=5, queue=1), threading.Event()
+    building = threading.Thread(target=cache.get, args=("a", lambda: release.wait(5) and b"%PDF-a"))
+    building.start()
+    time.sleep(0.1)
+    waiting = threading.Thread(target=cache.get, args=("b", lambda: b"%PDF-b"))
+    waiting.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    with pytest.raises(Busy):
+        cache.get("c", lambda: b"%PDF-c")
+    assert time.monotonic() - started < 0.5  # not after waiting: its thread goes back to the polls
+    release.set()
+    building.join(5)
+    waiting.join(5)
+    assert cache.get("b", lambda: b"never") == (b"%PDF-b", False)
