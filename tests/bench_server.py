@@ -79,13 +79,13 @@ def _serve(kind: str, port: int, database: str, workers: int) -> None:
 class Server:
     """A server subprocess on a free loopback port, stopped on exit."""
 
-    def __init__(self, kind: str, folder: Path, workers: int):
+    def __init__(self, kind: str, folder: Path, workers: int, database: str | None = None):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.bench_server", "--serve", kind, str(self.port),
-             str(folder / "bench.sqlite3"), str(workers)],
+             database or str(folder / "bench.sqlite3"), str(workers)],
             cwd=Path(__file__).resolve().parent.parent,
         )
         deadline = time.monotonic() + 30
@@ -278,8 +278,9 @@ async def _hall(
     return {"polls": len(latencies), "failed": failures, "p50": quantile(0.5), "p99": quantile(0.99)}
 
 
-def main(phones: int = 1000, workers: int | None = None) -> None:
-    """Print Castellan's ratios against bare Flask, and how a hall of polling phones fares."""
+def main(phones: int = 1000, workers: int | None = None, database: str | None = None) -> None:
+    """Print Castellan's ratios against bare Flask, and how a hall of polling phones fares
+    (Castellan on ``database``, a SQLite file in a temporary folder unless given)."""
     from companion import POLL_SECONDS, server
 
     if not shutil.which("wrk"):
@@ -288,7 +289,7 @@ def main(phones: int = 1000, workers: int | None = None) -> None:
     workers = workers or server.default_workers()
     folder = Path(tempfile.mkdtemp())
     figures: dict[str, list[tuple[float, float]]] = {}
-    with Server("bare", folder, workers) as bare, Server("castellan", folder, workers) as castle:
+    with Server("bare", folder, workers) as bare, Server("castellan", folder, workers, database) as castle:
         table = _castellan_table(castle.port)  # watched: its page and polls stay unchanged
         token, etag = table["token"], table["etag"]
         # The phone's own session: its page and its ETag are those of its CSRF token.
@@ -352,9 +353,10 @@ if __name__ == "__main__":
     parser.add_argument("--serve", nargs=4, metavar=("KIND", "PORT", "DATABASE", "WORKERS"))
     parser.add_argument("--phones", type=int, default=1000)
     parser.add_argument("--workers", type=int)
+    parser.add_argument("--database", help="Castellan's CASTELLAN_DATABASE (e.g. a postgresql:// URL)")
     args = parser.parse_args()
     if args.serve:
         kind, port, database, workers = args.serve
         _serve(kind, int(port), database, int(workers))
     else:
-        main(args.phones, args.workers)
+        main(args.phones, args.workers, args.database)
