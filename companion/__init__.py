@@ -16,6 +16,10 @@ from flask import Flask, g, url_for
 from companion import db, games, netinfo, ratelimit, security, store, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+# How often a table's other phones ask whether it changed. A poll of an unchanged table is a
+# cheap 304, and a move made at a random moment is seen after at most one interval plus an
+# answer: 0.8 s keeps that under a second at the 95th percentile (docs/deploy.md has the figures).
+POLL_SECONDS = 0.8
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -25,7 +29,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.environ.get("CASTELLAN_DATABASE", os.path.join(app.instance_path, "castellan.sqlite3")),
         BASE_URL=os.environ.get("CASTELLAN_BASE_URL", ""),
-        POLL_SECONDS=1.5,
+        POLL_SECONDS=POLL_SECONDS,
         TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
         PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
