@@ -13,9 +13,13 @@ from pathlib import Path
 
 from flask import Flask, g, url_for
 
-from companion import db, games, netinfo, security, store, web
+from companion import db, games, netinfo, ratelimit, security, store, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
+# How often a table's other phones ask whether it changed. A poll of an unchanged table is a
+# cheap 304, and a move made at a random moment is seen after at most one interval plus an
+# answer: 0.8 s keeps that under a second at the 95th percentile (docs/deploy.md has the figures).
+POLL_SECONDS = 0.8
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -25,10 +29,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(
         DATABASE=os.environ.get("CASTELLAN_DATABASE", os.path.join(app.instance_path, "castellan.sqlite3")),
         BASE_URL=os.environ.get("CASTELLAN_BASE_URL", ""),
-        POLL_SECONDS=1.5,
+        POLL_SECONDS=POLL_SECONDS,
         TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
         PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
-        RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE", "memory://"),
+        RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
         SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
         MAX_CONTENT_LENGTH=256 * 1024,
@@ -43,6 +47,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["BASE_URL"] = netinfo.check_base_url(app.config["BASE_URL"])
 
     db.migrate(app.config["DATABASE"])
+    if not app.config["RATELIMIT_STORAGE_URI"]:  # shared by every worker and machine
+        app.config["RATELIMIT_STORAGE_URI"] = ratelimit.storage_uri(app.config["DATABASE"])
     app.teardown_appcontext(_close_db)
 
     registry = games.discover()
@@ -118,6 +124,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
         name = f"games/{slug}.css"
         return static_url(name) if (Path(app.static_folder) / name).exists() else None
 
+    app.jinja_env.filters["with_contents"] = web.with_contents
     app.jinja_env.globals.update(
         static_url=static_url,
         game_stylesheet=game_stylesheet,

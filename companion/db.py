@@ -13,8 +13,11 @@ answering an unchanged poll). A forked worker starts its own pool.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
@@ -111,6 +114,15 @@ remembered = sa.Table(
     sa.Column("seen_at", sa.Text, nullable=False),
 )
 
+# Rate limits shared by every worker: one fixed-window counter per key (see companion/ratelimit.py).
+rate_limits = sa.Table(
+    "rate_limits",
+    metadata,
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("hits", sa.Integer, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
 _engines: dict[tuple[int, str], Engine] = {}
 _engines_lock = threading.Lock()
 
@@ -148,30 +160,39 @@ def connect(database: str | Path) -> Connection:
 
 
 def migrate(database: str | Path, upto: str = "head") -> str:
-    """Bring the database up to the newest migration (or ``upto``); return its revision."""
-    with connect(database) as conn:
-        if conn.dialect.name == "postgresql":
-            conn.exec_driver_sql(f"SELECT pg_advisory_lock({_MIGRATION_LOCK})")
+    """Bring the database up to the newest migration (or ``upto``); return its revision.
+
+    Servers starting at once migrate one after the other: on PostgreSQL under an advisory
+    lock, on SQLite under a lock on a file beside the database.
+    """
+    with _migration_lock(database), connect(database) as conn:
+        _adopt_user_version(conn)
+        known = {script.revision for script in _scripts().walk_revisions()}
+        current = schema_version(conn)
+        if current is not None and current not in known:
+            raise RuntimeError(
+                f"This database was written by a newer Castellan (schema {current}, this one knows up to {head()})."
+            )
+        command.upgrade(_config(connection=conn), upto)
+        if conn.in_transaction():
             conn.commit()
-        try:
-            _adopt_user_version(conn)
-            known = {script.revision for script in _scripts().walk_revisions()}
-            current = schema_version(conn)
-            if current is not None and current not in known:
-                raise RuntimeError(
-                    f"This database was written by a newer Castellan (schema {current}, this one knows up to {_scripts().get_current_head()})."
-                )
-            config = _config()
-            config.attributes["connection"] = conn
-            command.upgrade(config, upto)
-            if conn.in_transaction():
-                conn.commit()
-            return schema_version(conn)
-        finally:
-            if conn.dialect.name == "postgresql":
-                conn.rollback()
+        return schema_version(conn)
+
+
+@contextmanager
+def _migration_lock(database: str | Path) -> Iterator[None]:
+    if is_postgresql(database):
+        with connect(database) as conn:
+            conn.execution_options(isolation_level="AUTOCOMMIT")
+            conn.exec_driver_sql(f"SELECT pg_advisory_lock({_MIGRATION_LOCK})")
+            try:
+                yield
+            finally:
                 conn.exec_driver_sql(f"SELECT pg_advisory_unlock({_MIGRATION_LOCK})")
-                conn.commit()
+        return
+    with open(f"{Path(database).resolve()}.migrating", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 def size_bytes(conn: Connection, database: str | Path) -> int:
@@ -207,13 +228,14 @@ def head() -> str:
 def _make_engine(database: str | Path) -> Engine:
     address = url(database)
     if address.startswith("postgresql"):
-        return sa.create_engine(address, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_pre_ping=False)
+        return sa.create_engine(address, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW, pool_use_lifo=True)
     made = sa.create_engine(
         address,
         connect_args={"timeout": 10, "check_same_thread": False},
         poolclass=sa.pool.QueuePool,
         pool_size=POOL_SIZE,
         max_overflow=POOL_OVERFLOW,
+        pool_use_lifo=True,  # the most recently used connection: a few stay warm
     )
     event.listen(made, "connect", _sqlite_pragmas)
     event.listen(made, "begin", _sqlite_begin)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import random
 import statistics
 import tempfile
 import time
@@ -25,7 +26,8 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp())
     app = create_app({"DATABASE": str(folder / "bench.sqlite3"), "SECRET_KEY": "bench"})
     _page_weights(app)
-    _action_costs(folder / "actions.sqlite3")
+    _action_costs(str(folder / "actions.sqlite3"))
+    _action_costs_on_postgresql()
     _pdf_builds()
     bench_server.main()
     bench_tactics.main()
@@ -54,29 +56,91 @@ def _page_weights(app) -> None:
         print(f"  /{game:31} {len(body):8,}  {len(gzip.compress(body)):8,} gz")
 
 
-def _action_costs(path: Path) -> None:
-    conn = db.connect(path)
-    db.migrate(conn)
-    table, _ = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola", "Kuba"]})
-    print("\nCost of one action and of one undo as the table grows (ms, median of 20)")
-    for length in (10, 100, 1000):
-        while table.head_seq < length:
-            table = store.act(
-                conn, scorepad, table.id, "referee", {"type": "round", "points": [1, 2]}, table.version
-            )
-        acts, undos = [], []
-        for _ in range(20):
-            start = time.perf_counter()
-            table = store.act(
-                conn, scorepad, table.id, "referee", {"type": "round", "points": [3, 4]}, table.version
-            )
-            acts.append(time.perf_counter() - start)
-            start = time.perf_counter()
-            table = store.undo(conn, scorepad, table.id, table.version)
-            undos.append(time.perf_counter() - start)
+def _action_costs_on_postgresql() -> None:
+    """The same on a throwaway PostgreSQL server (tests/pg.py), when the postgresql package is installed."""
+    from tests.pg import Server, binaries
+
+    try:
+        binaries()
+    except RuntimeError as missing:
+        print(f"\nPostgreSQL skipped: {missing}")
+        return
+    server = Server()
+    try:
+        _action_costs(server.new_database())
+    finally:
+        server.stop()
+
+
+def _action_costs(database: str) -> None:
+    """What one move costs at the end of each game's longest realistic table, against its first.
+
+    The table is the longest of ``GAMES_PLAYED`` random games (the score pad: ``PAD_ROUNDS``
+    rounds). At the first move and at the last, the move is made and undone 15 times: the
+    medians of both, and the ratio last/first of the move (the goal: at most 1.2). Times are
+    this process's CPU time: on a shared machine, wall-clock medians were mostly the other
+    processes (a PostgreSQL server's own work is not counted).
+    """
+    db.migrate(database)
+    conn = db.connect(database)
+    print(f"\nCost of one move at the first and at the last move of each game's longest table ({db.url(database).split(':')[0]}; CPU ms, median of 15)")
+    for name, rules, table, moves in _longest_tables(conn):
+        figures = []
+        for position in (0, len(moves) - 1):
+            for actor, action in moves[:position]:
+                table = store.act(conn, rules, table.id, actor, action, table.version)
+            actor, action = moves[position]
+            acts, undos = [], []
+            for _ in range(15):
+                start = time.process_time()
+                table = store.act(conn, rules, table.id, actor, action, table.version)
+                acts.append(time.process_time() - start)
+                start = time.process_time()
+                table = store.undo(conn, rules, table.id, table.version)
+                undos.append(time.process_time() - start)
+            figures.append((statistics.median(acts) * 1000, statistics.median(undos) * 1000))
+        (first, first_undo), (last, last_undo) = figures
         print(
-            f"  after {length:5} actions: act {statistics.median(acts) * 1000:6.2f}   undo {statistics.median(undos) * 1000:6.2f}"
+            f"  {name:10} {len(moves):5} moves: move 1 {first:6.2f}  move {len(moves):<5} {last:6.2f}"
+            f"  ratio {last / first:4.2f}   undo {first_undo:6.2f} -> {last_undo:6.2f}"
         )
+    conn.close()
+    db.engine(database).dispose()
+
+
+GAMES_PLAYED = 6
+PAD_ROUNDS = 1000
+BENCH_OPTIONS = {
+    "forteresse": {"mode": "phones", "first": "a"},
+    "fort": {"players": 4},
+    "tactics": {"players": 4, "factions": {"p1": "wardens", "p2": "shieldwall", "p3": "roost", "p4": "marches"}},
+    "zamek": {"variant": "extended", "players": ["Ola", "Kuba", "Ada", "Jan"]},
+    "castle": {"players": 4, "dealer": "E"},
+}
+
+
+def _longest_tables(conn):
+    """(game, rules, table, moves): the longest of a few random games of each game (from new
+    tables: chance comes from the table's seed), and a long score pad."""
+    import importlib
+
+    rng = random.Random("bench")
+    pad, _links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola", "Kuba", "Ada"]})
+    yield "scorepad", scorepad, pad, [
+        ("referee", {"type": "round", "points": [rng.randrange(30) for _ in range(3)]}) for _ in range(PAD_ROUNDS)
+    ]
+    for name, options in BENCH_OPTIONS.items():
+        rules = importlib.import_module(f"companion.rules.{name}")
+        longest: tuple = (None, [])
+        for number in range(GAMES_PLAYED):
+            game_rng = random.Random(f"{name}-{number}")
+            table, _links = store.create_table(conn, rules, name, options)
+            state, moves = table.state, []
+            while (chosen := rules.random_legal_action(state, game_rng)) is not None and len(moves) < 5000:
+                moves.append(chosen)
+                state = rules.apply(state, chosen[1], chosen[0])
+            longest = max(longest, (table, moves), key=lambda pair: len(pair[1]))
+        yield name, rules, *longest
 
 
 def _pdf_builds() -> None:

@@ -20,7 +20,9 @@ import argparse
 import asyncio
 import gzip
 import http.client
+import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -29,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode
@@ -57,6 +60,11 @@ def bare_app():
     def act():
         return f"<p>{request.form.get('points', '')}</p>"
 
+    @app.post("/api")
+    def api():
+        body = request.get_json()
+        return {"version": body["version"] + 1, "view": {"points": body["action"]["points"]}}
+
     return app
 
 
@@ -71,13 +79,13 @@ def _serve(kind: str, port: int, database: str, workers: int) -> None:
 class Server:
     """A server subprocess on a free loopback port, stopped on exit."""
 
-    def __init__(self, kind: str, folder: Path, workers: int):
+    def __init__(self, kind: str, folder: Path, workers: int, database: str | None = None):
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.bench_server", "--serve", kind, str(self.port),
-             str(folder / "bench.sqlite3"), str(workers)],
+             database or str(folder / "bench.sqlite3"), str(workers)],
             cwd=Path(__file__).resolve().parent.parent,
         )
         deadline = time.monotonic() + 30
@@ -110,7 +118,7 @@ class Phone:
         if self.cookie:
             headers["Cookie"] = self.cookie
         if body is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers.setdefault("Content-Type", "application/x-www-form-urlencoded")
         self.conn.request(method, path, body=body, headers=headers)
         response = self.conn.getresponse()
         data = response.read()
@@ -166,6 +174,66 @@ def _moves_per_second(phone: Phone, path: str, form: dict, count: int = 40) -> f
     return count / (time.perf_counter() - start)
 
 
+def _api_moves_per_second(phone: Phone, path: str, version: int, count: int = 40) -> float:
+    """One program's moves in a row through the JSON API; the version comes back in each answer."""
+    start = time.perf_counter()
+    for points in range(count):
+        body = json.dumps({"action": {"type": "round", "points": [points % 7, points % 5]}, "version": version})
+        response, data = phone.request("POST", path, body, {"Content-Type": "application/json"})
+        if response.status >= 400:
+            raise RuntimeError(f"move refused with {response.status}: {data[:200]!r}")
+        version = json.loads(data)["version"]
+    return count / (time.perf_counter() - start)
+
+
+def _seen_delays(port: int, watchers: int, moves: int, every: float) -> list[float]:
+    """How long after a move's answer the other phones show it, polling as castellan.js does.
+
+    Each watcher polls the live fragment with its ETag and cookie, and waits ``every`` seconds
+    after each answer; a mover makes a move through the API at random moments. The delay of
+    one move on one phone runs from the move's answer to the poll that brought its version.
+    """
+    table = _castellan_table(port)
+    path = f"/t/{table['token']}/live"
+    seen: list[dict[int, float]] = [{} for _ in range(watchers)]
+    done = threading.Event()
+
+    def watch(index: int) -> None:
+        phone, etag = Phone(port), ""
+        phone.cookie = table["phone"].cookie
+        time.sleep(every * index / watchers)
+        while not done.is_set():
+            response, data = phone.request("GET", path, headers={"If-None-Match": etag} if etag else {})
+            if response.status == 200:
+                etag = response.getheader("ETag")
+                version = int(re.search(rb'data-version="(\d+)"', data).group(1))
+                seen[index].setdefault(version, time.perf_counter())
+            time.sleep(every)
+
+    threads = [threading.Thread(target=watch, args=(i,), daemon=True) for i in range(watchers)]
+    for thread in threads:
+        thread.start()
+    mover, version, made = Phone(port), int(_version(table["page"])), {}
+    mover.cookie = table["phone"].cookie
+    for points in range(moves):
+        time.sleep(random.uniform(0.3, 1.5))
+        body = json.dumps({"action": {"type": "round", "points": [points % 7, 1]}, "version": version})
+        response, data = mover.request(
+            "POST", f"/api/v1/tables/{table['token']}/actions", body, {"Content-Type": "application/json"}
+        )
+        version = json.loads(data)["version"]
+        made[version] = time.perf_counter()
+    time.sleep(every * 2 + 1)
+    done.set()
+    for thread in threads:
+        thread.join(timeout=15)
+    return sorted(
+        min((at for shown, at in phone.items() if shown >= version), default=float("inf")) - moved
+        for phone in seen
+        for version, moved in made.items()
+    )
+
+
 async def _hall(
     port: int, path: str, etag: str, phones: int, every: float, seconds: float, cookie: str = ""
 ) -> dict:
@@ -210,9 +278,10 @@ async def _hall(
     return {"polls": len(latencies), "failed": failures, "p50": quantile(0.5), "p99": quantile(0.99)}
 
 
-def main(phones: int = 1000, workers: int | None = None) -> None:
-    """Print Castellan's ratios against bare Flask, and how a hall of polling phones fares."""
-    from companion import server
+def main(phones: int = 1000, workers: int | None = None, database: str | None = None) -> None:
+    """Print Castellan's ratios against bare Flask, and how a hall of polling phones fares
+    (Castellan on ``database``, a SQLite file in a temporary folder unless given)."""
+    from companion import POLL_SECONDS, server
 
     if not shutil.which("wrk"):
         print("\nServer ratios skipped: wrk is not installed (make bench installs it).")
@@ -220,7 +289,7 @@ def main(phones: int = 1000, workers: int | None = None) -> None:
     workers = workers or server.default_workers()
     folder = Path(tempfile.mkdtemp())
     figures: dict[str, list[tuple[float, float]]] = {}
-    with Server("bare", folder, workers) as bare, Server("castellan", folder, workers) as castle:
+    with Server("bare", folder, workers) as bare, Server("castellan", folder, workers, database) as castle:
         table = _castellan_table(castle.port)  # watched: its page and polls stay unchanged
         token, etag = table["token"], table["etag"]
         # The phone's own session: its page and its ETag are those of its CSRF token.
@@ -246,13 +315,23 @@ def main(phones: int = 1000, workers: int | None = None) -> None:
             bare_rate = _moves_per_second(Phone(bare.port), "/act", {"points": ""})
             rate = _moves_per_second(moved["phone"], f"/t/{moved['token']}/act", form)
             figures.setdefault("a move, htmx post, one phone", []).append((bare_rate, rate))
+            moved = _castellan_table(castle.port)
+            bare_rate = _api_moves_per_second(Phone(bare.port), "/api", 1)
+            path = f"/api/v1/tables/{moved['token']}/actions"
+            rate = _api_moves_per_second(moved["phone"], path, int(_version(moved["page"])))
+            figures.setdefault("a move, JSON API, one program", []).append((bare_rate, rate))
         print(f"\nCastellan against bare Flask, both under gunicorn ({workers} workers x 8 threads), median of {ROUNDS}")
         print(f"  {'what':36} {'bare req/s':>11} {'Castellan':>11} {'ratio':>7}")
         for name, pairs in figures.items():
             bare_rate = statistics.median(b for b, _ in pairs)
             rate = statistics.median(c for _, c in pairs)
             print(f"  {name:36} {bare_rate:11,.0f} {rate:11,.0f} {rate / bare_rate:7.2f}")
-        live_every = float(os.environ.get("BENCH_POLL_SECONDS", "1.0"))
+        live_every = float(os.environ.get("BENCH_POLL_SECONDS", POLL_SECONDS))
+        delays = _seen_delays(castle.port, watchers=20, moves=30, every=live_every)
+        print(
+            f"\nA move seen on 20 other phones polling every {live_every} s (30 moves): "
+            f"p50 {statistics.median(delays):.2f} s, p95 {delays[int(0.95 * (len(delays) - 1))]:.2f} s"
+        )
         print(f"\nA hall of {phones} phones, each polling every {live_every} s for 15 s (kept-alive connections)")
         for name, port, path, tag, session in (
             ("bare Flask", bare.port, "/live", '"v1"', ""),
@@ -274,9 +353,10 @@ if __name__ == "__main__":
     parser.add_argument("--serve", nargs=4, metavar=("KIND", "PORT", "DATABASE", "WORKERS"))
     parser.add_argument("--phones", type=int, default=1000)
     parser.add_argument("--workers", type=int)
+    parser.add_argument("--database", help="Castellan's CASTELLAN_DATABASE (e.g. a postgresql:// URL)")
     args = parser.parse_args()
     if args.serve:
         kind, port, database, workers = args.serve
         _serve(kind, int(port), database, int(workers))
     else:
-        main(args.phones, args.workers)
+        main(args.phones, args.workers, args.database)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import html
 import json
 import re
@@ -126,7 +127,7 @@ def with_state_changed(app, token: str, change, then):
         conn = get_db()
         table_id = store.find_link(conn, token).table_id
         original = store.get_table(conn, table_id).state
-        _store_state(conn, table_id, change(original))
+        _store_state(conn, table_id, change(copy.deepcopy(original)))  # a change may edit in place
     try:
         return then()
     finally:

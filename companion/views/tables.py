@@ -349,8 +349,17 @@ def _member_name(form: dict) -> str:
 
 def _remember(token: str) -> None:
     """Keep this link in the browser's list of tables (newest first, bounded), in the database:
-    the session cookie holds only the browser's identity, never a referee's token."""
+    the session cookie holds only the browser's identity, never a referee's token.
+
+    A phone reloading the table it last opened writes nothing: that table already heads its
+    list. The session keeps a digest of the last remembered link (not the link itself), so
+    each page view of the same table costs no write.
+    """
+    digest = store.phone_digest(token)[:16]
+    if session.get("last_table") == digest:
+        return
     store.remember(get_db(), _member(), token, REMEMBERED_TABLES)
+    session["last_table"] = digest
 
 
 def _invites(links: list[store.Link], game) -> list[dict]:

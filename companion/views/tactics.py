@@ -10,6 +10,7 @@ changes nothing on the server and works without JavaScript.
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
@@ -128,6 +129,7 @@ GAME = Game(
             tactics_balance.main,
         )
     },
+    help_anchor=lambda view: "end-of-a-game" if view["over"] else "your-turn",
 )
 
 
@@ -171,9 +173,15 @@ def seen_from(token: str):
     """Remember, for this phone only, which seat it shows a table's board from; then show the table."""
     seat = request.form.get("seat")
     if seat in TURN_DEGREES and 10 <= len(token) <= 64:
-        chosen = {key: value for key, value in session.get("tactics_seen", {}).items() if key != token}
-        session["tactics_seen"] = dict(list(chosen.items())[-(REMEMBERED_SEATS - 1):] + [(token, seat)])
+        key = _seen_key(token)
+        chosen = {kept: value for kept, value in session.get("tactics_seen", {}).items() if kept != key}
+        session["tactics_seen"] = dict(list(chosen.items())[-(REMEMBERED_SEATS - 1):] + [(key, seat)])
     return redirect(url_for("tables.show", token=token), code=303)
+
+
+def _seen_key(token: str) -> str:
+    """What the session cookie keeps of a table's link: a digest, never the link itself (a referee's can play)."""
+    return hashlib.sha256(token.encode()).hexdigest()[:16]
 
 
 # --- What the table's template calls ---------------------------------------------------
@@ -182,7 +190,7 @@ def seen_from(token: str):
 @bp.app_template_global("tactics_seen")
 def tactics_seen(token: str, view: dict) -> str:
     """The seat this phone shows the board from (S unless it chose another of this table's seats)."""
-    seat = session.get("tactics_seen", {}).get(token, "S")
+    seat = session.get("tactics_seen", {}).get(_seen_key(token), "S")
     return seat if seat in {player["seat"] for player in view["players"]} else "S"
 
 

@@ -203,18 +203,24 @@ def test_the_referee_releases_a_lost_phones_seat_and_the_table_is_told(app, brow
     assert "That seat is not taken by any phone: there is nothing to release." in text(again)
 
 
-def test_the_session_cookie_holds_no_table_link_and_the_home_page_still_lists_the_tables(app, browser):
+def _session_cookie(browser) -> bytes:
+    """The session cookie's payload, decoded: what anyone holding the cookie can read."""
     import base64
     import zlib
 
-    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
-    browser.get(f"/t/{token}")
     cookie = browser.client.get_cookie("session").value
     payload = cookie.lstrip(".").split(".")[0]
     decoded = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-    if cookie.startswith("."):
-        decoded = zlib.decompress(decoded)
-    assert token.encode() not in decoded
+    return zlib.decompress(decoded) if cookie.startswith(".") else decoded
+
+
+def test_the_session_cookie_holds_no_table_link_and_the_home_page_still_lists_the_tables(app, browser):
+    token = browser.create_table(
+        "tactics", {"players": "2", "faction_p1": "wardens", "faction_p2": "roost", "name_p1": "Ola", "name_p2": "Kuba"}
+    )
+    browser.get(f"/t/{token}")
+    browser.post(f"/tactics/seen/{token}", {"seat": "N"})
+    assert token.encode() not in _session_cookie(browser)
     assert f"/t/{token}" in text(browser.get("/"))
     assert f"/t/{token}" not in text(Browser(app.test_client()).get("/"))
 
@@ -254,3 +260,26 @@ def test_an_address_too_long_for_a_qr_code_is_a_clear_refusal(browser):
     response = browser.get("/print/score-pad.pdf", headers={"Host": "x." * 110 + "com"})
     assert response.status_code == 400
     assert "is too long for a sheet's QR code to scan" in text(response)
+
+
+def test_beyond_a_short_queue_a_sheet_request_is_told_at_once_to_try_again():
+    import threading
+    import time
+
+    from companion.pdf_cache import Busy, SheetCache
+
+    cache, release = SheetCache(wait=5, queue=1), threading.Event()
+    building = threading.Thread(target=cache.get, args=("a", lambda: release.wait(5) and b"%PDF-a"))
+    building.start()
+    time.sleep(0.1)
+    waiting = threading.Thread(target=cache.get, args=("b", lambda: b"%PDF-b"))
+    waiting.start()
+    time.sleep(0.1)
+    started = time.monotonic()
+    with pytest.raises(Busy):
+        cache.get("c", lambda: b"%PDF-c")
+    assert time.monotonic() - started < 0.5  # not after waiting: its thread goes back to the polls
+    release.set()
+    building.join(5)
+    waiting.join(5)
+    assert cache.get("b", lambda: b"never") == (b"%PDF-b", False)
