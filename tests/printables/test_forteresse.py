@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from companion.rules import forteresse
 import printables
+from companion.rules import forteresse
 from printables import PAPERS
 
 MM = 72 / 25.4
