@@ -44,3 +44,15 @@ def test_a_score_pads_round_links_built_once_still_open_that_round_for_correctio
     correcting = browser.get(f"/t/{token}?correct=2").data.decode()
     assert "Correct round 2" in correcting and 'value="5"' in correcting and 'value="6"' in correcting
     assert f'href="/t/{token}"' in correcting  # the Cancel link
+
+
+def test_limits_hold_without_the_limiters_check_before_every_request(tmp_path):
+    from companion import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "c.sqlite3"), "SECRET_KEY": "t", "TESTING": True,
+                      "TABLES_PER_MINUTE": 2})
+    client = app.test_client()
+    made = [client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}})
+            for _ in range(3)]
+    assert [answer.status_code for answer in made] == [201, 201, 429]
+    assert "This address has created 2 tables in the last minute." in made[2].get_data(as_text=True)
