@@ -81,6 +81,22 @@ SIZES = """kinds => kinds.flatMap(kind => {
 })"""
 
 
+def _capture(page, check=lambda where: None):
+    """Square Tactics from its first turn to a capture on C3 (as tests/browser/test_tactics.py plays it)."""
+    page.locator('label.tcell:has(input[value="A1"])').click()
+    page.locator(".hand .card-button").first.click()
+    expect(page.locator("#last-play")).to_contain_text("on A1.")
+    check("tactics after a card from the hand")
+    for cell, number in (("C3", 1), ("B3", 9)):
+        page.locator(f'label.tcell:has(input[value="{cell}"])').click()
+        for edge in ("top", "right", "bottom", "left"):
+            page.get_by_label(edge, exact=True).fill(str(number))
+        page.get_by_role("button", name="Play these numbers").click()
+        expect(page.locator("#last-play")).to_contain_text(f"on {cell}.")
+    expect(page.locator("#last-play")).to_contain_text("Captured 1: C3, now empty.")
+    check("tactics after a capture")
+
+
 def assert_fits(page, where):
     """No sideways scroll and no wrapped button label on ``page``."""
     assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"], where
@@ -94,4 +110,40 @@ def test_every_table_page_fits_360_px(server, chromium, game):
     page = context.new_page()
     _start(page, server, game)
     assert_fits(page, game)
+    if game == "tactics":
+        _capture(page, lambda where: assert_fits(page, where))
+    context.close()
+
+
+def _scheme_phone(chromium, scheme):
+    return chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, color_scheme=scheme)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_captured_card_is_marked_by_a_symbol_and_a_pattern(server, chromium, scheme):
+    context = _scheme_phone(chromium, scheme)
+    page = context.new_page()
+    _start(page, server, "tactics")
+    _capture(page)
+    freed = page.locator('label.tcell:has(input[value="C3"])')
+    expect(freed.locator(".freed-mark")).to_have_text("↺")
+    assert freed.evaluate("e => getComputedStyle(e).borderTopStyle") == "dashed"
+    other = page.locator('label.tcell:has(input[value="A2"])')
+    expect(other.locator(".freed-mark")).to_have_count(0)
+    assert other.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_used_firing_cell_is_marked_by_a_symbol_and_a_pattern(server, chromium, scheme):
+    context = _scheme_phone(chromium, scheme)
+    page = context.new_page()
+    walls, besieged = "B2 B3 B4 B5 B6 C2 C3 C4 C5 C6", "D2 D3 D4 D5 D6"
+    page.goto(f"{server}/forteresse/resolver?walls={walls}&besieged={besieged}&do=fire&weapon=cannon&direction=E&from=A2")
+    used = page.locator('.fc.used[data-cell="A2"]')
+    expect(used.locator(".shot-mark")).to_have_text("C→")  # the weapon and the way it fired
+    assert used.evaluate("e => e.tagName") == "SPAN"  # no longer offered
+    free = page.locator('.fc.free[data-cell="A3"]')
+    expect(free).to_have_text("A3")
+    expect(free.locator(".shot-mark")).to_have_count(0)
     context.close()
