@@ -74,7 +74,43 @@
     var below = before.getBoundingClientRect().bottom + answer.offsetHeight + 12 - window.innerHeight;
     if (below > 0 && below < window.innerHeight / 3) { window.scrollBy(0, below); }
   }
+  // A swap replaces the element that had the keyboard's focus, and the focus would fall back to the
+  // page's top. For a keyboard user, give it to the new element in the same place (same id, or
+  // same name and value), else to the answer. Never after a tap: focusing a field on a phone
+  // would open its keyboard.
+  var byKeyboard = false;
+  var focused = null;
+  document.addEventListener("keydown", function () { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", function () { byKeyboard = false; }, true);
+  document.addEventListener("htmx:beforeSwap", function () {
+    var element = document.activeElement;
+    focused = byKeyboard && element && element !== document.body
+      ? { id: element.id, name: element.getAttribute("name"), value: element.getAttribute("value") }
+      : null;
+  });
+  function successor(was) {
+    if (was.id && document.getElementById(was.id)) { return document.getElementById(was.id); }
+    if (was.name) {
+      var selector = '[name="' + CSS.escape(was.name) + '"]';
+      if (was.value !== null) { selector += '[value="' + CSS.escape(was.value) + '"]'; }
+      var same = document.querySelector(selector);
+      if (same) { return same; }
+    }
+    return document.querySelector(".answer-fresh [role=alert], .answer-fresh [role=status]");
+  }
+  function restoreFocus() {
+    var was = focused;
+    focused = null;
+    if (!was || (document.activeElement && document.activeElement !== document.body)) { return; }
+    var next = successor(was);
+    if (!next) { return; }
+    if (!next.matches("a[href], button, input, select, textarea, summary, [tabindex]")) {
+      next.setAttribute("tabindex", "-1");
+    }
+    next.focus({ preventScroll: true });
+  }
   document.addEventListener("htmx:afterSwap", function () { dirty = false; etag = null; });
+  document.addEventListener("htmx:afterSettle", restoreFocus);
   document.addEventListener("htmx:afterSettle", settleAnswer);
 
   // Times are sent in UTC, labelled so; shown here in the phone's own time zone, named.

@@ -157,6 +157,8 @@ def test_zamek_card_turned_over_by_keyboard(server, phone):
     phone.keyboard.type("9")
     phone.keyboard.press("Enter")
     expect(phone.get_by_text("What does Ola do with 9?")).to_be_visible()
+    # The swap replaced the field that had the focus: the keyboard keeps its place, not the page's top.
+    expect(phone.locator(":focus:not(body)")).to_have_count(1, timeout=3_000)
     tab_to(phone, phone.get_by_role("button", name="Add to the castle"))
     phone.keyboard.press("Enter")
     expect(phone.get_by_text("Last turn, Ola: 9 added.")).to_be_visible()
