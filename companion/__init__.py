@@ -124,6 +124,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
         name = f"games/{slug}.css"
         return static_url(name) if (Path(app.static_folder) / name).exists() else None
 
+    app.jinja_env.filters["with_contents"] = web.with_contents
     app.jinja_env.globals.update(
         static_url=static_url,
         game_stylesheet=game_stylesheet,

@@ -36,6 +36,7 @@ class Game:
     options_schema: dict | None = None  # JSON schema of the creation form's fields (the API's "options")
     action_schema: dict | None = None  # JSON schema of an action rules.apply takes (the form's result too)
     commands: dict[str, tuple[str, Callable[[list[str]], int]]] = field(default_factory=dict)
+    help_anchor: Callable[[dict], str] | None = None  # a table's view -> its help page's section for that phase
     tool: bool = False  # a general table tool rather than one of the games
 
     def checked_action(self, action: object) -> dict:

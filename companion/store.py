@@ -220,6 +220,20 @@ def get_table(conn: Connection, table_id: str) -> Table:
     return _table(row)
 
 
+# Built once: a poll is the most frequent request of all, and building the statement cost as
+# much as running it.
+_VERSION_BY_TOKEN = (
+    sa.select(tables.c.version)
+    .select_from(links.join(tables, links.c.table_id == tables.c.id))
+    .where(links.c.token == sa.bindparam("token"))
+)
+
+
+def version_by_token(conn: Connection, token: str) -> int | None:
+    """The version of the table a link opens, in one lookup, or None for an unknown token."""
+    return conn.execute(_VERSION_BY_TOKEN, {"token": token}).scalar()
+
+
 def table_version(conn: Connection, table_id: str) -> int:
     """Just the version: what a polling phone asks for every second or two."""
     version = conn.execute(sa.select(tables.c.version).where(tables.c.id == table_id)).scalar()

@@ -28,12 +28,14 @@ PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}
 class Advice:
     """What to print a kind of sheet on, in three whole sentences for the print page and the PDF.
 
-    ``printer`` may name the duplex edge as ``{edge}`` ("long" or "short").
+    ``printer`` may name the duplex edge as ``{edge}`` ("long" or "short"); a ``two_sided``
+    sheet's PDF asks the print dialog for that edge (``/Duplex``).
     """
 
     paper: str
     sleeves: str
     printer: str
+    two_sided: bool = False
 
 
 ADVICE = {
@@ -42,12 +44,14 @@ ADVICE = {
         sleeves="Sleeves are optional; a card slipped into a sleeve in front of an old playing card handles "
         "well even on 80 g/m² paper.",
         printer="Printer: actual size (100 %), two-sided, flip on the {edge} edge, best quality.",
+        two_sided=True,
     ),
     "memory cards": Advice(
         paper="Paper: card stock of 200 g/m² or more. This is a memory game: on thinner paper the numbers "
         "show through the backs.",
         sleeves="Sleeves with opaque backs hide the numbers on any paper; clear sleeves do not.",
         printer="Printer: actual size (100 %), two-sided, flip on the {edge} edge, best quality.",
+        two_sided=True,
     ),
     "mat": Advice(
         paper="Paper: 120 to 160 g/m², or card, so that the mat lies flat; 80 g/m² paper will do.",
@@ -63,6 +67,13 @@ ADVICE = {
         paper="Paper: plain 80 g/m² paper.",
         sleeves="No sleeve: you write on it.",
         printer="Printer: actual size (100 %), one-sided; draft quality and greyscale are fine.",
+    ),
+    "two-sided pad": Advice(
+        paper="Paper: plain 80 g/m² paper, one sheet printed on both sides.",
+        sleeves="No sleeve: you write on it.",
+        printer="Printer: actual size (100 %), two-sided, flip on the {edge} edge; draft quality and greyscale "
+        "are fine.",
+        two_sided=True,
     ),
 }
 

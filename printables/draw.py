@@ -119,6 +119,8 @@ class Document:
             pdfVersion=(1, 7),  # the version that defines /Duplex
         )
         self._canvas.setViewerPreference("PrintScaling", "None")
+        if sheet.advice.two_sided:
+            self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[duplex])
         self._canvas.setTitle(sheet.title)
         self._canvas.setSubject(sheet.description)
         self._canvas.setAuthor("Castellan")

@@ -182,6 +182,7 @@ SHEETS = [
         description="Both rounds of a game, a page each: your fortress and attack grids, the 24 firing cells "
         "with each shot and what it found, the score box. One sheet, both sides, per player per game.",
         draw=draw_player_sheet,
+        kind="two-sided pad",
     ),
     Sheet(
         slug="forteresse-score-pad",

@@ -94,6 +94,7 @@ GAME = Game(
     table_action=table_action,
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
+    help_anchor=lambda view: {"deal": "the-deal-and-the-castle", "play": "your-turn"}.get(view["phase"], "the-end-and-the-score"),
 )
 
 

@@ -129,6 +129,7 @@ GAME = Game(
     table_action=table_action,
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
+    help_anchor=lambda view: {"deal": "getting-started", "setup": "burning", "play": "your-turn"}.get(view["phase"], "showdown"),
 )
 
 

@@ -130,6 +130,7 @@ GAME = Game(
     table_action=table_action,
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
+    help_anchor=lambda view: {"setup": "before-a-round", "shooting": "your-turn-one-shot"}.get(view["phase"], "score"),
 )
 
 

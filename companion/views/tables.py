@@ -76,11 +76,13 @@ def live(token: str):
     The 304 path reads only the table's version: a phone polling an idle table costs one
     indexed lookup, not a state to load and render.
     """
-    link = _link(token)
+    version = store.version_by_token(get_db(), token) if 10 <= len(token) <= 64 else None
+    if version is None:
+        abort(404)
     # The fragment holds this session's CSRF token and member identity, so the ETag names the
     # session too. It is weak: the same content brotli'd, gzipped or plain (see web.init_compression).
     session_part = str(session.get("csrf_form_token", ""))[-8:]
-    etag = f"{store.table_version(get_db(), link.table_id)}.{session_part}"
+    etag = f"{version}.{session_part}"
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
     else:

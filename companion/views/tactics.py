@@ -129,6 +129,7 @@ GAME = Game(
             tactics_balance.main,
         )
     },
+    help_anchor=lambda view: "end-of-a-game" if view["over"] else "your-turn",
 )
 
 

@@ -135,6 +135,7 @@ GAME = Game(
     list_fields=("players",),
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
+    help_anchor=lambda view: view["variant"] if view["over"] else "turn",
 )
 
 

@@ -63,3 +63,55 @@ def assert_accessible(page, both_widths: bool = True) -> None:
         if page.viewport_size != size:
             page.set_viewport_size(size)
     assert not report, f"axe-core found WCAG violations on {page.url}:\n" + "\n".join(report)
+
+
+# The controls a person taps: a radio or a checkbox is tapped through the label around it; the
+# skip link shows only on focus; links inside a sentence are exempt (WCAG 2.5.5's inline exception).
+CONTROLS = """() => [...document.querySelectorAll(
+    'button, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), select, textarea, summary,'
+    + ' a[href]:not(.skip), label:has(> input[type=radio], > input[type=checkbox])')]
+  .filter(e => e.checkVisibility({visibilityProperty: true}) && e.getClientRects().length
+               && !(e.tagName === 'A' && getComputedStyle(e).display === 'inline'))"""
+
+SMALL_TARGETS = f"""() => ({CONTROLS})()
+  .map(e => [e, e.getBoundingClientRect()])
+  .filter(([e, box]) => box.width < 44 || box.height < 44)
+  .map(([e, box]) => `${{Math.round(box.width)}}x${{Math.round(box.height)}} px: ${{e.outerHTML.slice(0, 100)}}`)"""
+
+# A control is lost when, scrolled to the middle of the screen, something else covers its centre
+# (or an ancestor clips it away).
+LOST_CONTROLS = f"""() => ({CONTROLS})().map(e => {{
+    e.scrollIntoView({{block: 'center', inline: 'center'}});
+    const box = e.getBoundingClientRect();
+    const x = Math.min(Math.max(box.left + box.width / 2, 0), innerWidth - 1);
+    const y = Math.min(Math.max(box.top + box.height / 2, 0), innerHeight - 1);
+    const hit = document.elementFromPoint(x, y);
+    const label = e.closest('label');
+    const found = hit && (e.contains(hit) || hit.contains(e) || (label && hit.closest('label') === label));
+    return found ? null : `${{e.outerHTML.slice(0, 100)}} is under ${{hit ? hit.outerHTML.slice(0, 80) : 'nothing'}}`;
+  }}).filter(lost => lost)"""
+
+# Browser zoom at 200 % on a 390 px phone lays the page out in 195 CSS px.
+ZOOMED_WIDTH = 195
+
+
+def assert_tap_targets(page) -> None:
+    """Fail naming each visible control smaller than 44 x 44 px (WCAG 2.5.5)."""
+    small = page.evaluate(SMALL_TARGETS)
+    assert not small, f"tap targets under 44 px on {page.url}:\n" + "\n".join(small)
+
+
+def assert_zoomable(page) -> None:
+    """Fail if, with text at 200 % (the page laid out in 195 CSS px), a control is lost or covered.
+
+    A two-dimensional grid or a wide table may scroll sideways (WCAG 1.4.10's exception); the
+    page is left at its own size.
+    """
+    size = page.viewport_size
+    try:
+        page.set_viewport_size({"width": ZOOMED_WIDTH, "height": size["height"] // 2})
+        lost = page.evaluate(LOST_CONTROLS)
+    finally:
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+    assert not lost, f"at 200 % text, controls lost on {page.url}:\n" + "\n".join(lost)

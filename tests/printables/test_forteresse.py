@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+import printables
 from companion.rules import forteresse
 from printables import PAPERS
 
@@ -76,3 +77,12 @@ def test_the_score_pad_has_seven_games_with_both_rounds(paper, build_pdf, read_p
     for game in range(1, 8):
         assert re.search(rf"\b{game}\b", words)
     assert "égalité" in words
+
+
+@pytest.mark.parametrize(("duplex", "name"), [("long", "/DuplexFlipLongEdge"), ("short", "/DuplexFlipShortEdge")])
+def test_the_player_sheet_one_sheet_both_sides_asks_the_printer_for_two_sides(duplex, name, build_pdf, read_pdf):
+    sheet = read_pdf(build_pdf("forteresse-player-sheet", duplex=duplex))
+    assert sheet.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == name
+    assert "two-sided" in printables.get_sheet("forteresse-player-sheet").advice.printer
+    pad = read_pdf(build_pdf("forteresse-score-pad", duplex=duplex))
+    assert "/Duplex" not in pad.trailer["/Root"]["/ViewerPreferences"]

@@ -87,12 +87,12 @@ def text_runs(reader) -> Iterator[tuple[int, str, float]]:
 
 
 @pytest.mark.parametrize(("sheet", "paper"), CASES, ids=IDS)
-def test_every_pdf_asks_for_actual_size_and_card_sheets_for_their_duplex_edge(sheet, paper, build_pdf, read_pdf):
+def test_every_pdf_asks_for_actual_size_and_two_sided_sheets_for_their_duplex_edge(sheet, paper, build_pdf, read_pdf):
     for duplex, name in (("long", "/DuplexFlipLongEdge"), ("short", "/DuplexFlipShortEdge")):
         reader = read_pdf(build_pdf(sheet, paper=paper, duplex=duplex))
         preferences = reader.trailer["/Root"]["/ViewerPreferences"]
         assert preferences["/PrintScaling"] == "/None"
-        assert preferences.get("/Duplex") == (name if sheet.kind in CARD_KINDS else None)
+        assert preferences.get("/Duplex") == (name if sheet.advice.two_sided else None)
         assert reader.pdf_header == "%PDF-1.7"
 
 

@@ -92,3 +92,27 @@ def test_the_rich_card_backs_are_dark_and_the_ink_saver_makes_them_outlines(buil
     saver = dark_fraction(render(build_pdf("zamek-deck", ink_saver=True), 4, dpi=40))
     assert full > 0.5
     assert saver < full / 5
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_coloured_tiles_run_their_colour_3_mm_past_every_free_cut_line(paper, build_pdf, render):
+    """A full-colour face bleeds like a back: a cut a millimetre or two off leaves no white sliver.
+    The yellow tile is the first card of the last page of fronts, the deck card beside it."""
+    from printables import layout
+    from printables.zamek import TILE_COLOURS
+
+    geometry = layout.card_sheet(paper)
+    image = render(build_pdf("zamek-deck", paper=paper), 2 + 2 * 6 + 1, dpi=100, mode="RGB")
+    px = 100 / 25.4
+    slot, bleed = geometry.fronts[0], geometry.bleeds[0]
+    yellow = tuple(int(TILE_COLOURS[3][2][i:i + 2], 16) for i in (1, 3, 5))
+
+    def colour_at(x: float, y: float) -> tuple[int, int, int]:
+        return image.getpixel((round(x * px), round((geometry.page.h - y) * px)))
+
+    free = [(slot.x - 1.5, slot.cy), (slot.cx, slot.y - 1.5), (slot.cx, slot.top + 1.5), (slot.right + 1.5, slot.cy)]
+    free = [(x, y) for x, y in free if bleed.contains(layout.Rect(x, y, 0, 0))]
+    inside = [(slot.x + 1, slot.cy), (slot.cx, slot.y + 1), (slot.cx, slot.top - 1), (slot.right - 1, slot.cy)]
+    assert len(free) >= 2  # the tile has free sides, where it must bleed
+    for x, y in free + inside:
+        assert all(abs(a - b) <= 12 for a, b in zip(colour_at(x, y), yellow, strict=True)), (x, y, colour_at(x, y))

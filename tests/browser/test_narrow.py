@@ -1,0 +1,149 @@
+"""At 360 px (issue 12.10): every game's table page scrolls only downwards, no button label
+wraps onto a second line, and boxes of one kind (grid cells, piles, picker keys) are one size."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.browser
+
+NARROW = {"width": 360, "height": 740}
+CASTLE = "4c 8d js 2s 2h 9h 5c 3s tc 6s 7d ah"
+
+# Each visible button whose text runs onto more than one line, as "label: N lines". A button
+# laid out in blocks (a Square Tactics card: edge numbers round a name) is checked per text.
+WRAPPED_BUTTONS = """() => {
+  const lines = node => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+  };
+  const inline = element => [...element.querySelectorAll('*')].every(
+    e => getComputedStyle(e).display.startsWith('inline')) && !getComputedStyle(element).display.match(/flex|grid/);
+  const wrapped = [];
+  for (const button of document.querySelectorAll('button, input[type=submit], a.button, .key')) {
+    const box = button.getBoundingClientRect();
+    if (!box.width || !box.height || getComputedStyle(button).visibility === 'hidden') continue;
+    const text = (button.innerText || button.value || '').trim().replace(/\\s+/g, ' ');
+    if (button.scrollWidth > button.clientWidth + 1) { wrapped.push(`${text}: cut`); continue; }
+    if (button.tagName === 'INPUT') continue;
+    const parts = inline(button) ? [button] : [...button.querySelectorAll('*')].flatMap(
+      e => [...e.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim()));
+    const most = Math.max(0, ...parts.map(lines));
+    if (most > 1) wrapped.push(`${text}: ${most} lines`);
+  }
+  return wrapped;
+}"""
+
+
+def _start(page, server, game):
+    """Create a table of ``game`` through its start form, as a referee would."""
+    page.goto(f"{server}/{game}/")
+    if game == "scorepad":
+        page.get_by_label("Players, one name per line").fill("Ola\\nKuba")
+        page.get_by_role("button", name="Start").click()
+    elif game == "fort":
+        page.locator("fieldset", has_text="Players").locator("label", has_text=re.compile("^4$")).click()
+        page.get_by_role("button", name="Start a Fort table").click()
+    elif game == "castle":
+        page.get_by_role("textbox", name="East").fill("Ewa")
+        page.get_by_role("button", name="Start a Castle table").click()
+        expect(page.get_by_text("You are the referee")).to_be_visible()
+        assert_fits(page, "castle before the deal")
+        page.get_by_label("Or all 12 in one line").fill(CASTLE)
+        page.get_by_role("button", name="Lay out the castle").click()
+    elif game == "zamek":
+        page.get_by_label("1.").fill("Ola")
+        page.get_by_label("2.").fill("Kuba")
+        page.get_by_role("button", name="Start the table").click()
+    elif game == "forteresse":
+        page.get_by_role("textbox", name="Player A").fill("Ola")
+        page.get_by_role("textbox", name="Player B").fill("Kuba")
+        page.get_by_role("button", name="Start a Forteresse table").click()
+    elif game == "tactics":
+        page.get_by_role("button", name="Start a Square Tactics table").click()
+    expect(page.get_by_text("You are the referee")).to_be_visible()
+
+
+# Boxes of one kind: every visible one of each selector is the same size.
+KINDS = [
+    ".tboard .tcell", ".hand-cards .card-button:not(.tick)", ".tick-cards .tick", ".castle-grid .pile", ".pile",
+    ".picker-ranks label", ".picker-suits label", ".board button, .board label.cell", ".fc",
+]
+SIZES = """kinds => kinds.flatMap(kind => {
+  const boxes = [...document.querySelectorAll(kind)].map(e => e.getBoundingClientRect()).filter(b => b.width);
+  const spread = key => Math.max(0, ...boxes.map(b => b[key])) - Math.min(...boxes.map(b => b[key]));
+  return boxes.length > 1 && (spread('width') > 1 || spread('height') > 1)
+    ? [`${kind}: ${boxes.map(b => `${Math.round(b.width)}x${Math.round(b.height)}`).join(' ')}`] : [];
+})"""
+
+
+def _capture(page, check=lambda where: None):
+    """Square Tactics from its first turn to a capture on C3 (as tests/browser/test_tactics.py plays it)."""
+    page.locator('label.tcell:has(input[value="A1"])').click()
+    page.locator(".hand .card-button").first.click()
+    expect(page.locator("#last-play")).to_contain_text("on A1.")
+    check("tactics after a card from the hand")
+    for cell, number in (("C3", 1), ("B3", 9)):
+        page.locator(f'label.tcell:has(input[value="{cell}"])').click()
+        for edge in ("top", "right", "bottom", "left"):
+            page.get_by_label(edge, exact=True).fill(str(number))
+        page.get_by_role("button", name="Play these numbers").click()
+        expect(page.locator("#last-play")).to_contain_text(f"on {cell}.")
+    expect(page.locator("#last-play")).to_contain_text("Captured 1: C3, now empty.")
+    check("tactics after a capture")
+
+
+def assert_fits(page, where):
+    """No sideways scroll and no wrapped button label on ``page``."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"], where
+    assert page.evaluate(WRAPPED_BUTTONS) == [], where
+    assert page.evaluate(SIZES, KINDS) == [], where
+
+
+@pytest.mark.parametrize("game", ["scorepad", "fort", "castle", "zamek", "forteresse", "tactics"])
+def test_every_table_page_fits_360_px(server, chromium, game):
+    context = chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    _start(page, server, game)
+    assert_fits(page, game)
+    if game == "tactics":
+        _capture(page, lambda where: assert_fits(page, where))
+    context.close()
+
+
+def _scheme_phone(chromium, scheme):
+    return chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, color_scheme=scheme)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_captured_card_is_marked_by_a_symbol_and_a_pattern(server, chromium, scheme):
+    context = _scheme_phone(chromium, scheme)
+    page = context.new_page()
+    _start(page, server, "tactics")
+    _capture(page)
+    freed = page.locator('label.tcell:has(input[value="C3"])')
+    expect(freed.locator(".freed-mark")).to_have_text("↺")
+    assert freed.evaluate("e => getComputedStyle(e).borderTopStyle") == "dashed"
+    other = page.locator('label.tcell:has(input[value="A2"])')
+    expect(other.locator(".freed-mark")).to_have_count(0)
+    assert other.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_used_firing_cell_is_marked_by_a_symbol_and_a_pattern(server, chromium, scheme):
+    context = _scheme_phone(chromium, scheme)
+    page = context.new_page()
+    walls, besieged = "B2 B3 B4 B5 B6 C2 C3 C4 C5 C6", "D2 D3 D4 D5 D6"
+    page.goto(f"{server}/forteresse/resolver?walls={walls}&besieged={besieged}&do=fire&weapon=cannon&direction=E&from=A2")
+    used = page.locator('.fc.used[data-cell="A2"]')
+    expect(used.locator(".shot-mark")).to_have_text("C→")  # the weapon and the way it fired
+    assert used.evaluate("e => e.tagName") == "SPAN"  # no longer offered
+    free = page.locator('.fc.free[data-cell="A3"]')
+    expect(free).to_have_text("A3")
+    expect(free.locator(".shot-mark")).to_have_count(0)
+    context.close()
