@@ -140,16 +140,17 @@ def check_base_url(url: str) -> str:
     """
     try:
         parts = urlsplit(url)
-        valid = (
-            parts.scheme in ("http", "https")
-            and valid_host(parts.netloc)
-            and not (parts.query or parts.fragment)
-        )
+        scheme_valid = parts.scheme in ("http", "https")
+        host_valid = valid_host(parts.netloc) and not (parts.query or parts.fragment)
     except ValueError:
-        valid = False
-    if not valid:
+        scheme_valid = host_valid = False
+    if not scheme_valid:
         raise ValueError(
             f"The base address must be an http:// or https:// address, like http://192.168.1.20:5000, not {url[:60]!r}."
+        )
+    if not host_valid:
+        raise ValueError(
+            f"The base address {url[:60]!r} has no host name a phone can open, like http://192.168.1.20:5000."
         )
     if len(url) > BASE_URL_LENGTH:
         raise ValueError(

@@ -104,4 +104,15 @@ def _sentence(error, what: str, name: str) -> str:
         allowed = error.validator_value if error.validator == "enum" else [error.validator_value]
         choices = ", ".join(dict.fromkeys(str(choice) for choice in allowed))
         return f"In the {what}, “{name}” must be one of: {choices}."
-    return f"In the {what}, “{name}” does not fit: {error.message[:120]}."
+    limit = error.validator_value
+    if error.validator == "maxLength":
+        return f"In the {what}, “{name}” may be at most {limit:,} characters long."
+    if error.validator == "maxItems":
+        return f"In the {what}, the number of entries in “{name}” may be at most {limit:,}."
+    if error.validator == "minItems":
+        return f"In the {what}, the number of entries in “{name}” must be at least {limit:,}."
+    if error.validator == "maximum":
+        return f"In the {what}, “{name}” may be at most {limit:,}."
+    if error.validator == "minimum":
+        return f"In the {what}, “{name}” must be at least {limit:,}."
+    return f"In the {what}, “{name}” does not have the form the API document gives it."

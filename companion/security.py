@@ -103,8 +103,10 @@ def apply_limits(app: Flask) -> None:
             continue
         setting, message = _LIMITS[kind]
         per_minute = app.config[setting]
-        app.view_functions[endpoint] = limiter.limit(
+        # One count per kind, shared by its views: the API and the pages create tables alike.
+        app.view_functions[endpoint] = limiter.shared_limit(
             f"{per_minute} per minute",
+            kind,
             error_message=message.format(limit=per_minute),
             deduct_when=lambda _response, kind=kind: kind in g.get("castellan_counted", ()),
         )(view)

@@ -63,5 +63,8 @@ def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: boo
             "proc_name": "castellan",
             "loglevel": "warning" if quiet else "info",
             "accesslog": None,
+            # gunicorn would believe X-Forwarded-Proto from 127.0.0.1 by itself; only
+            # CASTELLAN_TRUSTED_PROXIES (ProxyFix, opt-in) may say a request came by HTTPS.
+            "forwarded_allow_ips": "",
         },
     ).run()

@@ -83,6 +83,17 @@ def test_one_address_may_create_only_so_many_tables_a_minute(tmp_path):
     assert _tables(app) == 4
 
 
+def test_tables_made_by_the_api_and_by_the_pages_count_against_one_limit(tmp_path):
+    app = _app(tmp_path, TABLES_PER_MINUTE=3)
+    phone = Browser(app.test_client())
+    for _ in range(3):
+        created = phone.client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}})
+        assert created.status_code == 201
+    refused = phone.post("/tables/new/scorepad", {"players": "Ola"})
+    assert refused.status_code == 429 and "created 3 tables in the last minute" in text(refused)
+    assert _tables(app) == 3
+
+
 def test_one_address_may_have_only_so_many_sheets_built_a_minute(tmp_path):
     client = _app(tmp_path, PDFS_PER_MINUTE=2).test_client()
     assert client.get("/print/score-pad.pdf").status_code == 200

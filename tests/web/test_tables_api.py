@@ -64,6 +64,22 @@ def test_options_are_the_start_forms_fields_and_bad_ones_say_why(client):
     assert nested.status_code == 422 and nested.get_json()["error"]["field"].startswith("options.players")
 
 
+@pytest.mark.parametrize(
+    "players, field, sentence",
+    [
+        (["x" * 5000, "Kuba"], "options.players.0", "In the options, “players.0” may be at most 200 characters long."),
+        ([f"P{n}" for n in range(50)], "options.players", "In the options, the number of entries in “players” may be at most 8."),
+        ([], "options.players", "In the options, the number of entries in “players” must be at least 1."),
+    ],
+)
+def test_a_value_too_long_or_a_list_too_long_is_refused_in_one_sentence_that_does_not_echo_it(
+    client, players, field, sentence
+):
+    refused = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": players}})
+    error = refused.get_json()["error"]
+    assert refused.status_code == 422 and (error["field"], error["message"]) == (field, sentence)
+
+
 def test_reading_has_an_etag_and_304_until_something_changes(client):
     token = _pad(client)["links"]["referee"]["token"]
     first = client.get(f"/api/v1/tables/{token}")
