@@ -116,6 +116,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def token_shaped(token: str) -> bool:
+    """Whether ``token`` could be a link's token at all; anything else is not looked up."""
+    return 10 <= len(token) <= 64
+
+
 def create_table(
     conn: Connection, rules: ModuleType, game: str, options: dict, title: str = ""
 ) -> tuple[Table, list[Link]]:
@@ -152,6 +157,8 @@ def create_table(
 
 def find_link(conn: Connection, token: str) -> Link | None:
     """The link with this token, or None."""
+    if not token_shaped(token):
+        return None
     row = conn.execute(sa.select(links).where(links.c.token == token)).first()
     return _link(row) if row else None
 
@@ -231,6 +238,8 @@ _VERSION_BY_TOKEN = (
 
 def version_by_token(conn: Connection, token: str) -> int | None:
     """The version of the table a link opens, in one lookup, or None for an unknown token."""
+    if not token_shaped(token):
+        return None
     return conn.execute(_VERSION_BY_TOKEN, {"token": token}).scalar()
 
 

@@ -184,7 +184,7 @@ def _open(token: str) -> tuple[store.Link, store.Table, Game]:
 
 
 def _link(token: str) -> store.Link:
-    link = store.find_link(get_db(), token) if 10 <= len(token) <= 64 else None
+    link = store.find_link(get_db(), token)
     if link is None:
         raise Refused(404, "unknown_table", "There is no table behind this link: it may be mistyped.")
     return link

@@ -15,7 +15,7 @@ import json
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
-from companion import api, schemas
+from companion import api, schemas, store
 from companion.games import Game
 from companion.rules import tactics, tactics_balance
 from companion.rules.errors import RuleError
@@ -172,7 +172,7 @@ def help_page():
 def seen_from(token: str):
     """Remember, for this phone only, which seat it shows a table's board from; then show the table."""
     seat = request.form.get("seat")
-    if seat in TURN_DEGREES and 10 <= len(token) <= 64:
+    if seat in TURN_DEGREES and store.token_shaped(token):
         key = _seen_key(token)
         chosen = {kept: value for kept, value in session.get("tactics_seen", {}).items() if kept != key}
         session["tactics_seen"] = dict(list(chosen.items())[-(REMEMBERED_SEATS - 1):] + [(key, seat)])
