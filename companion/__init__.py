@@ -13,7 +13,7 @@ from pathlib import Path
 
 from flask import Flask, g, url_for
 
-from companion import db, games, netinfo, ratelimit, security, store, web
+from companion import db, games, i18n, netinfo, ratelimit, security, store, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 # How often a table's other phones ask whether it changed. A poll of an unchanged table is a
@@ -57,6 +57,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         with db.connect(app.config["DATABASE"]) as conn:
             store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
     security.init_app(app)
+    i18n.init_app(app)
     from companion import api, errors, tables_api
 
     tables_api.describe(registry.ordered())

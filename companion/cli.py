@@ -1,7 +1,7 @@
 """The ``castellan`` command: serve the app on the LAN, print sheets, and each game's own tools.
 
 castellan serve [--host 0.0.0.0] [--port 5000] [--workers N] [--threads N]
-castellan print SHEET --paper letter -o sheet.pdf   (a mat also on --paper a3 or tabloid)
+castellan print SHEET --paper letter --lang pl -o sheet.pdf   (a mat also on --paper a3 or tabloid)
 castellan print --list
 castellan db [--clean] [--days 90]
 """
@@ -21,6 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 import printables
 from companion import games, netinfo
+from companion.i18n import LANGUAGES, say
 from printables.draw import QRTooLarge
 
 
@@ -162,7 +163,7 @@ def print_sheet(args: argparse.Namespace) -> int:
     sheets = printables.all_sheets()
     if args.list or not args.sheet:
         for sheet in sheets:
-            print(f"{sheet.slug:24} {sheet.game:11} {sheet.title}")
+            print(f"{sheet.slug:24} {sheet.game:11} {say(sheet.title, args.lang)}")
         return 0 if args.list else 2
     try:
         sheet = printables.get_sheet(args.sheet)
@@ -195,6 +196,7 @@ def print_sheet(args: argparse.Namespace) -> int:
             ink_saver=args.ink_saver,
             rich_backs=args.rich_backs,
             duplex=args.duplex,
+            lang=args.lang,
         )
     except QRTooLarge:
         return _fail("print", f"the address {base_url[:60]} is too long for the sheet's QR code; give a shorter --base-url.")
@@ -229,6 +231,7 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     print_cmd.add_argument(
         "--duplex", choices=("long", "short"), default="long", help="which edge the backs flip on"
     )
+    print_cmd.add_argument("--lang", choices=LANGUAGES, default="en", help="the language of the sheet's words")
     print_cmd.add_argument(
         "--base-url", type=_base_url, help="the server address the QR code opens (default: this machine on the LAN, on --port)"
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, Either, Message, RuleError
 
 CARD = {"type": "string", "description": "A card: AS, 10H, QD, 7C (T for 10, any case, ♠♥♦♣ too)."}
 CELL = {"type": "string", "description": "A cell: column letter and row number, A1 top-left."}
@@ -76,7 +76,10 @@ def check(schema: dict, value: object, what: str) -> None:
         kind = value.get("type") if isinstance(value, dict) else None
         if not isinstance(kind, str) or kind not in kinds:
             names = ", ".join(kinds)
-            raise RuleError("unknown_action", f"An action is an object whose type is one of: {names}.", f"{what}.type")
+            raise RuleError(
+                "unknown_action", N_("An action is an object whose type is one of: %(names)s."), f"{what}.type",
+                names=names,
+            )
         schema = kinds[kind]
     error = best_match(Draft202012Validator(schema).iter_errors(value))
     if error is not None:
@@ -85,34 +88,51 @@ def check(schema: dict, value: object, what: str) -> None:
         raise RuleError(f"bad_{what}", _sentence(error, what, path or what), field)
 
 
-_TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number", "array": "a list",
-               "object": "an object", "boolean": "true or false", "null": "left out"}
+_TYPE_WORDS = {"string": N_("text"), "integer": N_("a whole number"), "number": N_("a number"), "array": N_("a list"),
+               "object": N_("an object"), "boolean": N_("true or false"), "null": N_("left out")}
+# One whole sentence per complaint and per part of a request (``what``: the options or the action).
+_SENTENCES = {
+    "options": {
+        "type": N_("In the options, “%(name)s” must be %(kinds)s."),
+        "required": N_("The options lack a field they need: %(missing)s."),
+        "additionalProperties": N_("The options have fields this game does not take: %(extra)s."),
+        "enum": N_("In the options, “%(name)s” must be one of: %(choices)s."),
+        "maxLength": N_("In the options, “%(name)s” may be at most %(limit)s characters long."),
+        "maxItems": N_("In the options, the number of entries in “%(name)s” may be at most %(limit)s."),
+        "minItems": N_("In the options, the number of entries in “%(name)s” must be at least %(limit)s."),
+        "maximum": N_("In the options, “%(name)s” may be at most %(limit)s."),
+        "minimum": N_("In the options, “%(name)s” must be at least %(limit)s."),
+        None: N_("In the options, “%(name)s” does not have the form the API document gives it."),
+    },
+    "action": {
+        "type": N_("In the action, “%(name)s” must be %(kinds)s."),
+        "required": N_("The action lacks a field it needs: %(missing)s."),
+        "additionalProperties": N_("The action has fields this game does not take: %(extra)s."),
+        "enum": N_("In the action, “%(name)s” must be one of: %(choices)s."),
+        "maxLength": N_("In the action, “%(name)s” may be at most %(limit)s characters long."),
+        "maxItems": N_("In the action, the number of entries in “%(name)s” may be at most %(limit)s."),
+        "minItems": N_("In the action, the number of entries in “%(name)s” must be at least %(limit)s."),
+        "maximum": N_("In the action, “%(name)s” may be at most %(limit)s."),
+        "minimum": N_("In the action, “%(name)s” must be at least %(limit)s."),
+        None: N_("In the action, “%(name)s” does not have the form the API document gives it."),
+    },
+}
 
 
-def _sentence(error, what: str, name: str) -> str:
+def _sentence(error, what: str, name: str) -> Message:
     """The schema's complaint as one sentence for a person."""
-    if error.validator == "type":
+    sentences = _SENTENCES[what]
+    validator = "enum" if error.validator == "const" else error.validator
+    template = sentences.get(validator, sentences[None])
+    if validator == "type":
         kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        return f"In the {what}, “{name}” must be {' or '.join(_TYPE_WORDS[kind] for kind in kinds)}."
-    if error.validator == "required":
-        missing = ", ".join(key for key in error.validator_value if key not in error.instance)
-        return f"The {what} lacks a field it needs: {missing}."
-    if error.validator == "additionalProperties":
+        return Message(template, name=name, kinds=Either(_TYPE_WORDS[kind] for kind in kinds))
+    if validator == "required":
+        return Message(template, missing=", ".join(key for key in error.validator_value if key not in error.instance))
+    if validator == "additionalProperties":
         extra = ", ".join(sorted(key for key in error.instance if key not in error.schema.get("properties", {})))
-        return f"The {what} has fields this game does not take: {extra[:120]}."
-    if error.validator in ("enum", "const"):
+        return Message(template, extra=extra[:120])
+    if validator == "enum":
         allowed = error.validator_value if error.validator == "enum" else [error.validator_value]
-        choices = ", ".join(dict.fromkeys(str(choice) for choice in allowed))
-        return f"In the {what}, “{name}” must be one of: {choices}."
-    limit = error.validator_value
-    if error.validator == "maxLength":
-        return f"In the {what}, “{name}” may be at most {limit:,} characters long."
-    if error.validator == "maxItems":
-        return f"In the {what}, the number of entries in “{name}” may be at most {limit:,}."
-    if error.validator == "minItems":
-        return f"In the {what}, the number of entries in “{name}” must be at least {limit:,}."
-    if error.validator == "maximum":
-        return f"In the {what}, “{name}” may be at most {limit:,}."
-    if error.validator == "minimum":
-        return f"In the {what}, “{name}” must be at least {limit:,}."
-    return f"In the {what}, “{name}” does not have the form the API document gives it."
+        return Message(template, name=name, choices=", ".join(dict.fromkeys(str(choice) for choice in allowed)))
+    return Message(template, name=name, limit=error.validator_value)

@@ -20,6 +20,8 @@ from flask_wtf.csrf import CSRFProtect, generate_csrf
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion import netinfo
+from companion.i18n import say
+from companion.rules.errors import NP_, Message
 
 CSP = "; ".join(
     [
@@ -43,8 +45,14 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
 
-TABLES_MESSAGE = "This address has created {limit} tables in the last minute. Wait a minute, then try again."
-PDFS_MESSAGE = "This address has had {limit} sheets made in the last minute. Wait a minute, then try again."
+TABLES_MESSAGE = NP_(
+    "This address has created %(count)s table in the last minute. Wait a minute, then try again.",
+    "This address has created %(count)s tables in the last minute. Wait a minute, then try again.",
+)
+PDFS_MESSAGE = NP_(
+    "This address has had %(count)s sheet made in the last minute. Wait a minute, then try again.",
+    "This address has had %(count)s sheets made in the last minute. Wait a minute, then try again.",
+)
 
 csrf = CSRFProtect()
 
@@ -107,7 +115,7 @@ def apply_limits(app: Flask) -> None:
         app.view_functions[endpoint] = limiter.shared_limit(
             f"{per_minute} per minute",
             kind,
-            error_message=message.format(limit=per_minute),
+            error_message=lambda message=message, per_minute=per_minute: say(Message(message, count=per_minute)),
             deduct_when=lambda _response, kind=kind: kind in g.get("castellan_counted", ()),
         )(view)
 

@@ -36,7 +36,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from companion.db import action_keys, actions, links, remembered, snapshots, tables
-from companion.rules.errors import RuleError
+from companion.rules import errors
+from companion.rules.errors import N_, RuleError
 
 SNAPSHOT_EVERY = 25
 ROLES = ("referee", "viewer", "seat")
@@ -98,7 +99,7 @@ class StaleTable(Exception):
     """The table changed since the acting phone last saw it; ``table`` is how it is now."""
 
     def __init__(self, table: Table):
-        super().__init__("The table changed before your move arrived: here it is now. Nothing was recorded.")
+        super().__init__(N_("The table changed before your move arrived: here it is now. Nothing was recorded."))
         self.table = table
 
 
@@ -107,7 +108,7 @@ class Repeated(Exception):
     what was answered then (None when the first request did not ask for one to be kept)."""
 
     def __init__(self, answer: dict | None):
-        super().__init__("This action was already recorded.")
+        super().__init__(N_("This action was already recorded."))
         self.answer = answer
 
 
@@ -202,7 +203,9 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
         if row is None:
             raise KeyError(seat)
         conn.execute(links.update().where(links.c.token == row.token).values(claimed_by=None))
-        description = f"The referee released {row.label}'s link: the next phone to open it takes the seat."
+        description = errors.Message(
+            N_("The referee released %(seat)s's link: the next phone to open it takes the seat."), seat=row.label
+        )
         _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
         conn.execute(
             tables.update().where(tables.c.id == table_id).values(version=tables.c.version + 1, updated_at=_now())
@@ -271,7 +274,7 @@ def act(
     with _write(conn):
         table = _current(conn, table_id, version, once)
         if table.finished:
-            raise RuleError("table_finished", "This table is finished: the referee can undo to reopen it.")
+            raise RuleError("table_finished", N_("This table is finished: the referee can undo to reopen it."))
         state = rules.apply(table.state, action, actor)
         description = rules.describe(table.state, action, actor)
         seq = _append(conn, table_id, actor, action, description, "move")
@@ -290,8 +293,8 @@ def finish(conn: Connection, table_id: str, version: int, once: Once | None = No
     with _write(conn):
         table = _current(conn, table_id, version, once)
         if table.finished:
-            raise RuleError("table_finished", "This table is already finished.")
-        seq = _append(conn, table_id, "referee", FINISH, "The referee finished the table.", "finish")
+            raise RuleError("table_finished", N_("This table is already finished."))
+        seq = _append(conn, table_id, "referee", FINISH, errors.Message(N_("The referee finished the table.")), "finish")
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
         table = _set_head(conn, replace(table, finished_at=now), seq, table.state)
@@ -316,7 +319,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
     with _write(conn):
         table = _current(conn, table_id, version, once)
         if table.head_seq == 0:
-            raise RuleError("nothing_to_undo", "There is nothing to undo: no move is recorded yet.")
+            raise RuleError("nothing_to_undo", N_("There is nothing to undo: no move is recorded yet."))
         conn.execute(
             actions.update()
             .where(actions.c.table_id == table_id, actions.c.seq == table.head_seq)
@@ -373,7 +376,9 @@ def replay(conn: Connection, rules: ModuleType, table_id: str, step: int) -> tup
     for row in moves[:step]:
         if row.seq > base.seq:
             state = rules.apply(state, json.loads(row.payload), row.actor)
-    return state, [{"seq": row.seq, "actor": row.actor, "description": row.description} for row in moves]
+    return state, [
+        {"seq": row.seq, "actor": row.actor, "description": errors.load(row.description)} for row in moves
+    ]
 
 
 def last_action(conn: Connection, table_id: str) -> dict | None:
@@ -397,7 +402,7 @@ def history(conn: Connection, table_id: str, only_in_force: bool = False, limit:
             "seq": row.seq,
             "actor": row.actor,
             "action": json.loads(row.payload),
-            "description": row.description,
+            "description": errors.load(row.description),
             "at": row.created_at,
             "undone": row.undone_at is not None,
             "kind": row.kind,
@@ -513,12 +518,15 @@ def _current(conn: Connection, table_id: str, version: int | None, once: Once | 
     return table
 
 
-def _append(conn: Connection, table_id: str, actor: str, action: dict, description: str, kind: str) -> int:
-    """Append one entry to the log; its seq."""
+def _append(
+    conn: Connection, table_id: str, actor: str, action: dict, description: str | errors.Message, kind: str
+) -> int:
+    """Append one entry to the log; its seq. A description that is a ``Message`` is kept with its
+    parameters, so each reader sees it in their own language (``errors.load`` gives it back)."""
     seq = (conn.execute(sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id)).scalar() or 0) + 1
     conn.execute(
         actions.insert().values(
-            table_id=table_id, seq=seq, actor=actor, payload=_dump(action), description=description,
+            table_id=table_id, seq=seq, actor=actor, payload=_dump(action), description=errors.dump(description),
             created_at=_now(), kind=kind,
         )
     )

@@ -10,7 +10,7 @@ from flask_compress import Compress
 from markupsafe import Markup, escape
 
 from companion import netinfo
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, RuleError
 
 
 def is_htmx() -> bool:
@@ -48,12 +48,13 @@ def form_dict(lists: Iterable[str] = ()) -> dict[str, str | list[str]]:
     for key, values in request.form.lists():
         if len(values) > 1 and key not in wanted:
             raise RuleError(
-                "repeated_field", "This form sent one of its fields twice. Reload the page and try again."
+                "repeated_field", N_("This form sent one of its fields twice. Reload the page and try again.")
             )
         if any(len(value) > FIELD_LIMIT for value in values):
             raise RuleError(
                 "too_long",
-                f"A field of this form is longer than the {FIELD_LIMIT:,} characters Castellan keeps.",
+                N_("A field of this form is longer than the %(most)s characters Castellan keeps."),
+                most=FIELD_LIMIT,
             )
         form[key] = list(values) if key in wanted else values[0]
     return form

@@ -25,15 +25,17 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext
 
 from companion import get_db, netinfo, registry, security, store
-from companion.rules.errors import RuleError
+from companion.i18n import current_language, say
+from companion.rules.errors import N_, RuleError
 from companion.web import form_dict, is_htmx, public_base_url, render
 
 bp = Blueprint("tables", __name__)
 REMEMBERED_TABLES = 30
-SEAT_TAKEN = (
-    "{seat}'s link is already open on another phone, and it shows that player's secrets there only. "
+SEAT_TAKEN = N_(
+    "%(seat)s's link is already open on another phone, and it shows that player's secrets there only. "
     "If that phone is lost, the referee can release the seat from the table's page."
 )
 
@@ -51,7 +53,7 @@ def create(game_slug: str):
         _table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
         security.count("tables")
     except RuleError as refused:
-        flash(refused.message, "error")
+        flash(say(refused), "error")
         return redirect(url_for(f"{game.slug}.index") + "#new-table", code=303)
     _remember(links[0].token)
     return redirect(url_for("tables.show", token=links[0].token), code=303)
@@ -65,7 +67,7 @@ def show(token: str):
     notices = get_flashed_messages(with_categories=True)
     if request.args.get("recorded") == str(table.version):
         last = store.last_action(get_db(), table.id)
-        notices += [("recorded", last["description"])] if last else []
+        notices += [("recorded", say(last["description"]))] if last else []
     return _render_table(link, table, game, notices=notices)
 
 
@@ -80,8 +82,9 @@ def live(token: str):
     if version is None:
         abort(404)
     # The fragment holds this session's CSRF token and member identity, so the ETag names the
-    # session too. It is weak: the same content brotli'd, gzipped or plain (see web.init_compression).
-    session_part = str(session.get("csrf_form_token", ""))[-8:]
+    # session too, and the language it is written in. It is weak: the same content brotli'd,
+    # gzipped or plain (see web.init_compression).
+    session_part = str(session.get("csrf_form_token", ""))[-8:] + "." + current_language()
     etag = f"{version}.{session_part}"
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
@@ -100,7 +103,7 @@ def act(token: str):
     link, table, game = _open(token)
     if link.role == "viewer":
         return _refuse(
-            link, table, game, 403, "This is a viewer's link: it can watch the table but not play on it."
+            link, table, game, 403, gettext("This is a viewer's link: it can watch the table but not play on it.")
         )
     try:
         form = form_dict(game.list_fields)
@@ -110,14 +113,14 @@ def act(token: str):
         version = None if store.order_free(game.rules, action) else _version(form)
         table = store.act(get_db(), game.rules, table.id, link.viewer, action, version, _once(link, form))
     except store.StaleTable as stale:
-        return _refuse(link, stale.table, game, 409, str(stale))
+        return _refuse(link, stale.table, game, 409, say(str(stale)))
     except store.Repeated:
         return _done(link, store.get_table(get_db(), table.id), game)
     except RuleError as refused:
-        return _refuse(link, table, game, 422, refused.message)
+        return _refuse(link, table, game, 422, say(refused))
     if is_htmx():
         last = store.last_action(get_db(), table.id)
-        return _render_table(link, table, game, notices=[("recorded", last["description"])] if last else [])
+        return _render_table(link, table, game, notices=[("recorded", say(last["description"]))] if last else [])
     # The page says what was recorded as long as it is still the table's last move (no cookie needed).
     return redirect(url_for("tables.show", token=link.token, recorded=table.version), code=303)
 
@@ -127,13 +130,15 @@ def release(token: str):
     """The referee frees a player's seat whose phone is lost: the next phone to open its link takes it."""
     link, table, game = _open(token)
     if link.role != "referee":
-        return _refuse(link, table, game, 403, "Only the referee can release a seat.")
+        return _refuse(link, table, game, 403, gettext("Only the referee can release a seat."))
     seat = request.form.get("seat", "")
     try:
         released = store.release_seat(get_db(), table.id, seat)
     except KeyError:
-        return _refuse(link, table, game, 422, "That seat is not taken by any phone: there is nothing to release.")
-    message = f"{released.label}'s seat is free: the next phone to open its link takes it."
+        return _refuse(
+            link, table, game, 422, gettext("That seat is not taken by any phone: there is nothing to release.")
+        )
+    message = gettext("%(seat)s's seat is free: the next phone to open its link takes it.", seat=released.label)
     return _done(link, store.get_table(get_db(), table.id), game, message)
 
 
@@ -142,18 +147,18 @@ def undo(token: str):
     """Take back the last action still in force (the referee only); the log keeps it, marked undone."""
     link, table, game = _open(token)
     if link.role != "referee":
-        return _refuse(link, table, game, 403, "Only the referee can undo.")
+        return _refuse(link, table, game, 403, gettext("Only the referee can undo."))
     last = store.last_action(get_db(), table.id)
     try:
         form = form_dict(game.list_fields)
         table = store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form))
     except store.StaleTable as stale:
-        return _refuse(link, stale.table, game, 409, str(stale))
+        return _refuse(link, stale.table, game, 409, say(str(stale)))
     except store.Repeated:
         return _done(link, store.get_table(get_db(), table.id), game)
     except RuleError as refused:
-        return _refuse(link, table, game, 422, refused.message)
-    return _done(link, table, game, f"Undone: {last['description']}" if last else None)
+        return _refuse(link, table, game, 422, say(refused))
+    return _done(link, table, game, gettext("Undone: %(move)s", move=say(last["description"])) if last else None)
 
 
 @bp.get("/t/<token>/history")
@@ -263,7 +268,7 @@ def _open(token: str):
         abort(404)
     shared = getattr(game.rules, "TEAM_SEATS", False)
     if link.role == "seat" and not shared and not store.claim_seat(get_db(), link, _member()):
-        abort(403, description=SEAT_TAKEN.format(seat=link.label))
+        abort(403, description=gettext(SEAT_TAKEN, seat=link.label))
     return link, table, game
 
 
