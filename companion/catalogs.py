@@ -16,7 +16,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from babel.messages.frontend import CommandLineInterface
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
@@ -59,6 +58,8 @@ def compile_stale(directory: Path = TRANSLATIONS) -> list[Path]:
 
 def extract(pot: Path) -> None:
     """Every marked sentence of the Python code and the templates (babel.cfg) into ``pot``."""
+    from babel.messages.frontend import CommandLineInterface  # the tooling: not loaded by a running app
+
     keywords = [arg for keyword in KEYWORDS for arg in ("-k", keyword)]
     CommandLineInterface().run([
         "pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), "--no-default-keywords", *keywords,
