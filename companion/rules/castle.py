@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from companion.rules.cards import (
     COLOURS,
+    RANK_WORDS,
     RANKS,
     SUITS,
     Card,
@@ -78,6 +79,17 @@ TOO_MANY = {
 TAKEN_BY_COLOUR = {"red": N_("taken by red"), "black": N_("taken by black")}
 TAKEN_BY_COLOUR = {colour: Message(words) for colour, words in TAKEN_BY_COLOUR.items()}
 
+# "A black jack needs more than this pile's 11.": the colour in the sentence, for its agreement.
+NEEDS_MORE = {
+    "red": N_("A red %(rank)s needs more than this pile's %(needed)s."),
+    "black": N_("A black %(rank)s needs more than this pile's %(needed)s."),
+}
+# Who holds which colour once the first card is played, the first team named first.
+COLOURS_FIXED = {
+    "red": N_("%(first)s are red and %(second)s are black."),
+    "black": N_("%(first)s are black and %(second)s are red."),
+}
+
 SEATS: tuple[str, ...] = ()  # nothing is secret: the companion tracks the table, not the hands
 
 
@@ -122,7 +134,7 @@ def refusal(tops: Mapping[str, Card], card: Card, pile: str) -> Message | None:
     needed = pile_value(tops, pile)
     if card.value > needed:
         return None
-    return Message(N_("The %(card)s needs more than this pile's %(needed)s."), card=card, needed=needed)
+    return Message(NEEDS_MORE[card.colour], rank=_rank_word(card), needed=needed)
 
 
 def placements(tops: Mapping[str, Card], card: Card) -> dict[str, Message | None]:
@@ -533,13 +545,17 @@ def _check_unseen(card: Card, seen: Mapping[Card, Message], field: str) -> None:
             "card_elsewhere",
             N_("The %(card)s is already elsewhere (%(where)s): a deck holds each card once."),
             field,
-            card=card,
+            card=card.in_words,
             where=seen[card],
         )
 
 
 def _places_on_castle(tops: Mapping[str, Card]) -> dict[Card, Message]:
     return {card: _on(pile) for pile, card in tops.items()}
+
+
+def _rank_word(card: Card) -> Message | str:
+    return Message(RANK_WORDS[card.rank]) if card.rank in RANK_WORDS else card.rank
 
 
 def _on(pile: str) -> Message:
@@ -730,16 +746,12 @@ def _describe_play(state: dict, action: dict) -> Message:
     covered = parse(state["piles"][pile][-1])
     words = Message(
         N_("%(player)s plays the %(card)s on %(pile)s, over the %(covered)s."),
-        player=state["names"][seat], card=card, pile=pile, covered=covered,
+        player=state["names"][seat], card=card.in_words, pile=pile, covered=covered.in_words,
     )
     if state["colours"] is None:
         colours = _colours_fixed_by(state, _team_of(state, seat), card.colour)
-        red = next(team for team, colour in colours.items() if colour == "red")
-        black = next(team for team, colour in colours.items() if colour == "black")
-        fixed = Message(
-            N_("%(red)s take red, %(black)s take black."),
-            red=_team_name(state, red), black=_team_name(state, black),
-        )
+        (first, colour), (second, _other) = colours.items()
+        fixed = Message(COLOURS_FIXED[colour], first=_team_name(state, first), second=_team_name(state, second))
         words = _then(words, fixed)
     return _then(words, _describe_after(state, seat))
 
@@ -748,7 +760,7 @@ def _describe_pass(state: dict, action: dict) -> Message:
     seat, card = state["turn"], parse(action["taken"])
     words = Message(
         N_("%(player)s passes; %(taker)s takes the %(card)s."),
-        player=state["names"][seat], taker=state["names"][_next_seat(state, seat)], card=card,
+        player=state["names"][seat], taker=state["names"][_next_seat(state, seat)], card=card.in_words,
     )
     return _then(words, _describe_after(state, seat))
 
