@@ -57,9 +57,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         with db.connect(app.config["DATABASE"]) as conn:
             store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
     security.init_app(app)
-    from companion import api, errors, tables_api
+    from companion import api, errors, plays_api, tables_api
 
     tables_api.describe(registry.ordered())
+    plays_api.describe()
 
     for blueprint in registry.blueprints:
         app.register_blueprint(blueprint)

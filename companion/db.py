@@ -123,6 +123,7 @@ plays = sa.Table(
     sa.Column("game", sa.Text, nullable=False),
     sa.Column("started", sa.Text, nullable=False),
     sa.Column("finished", sa.Text, nullable=False),
+    sa.Column("seconds", sa.Integer, nullable=False),
     sa.Column("details", sa.Text, nullable=False, server_default="{}"),
     sa.Index("plays_by_finished", "finished", "id"),
     sa.Index("plays_by_game", "game", "finished", "id"),

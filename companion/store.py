@@ -611,26 +611,29 @@ def list_plays(
 ) -> list[dict]:
     """The plays, newest first, in the API's shape (see ``play``); ``game`` and ``player`` (a name
     or an id) filter, ``before`` (a play's id) starts after that play: the next page."""
-    query = _plays_query(conn, game, player)
-    if query is None:
+    scope = _plays_query(conn, game, player)
+    if scope is None:
         return []
+    query, finished, play_id = scope
     if before is not None:
         anchor = conn.execute(sa.select(play_rows.c.finished, play_rows.c.id).where(play_rows.c.id == before)).first()
         if anchor is None:
             return []
-        query = query.where(sa.tuple_(play_rows.c.finished, play_rows.c.id) < sa.tuple_(anchor.finished, anchor.id))
+        query = query.where(sa.tuple_(finished, play_id) < sa.tuple_(anchor.finished, anchor.id))
     rows = conn.execute(
-        query.order_by(play_rows.c.finished.desc(), play_rows.c.id.desc()).limit(max(1, min(int(limit), MAX_PAGE)))
+        query.order_by(finished.desc(), play_id.desc()).limit(max(1, min(int(limit), MAX_PAGE)))
     ).all()
-    return _plays_answer(conn, rows)
+    unique = list({row.id: row for row in rows}.values())  # a player seated twice in one play (merged) is one play
+    return _plays_answer(conn, unique)
 
 
 def count_plays(conn: Connection, game: str | None = None, player: str | int | None = None) -> int:
     """How many plays ``list_plays`` would go through with these filters."""
-    query = _plays_query(conn, game, player)
-    if query is None:
+    scope = _plays_query(conn, game, player)
+    if scope is None:
         return 0
-    return conn.execute(sa.select(sa.func.count()).select_from(query.subquery())).scalar()
+    query, _finished, play_id = scope
+    return conn.execute(query.with_only_columns(sa.func.count(sa.distinct(play_id)))).scalar()
 
 
 def play(conn: Connection, play_id: str) -> dict | None:
@@ -645,27 +648,26 @@ def play(conn: Connection, play_id: str) -> dict | None:
 def player_stats(conn: Connection, player_id: int) -> dict:
     """A player's record: plays, wins, win rate; per game plays, wins, average and best score;
     and the players they played against most (``{"name", "id", "plays"}``, at most 5)."""
+    wins_column = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0))
     rows = conn.execute(
-        sa.select(play_rows.c.game, play_players.c.score, play_players.c.winner)
+        sa.select(
+            play_rows.c.game, sa.func.count().label("plays"), wins_column.label("wins"),
+            sa.func.avg(play_players.c.score).label("average"), sa.func.max(play_players.c.score).label("best"),
+        )
         .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id))
         .where(play_players.c.player_id == player_id)
+        .group_by(play_rows.c.game)
+        .order_by(play_rows.c.game)
     ).all()
-    games: dict[str, dict] = {}
-    for row in rows:
-        entry = games.setdefault(row.game, {"plays": 0, "wins": 0, "scores": []})
-        entry["plays"] += 1
-        entry["wins"] += bool(row.winner)
-        if row.score is not None:
-            entry["scores"].append(row.score)
     per_game = {
-        game: {
-            "plays": entry["plays"], "wins": entry["wins"], "win_rate": entry["wins"] / entry["plays"],
-            "average_score": sum(entry["scores"]) / len(entry["scores"]) if entry["scores"] else None,
-            "best_score": max(entry["scores"]) if entry["scores"] else None,
+        row.game: {
+            "plays": row.plays, "wins": int(row.wins), "win_rate": int(row.wins) / row.plays,
+            "average_score": None if row.average is None else float(row.average),
+            "best_score": row.best,
         }
-        for game, entry in sorted(games.items())
+        for row in rows
     }
-    total, wins = len(rows), sum(bool(row.winner) for row in rows)
+    total, wins = sum(row.plays for row in rows), sum(int(row.wins) for row in rows)
     mine = sa.select(play_players.c.play_id).where(play_players.c.player_id == player_id)
     met = sa.func.count(sa.distinct(play_players.c.play_id)).label("plays")
     opponents = conn.execute(
@@ -685,8 +687,9 @@ def player_stats(conn: Connection, player_id: int) -> dict:
 def game_stats(conn: Connection, game: str) -> dict:
     """A game's record: plays, the winners' table (``{"id", "name", "wins", "plays"}``, most wins
     first, at most 10) and the average length of a play in seconds (None with no play)."""
-    times = conn.execute(sa.select(play_rows.c.started, play_rows.c.finished).where(play_rows.c.game == game)).all()
-    lengths = [(_parse(row.finished) - _parse(row.started)).total_seconds() for row in times]
+    played, seconds = conn.execute(
+        sa.select(sa.func.count(), sa.func.avg(play_rows.c.seconds)).where(play_rows.c.game == game)
+    ).one()
     wins = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0)).label("wins")
     count = sa.func.count(play_players.c.play_id).label("plays")
     winners = conn.execute(
@@ -699,9 +702,9 @@ def game_stats(conn: Connection, game: str) -> dict:
         .limit(10)
     ).all()
     return {
-        "plays": len(times),
-        "winners": [{"id": row.id, "name": row.name, "wins": row.wins, "plays": row.plays} for row in winners],
-        "average_seconds": sum(lengths) / len(lengths) if lengths else None,
+        "plays": played,
+        "winners": [{"id": row.id, "name": row.name, "wins": int(row.wins), "plays": row.plays} for row in winners],
+        "average_seconds": None if seconds is None else float(seconds),
     }
 
 
@@ -712,18 +715,35 @@ def import_plays(conn: Connection, imported: list[dict]) -> int:
     A play's players are found by name, or created. ``RuleError`` for a play that is not in
     that shape (then nothing is added).
     """
-    checked = [_imported(entry, index) for index, entry in enumerate(imported)]
+    checked = list({entry["id"]: entry for entry in (_imported(entry, index) for index, entry in enumerate(imported))}.values())
+    known: dict[str, int] = {}  # a player's id by name key, for this import
     added = 0
     with _write(conn):
-        for entry in checked:
-            if conn.execute(sa.select(play_rows.c.id).where(play_rows.c.id == entry["id"])).first() is not None:
+        for start in range(0, len(checked), 500):
+            chunk = checked[start : start + 500]
+            present = set(conn.execute(
+                sa.select(play_rows.c.id).where(play_rows.c.id.in_([entry["id"] for entry in chunk]))
+            ).scalars())
+            new = [entry for entry in chunk if entry["id"] not in present]
+            if not new:
                 continue
-            conn.execute(play_rows.insert().values(
-                id=entry["id"], table_id=None, game=entry["game"], started=entry["started"],
-                finished=entry["finished"], details=_dump(entry["details"]),
-            ))
-            _write_play_players(conn, entry["id"], entry["finished"], entry["players"])
-            added += 1
+            conn.execute(play_rows.insert(), [
+                {"id": entry["id"], "table_id": None, "game": entry["game"], "started": entry["started"],
+                 "finished": entry["finished"], "seconds": _seconds(entry["started"], entry["finished"]),
+                 "details": _dump(entry["details"])}
+                for entry in new
+            ])
+            for entry in new:
+                for seat in entry["players"]:
+                    key = name_key(seat["name"])
+                    if key not in known:
+                        known[key] = _player_id(conn, seat["name"])
+            conn.execute(play_players.insert(), [
+                {"play_id": entry["id"], "position": position, "player_id": known[name_key(seat["name"])],
+                 "finished": entry["finished"], "team": seat["team"], "score": seat["score"], "winner": seat["winner"]}
+                for entry in new for position, seat in enumerate(entry["players"])
+            ])
+            added += len(new)
     return added
 
 
@@ -744,7 +764,8 @@ def _keep_play(conn: Connection, rules: ModuleType, table: Table, state: dict, f
     if kept is None:
         kept = _now()
         conn.execute(play_rows.insert().values(
-            id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept, details=details,
+            id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept,
+            seconds=_seconds(table.created_at, kept), details=details,
         ))
     else:
         conn.execute(play_rows.update().where(play_rows.c.id == play_id).values(details=details))
@@ -801,19 +822,27 @@ def _is_id(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**31
 
 
-def _plays_query(conn: Connection, game: str | None, player: str | int | None) -> sa.Select | None:
-    """The plays with these filters (None when the player is unknown: no play)."""
-    query = sa.select(play_rows)
-    if game is not None:
-        query = query.where(play_rows.c.game == game)
-    if player is not None:
+def _plays_query(
+    conn: Connection, game: str | None, player: str | int | None
+) -> tuple[sa.Select, sa.Column, sa.Column] | None:
+    """The plays with these filters, and the columns to order and page them by: those of the index
+    the filter walks (None when the player is unknown: no play)."""
+    if player is None:
+        query = sa.select(play_rows)
+        finished, play_id = play_rows.c.finished, play_rows.c.id
+    else:
         found = find_player(conn, player)
         if found is None:
             return None
-        query = query.where(
-            play_rows.c.id.in_(sa.select(play_players.c.play_id).where(play_players.c.player_id == found["id"]))
+        query = (
+            sa.select(play_rows)
+            .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id))
+            .where(play_players.c.player_id == found["id"])
         )
-    return query
+        finished, play_id = play_players.c.finished, play_players.c.play_id
+    if game is not None:
+        query = query.where(play_rows.c.game == game)
+    return query, finished, play_id
 
 
 def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
@@ -874,8 +903,9 @@ def _stored_time(text: object) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
-def _parse(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp)
+def _seconds(started: str, finished: str) -> int:
+    """How long a play lasted, in whole seconds."""
+    return max(0, int((datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds()))
 
 
 def utc(stamp: str) -> str:
