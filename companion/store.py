@@ -151,7 +151,7 @@ def create_table(
                 state=_dump(state), created_at=now, updated_at=now, private=private,
             )
         )
-        for name in rules.names(state):
+        for name in sorted(rules.names(state), key=name_key):  # in one order everywhere: no deadlock
             _player_id(conn, name, offered=True)
         conn.execute(snapshots.insert().values(table_id=table_id, seq=0, state=_dump(state)))
         conn.execute(
@@ -509,7 +509,7 @@ def player_names(conn: Connection, prefix: str = "", limit: int = 20) -> list[st
         .select_from(player_rows.outerjoin(play_players, play_players.c.player_id == player_rows.c.id))
         .where(player_rows.c.offered)
         .group_by(player_rows.c.id, player_rows.c.name)
-        .order_by(count.desc(), player_rows.c.name)
+        .order_by(count.desc(), player_rows.c.key)
         .limit(max(1, min(int(limit), MAX_PAGE)))
     )
     if key:
@@ -645,6 +645,11 @@ def play(conn: Connection, play_id: str) -> dict | None:
     return _plays_answer(conn, [row])[0] if row else None
 
 
+def table_play(conn: Connection, table_id: str) -> dict | None:
+    """The play a table became (as ``play`` gives it), or None while it is on, or if it is private."""
+    return play(conn, _play_id(table_id))
+
+
 def player_stats(conn: Connection, player_id: int) -> dict:
     """A player's record: plays, wins, win rate; per game plays, wins, average and best score;
     and the players they played against most (``{"name", "id", "plays"}``, at most 5)."""
@@ -774,9 +779,12 @@ def _keep_play(conn: Connection, rules: ModuleType, table: Table, state: dict, f
 
 
 def _write_play_players(conn: Connection, play_id: str, finished: str, entries: list[dict]) -> None:
+    # Players found (or made) in the order of their keys, as everywhere: two transactions adding
+    # the same new names never wait for each other in a circle.
+    ids = {name: _player_id(conn, name) for name in sorted({entry["name"] for entry in entries}, key=name_key)}
     conn.execute(play_players.insert(), [
         {
-            "play_id": play_id, "position": position, "player_id": _player_id(conn, entry["name"]),
+            "play_id": play_id, "position": position, "player_id": ids[entry["name"]],
             "finished": finished, "team": entry.get("team"), "score": entry.get("score"),
             "winner": bool(entry.get("winner")),
         }
@@ -795,13 +803,19 @@ def _player_id(conn: Connection, name: str, offered: bool = False) -> int:
     name = re.sub(r"\s+", " ", name).strip()[:PLAYER_NAME_LENGTH] or "?"
     key = name_key(name)
     row = conn.execute(sa.select(player_rows.c.id, player_rows.c.offered).where(player_rows.c.key == key)).first()
-    if row is not None:
-        if offered and not row.offered:
-            conn.execute(player_rows.update().where(player_rows.c.id == row.id).values(offered=True))
-        return row.id
-    return conn.execute(
-        player_rows.insert().values(name=name, key=key, created_at=_now(), offered=offered).returning(player_rows.c.id)
-    ).scalar_one()
+    if row is None:
+        # Two tables at once may bring the same new name: the second waits for the first and adds nothing.
+        conn.execute(
+            sa.text(
+                "INSERT INTO players (name, key, created_at, offered) VALUES (:name, :key, :now, :offered)"
+                " ON CONFLICT (key) DO NOTHING"
+            ),
+            {"name": name, "key": key, "now": _now(), "offered": offered},
+        )
+        row = conn.execute(sa.select(player_rows.c.id, player_rows.c.offered).where(player_rows.c.key == key)).one()
+    if offered and not row.offered:
+        conn.execute(player_rows.update().where(player_rows.c.id == row.id).values(offered=True))
+    return row.id
 
 
 def _player_row(conn: Connection, player_id: int) -> sa.Row:

@@ -85,7 +85,9 @@ def test_every_game_played_to_its_end_is_exactly_one_play_and_undo_withdraws_it(
 
 
 def test_a_private_table_stays_out_of_the_history(app, client):
-    play_to_the_end(app, client, "forteresse", {"private": True})
+    links, _tokens, _moves = play_to_the_end(app, client, "forteresse", {"private": True})
+    table = client.get(f"/api/v1/tables/{links['viewer']['token']}").get_json()
+    assert table["finished"] is True and table["private"] is True and table["result"] is not None
     assert _plays(client) == []
     refused = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}, "private": "yes"})
     assert refused.status_code == 422 and refused.get_json()["error"]["field"] == "private"
@@ -104,6 +106,13 @@ def test_the_start_forms_private_box_keeps_a_pad_out_and_its_names_are_offered(a
         from companion import get_db, store
 
         assert store.player_names(get_db()) == ["Ewa", "Kuba", "Zosia"]  # one public play each, then by name
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_every_start_form_offers_to_keep_the_table_out_of_the_history(browser, slug):
+    page = browser.get(f"/{slug}/").data.decode()
+    form = page[page.index('id="new-table"'):]
+    assert '<input type="checkbox" name="private" value="yes"> Keep this table out of the history' in form
 
 
 def _pads(client, count: int) -> None:
