@@ -37,7 +37,7 @@ from types import ModuleType
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from companion.db import action_keys, actions, links, play_players, remembered, snapshots, tables
+from companion.db import Sql, action_keys, actions, links, play_players, remembered, run, snapshots, tables
 from companion.db import players as player_rows
 from companion.db import plays as play_rows
 from companion.rules.errors import RuleError
@@ -168,14 +168,13 @@ def find_link(conn: Connection, token: str) -> Link | None:
     """The link with this token, or None."""
     if not token_shaped(token):
         return None
-    row = conn.execute(sa.select(links).where(links.c.token == token)).first()
+    row = run(conn, _LINK, {"token": token}).fetchone()
     return _link(row) if row else None
 
 
 def table_links(conn: Connection, table_id: str) -> list[Link]:
     """Every link of a table: referee, viewer, then the seats in creation order."""
-    rows = conn.execute(sa.select(links).where(links.c.table_id == table_id).order_by(links.c.position))
-    return [_link(row) for row in rows]
+    return [_link(row) for row in run(conn, _TABLE_LINKS, {"table_id": table_id})]
 
 
 def claim_seat(conn: Connection, link: Link, phone: str) -> bool:
@@ -203,20 +202,17 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
     """
     with _write(conn):
         conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id).with_for_update())
-        row = conn.execute(
-            sa.select(links).where(
-                links.c.table_id == table_id, links.c.role == "seat", links.c.seat == seat, links.c.claimed_by.isnot(None)
-            )
-        ).first()
+        row = run(conn, _CLAIMED_SEAT, {"table_id": table_id, "seat": seat}).fetchone()
         if row is None:
             raise KeyError(seat)
-        conn.execute(links.update().where(links.c.token == row.token).values(claimed_by=None))
-        description = f"The referee released {row.label}'s link: the next phone to open it takes the seat."
+        released = _link(row)
+        conn.execute(links.update().where(links.c.token == released.token).values(claimed_by=None))
+        description = f"The referee released {released.label}'s link: the next phone to open it takes the seat."
         _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
         conn.execute(
             tables.update().where(tables.c.id == table_id).values(version=tables.c.version + 1, updated_at=_now())
         )
-        return _link(row)
+        return released
 
 
 def mark_joined(conn: Connection, link: Link) -> None:
@@ -230,34 +226,26 @@ def mark_joined(conn: Connection, link: Link) -> None:
 
 def get_table(conn: Connection, table_id: str) -> Table:
     """The table as it is now (KeyError if there is none)."""
-    row = conn.execute(sa.select(tables).where(tables.c.id == table_id)).first()
+    row = run(conn, _TABLE, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
     return _table(row)
-
-
-# Built once: a poll is the most frequent request of all, and building the statement cost as
-# much as running it.
-_VERSION_BY_TOKEN = (
-    sa.select(tables.c.version)
-    .select_from(links.join(tables, links.c.table_id == tables.c.id))
-    .where(links.c.token == sa.bindparam("token"))
-)
 
 
 def version_by_token(conn: Connection, token: str) -> int | None:
     """The version of the table a link opens, in one lookup, or None for an unknown token."""
     if not token_shaped(token):
         return None
-    return conn.execute(_VERSION_BY_TOKEN, {"token": token}).scalar()
+    row = run(conn, _VERSION_BY_TOKEN, {"token": token}).fetchone()
+    return row[0] if row else None
 
 
 def table_version(conn: Connection, table_id: str) -> int:
     """Just the version: what a polling phone asks for every second or two."""
-    version = conn.execute(sa.select(tables.c.version).where(tables.c.id == table_id)).scalar()
-    if version is None:
+    row = run(conn, _TABLE_VERSION, {"id": table_id}).fetchone()
+    if row is None:
         raise KeyError(table_id)
-    return version
+    return row[0]
 
 
 def act(
@@ -400,22 +388,20 @@ def history(conn: Connection, table_id: str, only_in_force: bool = False, limit:
 
     ``only_in_force``: the entries undo can take back (a seat's release is not one).
     """
-    query = sa.select(actions).where(actions.c.table_id == table_id).order_by(actions.c.seq.desc())
-    if only_in_force:
-        query = query.where(actions.c.undone_at.is_(None), actions.c.kind != "release")
-    if limit is not None:
-        query = query.limit(int(limit))
+    params = {"table_id": table_id} if limit is None else {"table_id": table_id, "limit": int(limit)}
     return [
         {
-            "seq": row.seq,
-            "actor": row.actor,
-            "action": json.loads(row.payload),
-            "description": row.description,
-            "at": row.created_at,
-            "undone": row.undone_at is not None,
-            "kind": row.kind,
+            "seq": seq,
+            "actor": actor,
+            "action": json.loads(payload),
+            "description": description,
+            "at": created_at,
+            "undone": undone_at is not None,
+            "kind": kind,
         }
-        for row in conn.execute(query)
+        for seq, actor, payload, description, created_at, undone_at, kind in run(
+            conn, _HISTORY[only_in_force, limit is not None], params
+        )
     ]
 
 
@@ -947,22 +933,19 @@ def _write(conn: Connection) -> Iterator[Connection]:
 
 def _current(conn: Connection, table_id: str, version: int | None, once: Once | None) -> Table:
     """The table, locked, after the checks every change makes first: the key, then the version."""
-    row = conn.execute(sa.select(tables).where(tables.c.id == table_id).with_for_update()).first()
+    row = run(conn, _TABLE_LOCKED, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
     if once is not None:
-        kept = conn.execute(
-            sa.select(action_keys.c.token, action_keys.c.answer).where(
-                action_keys.c.table_id == table_id, action_keys.c.key == once.key
-            )
-        ).first()
+        kept = run(conn, _KEPT, {"table_id": table_id, "key": once.key}).fetchone()
         if kept is not None:
-            if kept.token != once.token:
+            token, answer = kept
+            if token != once.token:
                 raise RuleError(
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used through another link: choose a new key for every action.",
                 )
-            raise Repeated(json.loads(kept.answer) if kept.answer is not None else None)
+            raise Repeated(json.loads(answer) if answer is not None else None)
     table = _table(row)
     if version is not None and table.version != version:
         raise StaleTable(table)
@@ -971,13 +954,11 @@ def _current(conn: Connection, table_id: str, version: int | None, once: Once | 
 
 def _append(conn: Connection, table_id: str, actor: str, action: dict, description: str, kind: str) -> int:
     """Append one entry to the log; its seq."""
-    seq = (conn.execute(sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id)).scalar() or 0) + 1
-    conn.execute(
-        actions.insert().values(
-            table_id=table_id, seq=seq, actor=actor, payload=_dump(action), description=description,
-            created_at=_now(), kind=kind,
-        )
-    )
+    seq = (run(conn, _LAST_SEQ, {"table_id": table_id}).fetchone()[0] or 0) + 1
+    run(conn, _APPEND, {
+        "table_id": table_id, "seq": seq, "actor": actor, "payload": _dump(action), "description": description,
+        "created_at": _now(), "kind": kind,
+    })
     return seq
 
 
@@ -988,46 +969,89 @@ def _keep(conn: Connection, table: Table, once: Once | None) -> Table:
     """
     if once is not None:
         now = datetime.now(UTC)
-        conn.execute(action_keys.delete().where(action_keys.c.created_at < (now - KEYS_KEPT).isoformat()))
+        run(conn, _FORGET_KEYS, {"before": (now - KEYS_KEPT).isoformat()})
         answer = _dump(once.answer(table)) if once.answer else None
-        conn.execute(
-            action_keys.insert().values(
-                table_id=table.id, key=once.key, token=once.token, answer=answer,
-                created_at=now.isoformat(timespec="milliseconds"),
-            )
-        )
+        run(conn, _KEEP_KEY, {
+            "table_id": table.id, "key": once.key, "token": once.token, "answer": answer,
+            "created_at": now.isoformat(timespec="milliseconds"),
+        })
     return table
 
 
 def _set_head(conn: Connection, table: Table, seq: int, state: dict, stored: str | None = None) -> Table:
     """Write the state after ``seq`` as the table's; the table as it now is, without reading it back."""
     now = _now()
-    conn.execute(
-        tables.update()
-        .where(tables.c.id == table.id)
-        .values(state=stored if stored is not None else _dump(state), head_seq=seq, version=table.version + 1, updated_at=now)
-    )
+    run(conn, _SET_HEAD, {
+        "id": table.id, "state": stored if stored is not None else _dump(state), "head_seq": seq,
+        "version": table.version + 1, "updated_at": now,
+    })
     return replace(table, state=state, head_seq=seq, version=table.version + 1, updated_at=now)
 
 
-def _link(row: sa.Row) -> Link:
-    return Link(row.token, row.table_id, row.role, row.seat, row.label, row.claimed_by, row.joined_at is not None)
+# The store's most frequent statements, run on the driver itself (see ``companion.db.Sql``): a
+# poll, a page and a move are made of these. Rows are tuples, in the order of these columns.
+_LINK_COLUMNS = "token, table_id, role, seat, label, claimed_by, joined_at"
+_TABLE_COLUMNS = "id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private"
+_LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE token = :token")
+_TABLE_LINKS = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE table_id = :table_id ORDER BY position")
+_CLAIMED_SEAT = Sql(
+    f"SELECT {_LINK_COLUMNS} FROM links"
+    " WHERE table_id = :table_id AND role = 'seat' AND seat = :seat AND claimed_by IS NOT NULL"
+)
+_TABLE = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id")
+_TABLE_LOCKED = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id", lock=True)
+_TABLE_VERSION = Sql("SELECT version FROM tables WHERE id = :id")
+_VERSION_BY_TOKEN = Sql("SELECT t.version FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token")
+_KEPT = Sql("SELECT token, answer FROM action_keys WHERE table_id = :table_id AND key = :key")
+_LAST_SEQ = Sql("SELECT MAX(seq) FROM actions WHERE table_id = :table_id")
+_APPEND = Sql(
+    "INSERT INTO actions (table_id, seq, actor, payload, description, created_at, kind)"
+    " VALUES (:table_id, :seq, :actor, :payload, :description, :created_at, :kind)"
+)
+_SET_HEAD = Sql(
+    "UPDATE tables SET state = :state, head_seq = :head_seq, version = :version, updated_at = :updated_at"
+    " WHERE id = :id"
+)
+_FORGET_KEYS = Sql("DELETE FROM action_keys WHERE created_at < :before")
+_KEEP_KEY = Sql(
+    "INSERT INTO action_keys (table_id, key, token, answer, created_at)"
+    " VALUES (:table_id, :key, :token, :answer, :created_at)"
+)
+# history(only_in_force, limited): the whole log, or the entries undo can take back; all or the newest few.
+_HISTORY = {
+    (in_force, limited): Sql(
+        "SELECT seq, actor, payload, description, created_at, undone_at, kind FROM actions WHERE table_id = :table_id"
+        + (" AND undone_at IS NULL AND kind <> 'release'" if in_force else "")
+        + " ORDER BY seq DESC"
+        + (" LIMIT :limit" if limited else "")
+    )
+    for in_force in (False, True)
+    for limited in (False, True)
+}
 
 
-def _table(row: sa.Row) -> Table:
+def _link(row: tuple) -> Link:
+    """A link from a row of ``_LINK_COLUMNS``."""
+    token, table_id, role, seat, label, claimed_by, joined_at = row
+    return Link(token, table_id, role, seat, label, claimed_by, joined_at is not None)
+
+
+def _table(row: tuple) -> Table:
+    """A table from a row of ``_TABLE_COLUMNS``."""
+    table_id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private = row
     return Table(
-        id=row.id,
-        game=row.game,
-        title=row.title,
-        options=json.loads(row.options),
-        seed=row.seed,
-        version=row.version,
-        head_seq=row.head_seq,
-        state=json.loads(row.state),
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        finished_at=row.finished_at,
-        private=bool(row.private),
+        id=table_id,
+        game=game,
+        title=title,
+        options=json.loads(options),
+        seed=seed,
+        version=version,
+        head_seq=head_seq,
+        state=json.loads(state),
+        created_at=created_at,
+        updated_at=updated_at,
+        finished_at=finished_at,
+        private=bool(private),
     )
 
 
