@@ -60,7 +60,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["SWEEP_DAYS"]:
         with db.connect(app.config["DATABASE"]) as conn:
             store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
-    from companion import api, errors, tables_api
+    from companion import api, errors, plays_api, tables_api
     from companion.views import tables as table_views
 
     # Inside the host check (security.init_app wraps it): a poll from a bad host is refused first.
@@ -68,6 +68,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     security.init_app(app)
 
     tables_api.describe(registry.ordered())
+    plays_api.describe()
 
     for blueprint in registry.blueprints:
         app.register_blueprint(blueprint)
