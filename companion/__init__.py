@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
         SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
+        LOCATION_NAME=os.environ.get("CASTELLAN_LOCATION", "Castellan"),  # where the plays happened, for BG Stats
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -57,7 +58,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         with db.connect(app.config["DATABASE"]) as conn:
             store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
     security.init_app(app)
-    from companion import api, errors, tables_api
+    from companion import api, errors, plays_files, tables_api  # noqa: F401 (their routes join api.bp)
 
     tables_api.describe(registry.ordered())
 
