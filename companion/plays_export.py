@@ -24,9 +24,9 @@ from companion.rules.errors import RuleError
 
 FORMAT = "castellan-plays"
 VERSION = 1
-MAX_PLAYS = 50_000  # in one file: a club's years of evenings, and an import a server can finish in a minute
-MAX_FILE_BYTES = 32 * 1024 * 1024  # an upload of Castellan's export; 50,000 plays take about 20 MB
-PAGE = 500  # plays per call of store.list_plays (its most)
+MAX_PLAYS = 20_000  # in one file: a club's years of evenings; importing them holds the write lock for seconds
+MAX_FILE_BYTES = 16 * 1024 * 1024  # an upload of Castellan's export: 10,000 plays take about 5 MB
+PAGE = store.MAX_PAGE  # plays per call of store.list_plays (its most)
 
 # BG Stats tells one object from another by its uuid: the same Castellan play, game, player or
 # location always gets the same one (from any server), so importing a newer file again adds

@@ -52,14 +52,14 @@ def other_app(other_database):
 
 
 def _play_every_game(app, seed: str = "history") -> None:
-    """One table of each game (each variant of the tests' options) played at random to its end;
+    """One table of each game (the first of the tests' options) played at random to its end;
     the score pad finished by its referee; one play with teams imported with known times."""
     rng = random.Random(seed)
     with app.app_context():
         conn = get_db()
         for name, variants in sorted(OPTIONS.items()):
             rules = RULES[name]
-            for options in variants:
+            for options in variants[:1]:
                 table, _links = store.create_table(conn, rules, name, copy.deepcopy(options), name)
                 for _step in range(3000):
                     chosen = rules.random_legal_action(table.state, rng)
@@ -92,7 +92,7 @@ def test_an_export_imported_on_a_fresh_server_exports_the_same_and_a_second_impo
     assert exported["format"] == "castellan-plays" and exported["version"] == 1
     games = {play["game"] for play in exported["plays"]}
     assert games == set(OPTIONS), "every game's play is in the file"
-    assert len(exported["plays"]) == sum(len(variants) for variants in OPTIONS.values()) + 1
+    assert len(exported["plays"]) == len(OPTIONS) + 1
     assert exported["plays"] == sorted(exported["plays"], key=lambda play: (play["finished"], play["id"]))
     assert [p for p in exported["plays"] if p["id"] == TEAMS_PLAY["id"]] == [TEAMS_PLAY]
     assert any(play["details"] for play in exported["plays"] if play["game"] == "castle" and play["id"] != TEAMS_PLAY["id"])
@@ -146,16 +146,16 @@ def _junk_plays() -> list[dict]:
     spoilt = []
     not_text = [None, -1, 2**70, 1.5, True, [], {}]
     junk = {
-        "id": [*not_text, "", "short", "x" * 65],
+        "id": [*not_text, "", "short", "x" * 65, "\x00" * 12, "play\x00\x00\x00\x00\x00\x00\x00"],
         "game": [*not_text, "", "x" * 5000, "chess"],
         "started": [*not_text, "", "x" * 5000, "2026-13-45T19:02:00Z", "2026-11-20T19:02:00"],
         "finished": [*not_text, "", "2026-11-20 20:14", "2026-11-20T20:14:05"],
         "players": [*[value for value in not_text if value != []], "Ola", [], [TEAMS_PLAY["players"][0]] * 17, ["Ola"]],
-        "details": [value for value in not_text if value != {}] + ["", "rounds"],
+        "details": [value for value in not_text if value != {}] + ["", "rounds", {"note": "\ud800"}, {"\udfff": 1}],
     }
     seat_junk = {
-        "name": [*not_text, "", "   ", "x" * 5000, "\x00", "a\nb"],
-        "team": [-1, 2**70, 1.5, True, [], {}, "x" * 41],
+        "name": [*not_text, "", "   ", "x" * 5000, "\x00"],
+        "team": [-1, 2**70, 1.5, True, [], {}, "x" * 41, "\x00", "N\x00S"],
         "score": [2**70, -(2**70), 1.5, True, "31", [], {}],
     }
     for field, values in junk.items():
@@ -286,7 +286,7 @@ def test_the_bgstats_file_filters_as_the_plays_do_and_says_the_phones_time(app):
     client = app.test_client()
     castle_only = _bgstats(client, "?game=castle&tz=Europe/Warsaw")
     assert_bgstats_shape(castle_only)
-    assert [game["name"] for game in castle_only["games"]] == ["Castle"] and len(castle_only["plays"]) == 3
+    assert [game["name"] for game in castle_only["games"]] == ["Castle"] and len(castle_only["plays"]) == 2
     teams_uuid = str(uuid.uuid5(plays_export.NAMESPACE, f"play:{TEAMS_PLAY['id']}")).upper()
     [teams] = [play for play in castle_only["plays"] if play["uuid"] == teams_uuid]
     assert teams["playDate"] == "2026-11-20 20:02:00"  # 19:02 UTC is 20:02 in Warsaw in November
