@@ -491,7 +491,6 @@ def tables_for_tokens(conn: Connection, tokens: list[str]) -> list[tuple[Link, T
 # player is a name: the same name, however it is capitalised or spaced, is the same player.
 
 PLAYER_NAME_LENGTH = 60
-IMPORT_BATCH = 500  # plays looked up and written together by import_plays
 MAX_DETAILS = 256 * 1024  # bytes of one imported play's details: a long score pad's rounds take a few
 PLAYS_PAGE = 50  # plays per page of the history, unless asked for fewer
 MAX_PAGE = 500
@@ -715,38 +714,17 @@ def import_plays(conn: Connection, imported: list[dict]) -> int:
     that shape (then nothing is added).
     """
     checked = [_imported(entry, index) for index, entry in enumerate(imported)]
-    added, seen, player_ids = 0, set(), {}
-    with _write(conn):  # a few statements per batch, not per play: 10,000 plays hold the write lock for seconds
-        for start in range(0, len(checked), IMPORT_BATCH):
-            batch = checked[start:start + IMPORT_BATCH]
-            seen |= set(conn.execute(
-                sa.select(play_rows.c.id).where(play_rows.c.id.in_([entry["id"] for entry in batch]))
-            ).scalars())
-            new = []
-            for entry in batch:
-                if entry["id"] not in seen:  # here already, or earlier in the same file
-                    seen.add(entry["id"])
-                    new.append(entry)
-            if not new:
+    added = 0
+    with _write(conn):
+        for entry in checked:
+            if conn.execute(sa.select(play_rows.c.id).where(play_rows.c.id == entry["id"])).first() is not None:
                 continue
-            conn.execute(play_rows.insert(), [
-                {"id": entry["id"], "table_id": None, "game": entry["game"], "started": entry["started"],
-                 "finished": entry["finished"], "details": _dump(entry["details"])}
-                for entry in new
-            ])
-            seated = []
-            for entry in new:
-                for position, seat in enumerate(entry["players"]):
-                    key = name_key(seat["name"])
-                    if key not in player_ids:
-                        player_ids[key] = _player_id(conn, seat["name"])
-                    seated.append({
-                        "play_id": entry["id"], "position": position, "player_id": player_ids[key],
-                        "finished": entry["finished"], "team": seat["team"], "score": seat["score"],
-                        "winner": seat["winner"],
-                    })
-            conn.execute(play_players.insert(), seated)
-            added += len(new)
+            conn.execute(play_rows.insert().values(
+                id=entry["id"], table_id=None, game=entry["game"], started=entry["started"],
+                finished=entry["finished"], details=_dump(entry["details"]),
+            ))
+            _write_play_players(conn, entry["id"], entry["finished"], entry["players"])
+            added += 1
     return added
 
 
