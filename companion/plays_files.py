@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from flask import Response, current_app, request
 
-from companion import api, get_db, plays_export, registry, security, store
+from companion import api, get_db, plays_api, plays_export, registry, security, store
 from companion.api import Refused, bp, json_body
 
 MAX_ZONE = 64  # "America/Argentina/ComodRivadavia" is 32
@@ -40,8 +40,7 @@ def plays_import():
 def plays_bgstats():
     """The plays (``?game=``, ``?player=`` as ``/plays``) as a file the BG Stats app imports;
     ``?tz=Europe/Warsaw`` gives its dates in that time zone, ``?me=Ola`` marks Ola as the app's owner."""
-    game = _game(request.args.get("game"))
-    player = request.args.get("player") or None
+    game, player, _limit, _before = plays_api._filters(default_limit=None)  # checked as /plays checks them
     plays = plays_export.every_play(get_db(), game=game, player=player)
     document = plays_export.bgstats_document(
         plays,
@@ -60,15 +59,6 @@ def import_document(document: object) -> tuple[int, int]:
     """
     plays = plays_export.plays_to_import(document, registry().games)
     return store.import_plays(get_db(), plays), len(plays)
-
-
-def _game(slug: str | None) -> str | None:
-    if not slug:
-        return None
-    if slug not in registry().games:
-        known = ", ".join(game.slug for game in registry().ordered())
-        raise Refused(422, "unknown_game", f"The game must be one of: {known}.", "game")
-    return slug
 
 
 def _zone(name: str | None):
