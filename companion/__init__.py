@@ -39,6 +39,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
         SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
+        LOCATION_NAME=os.environ.get("CASTELLAN_LOCATION", "Castellan"),  # where the plays happened, for BG Stats
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -60,7 +61,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["SWEEP_DAYS"]:
         with db.connect(app.config["DATABASE"]) as conn:
             store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
-    from companion import api, errors, plays_api, tables_api
+    from companion import api, errors, plays_api, plays_files, tables_api  # noqa: F401 (plays_files' routes join api.bp)
     from companion.views import tables as table_views
 
     # Inside the host check (security.init_app wraps it): a poll from a bad host is refused first.

@@ -82,6 +82,17 @@ def limited(kind: str):
     return mark
 
 
+def takes_upload(max_bytes: int):
+    """Mark a view as taking a file larger than the app's ``MAX_CONTENT_LENGTH`` (a club's plays
+    to import): up to ``max_bytes``, raised before anything reads the body (the CSRF check does)."""
+
+    def mark(view):
+        view.castellan_upload = max_bytes
+        return view
+
+    return mark
+
+
 def count(kind: str) -> None:
     """Count this request against its view's limit: a table was created, a PDF was built.
 
@@ -238,6 +249,9 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def check_csrf() -> None:
+        upload = getattr(app.view_functions.get(request.endpoint), "castellan_upload", None)
+        if upload:
+            request.max_content_length = upload
         if app.config.get("WTF_CSRF_ENABLED", True) and not request.path.startswith("/api/"):
             csrf.protect()
 
