@@ -82,6 +82,17 @@ def limited(kind: str):
     return mark
 
 
+def takes_upload(max_bytes: int):
+    """Mark a view as taking a file larger than the app's ``MAX_CONTENT_LENGTH`` (a club's plays
+    to import): up to ``max_bytes``, raised before anything reads the body (the CSRF check does)."""
+
+    def mark(view):
+        view.castellan_upload = max_bytes
+        return view
+
+    return mark
+
+
 def count(kind: str) -> None:
     """Count this request against its view's limit: a table was created, a PDF was built.
 
@@ -238,6 +249,9 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def check_csrf() -> None:
+        upload = getattr(app.view_functions.get(request.endpoint), "castellan_upload", None)
+        if upload:
+            request.max_content_length = upload
         if app.config.get("WTF_CSRF_ENABLED", True) and not request.path.startswith("/api/"):
             csrf.protect()
 
@@ -245,6 +259,6 @@ def init_app(app: Flask) -> None:
     def add_headers(response):
         if response.status_code == 304:
             return response  # a 304 only revalidates: the cached answer keeps the headers it had
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
+        present = {name.lower() for name in response.headers.keys()}  # noqa: SIM118 - Headers, not a dict
+        response.headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
         return response

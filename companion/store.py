@@ -478,6 +478,7 @@ def tables_for_tokens(conn: Connection, tokens: list[str]) -> list[tuple[Link, T
 # player is a name: the same name, however it is capitalised or spaced, is the same player.
 
 PLAYER_NAME_LENGTH = 60
+MAX_DETAILS = 256 * 1024  # bytes of one imported play's details: a long score pad's rounds take a few
 PLAYS_PAGE = 50  # plays per page of the history, unless asked for fewer
 MAX_PAGE = 500
 
@@ -903,10 +904,13 @@ def _imported(entry: object, index: int) -> dict:
         raise refuse()
     play_id, game, details = entry.get("id"), entry.get("game"), entry.get("details", {})
     entries = entry.get("players")
-    if not (isinstance(play_id, str) and token_shaped(play_id) and isinstance(game, str) and 0 < len(game) <= 40
+    if not (isinstance(play_id, str) and token_shaped(play_id) and play_id.isascii() and play_id.isprintable()
+            and isinstance(game, str) and 0 < len(game) <= 40
             and isinstance(details, dict) and isinstance(entries, list) and 0 < len(entries) <= 16):
         raise refuse()
     try:
+        if len(_dump(details).encode("utf-8")) > MAX_DETAILS:  # a lone surrogate cannot be stored: refused here
+            raise ValueError("details")
         started, finished = _stored_time(entry.get("started")), _stored_time(entry.get("finished"))
         names = [_player_name(seat.get("name")) for seat in entries]
     except (RuleError, ValueError, TypeError, AttributeError):
@@ -915,7 +919,7 @@ def _imported(entry: object, index: int) -> dict:
     for name, seat in zip(names, entries, strict=True):
         score, team = seat.get("score"), seat.get("team")
         if (score is not None and (isinstance(score, bool) or not isinstance(score, int) or abs(score) >= 2**53)) or (
-            team is not None and not (isinstance(team, str) and len(team) <= 40)
+            team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable())
         ):
             raise refuse()
         seats.append({"name": name, "score": score, "team": team, "winner": seat.get("winner") is True})
