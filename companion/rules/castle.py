@@ -484,20 +484,20 @@ def final_score(state: dict) -> dict | None:
 def _read_object(value: object, field: str | None) -> dict:
     if not isinstance(value, dict):
         if field:
-            raise RuleError("wrong_type", N_("%(field)s must be a JSON object."), field, field=field)
+            raise RuleError("wrong_type", N_("%(name)s must be a JSON object."), field, name=field)
         raise RuleError("wrong_type", N_("The request must be a JSON object."), field)
     return value
 
 
 def _required(body: dict, key: str) -> object:
     if key not in body or body[key] is None:
-        raise RuleError("missing_field", N_("The request needs “%(field)s”."), key, field=key)
+        raise RuleError("missing_field", N_("The request needs “%(name)s”."), key, name=key)
     return body[key]
 
 
 def _read_card(value: object, field: str) -> Card:
     if not isinstance(value, str):
-        raise RuleError("wrong_type", N_("%(field)s must be a card name, like 7S or 10H."), field, field=field)
+        raise RuleError("wrong_type", N_("%(name)s must be a card name, like 7S or 10H."), field, name=field)
     return parse(value, field)
 
 
@@ -529,10 +529,10 @@ def _read_castle(raw: object, field: str) -> dict[str, Card]:
 
 def _read_pile_cards(value: object, field: str) -> list[Card]:
     if not isinstance(value, list):
-        raise RuleError("wrong_type", N_("%(field)s must be a list of cards, bottom to top."), field, field=field)
+        raise RuleError("wrong_type", N_("%(name)s must be a list of cards, bottom to top."), field, name=field)
     if not value:
         raise RuleError(
-            "empty_pile", N_("%(field)s is empty: every pile of the castle holds a card."), field, field=field
+            "empty_pile", N_("%(name)s is empty: every pile of the castle holds a card."), field, name=field
         )
     return [_read_card(text, f"{field}[{index}]") for index, text in enumerate(value)]
 
@@ -546,7 +546,7 @@ def _read_taken(raw: object, seen: dict[Card, str]) -> dict[str, list[Card]]:
             raise RuleError("unknown_colour", N_("taken holds only “red” and “black”."), f"taken.{colour}")
         field = f"taken.{colour}"
         if not isinstance(cards, list):
-            raise RuleError("wrong_type", N_("%(field)s must be a list of cards."), field, field=field)
+            raise RuleError("wrong_type", N_("%(name)s must be a list of cards."), field, name=field)
         for index, text in enumerate(cards):
             card = _read_card(text, f"{field}[{index}]")
             _see(card, TAKEN_BY_COLOUR[colour], seen, f"{field}[{index}]")
