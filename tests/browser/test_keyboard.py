@@ -1,7 +1,8 @@
 """Keyboard alone: one move of each game with Tab, Space, Enter and the arrow keys, no pointer.
 
 Every stop on the way shows a visible focus ring (an outline of at least 2 px on the focused
-element or the label around it) and comes in reading order: never above the stop before it.
+element or the label around it, of 3:1 contrast against what is behind it) and comes in reading
+order: never above the stop before it. Two moves are played in dark mode as well.
 After the move, the table page is read as a screen reader reads it (the pictures' text
 alternatives say what the picture shows), checked by axe and its tap targets measured at both
 widths, and its text enlarged.
@@ -19,16 +20,30 @@ from tests.browser.accessibility import assert_accessible, assert_zoomable
 pytestmark = pytest.mark.browser
 
 # Where the focus is: is a focus ring drawn on it or on an element around it (a label around a
-# hidden radio), and how far down the page it lies.
+# hidden radio), its contrast against the background behind it, and how far down the page it lies.
 FOCUS = """() => {
   const focused = document.activeElement;
-  let ring = false;
+  const luminance = colour => colour.match(/[\\d.]+/g).slice(0, 3).map(Number)
+    .map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const backdrop = node => {
+    for (; node; node = node.parentElement) {
+      const colour = getComputedStyle(node).backgroundColor;
+      if (!/rgba\\(.*, 0\\)$|transparent/.test(colour)) return colour;
+    }
+    return 'rgb(255, 255, 255)';
+  };
+  let ring = false, contrast = 0;
   for (let node = focused; node && node !== document.documentElement; node = node.parentElement) {
     const style = getComputedStyle(node);
-    if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) { ring = true; break; }
+    if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) {
+      const [a, b] = [luminance(style.outlineColor), luminance(backdrop(node.parentElement))];
+      ring = true; contrast = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      break;
+    }
   }
   const box = (focused.closest('label') || focused).getBoundingClientRect();
-  return {ring, top: box.top + window.scrollY, what: focused.outerHTML.slice(0, 120)};
+  return {ring, contrast, top: box.top + window.scrollY, what: focused.outerHTML.slice(0, 120)};
 }"""
 
 
@@ -46,6 +61,7 @@ def tab_to(page, target, limit: int = 150) -> int:
             last = {"top": 0.0, "what": "the top of the page"}
             continue
         assert stop["ring"], f"no visible focus ring on {stop['what']}"
+        assert stop["contrast"] >= 3, f"the focus ring on {stop['what']} has a contrast of {stop['contrast']:.2f} (3:1 at least)"
         assert stop["top"] >= last["top"] - 4, f"the focus jumped back up the page from {last['what']} to {stop['what']}"
         last = stop
         if target.evaluate("e => e.contains(document.activeElement)"):
@@ -60,7 +76,9 @@ def _measured(page) -> None:
     assert_zoomable(page)
 
 
-def test_a_score_pad_round_by_keyboard(server, phone):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_score_pad_round_by_keyboard(server, phone, scheme):
+    phone.emulate_media(color_scheme=scheme)
     phone.goto(server + "/scorepad/")
     tab_to(phone, phone.get_by_label("Players, one name per line"))
     phone.keyboard.type("Ola\nKuba")
@@ -77,7 +95,9 @@ def test_a_score_pad_round_by_keyboard(server, phone):
     _measured(phone)
 
 
-def test_forteresse_drawn_and_fired_by_keyboard(server, phone):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_forteresse_drawn_and_fired_by_keyboard(server, phone, scheme):
+    phone.emulate_media(color_scheme=scheme)
     phone.goto(server + "/forteresse/resolver")
     # Each cell is one stop; the arrow keys turn it empty -> wall -> besieged.
     tab_to(phone, phone.locator("#c-B2-empty"))
