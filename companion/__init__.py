@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
         SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
+        LOCATION_NAME=os.environ.get("CASTELLAN_LOCATION", "Castellan"),  # where the plays happened, for BG Stats
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -56,10 +57,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["SWEEP_DAYS"]:
         with db.connect(app.config["DATABASE"]) as conn:
             store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
+    from companion import api, errors, plays_api, plays_files, tables_api  # noqa: F401 (plays_files' routes join api.bp)
+    from companion.views import tables as table_views
+
+    # Inside the host check (security.init_app wraps it): a poll from a bad host is refused first.
+    app.wsgi_app = table_views.UnchangedPolls(app, app.wsgi_app)
     security.init_app(app)
-    from companion import api, errors, tables_api
 
     tables_api.describe(registry.ordered())
+    plays_api.describe()
 
     for blueprint in registry.blueprints:
         app.register_blueprint(blueprint)

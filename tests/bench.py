@@ -15,7 +15,7 @@ from pathlib import Path
 
 from companion import create_app, db, store
 from companion.rules import scorepad
-from tests import bench_pdf, bench_server, bench_tactics
+from tests import bench_pdf, bench_plays, bench_server, bench_tactics
 from tests.conftest import Browser
 
 
@@ -29,6 +29,7 @@ def main() -> None:
     bench_pdf.main()
     bench_server.main()
     bench_tactics.main()
+    bench_plays.main()
 
 
 def _page_weights(app) -> None:

@@ -21,6 +21,7 @@ PUBLIC_PAGES = [
     "/forteresse/", "/forteresse/resolver", "/forteresse/score", "/forteresse/help",
     "/tactics/", "/tactics/score", "/tactics/help",
     "/zamek/", "/zamek/score", "/zamek/help",
+    "/history/files",
 ]
 
 
