@@ -64,16 +64,16 @@ BAD_COUNT = {
     ("black", "2-10"): N_("Count the black cards from 2 to 10 with a whole number."),
 }
 TOO_MANY = {
-    ("red", "A"): N_("The deck holds only %(most)s red aces, not %(count)s."),
-    ("red", "K"): N_("The deck holds only %(most)s red kings, not %(count)s."),
-    ("red", "Q"): N_("The deck holds only %(most)s red queens, not %(count)s."),
-    ("red", "J"): N_("The deck holds only %(most)s red jacks, not %(count)s."),
-    ("red", "2-10"): N_("The deck holds only %(most)s red cards from 2 to 10, not %(count)s."),
-    ("black", "A"): N_("The deck holds only %(most)s black aces, not %(count)s."),
-    ("black", "K"): N_("The deck holds only %(most)s black kings, not %(count)s."),
-    ("black", "Q"): N_("The deck holds only %(most)s black queens, not %(count)s."),
-    ("black", "J"): N_("The deck holds only %(most)s black jacks, not %(count)s."),
-    ("black", "2-10"): N_("The deck holds only %(most)s black cards from 2 to 10, not %(count)s."),
+    ("red", "A"): N_("The deck holds only %(most)s red aces, not %(typed)s."),
+    ("red", "K"): N_("The deck holds only %(most)s red kings, not %(typed)s."),
+    ("red", "Q"): N_("The deck holds only %(most)s red queens, not %(typed)s."),
+    ("red", "J"): N_("The deck holds only %(most)s red jacks, not %(typed)s."),
+    ("red", "2-10"): N_("The deck holds only %(most)s red cards from 2 to 10, not %(typed)s."),
+    ("black", "A"): N_("The deck holds only %(most)s black aces, not %(typed)s."),
+    ("black", "K"): N_("The deck holds only %(most)s black kings, not %(typed)s."),
+    ("black", "Q"): N_("The deck holds only %(most)s black queens, not %(typed)s."),
+    ("black", "J"): N_("The deck holds only %(most)s black jacks, not %(typed)s."),
+    ("black", "2-10"): N_("The deck holds only %(most)s black cards from 2 to 10, not %(typed)s."),
 }
 
 TAKEN_BY_COLOUR = {"red": N_("taken by red"), "black": N_("taken by black")}
@@ -213,7 +213,7 @@ def counted_cards(colour: str, counts: Mapping[str, object], field: str = "") ->
                 TOO_MANY[colour, key],
                 where,
                 most=len(pool),
-                count=count,
+                typed=count,
             )
         cards += pool[:count]
     return cards
