@@ -16,7 +16,7 @@ import random
 import pytest
 
 import companion.rules
-from companion.rules.errors import RuleError
+from companion.rules.errors import Message, RuleError
 
 # Options a table of each game is created with in these tests (several where variants differ).
 OPTIONS = {
@@ -64,13 +64,13 @@ def test_random_games_end_and_keep_the_protocol(name, options):
         for _step in range(MAX_ACTIONS):
             assert json.loads(json.dumps(state)) == state
             for viewer in viewers:
-                json.dumps(rules.view(state, viewer))
+                json.dumps(rules.view(state, viewer), default=str)  # a sentence is a Message
             chosen = rules.random_legal_action(state, rng)
             if chosen is None:
                 break
             actor, action = chosen
             before, frozen = state, copy.deepcopy(state)
-            assert isinstance(rules.describe(state, action, actor), str)
+            assert isinstance(rules.describe(state, action, actor), str | Message)
             state = rules.apply(before, action, actor)
             assert before == frozen, "apply mutated its input"
             _assert_refuses_nonsense(rules, state, actor)
