@@ -645,7 +645,7 @@ def _cards_named(form: dict, name: str) -> list[str]:
     """
     typed = _names_typed(form.get(name))
     if typed:  # typed as the page's language writes cards ("DP" in French), passed on as the rules read them
-        return [str(parse(text, name, current_language())) for text in typed]
+        return [_canonical(text, name) for text in typed]
     cards = []
     for index in range(1, fort.DECK_SIZE + 1):
         card = from_picker(None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name)
@@ -657,10 +657,23 @@ def _cards_named(form: dict, name: str) -> list[str]:
 def _typed_cards(value: object, field: str, what: str | Message) -> list[Card]:
     """Typed card names read as cards; a bad name or a card named twice is refused."""
     try:
-        return parse_distinct(_names_typed(value), field, current_language())
+        return parse_distinct([_canonical(text, field) for text in _names_typed(value)], field)
     except RuleError as refused:
         said = Message(N_("In the %(what)s: %(reason)s"), what=_as_message(what), reason=refused.sentence)
         raise RuleError(refused.code, said, refused.field) from None
+
+
+def _canonical(text: str, field: str) -> str:
+    """A typed card as the rules name it: read in the page's language ("DP" is the queen of spades in
+    French), else as the API writes it ("QS", which the page itself puts back in a typed field)."""
+    try:
+        return str(parse(text, field, current_language()))
+    except RuleError:
+        try:
+            return str(parse(text, field))
+        except RuleError:
+            pass
+        raise
 
 
 def _as_message(value: str | Message) -> Message:
