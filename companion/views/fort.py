@@ -355,9 +355,7 @@ def _situation(args) -> dict:
     )
     if args.get("stake") == "campaign":
         return {"attacker": attacker, "defender": defender, "target": None, "height": 1, "challenge": 1}
-    target = from_picker(
-        args.get("target"), args.get("target_rank"), args.get("target_suit"), "target", current_language()
-    )
+    target = _picker(args, "target")
     if target is None:
         raise RuleError("no_target", N_("Pick the card challenged: tap its rank and suit, or type it."), "target")
     return {
@@ -416,7 +414,7 @@ def _turn_over(laid: dict, size: int, args) -> None:
     side = _next_side(laid, size)
     if side is None:
         raise RuleError("all_laid", N_("Every soldier is already laid."), "pick")
-    card = from_picker(args.get("pick"), args.get("pick_rank"), args.get("pick_suit"), "pick", current_language())
+    card = _picker(args, "pick")
     if card is None:
         raise RuleError("no_card", _PICK_SOLDIER[side], "pick")
     named = laid["attacker"] + laid["defender"] + ([args.get("target")] if args.get("target") else [])
@@ -525,7 +523,7 @@ def _read_burn(form: dict) -> dict:
 
 
 def _read_draw(form: dict) -> dict:
-    card = from_picker(form.get("card"), form.get("card_rank"), form.get("card_suit"), "card", current_language())
+    card = _picker(form, "card")
     return {"card": str(card)} if card else {}
 
 
@@ -663,6 +661,13 @@ def _typed_cards(value: object, field: str, what: str | Message) -> list[Card]:
         raise RuleError(refused.code, said, refused.field) from None
 
 
+def _picker(form, name: str) -> Card | None:
+    """The card chosen on the card picker ``name``: typed (as ``_canonical`` reads it), else tapped."""
+    typed = form.get(name)
+    typed = _canonical(typed, name) if isinstance(typed, str) and typed.strip() else typed
+    return from_picker(typed, form.get(f"{name}_rank"), form.get(f"{name}_suit"), name)
+
+
 def _canonical(text: str, field: str) -> str:
     """A typed card as the rules name it: read in the page's language ("DP" is the queen of spades in
     French), else as the API writes it ("QS", which the page itself puts back in a typed field)."""
@@ -686,7 +691,7 @@ def _parsed(names: list) -> list[Card]:
 
 def _picked(form: dict, name: str, missing: str) -> str:
     """The card chosen on the card picker ``name``, or a RuleError saying what is missing."""
-    card = from_picker(form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name, current_language())
+    card = _picker(form, name)
     if card is None:
         raise RuleError("no_card", missing, name)
     return str(card)
