@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.rules.cards import ACE_HIGH, Card, deck, parse, parse_distinct
-from companion.rules.errors import N_, NP_, Message, RuleError
+from companion.rules.errors import N_, NP_, Message, RuleError, dump
 
 BATTLE_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ROYALS_AND_ACES = frozenset({"J", "Q", "K", "A"})
@@ -427,7 +427,8 @@ def _challenges(state: dict) -> list[dict]:
 
     ``soldiers`` is fixed for a vulnerable fort (0) and a battle of campaigns; otherwise
     ``sizes`` says, for 1 and 2 soldiers each, ``None`` when allowed or the reason it is not.
-    ``refusal`` is set when no size is allowed: the target is shown, not offered.
+    ``refusal`` is set when no size is allowed: the target is shown, not offered. Reasons are in
+    English; ``said`` holds each as a stored sentence (``errors.dump``), for a page to say in its language.
     """
     attacker = state["turn"]
     if state["phase"] != "play" or state["step"] != "main" or state["challenged"] or state["pending"]:
@@ -452,8 +453,9 @@ def _campaign_option(state: dict, attacker: str, defender: str) -> dict:
     try:
         size = campaign_battle_size(_table_side(state, attacker), _table_side(state, defender))
     except RuleError as refused:
-        return {**option, "soldiers": None, "sizes": {}, "refusal": refused.sentence}
-    return {**option, "soldiers": size, "sizes": {}, "refusal": None}
+        return {**option, "soldiers": None, "sizes": {}, "refusal": refused.message,
+                "said": {"refusal": dump(refused.sentence)}}
+    return {**option, "soldiers": size, "sizes": {}, "refusal": None, "said": {"refusal": None}}
 
 
 def _card_option(state: dict, attacker: str, defender: str, card: str) -> dict:
@@ -468,19 +470,20 @@ def _card_option(state: dict, attacker: str, defender: str, card: str) -> dict:
     }
     sides = (_table_side(state, attacker), _table_side(state, defender))
     vulnerable = state["armies"][defender] == 0
-    sizes = {}
+    sizes, said = {}, {}
     for size in (0,) if vulnerable else CHALLENGE_SIZES:
         try:
             check_challenge(*sides, height, tries + 1, size)
-            sizes[str(size)] = None
+            sizes[str(size)] = said[str(size)] = None
         except RuleError as refused:
-            sizes[str(size)] = refused.sentence
-    refusal = None if any(reason is None for reason in sizes.values()) else next(iter(sizes.values()))
+            sizes[str(size)], said[str(size)] = refused.message, dump(refused.sentence)
+    allowed = any(reason is None for reason in sizes.values())
     return {
         **option,
         "soldiers": 0 if vulnerable else None,
         "sizes": {} if vulnerable else sizes,
-        "refusal": refusal,
+        "refusal": None if allowed else next(iter(sizes.values())),
+        "said": {**({} if vulnerable else said), "refusal": None if allowed else next(iter(said.values()))},
     }
 
 

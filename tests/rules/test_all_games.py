@@ -64,7 +64,7 @@ def test_random_games_end_and_keep_the_protocol(name, options):
         for _step in range(MAX_ACTIONS):
             assert json.loads(json.dumps(state)) == state
             for viewer in viewers:
-                json.dumps(rules.view(state, viewer), default=str)  # a sentence is a Message
+                json.dumps(rules.view(state, viewer))
             chosen = rules.random_legal_action(state, rng)
             if chosen is None:
                 break
