@@ -22,8 +22,11 @@ from babel.support import NullTranslations, Translations
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from companion import catalogs
+from companion.rules import cards
 from companion.rules.cards import Card
 from companion.rules.errors import Either, Message, Plural, RuleError
 
@@ -44,8 +47,13 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(catalogs.TRANSLATIONS))
     Babel(app, locale_selector=select_language)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks span lines in the source
-    app.jinja_env.filters.update(say=say, card_label=card_label, utc_time=utc_time, number=number)
-    app.jinja_env.globals.update(lang=current_language, language_names=NAMES, here=here)
+    app.jinja_env.filters.update(
+        say=say, card_label=card_label, card_in_words=card_in_words, rank_label=rank_label, utc_time=utc_time,
+        number=number,
+    )
+    app.jinja_env.globals.update(
+        lang=current_language, language_names=NAMES, here=here, card_placeholder=card_placeholder
+    )
     app.register_blueprint(bp)
     app.after_request(_vary)
     app.json = _JSONProvider(app)
@@ -63,10 +71,16 @@ class _JSONProvider(DefaultJSONProvider):
 
 def select_language() -> str:
     """This request's language: the cookie's choice (pages only), else Accept-Language's best, else English."""
-    chosen = request.cookies.get(COOKIE)
-    if chosen in LANGUAGES and not request.path.startswith("/api/"):
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES, default=LANGUAGES[0])
+    api = request.path.startswith("/api/")
+    return choose_language(None if api else request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
+
+
+def choose_language(cookie: str | None, accept_language: str | None) -> str:
+    """The language a ``lang`` cookie chose, else the best match of an Accept-Language header, else
+    English (also for a poll answered before Flask, see ``views.tables.UnchangedPolls``)."""
+    if cookie in LANGUAGES:
+        return cookie
+    return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES, default=LANGUAGES[0])
 
 
 def current_language() -> str:
@@ -163,10 +177,24 @@ def _as_message(item: object) -> object:
 def card_label(card: Card | str, lang: str | None = None) -> str:
     """A card as the reader's language writes it (``"D♠"`` in French), from a ``Card`` or its canonical name."""
     if isinstance(card, str):
-        from companion.rules import cards
-
         card = cards.parse(card)
     return card.label(lang or current_language())
+
+
+def card_in_words(card: Card | str) -> str:
+    """A card in words in this request's language (a screen reader's name for it): ``"dame de pique"``."""
+    return say((cards.parse(card) if isinstance(card, str) else card).in_words)
+
+
+def rank_label(rank: str) -> str:
+    """A rank (canonical: ``"Q"``) as this request's language writes it: ``"D"`` in French and Polish."""
+    return cards.letters(current_language())[0].get(rank, rank)
+
+
+def card_placeholder() -> str:
+    """Examples of typed cards in this request's language, for a card field's placeholder."""
+    ranks, suits = cards.letters(current_language())
+    return f"10{suits['H']}, {ranks['Q'].lower()}♠, 7{suits['C'].lower()}"
 
 
 def number(value: int | float, lang: str | None = None) -> str:

@@ -652,7 +652,7 @@ def _cards_named(form: dict, name: str) -> list[str]:
         return [_canonical(text, name) for text in typed]
     cards = []
     for index in range(1, fort.DECK_SIZE + 1):
-        card = from_picker(None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name)
+        card = from_picker(None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name, current_language())
         if card is not None:
             cards.append(str(card))
     return cards
