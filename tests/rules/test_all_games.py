@@ -16,7 +16,7 @@ import random
 import pytest
 
 import companion.rules
-from companion.rules.errors import RuleError
+from companion.rules.errors import Message, RuleError, dump, load
 
 # Options a table of each game is created with in these tests (several where variants differ).
 OPTIONS = {
@@ -64,13 +64,15 @@ def test_random_games_end_and_keep_the_protocol(name, options):
         for _step in range(MAX_ACTIONS):
             assert json.loads(json.dumps(state)) == state
             for viewer in viewers:
-                json.dumps(rules.view(state, viewer))
+                json.dumps(rules.view(state, viewer), default=str)  # its sentences are Messages
             chosen = rules.random_legal_action(state, rng)
             if chosen is None:
                 break
             actor, action = chosen
             before, frozen = state, copy.deepcopy(state)
-            assert isinstance(rules.describe(state, action, actor), str)
+            described = rules.describe(state, action, actor)  # a Message (or, not yet translated, a str)
+            assert isinstance(described, str | Message) and str(described)
+            assert str(load(dump(described))) == str(described), "the store keeps the sentence whole"
             state = rules.apply(before, action, actor)
             assert before == frozen, "apply mutated its input"
             _assert_refuses_nonsense(rules, state, actor)
