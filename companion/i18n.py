@@ -22,6 +22,8 @@ from babel.support import NullTranslations, Translations
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from companion import catalogs
 from companion.rules import cards
@@ -69,10 +71,16 @@ class _JSONProvider(DefaultJSONProvider):
 
 def select_language() -> str:
     """This request's language: the cookie's choice (pages only), else Accept-Language's best, else English."""
-    chosen = request.cookies.get(COOKIE)
-    if chosen in LANGUAGES and not request.path.startswith("/api/"):
-        return chosen
-    return request.accept_languages.best_match(LANGUAGES, default=LANGUAGES[0])
+    api = request.path.startswith("/api/")
+    return choose_language(None if api else request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
+
+
+def choose_language(cookie: str | None, accept_language: str | None) -> str:
+    """The language a ``lang`` cookie chose, else the best match of an Accept-Language header, else
+    English (also for a poll answered before Flask, see ``views.tables.UnchangedPolls``)."""
+    if cookie in LANGUAGES:
+        return cookie
+    return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES, default=LANGUAGES[0])
 
 
 def current_language() -> str:

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -35,7 +37,9 @@ from types import ModuleType
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from companion.db import action_keys, actions, links, remembered, snapshots, tables
+from companion.db import Sql, action_keys, actions, links, play_players, remembered, run, snapshots, tables
+from companion.db import players as player_rows
+from companion.db import plays as play_rows
 from companion.rules import errors
 from companion.rules.errors import N_, RuleError
 
@@ -79,6 +83,7 @@ class Table:
     created_at: str
     updated_at: str
     finished_at: str | None = None  # set when the referee finished the table
+    private: bool = False  # kept out of the history: never becomes a play
 
     @property
     def finished(self) -> bool:
@@ -123,11 +128,13 @@ def token_shaped(token: str) -> bool:
 
 
 def create_table(
-    conn: Connection, rules: ModuleType, game: str, options: dict, title: str = ""
+    conn: Connection, rules: ModuleType, game: str, options: dict, title: str = "", private: bool = False
 ) -> tuple[Table, list[Link]]:
     """Create a table and its links (referee, viewer, one per private seat).
 
-    The rules module validates ``options`` (a ``RuleError`` creates nothing).
+    The rules module validates ``options`` (a ``RuleError`` creates nothing). The names typed
+    at the start are remembered as players (``rules.names``); a ``private`` table never
+    becomes a play.
     """
     seed = secrets.randbits(62)
     state = rules.new_table(options, seed)
@@ -137,14 +144,16 @@ def create_table(
         Link(new_token(), table_id, "viewer", None, "Viewer"),
     ]
     made += [Link(new_token(), table_id, "seat", seat, label) for seat, label in rules.seats(options)]
-    table = Table(table_id, game, title[:TITLE_LENGTH], options, seed, 0, 0, state, now, now)
+    table = Table(table_id, game, title[:TITLE_LENGTH], options, seed, 0, 0, state, now, now, private=private)
     with _write(conn):
         conn.execute(
             tables.insert().values(
                 id=table_id, game=game, title=table.title, options=_dump(options), seed=seed,
-                state=_dump(state), created_at=now, updated_at=now,
+                state=_dump(state), created_at=now, updated_at=now, private=private,
             )
         )
+        for name in sorted(rules.names(state), key=name_key):  # in one order everywhere: no deadlock
+            _player_id(conn, name, offered=True)
         conn.execute(snapshots.insert().values(table_id=table_id, seq=0, state=_dump(state)))
         conn.execute(
             links.insert(),
@@ -160,14 +169,13 @@ def find_link(conn: Connection, token: str) -> Link | None:
     """The link with this token, or None."""
     if not token_shaped(token):
         return None
-    row = conn.execute(sa.select(links).where(links.c.token == token)).first()
+    row = run(conn, _LINK, {"token": token}).fetchone()
     return _link(row) if row else None
 
 
 def table_links(conn: Connection, table_id: str) -> list[Link]:
     """Every link of a table: referee, viewer, then the seats in creation order."""
-    rows = conn.execute(sa.select(links).where(links.c.table_id == table_id).order_by(links.c.position))
-    return [_link(row) for row in rows]
+    return [_link(row) for row in run(conn, _TABLE_LINKS, {"table_id": table_id})]
 
 
 def claim_seat(conn: Connection, link: Link, phone: str) -> bool:
@@ -195,22 +203,19 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
     """
     with _write(conn):
         conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id).with_for_update())
-        row = conn.execute(
-            sa.select(links).where(
-                links.c.table_id == table_id, links.c.role == "seat", links.c.seat == seat, links.c.claimed_by.isnot(None)
-            )
-        ).first()
+        row = run(conn, _CLAIMED_SEAT, {"table_id": table_id, "seat": seat}).fetchone()
         if row is None:
             raise KeyError(seat)
-        conn.execute(links.update().where(links.c.token == row.token).values(claimed_by=None))
+        released = _link(row)
+        conn.execute(links.update().where(links.c.token == released.token).values(claimed_by=None))
         description = errors.Message(
-            N_("The referee released %(seat)s's link: the next phone to open it takes the seat."), seat=row.label
+            N_("The referee released %(seat)s's link: the next phone to open it takes the seat."), seat=released.label
         )
         _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
         conn.execute(
             tables.update().where(tables.c.id == table_id).values(version=tables.c.version + 1, updated_at=_now())
         )
-        return _link(row)
+        return released
 
 
 def mark_joined(conn: Connection, link: Link) -> None:
@@ -224,34 +229,26 @@ def mark_joined(conn: Connection, link: Link) -> None:
 
 def get_table(conn: Connection, table_id: str) -> Table:
     """The table as it is now (KeyError if there is none)."""
-    row = conn.execute(sa.select(tables).where(tables.c.id == table_id)).first()
+    row = run(conn, _TABLE, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
     return _table(row)
-
-
-# Built once: a poll is the most frequent request of all, and building the statement cost as
-# much as running it.
-_VERSION_BY_TOKEN = (
-    sa.select(tables.c.version)
-    .select_from(links.join(tables, links.c.table_id == tables.c.id))
-    .where(links.c.token == sa.bindparam("token"))
-)
 
 
 def version_by_token(conn: Connection, token: str) -> int | None:
     """The version of the table a link opens, in one lookup, or None for an unknown token."""
     if not token_shaped(token):
         return None
-    return conn.execute(_VERSION_BY_TOKEN, {"token": token}).scalar()
+    row = run(conn, _VERSION_BY_TOKEN, {"token": token}).fetchone()
+    return row[0] if row else None
 
 
 def table_version(conn: Connection, table_id: str) -> int:
     """Just the version: what a polling phone asks for every second or two."""
-    version = conn.execute(sa.select(tables.c.version).where(tables.c.id == table_id)).scalar()
-    if version is None:
+    row = run(conn, _TABLE_VERSION, {"id": table_id}).fetchone()
+    if row is None:
         raise KeyError(table_id)
-    return version
+    return row[0]
 
 
 def act(
@@ -281,14 +278,15 @@ def act(
         stored = _dump(state)
         if seq % SNAPSHOT_EVERY == 0:
             conn.execute(snapshots.insert().values(table_id=table_id, seq=seq, state=stored))
+        _keep_play(conn, rules, table, state, False, withdraw=False)  # a move never reopens a game
         return _keep(conn, _set_head(conn, table, seq, state, stored), once)
 
 
-def finish(conn: Connection, table_id: str, version: int, once: Once | None = None) -> Table:
+def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
     """The referee finishes the table: the log says so, and it takes no more actions until undone.
 
-    For a game with no end of its own (the score pad); a game that ends by its rules is
-    finished by its last move. Raises as ``act`` does.
+    For a game with no end of its own (the score pad: it becomes a play then); a game that
+    ends by its rules is finished by its last move. Raises as ``act`` does.
     """
     with _write(conn):
         table = _current(conn, table_id, version, once)
@@ -297,6 +295,7 @@ def finish(conn: Connection, table_id: str, version: int, once: Once | None = No
         seq = _append(conn, table_id, "referee", FINISH, errors.Message(N_("The referee finished the table.")), "finish")
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
+        _keep_play(conn, rules, table, table.state, True, withdraw=False)
         table = _set_head(conn, replace(table, finished_at=now), seq, table.state)
         return _keep(conn, table, once)
 
@@ -320,6 +319,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         table = _current(conn, table_id, version, once)
         if table.head_seq == 0:
             raise RuleError("nothing_to_undo", N_("There is nothing to undo: no move is recorded yet."))
+        was_a_play = rules.result(table.state, table.finished) is not None  # else there is no play to withdraw
         conn.execute(
             actions.update()
             .where(actions.c.table_id == table_id, actions.c.seq == table.head_seq)
@@ -327,6 +327,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         )
         if table.finished:
             conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=None))
+            _keep_play(conn, rules, table, table.state, False, withdraw=was_a_play)
             in_force = conn.execute(
                 sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id, actions.c.undone_at.is_(None))
             ).scalar()
@@ -351,6 +352,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         ).all()
         for row in replayed:
             state, head = rules.apply(state, json.loads(row.payload), row.actor), row.seq
+        _keep_play(conn, rules, table, state, False, withdraw=was_a_play)
         return _keep(conn, _set_head(conn, table, head, state), once)
 
 
@@ -392,22 +394,20 @@ def history(conn: Connection, table_id: str, only_in_force: bool = False, limit:
 
     ``only_in_force``: the entries undo can take back (a seat's release is not one).
     """
-    query = sa.select(actions).where(actions.c.table_id == table_id).order_by(actions.c.seq.desc())
-    if only_in_force:
-        query = query.where(actions.c.undone_at.is_(None), actions.c.kind != "release")
-    if limit is not None:
-        query = query.limit(int(limit))
+    params = {"table_id": table_id} if limit is None else {"table_id": table_id, "limit": int(limit)}
     return [
         {
-            "seq": row.seq,
-            "actor": row.actor,
-            "action": json.loads(row.payload),
-            "description": errors.load(row.description),
-            "at": row.created_at,
-            "undone": row.undone_at is not None,
-            "kind": row.kind,
+            "seq": seq,
+            "actor": actor,
+            "action": json.loads(payload),
+            "description": errors.load(description),
+            "at": created_at,
+            "undone": undone_at is not None,
+            "kind": kind,
         }
-        for row in conn.execute(query)
+        for seq, actor, payload, description, created_at, undone_at, kind in run(
+            conn, _HISTORY[only_in_force, limit is not None], params
+        )
     ]
 
 
@@ -476,6 +476,479 @@ def tables_for_tokens(conn: Connection, tokens: list[str]) -> list[tuple[Link, T
     return sorted(found, key=lambda pair: pair[1].updated_at, reverse=True)
 
 
+# --- Players and plays -------------------------------------------------------------------
+#
+# A table that ends (by its rules, or finished by its referee) is kept as a play, written in
+# the same transaction as the move that ends it; the undo that reopens it withdraws it. A
+# player is a name: the same name, however it is capitalised or spaced, is the same player.
+
+PLAYER_NAME_LENGTH = 60
+MAX_DETAILS = 256 * 1024  # bytes of one imported play's details: a long score pad's rounds take a few
+PLAYS_PAGE = 50  # plays per page of the history, unless asked for fewer
+MAX_PAGE = 500
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one name have in common: "Ola", " ola " and "OLA" are one player."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", name)).strip().casefold()
+
+
+def player_names(conn: Connection, prefix: str = "", limit: int = 20) -> list[str]:
+    """The names to offer when a table starts, those starting with ``prefix``: the most played first."""
+    key = name_key(prefix)
+    count = sa.func.count(play_players.c.play_id)
+    query = (
+        sa.select(player_rows.c.name)
+        .select_from(player_rows.outerjoin(play_players, play_players.c.player_id == player_rows.c.id))
+        .where(player_rows.c.offered)
+        .group_by(player_rows.c.id, player_rows.c.name)
+        .order_by(count.desc(), player_rows.c.key)
+        .limit(max(1, min(int(limit), MAX_PAGE)))
+    )
+    if key:
+        query = query.where(player_rows.c.key.startswith(key, autoescape=True))
+    return list(conn.execute(query).scalars())
+
+
+def players(conn: Connection) -> list[dict]:
+    """Every player: ``{"id", "name", "plays"}``, by name."""
+    count = sa.func.count(play_players.c.play_id).label("plays")
+    rows = conn.execute(
+        sa.select(player_rows.c.id, player_rows.c.name, count)
+        .select_from(player_rows.outerjoin(play_players, play_players.c.player_id == player_rows.c.id))
+        .group_by(player_rows.c.id, player_rows.c.name)
+        .order_by(player_rows.c.key)
+    )
+    return [{"id": row.id, "name": row.name, "plays": row.plays} for row in rows]
+
+
+def player(conn: Connection, player_id: int) -> dict | None:
+    """One player: ``{"id", "name", "plays"}``, or None."""
+    if not _is_id(player_id):
+        return None
+    row = conn.execute(sa.select(player_rows.c.id, player_rows.c.name).where(player_rows.c.id == player_id)).first()
+    if row is None:
+        return None
+    count = conn.execute(
+        sa.select(sa.func.count()).select_from(play_players).where(play_players.c.player_id == player_id)
+    ).scalar()
+    return {"id": row.id, "name": row.name, "plays": count}
+
+
+def find_player(conn: Connection, name_or_id: str | int) -> dict | None:
+    """The player with this id (a number) or this name (any spelling of it), or None."""
+    if isinstance(name_or_id, int) or (isinstance(name_or_id, str) and name_or_id.isdigit()):
+        found = player(conn, int(name_or_id))
+        if found is not None or isinstance(name_or_id, int):
+            return found
+    row_id = conn.execute(sa.select(player_rows.c.id).where(player_rows.c.key == name_key(str(name_or_id)))).scalar()
+    return None if row_id is None else player(conn, row_id)
+
+
+def rename_player(conn: Connection, player_id: int, name: str) -> dict:
+    """Give a player a new name, in every play at once; the player as renamed.
+
+    Refused (``RuleError``) for an empty or too long name, and for a name another player
+    already has: those are the same person, to be merged rather than renamed.
+    """
+    name = _player_name(name)
+    with _write(conn):
+        row = _player_row(conn, player_id)
+        taken = conn.execute(
+            sa.select(player_rows.c.name).where(player_rows.c.key == name_key(name), player_rows.c.id != player_id)
+        ).scalar()
+        if taken is not None:
+            raise RuleError(
+                "name_taken",
+                f"Another player is already called {taken}: if {row.name} and {taken} are the same person, merge them instead.",
+                "name",
+            )
+        conn.execute(player_rows.update().where(player_rows.c.id == player_id).values(name=name, key=name_key(name), offered=True))
+    return player(conn, player_id)
+
+
+def merge_players(conn: Connection, keep_id: int, drop_id: int) -> dict:
+    """Make two players one: every play of ``drop_id`` becomes ``keep_id``'s, and ``drop_id`` goes.
+
+    Refused (``RuleError``) when both are the same player or either is unknown.
+    """
+    if keep_id == drop_id:
+        raise RuleError("same_player", "Choose two different players to merge.", "drop")
+    with _write(conn):
+        _player_row(conn, keep_id)
+        _player_row(conn, drop_id)
+        conn.execute(play_players.update().where(play_players.c.player_id == drop_id).values(player_id=keep_id))
+        conn.execute(player_rows.delete().where(player_rows.c.id == drop_id))
+    return player(conn, keep_id)
+
+
+def forget_player(conn: Connection, player_id: int) -> dict:
+    """Forget a player's name at once: in every play it becomes "Player N" (a number no other
+    player's name has), and it is never offered again. The player as now named."""
+    with _write(conn):
+        _player_row(conn, player_id)
+        taken = set(conn.execute(sa.select(player_rows.c.key).where(player_rows.c.key.startswith("player "))).scalars())
+        number = 1
+        while f"player {number}" in taken:
+            number += 1
+        name = f"Player {number}"
+        conn.execute(
+            player_rows.update().where(player_rows.c.id == player_id).values(name=name, key=name_key(name), offered=False)
+        )
+    return player(conn, player_id)
+
+
+def list_plays(
+    conn: Connection, game: str | None = None, player: str | int | None = None, limit: int = PLAYS_PAGE,
+    before: str | None = None,
+) -> list[dict]:
+    """The plays, newest first, in the API's shape (see ``play``); ``game`` and ``player`` (a name
+    or an id) filter, ``before`` (a play's id) starts after that play: the next page."""
+    scope = _plays_query(conn, game, player)
+    if scope is None:
+        return []
+    query, finished, play_id = scope
+    if before is not None:
+        anchor = conn.execute(sa.select(play_rows.c.finished, play_rows.c.id).where(play_rows.c.id == before)).first()
+        if anchor is None:
+            return []
+        query = query.where(sa.tuple_(finished, play_id) < sa.tuple_(anchor.finished, anchor.id))
+    rows = conn.execute(
+        query.order_by(finished.desc(), play_id.desc()).limit(max(1, min(int(limit), MAX_PAGE)))
+    ).all()
+    unique = list({row.id: row for row in rows}.values())  # a player seated twice in one play (merged) is one play
+    return _plays_answer(conn, unique)
+
+
+def count_plays(conn: Connection, game: str | None = None, player: str | int | None = None) -> int:
+    """How many plays ``list_plays`` would go through with these filters."""
+    scope = _plays_query(conn, game, player)
+    if scope is None:
+        return 0
+    query, _finished, play_id = scope
+    return conn.execute(query.with_only_columns(sa.func.count(sa.distinct(play_id)))).scalar()
+
+
+def play(conn: Connection, play_id: str) -> dict | None:
+    """One play: ``{"id", "game", "started", "finished", "players": [{"name", "score", "winner",
+    "team", "player"}], "details"}`` (times ISO 8601 in UTC, ``…Z``), or None."""
+    if not isinstance(play_id, str) or not token_shaped(play_id):
+        return None
+    row = conn.execute(sa.select(play_rows).where(play_rows.c.id == play_id)).first()
+    return _plays_answer(conn, [row])[0] if row else None
+
+
+def table_play(conn: Connection, table_id: str) -> dict | None:
+    """The play a table became (as ``play`` gives it), or None while it is on, or if it is private."""
+    return play(conn, _play_id(table_id))
+
+
+def player_stats(conn: Connection, player_id: int) -> dict:
+    """A player's record: plays, wins, win rate; per game plays, wins, average and best score;
+    and the players they played against most (``{"name", "id", "plays"}``, at most 5)."""
+    wins_column = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0))
+    rows = conn.execute(
+        sa.select(
+            play_rows.c.game, sa.func.count().label("plays"), wins_column.label("wins"),
+            sa.func.avg(play_players.c.score).label("average"), sa.func.max(play_players.c.score).label("best"),
+        )
+        .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id))
+        .where(play_players.c.player_id == player_id)
+        .group_by(play_rows.c.game)
+        .order_by(play_rows.c.game)
+    ).all()
+    per_game = {
+        row.game: {
+            "plays": row.plays, "wins": int(row.wins), "win_rate": int(row.wins) / row.plays,
+            "average_score": None if row.average is None else float(row.average),
+            "best_score": row.best,
+        }
+        for row in rows
+    }
+    total, wins = sum(row.plays for row in rows), sum(int(row.wins) for row in rows)
+    mine = sa.select(play_players.c.play_id).where(play_players.c.player_id == player_id)
+    met = sa.func.count(sa.distinct(play_players.c.play_id)).label("plays")
+    opponents = conn.execute(
+        sa.select(player_rows.c.id, player_rows.c.name, met)
+        .select_from(play_players.join(player_rows, player_rows.c.id == play_players.c.player_id))
+        .where(play_players.c.play_id.in_(mine), play_players.c.player_id != player_id)
+        .group_by(player_rows.c.id, player_rows.c.name)
+        .order_by(met.desc(), player_rows.c.name)
+        .limit(5)
+    ).all()
+    return {
+        "plays": total, "wins": wins, "win_rate": wins / total if total else None, "games": per_game,
+        "opponents": [{"id": row.id, "name": row.name, "plays": row.plays} for row in opponents],
+    }
+
+
+def game_stats(conn: Connection, game: str) -> dict:
+    """A game's record: plays, the winners' table (``{"id", "name", "wins", "plays"}``, most wins
+    first, at most 10) and the average length of a play in seconds (None with no play)."""
+    played, seconds = conn.execute(
+        sa.select(sa.func.count(), sa.func.avg(play_rows.c.seconds)).where(play_rows.c.game == game)
+    ).one()
+    wins = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0)).label("wins")
+    count = sa.func.count(play_players.c.play_id).label("plays")
+    winners = conn.execute(
+        sa.select(player_rows.c.id, player_rows.c.name, wins, count)
+        .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id).join(player_rows, player_rows.c.id == play_players.c.player_id))
+        .where(play_rows.c.game == game)
+        .group_by(player_rows.c.id, player_rows.c.name)
+        .having(wins > 0)
+        .order_by(wins.desc(), count, player_rows.c.name)
+        .limit(10)
+    ).all()
+    return {
+        "plays": played,
+        "winners": [{"id": row.id, "name": row.name, "wins": int(row.wins), "plays": row.plays} for row in winners],
+        "average_seconds": None if seconds is None else float(seconds),
+    }
+
+
+def import_plays(conn: Connection, imported: list[dict]) -> int:
+    """Add plays exported by a Castellan server (each in ``play``'s shape); how many were new.
+
+    A play already here (same id) is skipped, so importing a file twice adds nothing twice.
+    A play's players are found by name, or created. ``RuleError`` for a play that is not in
+    that shape (then nothing is added).
+    """
+    checked = list({entry["id"]: entry for entry in (_imported(entry, index) for index, entry in enumerate(imported))}.values())
+    known: dict[str, int] = {}  # a player's id by name key, for this import
+    added = 0
+    with _write(conn):
+        for start in range(0, len(checked), 500):
+            chunk = checked[start : start + 500]
+            present = set(conn.execute(
+                sa.select(play_rows.c.id).where(play_rows.c.id.in_([entry["id"] for entry in chunk]))
+            ).scalars())
+            new = [entry for entry in chunk if entry["id"] not in present]
+            if not new:
+                continue
+            conn.execute(play_rows.insert(), [
+                {"id": entry["id"], "table_id": None, "game": entry["game"], "started": entry["started"],
+                 "finished": entry["finished"], "seconds": _seconds(entry["started"], entry["finished"]),
+                 "details": _dump(entry["details"])}
+                for entry in new
+            ])
+            for entry in new:
+                for seat in entry["players"]:
+                    key = name_key(seat["name"])
+                    if key not in known:
+                        known[key] = _player_id(conn, seat["name"])
+            conn.execute(play_players.insert(), [
+                {"play_id": entry["id"], "position": position, "player_id": known[name_key(seat["name"])],
+                 "finished": entry["finished"], "team": seat["team"], "score": seat["score"], "winner": seat["winner"]}
+                for entry in new for position, seat in enumerate(entry["players"])
+            ])
+            added += len(new)
+    return added
+
+
+def record_past_plays(conn: Connection, rules_for: Callable[[str], ModuleType | None]) -> int:
+    """In the caller's transaction (migration 0009): a play for every table that ended before
+    plays were kept, ended when it was last changed, and the names typed at every table's start
+    remembered; how many plays. ``rules_for(game)`` is the game's rules module (None: passed
+    over), and so is a table whose state its rules cannot read."""
+    recorded = 0
+    for table_id in list(conn.execute(sa.select(tables.c.id).order_by(tables.c.created_at)).scalars()):
+        table = get_table(conn, table_id)
+        rules = rules_for(table.game)
+        try:
+            names = rules.names(table.state) if rules else []
+            ended = rules is not None and rules.result(table.state, table.finished) is not None
+        except Exception:  # noqa: BLE001 -- a state from an older Castellan its rules no longer read
+            continue
+        for name in sorted(names, key=name_key):
+            _player_id(conn, name, offered=True)
+        if ended and not table.private:
+            _keep_play(conn, rules, table, table.state, table.finished, False, table.finished_at or table.updated_at)
+            recorded += 1
+    return recorded
+
+
+def _keep_play(
+    conn: Connection, rules: ModuleType, table: Table, state: dict, finished: bool, withdraw: bool,
+    ended_at: str | None = None,
+) -> None:
+    """Inside a change's transaction: the table's play as the new state says (written when the
+    game is over, ending now or ``ended_at``; withdrawn when it is not, if ``withdraw``: the table
+    was a play before; never for a private table)."""
+    if table.private:
+        return
+    result = rules.result(state, finished)
+    play_id = _play_id(table.id)
+    if result is None:
+        if withdraw:
+            conn.execute(play_players.delete().where(play_players.c.play_id == play_id))
+            conn.execute(play_rows.delete().where(play_rows.c.id == play_id))
+        return
+    details = _dump(rules.play_details(state))
+    kept = conn.execute(sa.select(play_rows.c.finished).where(play_rows.c.id == play_id)).scalar()
+    if kept is None:
+        kept = ended_at or _now()
+        conn.execute(play_rows.insert().values(
+            id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept,
+            seconds=_seconds(table.created_at, kept), details=details,
+        ))
+    else:
+        conn.execute(play_rows.update().where(play_rows.c.id == play_id).values(details=details))
+        conn.execute(play_players.delete().where(play_players.c.play_id == play_id))
+    _write_play_players(conn, play_id, kept, result["players"])
+
+
+def _write_play_players(conn: Connection, play_id: str, finished: str, entries: list[dict]) -> None:
+    # Players found (or made) in the order of their keys, as everywhere: two transactions adding
+    # the same new names never wait for each other in a circle.
+    ids = {name: _player_id(conn, name) for name in sorted({entry["name"] for entry in entries}, key=name_key)}
+    conn.execute(play_players.insert(), [
+        {
+            "play_id": play_id, "position": position, "player_id": ids[entry["name"]],
+            "finished": finished, "team": entry.get("team"), "score": entry.get("score"),
+            "winner": bool(entry.get("winner")),
+        }
+        for position, entry in enumerate(entries)
+    ])
+
+
+def _play_id(table_id: str) -> str:
+    """A table's play's id: the same each time the table ends, and it does not reveal the table's."""
+    return hashlib.sha256(f"play:{table_id}".encode()).hexdigest()[:24]
+
+
+def _player_id(conn: Connection, name: str, offered: bool = False) -> int:
+    """The id of the player with this name (any spelling), created if new. ``offered``: the name
+    was typed, so the autocomplete offers it (a default name such as "North" is not)."""
+    name = re.sub(r"\s+", " ", name).strip()[:PLAYER_NAME_LENGTH] or "?"
+    key = name_key(name)
+    row = conn.execute(sa.select(player_rows.c.id, player_rows.c.offered).where(player_rows.c.key == key)).first()
+    if row is None:
+        # Two tables at once may bring the same new name: the second waits for the first and adds nothing.
+        conn.execute(
+            sa.text(
+                "INSERT INTO players (name, key, created_at, offered) VALUES (:name, :key, :now, :offered)"
+                " ON CONFLICT (key) DO NOTHING"
+            ),
+            {"name": name, "key": key, "now": _now(), "offered": offered},
+        )
+        row = conn.execute(sa.select(player_rows.c.id, player_rows.c.offered).where(player_rows.c.key == key)).one()
+    if offered and not row.offered:
+        conn.execute(player_rows.update().where(player_rows.c.id == row.id).values(offered=True))
+    return row.id
+
+
+def _player_row(conn: Connection, player_id: int) -> sa.Row:
+    row = conn.execute(sa.select(player_rows).where(player_rows.c.id == player_id)).first() if _is_id(player_id) else None
+    if row is None:
+        raise RuleError("unknown_player", "There is no such player: they may have been merged into another.", "player")
+    return row
+
+
+def _player_name(name: object) -> str:
+    name = re.sub(r"\s+", " ", name).strip() if isinstance(name, str) else ""
+    if not 0 < len(name) <= PLAYER_NAME_LENGTH or not name.isprintable():
+        raise RuleError("bad_name", f"A player's name is 1 to {PLAYER_NAME_LENGTH} characters.", "name")
+    return name
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**31
+
+
+def _plays_query(
+    conn: Connection, game: str | None, player: str | int | None
+) -> tuple[sa.Select, sa.Column, sa.Column] | None:
+    """The plays with these filters, and the columns to order and page them by: those of the index
+    the filter walks (None when the player is unknown: no play)."""
+    if player is None:
+        query = sa.select(play_rows)
+        finished, play_id = play_rows.c.finished, play_rows.c.id
+    else:
+        found = find_player(conn, player)
+        if found is None:
+            return None
+        query = (
+            sa.select(play_rows)
+            .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id))
+            .where(play_players.c.player_id == found["id"])
+        )
+        finished, play_id = play_players.c.finished, play_players.c.play_id
+    if game is not None:
+        query = query.where(play_rows.c.game == game)
+    return query, finished, play_id
+
+
+def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
+    """Plays in the API's shape, their players read in one query."""
+    ids = [row.id for row in rows]
+    seated: dict[str, list[dict]] = {play_id: [] for play_id in ids}
+    if ids:
+        for row in conn.execute(
+            sa.select(play_players, player_rows.c.name)
+            .select_from(play_players.join(player_rows, player_rows.c.id == play_players.c.player_id))
+            .where(play_players.c.play_id.in_(ids))
+            .order_by(play_players.c.play_id, play_players.c.position)
+        ):
+            seated[row.play_id].append(
+                {"name": row.name, "score": row.score, "winner": bool(row.winner), "team": row.team,
+                 "player": row.player_id}
+            )
+    return [
+        {"id": row.id, "game": row.game, "started": utc(row.started), "finished": utc(row.finished),
+         "players": seated[row.id], "details": json.loads(row.details)}
+        for row in rows
+    ]
+
+
+def _imported(entry: object, index: int) -> dict:
+    """One imported play, checked: its id, game, times (kept as stored here), players and details."""
+    def refuse() -> RuleError:
+        return RuleError("bad_play", f"Play number {index + 1} of the file is not a Castellan play.", f"plays.{index}")
+
+    if not isinstance(entry, dict):
+        raise refuse()
+    play_id, game, details = entry.get("id"), entry.get("game"), entry.get("details", {})
+    entries = entry.get("players")
+    if not (isinstance(play_id, str) and token_shaped(play_id) and play_id.isascii() and play_id.isprintable()
+            and isinstance(game, str) and 0 < len(game) <= 40
+            and isinstance(details, dict) and isinstance(entries, list) and 0 < len(entries) <= 16):
+        raise refuse()
+    try:
+        if len(_dump(details).encode("utf-8")) > MAX_DETAILS:  # a lone surrogate cannot be stored: refused here
+            raise ValueError("details")
+        started, finished = _stored_time(entry.get("started")), _stored_time(entry.get("finished"))
+        names = [_player_name(seat.get("name")) for seat in entries]
+    except (RuleError, ValueError, TypeError, AttributeError):
+        raise refuse() from None
+    seats = []
+    for name, seat in zip(names, entries, strict=True):
+        score, team = seat.get("score"), seat.get("team")
+        if (score is not None and (isinstance(score, bool) or not isinstance(score, int) or abs(score) >= 2**53)) or (
+            team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable())
+        ):
+            raise refuse()
+        seats.append({"name": name, "score": score, "team": team, "winner": seat.get("winner") is True})
+    return {"id": play_id, "game": game, "started": started, "finished": finished, "players": seats, "details": details}
+
+
+def _stored_time(text: object) -> str:
+    """``2026-11-23T20:14:05Z`` as this store keeps times (UTC, milliseconds)."""
+    moment = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError(text)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def _seconds(started: str, finished: str) -> int:
+    """How long a play lasted, in whole seconds."""
+    return max(0, int((datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds()))
+
+
+def utc(stamp: str) -> str:
+    """A stored time as the API gives it: ``2026-11-23T20:14:05.123+00:00`` → ``2026-11-23T20:14:05Z``."""
+    return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 @contextmanager
 def _write(conn: Connection) -> Iterator[Connection]:
     """One write transaction, committed on leaving (rolled back on an exception).
@@ -496,22 +969,19 @@ def _write(conn: Connection) -> Iterator[Connection]:
 
 def _current(conn: Connection, table_id: str, version: int | None, once: Once | None) -> Table:
     """The table, locked, after the checks every change makes first: the key, then the version."""
-    row = conn.execute(sa.select(tables).where(tables.c.id == table_id).with_for_update()).first()
+    row = run(conn, _TABLE_LOCKED, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
     if once is not None:
-        kept = conn.execute(
-            sa.select(action_keys.c.token, action_keys.c.answer).where(
-                action_keys.c.table_id == table_id, action_keys.c.key == once.key
-            )
-        ).first()
+        kept = run(conn, _KEPT, {"table_id": table_id, "key": once.key}).fetchone()
         if kept is not None:
-            if kept.token != once.token:
+            token, answer = kept
+            if token != once.token:
                 raise RuleError(
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used through another link: choose a new key for every action.",
                 )
-            raise Repeated(json.loads(kept.answer) if kept.answer is not None else None)
+            raise Repeated(json.loads(answer) if answer is not None else None)
     table = _table(row)
     if version is not None and table.version != version:
         raise StaleTable(table)
@@ -523,13 +993,11 @@ def _append(
 ) -> int:
     """Append one entry to the log; its seq. A description that is a ``Message`` is kept with its
     parameters, so each reader sees it in their own language (``errors.load`` gives it back)."""
-    seq = (conn.execute(sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id)).scalar() or 0) + 1
-    conn.execute(
-        actions.insert().values(
-            table_id=table_id, seq=seq, actor=actor, payload=_dump(action), description=errors.dump(description),
-            created_at=_now(), kind=kind,
-        )
-    )
+    seq = (run(conn, _LAST_SEQ, {"table_id": table_id}).fetchone()[0] or 0) + 1
+    run(conn, _APPEND, {
+        "table_id": table_id, "seq": seq, "actor": actor, "payload": _dump(action),
+        "description": errors.dump(description), "created_at": _now(), "kind": kind,
+    })
     return seq
 
 
@@ -540,45 +1008,89 @@ def _keep(conn: Connection, table: Table, once: Once | None) -> Table:
     """
     if once is not None:
         now = datetime.now(UTC)
-        conn.execute(action_keys.delete().where(action_keys.c.created_at < (now - KEYS_KEPT).isoformat()))
+        run(conn, _FORGET_KEYS, {"before": (now - KEYS_KEPT).isoformat()})
         answer = _dump(once.answer(table)) if once.answer else None
-        conn.execute(
-            action_keys.insert().values(
-                table_id=table.id, key=once.key, token=once.token, answer=answer,
-                created_at=now.isoformat(timespec="milliseconds"),
-            )
-        )
+        run(conn, _KEEP_KEY, {
+            "table_id": table.id, "key": once.key, "token": once.token, "answer": answer,
+            "created_at": now.isoformat(timespec="milliseconds"),
+        })
     return table
 
 
 def _set_head(conn: Connection, table: Table, seq: int, state: dict, stored: str | None = None) -> Table:
     """Write the state after ``seq`` as the table's; the table as it now is, without reading it back."""
     now = _now()
-    conn.execute(
-        tables.update()
-        .where(tables.c.id == table.id)
-        .values(state=stored if stored is not None else _dump(state), head_seq=seq, version=table.version + 1, updated_at=now)
-    )
+    run(conn, _SET_HEAD, {
+        "id": table.id, "state": stored if stored is not None else _dump(state), "head_seq": seq,
+        "version": table.version + 1, "updated_at": now,
+    })
     return replace(table, state=state, head_seq=seq, version=table.version + 1, updated_at=now)
 
 
-def _link(row: sa.Row) -> Link:
-    return Link(row.token, row.table_id, row.role, row.seat, row.label, row.claimed_by, row.joined_at is not None)
+# The store's most frequent statements, run on the driver itself (see ``companion.db.Sql``): a
+# poll, a page and a move are made of these. Rows are tuples, in the order of these columns.
+_LINK_COLUMNS = "token, table_id, role, seat, label, claimed_by, joined_at"
+_TABLE_COLUMNS = "id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private"
+_LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE token = :token")
+_TABLE_LINKS = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE table_id = :table_id ORDER BY position")
+_CLAIMED_SEAT = Sql(
+    f"SELECT {_LINK_COLUMNS} FROM links"
+    " WHERE table_id = :table_id AND role = 'seat' AND seat = :seat AND claimed_by IS NOT NULL"
+)
+_TABLE = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id")
+_TABLE_LOCKED = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id", lock=True)
+_TABLE_VERSION = Sql("SELECT version FROM tables WHERE id = :id")
+_VERSION_BY_TOKEN = Sql("SELECT t.version FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token")
+_KEPT = Sql("SELECT token, answer FROM action_keys WHERE table_id = :table_id AND key = :key")
+_LAST_SEQ = Sql("SELECT MAX(seq) FROM actions WHERE table_id = :table_id")
+_APPEND = Sql(
+    "INSERT INTO actions (table_id, seq, actor, payload, description, created_at, kind)"
+    " VALUES (:table_id, :seq, :actor, :payload, :description, :created_at, :kind)"
+)
+_SET_HEAD = Sql(
+    "UPDATE tables SET state = :state, head_seq = :head_seq, version = :version, updated_at = :updated_at"
+    " WHERE id = :id"
+)
+_FORGET_KEYS = Sql("DELETE FROM action_keys WHERE created_at < :before")
+_KEEP_KEY = Sql(
+    "INSERT INTO action_keys (table_id, key, token, answer, created_at)"
+    " VALUES (:table_id, :key, :token, :answer, :created_at)"
+)
+# history(only_in_force, limited): the whole log, or the entries undo can take back; all or the newest few.
+_HISTORY = {
+    (in_force, limited): Sql(
+        "SELECT seq, actor, payload, description, created_at, undone_at, kind FROM actions WHERE table_id = :table_id"
+        + (" AND undone_at IS NULL AND kind <> 'release'" if in_force else "")
+        + " ORDER BY seq DESC"
+        + (" LIMIT :limit" if limited else "")
+    )
+    for in_force in (False, True)
+    for limited in (False, True)
+}
 
 
-def _table(row: sa.Row) -> Table:
+def _link(row: tuple) -> Link:
+    """A link from a row of ``_LINK_COLUMNS``."""
+    token, table_id, role, seat, label, claimed_by, joined_at = row
+    return Link(token, table_id, role, seat, label, claimed_by, joined_at is not None)
+
+
+def _table(row: tuple) -> Table:
+    """A table from a row of ``_TABLE_COLUMNS``."""
+    table_id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private = row
     return Table(
-        id=row.id,
-        game=row.game,
-        title=row.title,
-        options=json.loads(row.options),
-        seed=row.seed,
-        version=row.version,
-        head_seq=row.head_seq,
-        state=json.loads(row.state),
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        finished_at=row.finished_at,
+        id=table_id,
+        game=game,
+        title=title,
+        options=json.loads(options),
+        seed=seed,
+        version=version,
+        head_seq=head_seq,
+        state=json.loads(state),
+        created_at=created_at,
+        updated_at=updated_at,
+        finished_at=finished_at,
+        private=bool(private),
     )
 
 

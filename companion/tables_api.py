@@ -27,7 +27,7 @@ MAX_KEY = 200  # an Idempotency-Key is a UUID or so; anything longer is a mistak
 @bp.post("/tables")
 @security.limited("tables")
 def create():
-    """Create a table: ``{"game", "options"}`` → 201 with its links and the referee's table."""
+    """Create a table: ``{"game", "options", "private"?}`` → 201 with its links and the referee's table."""
     body = _object(json_body(), "body")
     game = registry().games.get(body.get("game"))
     if not isinstance(body.get("game"), str) or game is None or not game.has_tables:
@@ -36,9 +36,12 @@ def create():
     fields = body.get("options", {})
     if game.options_schema is not None:
         schemas.check(game.options_schema, fields, "options")
+    private = body.get("private", False)
+    if not isinstance(private, bool):
+        raise Refused(422, "bad_private", "“private” is true (the table stays out of the history) or false.", "private")
     options = game.table_options(_form_fields(fields))
     title = game.table_title(options) if game.table_title else ""
-    table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
+    table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
     security.count("tables")
     referee, viewer, seats = links[0], links[1], links[2:]
     answer = {
@@ -109,7 +112,7 @@ def finish(token: str):
     version = _version(body)
     if game.rules.result(table.state, False) is not None:
         raise RuleError("table_finished", N_("This game is already over by its rules: there is nothing to finish."))
-    return _change(link, game, lambda once: store.finish(get_db(), table.id, version, once))
+    return _change(link, game, lambda once: store.finish(get_db(), game.rules, table.id, version, once))
 
 
 @bp.get("/tables/<token>/log")
@@ -145,6 +148,7 @@ def table_answer(link: store.Link, table: store.Table, game: Game) -> dict:
         "role": link.role,
         "seat": link.seat,
         "finished": table.finished or result is not None,
+        "private": table.private,
         "result": result,
         "view": game.rules.view(table.state, link.viewer),
     }
@@ -249,7 +253,7 @@ def describe(games: list[Game]) -> None:
         options = api.schema(f"{name}Options", game.options_schema or {"type": "object"})
         creations.append({
             "type": "object", "title": game.name, "required": ["game"],
-            "properties": {"game": {"const": game.slug}, "options": options},
+            "properties": {"game": {"const": game.slug}, "options": options, "private": _PRIVATE},
         })
         moves.append({**api.schema(f"{name}Action", game.action_schema or {"type": "object"}), "title": game.name})
     table = api.schema("Table", _TABLE_SCHEMA)
@@ -315,6 +319,8 @@ def _json(schema: dict) -> dict:
     return {"application/json": {"schema": schema}}
 
 
+_PRIVATE = {"type": "boolean", "default": False,
+            "description": "Keep this table out of the history: it never becomes a play."}
 _RESULT_SCHEMA = {
     "type": ["object", "null"],
     "description": "The final score once the table is finished (null while it is on, or when it was abandoned).",
@@ -333,6 +339,7 @@ _TABLE_SCHEMA = {
         "role": {"enum": ["referee", "viewer", "seat"]},
         "seat": {"type": ["string", "null"]},
         "finished": {"type": "boolean"},
+        "private": {"type": "boolean", "description": "Kept out of the history: it never becomes a play."},
         "result": _RESULT_SCHEMA,
         "view": {"type": "object", "description": "What this link may see: the game's view, as its page shows it."},
     },

@@ -269,7 +269,11 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     handlers = {"setup": _apply_setup, "shot": _apply_shot}
     if not isinstance(kind, str) or kind not in handlers:
         raise RuleError("unknown_action", "An action is a “setup” or a “shot”.", "type")
-    after = copy.deepcopy(state)
+    current = state["rounds"][-1]
+    # Only the current round changes (its set-ups and shots, and a round may start): the rounds
+    # and shots before are shared with the input, so a shot costs the same late in the game.
+    opened = dict(current, setups=dict(current["setups"]), shots=list(current["shots"]))
+    after = dict(state, rounds=[*state["rounds"][:-1], opened])
     handlers[kind](after, action, actor)
     return after
 
@@ -330,6 +334,19 @@ def result(state: dict, finished: bool) -> dict | None:
             for seat in SEATS
         ]
     }
+
+
+def names(state: dict) -> list[str]:
+    """The names typed at the table's start ("Player A" for an unnamed seat is not a name)."""
+    return [state["names"][seat] for seat in SEATS if state["names"].get(seat, DEFAULT_NAMES[seat]) != DEFAULT_NAMES[seat]]
+
+
+def play_details(state: dict) -> dict:
+    """What the history keeps of a finished game: each round's kills, cannons, rifles and points,
+    for each player by their place in the result's list."""
+    if state["phase"] != "finished":
+        return {}
+    return {"rounds": [[round_[seat] for seat in SEATS] for round_ in _sheet(state)["rounds"]]}
 
 
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:

@@ -387,6 +387,27 @@ def result(state: dict, finished: bool) -> dict | None:
     }
 
 
+def names(state: dict) -> list[str]:
+    """The names typed at the table's start ("Player 2" for an unnamed player is not a name)."""
+    return [
+        state["names"][player] for number, player in enumerate(state["players"], start=1)
+        if state["names"][player] != f"Player {number}"
+    ]
+
+
+def play_details(state: dict) -> dict:
+    """What the history keeps of a finished match: each of its games, who started it and each
+    player's points (players by their place in the result's list)."""
+    if not state["match_over"]:
+        return {}
+    players = state["players"]
+    return {"games": [
+        {"starter": players.index(game["starter"]) if game.get("starter") in players else None,
+         "scores": [game["scores"][player]["total"] for player in players]}
+        for game in state["results"]
+    ]}
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A random legal action: sometimes a player's hand entered (by the referee or that player),
     else a card the player to move may play (from the entered hand, or any unplayed card while
@@ -617,7 +638,13 @@ def _apply_hand(state: dict, player: str, cards: object) -> dict:
 
 
 def _copy(state: dict) -> dict:
-    return json.loads(json.dumps(state))
+    """A copy ``apply`` may change: every dict and list an action changes is copied; a card, once
+    made, is never changed, so the cards are shared (a move costs the same late in a match)."""
+    copied = dict(state, cards=dict(state["cards"]), board=dict(state["board"]), hidden=dict(state["hidden"]),
+                  totals=dict(state["totals"]), results=list(state["results"]))
+    for key in ("unplayed", "hands", "captured", "set_aside"):
+        copied[key] = {player: list(cards) for player, cards in state[key].items()}
+    return copied
 
 
 def _apply_play(state: dict, action: dict) -> dict:

@@ -131,6 +131,15 @@
     }
   }
   document.addEventListener("htmx:afterSettle", localTimes);
+  // A field marked data-phone-zone and left empty gets this phone's time zone (Europe/Warsaw),
+  // so that a file's dates (BG Stats') are the phone's; without script the server's are used.
+  function phoneZone() {
+    var fields = document.querySelectorAll("input[data-phone-zone]");
+    var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    for (var i = 0; i < fields.length; i++) {
+      if (zone && !fields[i].value) { fields[i].value = zone; }
+    }
+  }
   function wake() { failures = 0; poll(); }
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { wake(); }
@@ -139,6 +148,7 @@
   window.addEventListener("pageshow", function (event) { if (event.persisted) { wake(); } });
   document.addEventListener("DOMContentLoaded", function () {
     localTimes();
+    phoneZone();
     if (live()) { schedule(interval()); }
   });
 })();

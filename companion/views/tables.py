@@ -10,6 +10,7 @@ few bytes); see the README for why polling rather than server-sent events.
 from __future__ import annotations
 
 import dataclasses
+import re
 import secrets
 
 from flask import (
@@ -26,8 +27,9 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext
+from werkzeug.http import parse_cookie, parse_etags, quote_etag
 
-from companion import get_db, netinfo, registry, security, store
+from companion import db, get_db, i18n, netinfo, registry, security, store
 from companion.i18n import current_language, say
 from companion.rules.errors import N_, RuleError
 from companion.web import form_dict, is_htmx, public_base_url, render
@@ -48,9 +50,11 @@ def create(game_slug: str):
     if game is None or not game.has_tables:
         abort(404)
     try:
-        options = game.table_options(form_dict(game.list_fields))
+        form = form_dict(game.list_fields)
+        private = bool(form.pop("private", ""))  # "Keep this table out of the history"
+        options = game.table_options(form)
         title = game.table_title(options) if game.table_title else ""
-        _table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
+        _table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
         security.count("tables")
     except RuleError as refused:
         flash(say(refused), "error")
@@ -68,6 +72,7 @@ def show(token: str):
     if request.args.get("recorded") == str(table.version):
         last = store.last_action(get_db(), table.id)
         notices += [("recorded", say(last["description"]))] if last else []
+        return _render_table(link, table, game, notices=notices, last=last)
     return _render_table(link, table, game, notices=notices)
 
 
@@ -81,20 +86,69 @@ def live(token: str):
     version = store.version_by_token(get_db(), token)
     if version is None:
         abort(404)
-    # The fragment holds this session's CSRF token and member identity, so the ETag names the
-    # session too, and the language it is written in. It is weak: the same content brotli'd,
-    # gzipped or plain (see web.init_compression).
-    session_part = str(session.get("csrf_form_token", ""))[-8:] + "." + current_language()
-    etag = f"{version}.{session_part}"
+    etag = live_etag(version, session, current_language())
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
     else:
         link, table, game = _open(token)
-        etag = f"{table.version}.{session_part}"
+        etag = live_etag(table.version, session, current_language())
         response = render("tables/_live.html", "tables/_live.html", **_context(link, table, game))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
+
+
+def live_etag(version: int, session_data, lang: str) -> str:
+    """The live fragment's ETag: the table's version, this session's, and the fragment's language.
+
+    The fragment holds this session's CSRF token and member identity, so the ETag names the
+    session too; a phone that switched language must not be told its old words are current.
+    It is weak: the same content brotli'd, gzipped or plain (see web.init_compression).
+    """
+    return f"{version}.{str(session_data.get('csrf_form_token', ''))[-8:]}.{lang}"
+
+
+_LIVE_PATH = re.compile(r"/t/([^/]+)/live\Z")
+# What ``live`` answers an unchanged poll with, after Flask-Compress and the session added their Vary.
+_UNCHANGED_HEADERS = [("Cache-Control", "no-cache, private"), ("Vary", "Accept-Encoding, Cookie, Accept-Language")]
+
+
+class UnchangedPolls:
+    """WSGI middleware: a poll of a table that has not changed since the phone's ETag gets its 304
+    here, the answer ``live`` would give, without Flask.
+
+    This is the most frequent request of all: every phone at every table, about every second.
+    Flask's request context, URL matching, hooks and its pool connection cost three times
+    the answer itself; here it is the session cookie (checked once per process, see
+    ``security.session_data``) and one indexed read on this thread's own connection. Anything
+    else (a changed table, an unknown token, no ETag, a database that fails) goes to Flask.
+    """
+
+    def __init__(self, app, wsgi_app):
+        self.app, self.wsgi_app = app, wsgi_app
+
+    def __call__(self, environ, start_response):
+        tags = environ.get("HTTP_IF_NONE_MATCH")
+        match = _LIVE_PATH.match(environ.get("PATH_INFO", "")) if tags else None
+        if match and environ.get("REQUEST_METHOD") == "GET":
+            etag = self._etag(environ, match.group(1))
+            if etag is not None and parse_etags(tags).contains_weak(etag):
+                start_response("304 NOT MODIFIED", [("ETag", quote_etag(etag, weak=True)), *_UNCHANGED_HEADERS])
+                return []
+        return self.wsgi_app(environ, start_response)
+
+    def _etag(self, environ, token: str) -> str | None:
+        app = self.app
+        try:
+            version = store.version_by_token(db.thread_connection(app.config["DATABASE"]), token)
+        except Exception:  # noqa: BLE001 - Flask's path answers (and reports) whatever went wrong
+            db.drop_thread_connection(app.config["DATABASE"])
+            return None
+        if version is None:
+            return None
+        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+        lang = i18n.choose_language(cookies.get(i18n.COOKIE), environ.get("HTTP_ACCEPT_LANGUAGE"))
+        return live_etag(version, security.session_data(app, cookies.get(app.config["SESSION_COOKIE_NAME"])), lang)
 
 
 @bp.post("/t/<token>/act")
@@ -119,8 +173,9 @@ def act(token: str):
     except RuleError as refused:
         return _refuse(link, table, game, 422, say(refused))
     if is_htmx():
-        last = store.last_action(get_db(), table.id)
-        return _render_table(link, table, game, notices=[("recorded", say(last["description"]))] if last else [])
+        last = store.last_action(get_db(), table.id)  # read once: the notice and the Undo beside it
+        notices = [("recorded", say(last["description"]))] if last else []
+        return _render_table(link, table, game, notices=notices, last=last)
     # The page says what was recorded as long as it is still the table's last move (no cookie needed).
     return redirect(url_for("tables.show", token=link.token, recorded=table.version), code=303)
 
@@ -272,19 +327,25 @@ def _open(token: str):
     return link, table, game
 
 
-def _context(link, table, game, notices=(), kept: dict | None = None) -> dict:
+_UNREAD = object()
+
+
+def _context(link, table, game, notices=(), kept: dict | None = None, last=_UNREAD) -> dict:
     """What the table page and its live fragment are rendered from.
 
     ``notices`` are the answer to the move just posted (shown pinned where the eye is, see
     ``tables/_answer.html``); ``kept`` is the form of a refused move, so that the page shows
-    the typed and tapped input again instead of losing it.
+    the typed and tapped input again instead of losing it; ``last`` is the table's last action
+    when the caller has read it already (the referee's Undo names it).
     """
+    if last is _UNREAD:
+        last = store.last_action(get_db(), table.id) if link.role == "referee" else None
     return {
         "link": link,
         "table": table,
         "game": game,
         "view": game.rules.view(table.state, link.viewer),
-        "last": store.last_action(get_db(), table.id) if link.role == "referee" else None,
+        "last": last if link.role == "referee" else None,
         "notices": list(notices),
         "kept": kept or {},
         "refused": kept is not None,
@@ -293,9 +354,9 @@ def _context(link, table, game, notices=(), kept: dict | None = None) -> dict:
     }
 
 
-def _render_table(link, table, game, status: int = 200, notices=(), kept: dict | None = None):
+def _render_table(link, table, game, status: int = 200, notices=(), kept: dict | None = None, last=_UNREAD):
     """The table page (with the referee's invitations), or its live fragment for htmx."""
-    context = _context(link, table, game, notices, kept)
+    context = _context(link, table, game, notices, kept, last)
     if not is_htmx():
         context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [], game)
     return render("tables/page.html", "tables/_live.html", status, **context)

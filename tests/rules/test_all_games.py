@@ -1,8 +1,8 @@
 """Every rules module that can be played at a table, played at random to the end.
 
 For each module with the table protocol (docs/rules-modules.md): random legal games end
-within a bound, states round-trip through JSON, ``apply`` never mutates its input, every
-viewer's view is JSON, and a nonsense action is refused with a RuleError that changes nothing.
+within a bound, states round-trip through JSON, neither ``apply`` nor ``view`` changes the
+state it is given, every viewer's view is JSON, and a nonsense action is refused with a RuleError that changes nothing.
 """
 
 from __future__ import annotations
@@ -63,8 +63,10 @@ def test_random_games_end_and_keep_the_protocol(name, options):
         state = rules.new_table(copy.deepcopy(options), rng.randrange(2**62))
         for _step in range(MAX_ACTIONS):
             assert json.loads(json.dumps(state)) == state
+            seen = copy.deepcopy(state)
             for viewer in viewers:
                 json.dumps(rules.view(state, viewer), default=str)  # its sentences are Messages
+            assert state == seen, "view changed the state"  # the store shares decoded states
             chosen = rules.random_legal_action(state, rng)
             if chosen is None:
                 break
@@ -78,6 +80,19 @@ def test_random_games_end_and_keep_the_protocol(name, options):
             _assert_refuses_nonsense(rules, state, actor)
         else:
             pytest.fail(f"{name}: a random game did not end within {MAX_ACTIONS} actions")
+        _assert_keeps_a_play(rules, state, options)
+
+
+def _assert_keeps_a_play(rules, state, options):
+    """What the history keeps of a game that ended: its result, small JSON details, and the typed names."""
+    result = rules.result(state, True)
+    assert result is not None and result["players"]
+    details = rules.play_details(state)
+    assert isinstance(details, dict) and json.loads(json.dumps(details)) == details
+    assert len(json.dumps(details)) < 4000
+    typed = rules.names(rules.new_table(copy.deepcopy(options), 1))
+    assert all(isinstance(name, str) and name for name in typed)
+    assert set(typed) <= {player["name"] for player in result["players"]}
 
 
 def _assert_refuses_nonsense(rules, state, actor):
@@ -86,3 +101,11 @@ def _assert_refuses_nonsense(rules, state, actor):
         with pytest.raises(RuleError):
             rules.apply(state, nonsense, actor)
     assert state == snapshot
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_only_typed_names_are_names_to_remember(name):
+    """A seat left unnamed ("North", "Player 2", "Player A") is no name to offer at the next table."""
+    rules = TABLE_MODULES[name]
+    typed = {"scorepad": ["Ola", "Kuba", "Ada"], "zamek": ["Ola", "Kuba"]}.get(name, [])
+    assert rules.names(rules.new_table(copy.deepcopy(OPTIONS[name][0]), 1)) == typed
