@@ -43,3 +43,12 @@ def test_the_score_sheet_names_the_winner_in_the_page_language(browser, lang, se
     page = text(browser.get("/zamek/score?name1=Ola&castle1=1+41&name2=Kuba&castle2=1+7",
                             headers={"Accept-Language": lang}))
     assert sentence in page
+
+
+@pytest.mark.parametrize(("lang", "sentences"), [
+    ("fr", ["Un jeu de mémoire où l'on bâtit des châteaux", "Lancer la table", "Paquet"]),
+    ("pl", ["Gra pamięciowa o budowaniu zamków", "Załóż stół", "Czarnoksiężnik"]),
+])
+def test_the_zamek_page_speaks_the_page_language(browser, lang, sentences):
+    page = text(browser.get("/zamek/", headers={"Accept-Language": lang}))
+    assert all(sentence in page for sentence in sentences)
