@@ -303,6 +303,18 @@ def new_table(options: dict, seed: int) -> dict:
     return _deal(state, first_starter(players, seed))
 
 
+def rematch_options(options: dict, state: dict) -> dict:
+    """The options of a new match: the same seats, names and factions; its first game's starter is
+    drawn at random again, as the rules page says (a fixed seed in the options is dropped)."""
+    return {key: value for key, value in options.items() if key != "seed"}
+
+
+def round_scores(details: dict) -> tuple[str, list[list[int]]]:
+    """A finished match's points in each of its three games (``details`` is its play's
+    ``play_details``), for the history's chart: ``("game", [[points per player] per game])``."""
+    return "game", [list(game["scores"]) for game in details.get("games", [])]
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """A new state after ``{"type": "play", "cell", "card" | "edges", "player"?}``,
     ``{"type": "hand", "player", "cards": [card id or name, ...]}`` (the cards that player

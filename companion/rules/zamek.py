@@ -251,6 +251,12 @@ def new_table(options: dict, seed: int) -> dict:
     }
 
 
+def rematch_options(options: dict, state: dict) -> dict:
+    """The options of a new game: the same players or teams in the same turn order, variant and deck
+    (the rules page does not say who begins the next game, so the start form's order stands)."""
+    return dict(options)
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after ``actor`` (``"referee"`` or a team's seat) does ``action``; the input is untouched."""
     action = _read_object(action, "action")
