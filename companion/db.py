@@ -52,6 +52,7 @@ tables = sa.Table(
     sa.Column("created_at", sa.Text, nullable=False),
     sa.Column("updated_at", sa.Text, nullable=False),
     sa.Column("finished_at", sa.Text),  # set when the referee finished the table
+    sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),  # never becomes a play
 )
 
 # Every link to a table: the referee's, the viewer's and one per private seat.
@@ -100,6 +101,45 @@ action_keys = sa.Table(
     sa.Column("token", sa.Text, nullable=False),
     sa.Column("answer", sa.Text),
     sa.Column("created_at", sa.Text, nullable=False),
+)
+
+# Everyone whose name was typed at a table's start or who played: the same name is the same player.
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("key", sa.Text, nullable=False, unique=True),  # the name normalised (see store.name_key)
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("offered", sa.Boolean, nullable=False, server_default=sa.true()),  # a name typed at a start: autocomplete offers it
+)
+
+# A finished table (or an imported one): the history's rows.
+plays = sa.Table(
+    "plays",
+    metadata,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("table_id", sa.Text, unique=True),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("started", sa.Text, nullable=False),
+    sa.Column("finished", sa.Text, nullable=False),
+    sa.Column("details", sa.Text, nullable=False, server_default="{}"),
+    sa.Index("plays_by_finished", "finished", "id"),
+    sa.Index("plays_by_game", "game", "finished", "id"),
+)
+
+# Who played a play, in the result's order, with their team, score and whether they won.
+play_players = sa.Table(
+    "play_players",
+    metadata,
+    sa.Column("play_id", sa.Text, sa.ForeignKey("plays.id"), primary_key=True),
+    sa.Column("position", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("finished", sa.Text, nullable=False),  # the play's, for the index below
+    sa.Column("team", sa.Text),
+    sa.Column("score", sa.BigInteger),
+    sa.Column("winner", sa.Boolean, nullable=False),
+    sa.Index("play_players_by_player", "player_id", "finished", "play_id"),
 )
 
 # Where the Alembic scripts are: inside the package, so an installed wheel migrates too.

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -35,7 +37,9 @@ from types import ModuleType
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from companion.db import action_keys, actions, links, remembered, snapshots, tables
+from companion.db import action_keys, actions, links, play_players, remembered, snapshots, tables
+from companion.db import players as player_rows
+from companion.db import plays as play_rows
 from companion.rules.errors import RuleError
 
 SNAPSHOT_EVERY = 25
@@ -78,6 +82,7 @@ class Table:
     created_at: str
     updated_at: str
     finished_at: str | None = None  # set when the referee finished the table
+    private: bool = False  # kept out of the history: never becomes a play
 
     @property
     def finished(self) -> bool:
@@ -122,11 +127,13 @@ def token_shaped(token: str) -> bool:
 
 
 def create_table(
-    conn: Connection, rules: ModuleType, game: str, options: dict, title: str = ""
+    conn: Connection, rules: ModuleType, game: str, options: dict, title: str = "", private: bool = False
 ) -> tuple[Table, list[Link]]:
     """Create a table and its links (referee, viewer, one per private seat).
 
-    The rules module validates ``options`` (a ``RuleError`` creates nothing).
+    The rules module validates ``options`` (a ``RuleError`` creates nothing). The names typed
+    at the start are remembered as players (``rules.names``); a ``private`` table never
+    becomes a play.
     """
     seed = secrets.randbits(62)
     state = rules.new_table(options, seed)
@@ -136,14 +143,16 @@ def create_table(
         Link(new_token(), table_id, "viewer", None, "Viewer"),
     ]
     made += [Link(new_token(), table_id, "seat", seat, label) for seat, label in rules.seats(options)]
-    table = Table(table_id, game, title[:TITLE_LENGTH], options, seed, 0, 0, state, now, now)
+    table = Table(table_id, game, title[:TITLE_LENGTH], options, seed, 0, 0, state, now, now, private=private)
     with _write(conn):
         conn.execute(
             tables.insert().values(
                 id=table_id, game=game, title=table.title, options=_dump(options), seed=seed,
-                state=_dump(state), created_at=now, updated_at=now,
+                state=_dump(state), created_at=now, updated_at=now, private=private,
             )
         )
+        for name in rules.names(state):
+            _player_id(conn, name, offered=True)
         conn.execute(snapshots.insert().values(table_id=table_id, seq=0, state=_dump(state)))
         conn.execute(
             links.insert(),
@@ -278,14 +287,15 @@ def act(
         stored = _dump(state)
         if seq % SNAPSHOT_EVERY == 0:
             conn.execute(snapshots.insert().values(table_id=table_id, seq=seq, state=stored))
+        _keep_play(conn, rules, table, state, False, withdraw=False)  # a move never reopens a game
         return _keep(conn, _set_head(conn, table, seq, state, stored), once)
 
 
-def finish(conn: Connection, table_id: str, version: int, once: Once | None = None) -> Table:
+def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
     """The referee finishes the table: the log says so, and it takes no more actions until undone.
 
-    For a game with no end of its own (the score pad); a game that ends by its rules is
-    finished by its last move. Raises as ``act`` does.
+    For a game with no end of its own (the score pad: it becomes a play then); a game that
+    ends by its rules is finished by its last move. Raises as ``act`` does.
     """
     with _write(conn):
         table = _current(conn, table_id, version, once)
@@ -294,6 +304,7 @@ def finish(conn: Connection, table_id: str, version: int, once: Once | None = No
         seq = _append(conn, table_id, "referee", FINISH, "The referee finished the table.", "finish")
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
+        _keep_play(conn, rules, table, table.state, True)
         table = _set_head(conn, replace(table, finished_at=now), seq, table.state)
         return _keep(conn, table, once)
 
@@ -324,6 +335,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         )
         if table.finished:
             conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=None))
+            _keep_play(conn, rules, table, table.state, False)
             in_force = conn.execute(
                 sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id, actions.c.undone_at.is_(None))
             ).scalar()
@@ -348,6 +360,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         ).all()
         for row in replayed:
             state, head = rules.apply(state, json.loads(row.payload), row.actor), row.seq
+        _keep_play(conn, rules, table, state, False)
         return _keep(conn, _set_head(conn, table, head, state), once)
 
 
@@ -471,6 +484,405 @@ def tables_for_tokens(conn: Connection, tokens: list[str]) -> list[tuple[Link, T
     return sorted(found, key=lambda pair: pair[1].updated_at, reverse=True)
 
 
+# --- Players and plays -------------------------------------------------------------------
+#
+# A table that ends (by its rules, or finished by its referee) is kept as a play, written in
+# the same transaction as the move that ends it; the undo that reopens it withdraws it. A
+# player is a name: the same name, however it is capitalised or spaced, is the same player.
+
+PLAYER_NAME_LENGTH = 60
+PLAYS_PAGE = 50  # plays per page of the history, unless asked for fewer
+MAX_PAGE = 500
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one name have in common: "Ola", " ola " and "OLA" are one player."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", name)).strip().casefold()
+
+
+def player_names(conn: Connection, prefix: str = "", limit: int = 20) -> list[str]:
+    """The names to offer when a table starts, those starting with ``prefix``: the most played first."""
+    key = name_key(prefix)
+    count = sa.func.count(play_players.c.play_id)
+    query = (
+        sa.select(player_rows.c.name)
+        .select_from(player_rows.outerjoin(play_players, play_players.c.player_id == player_rows.c.id))
+        .where(player_rows.c.offered)
+        .group_by(player_rows.c.id, player_rows.c.name)
+        .order_by(count.desc(), player_rows.c.name)
+        .limit(max(1, min(int(limit), MAX_PAGE)))
+    )
+    if key:
+        query = query.where(player_rows.c.key.startswith(key, autoescape=True))
+    return list(conn.execute(query).scalars())
+
+
+def players(conn: Connection) -> list[dict]:
+    """Every player: ``{"id", "name", "plays"}``, by name."""
+    count = sa.func.count(play_players.c.play_id).label("plays")
+    rows = conn.execute(
+        sa.select(player_rows.c.id, player_rows.c.name, count)
+        .select_from(player_rows.outerjoin(play_players, play_players.c.player_id == player_rows.c.id))
+        .group_by(player_rows.c.id, player_rows.c.name)
+        .order_by(player_rows.c.key)
+    )
+    return [{"id": row.id, "name": row.name, "plays": row.plays} for row in rows]
+
+
+def player(conn: Connection, player_id: int) -> dict | None:
+    """One player: ``{"id", "name", "plays"}``, or None."""
+    if not _is_id(player_id):
+        return None
+    row = conn.execute(sa.select(player_rows.c.id, player_rows.c.name).where(player_rows.c.id == player_id)).first()
+    if row is None:
+        return None
+    count = conn.execute(
+        sa.select(sa.func.count()).select_from(play_players).where(play_players.c.player_id == player_id)
+    ).scalar()
+    return {"id": row.id, "name": row.name, "plays": count}
+
+
+def find_player(conn: Connection, name_or_id: str | int) -> dict | None:
+    """The player with this id (a number) or this name (any spelling of it), or None."""
+    if isinstance(name_or_id, int) or (isinstance(name_or_id, str) and name_or_id.isdigit()):
+        found = player(conn, int(name_or_id))
+        if found is not None or isinstance(name_or_id, int):
+            return found
+    row_id = conn.execute(sa.select(player_rows.c.id).where(player_rows.c.key == name_key(str(name_or_id)))).scalar()
+    return None if row_id is None else player(conn, row_id)
+
+
+def rename_player(conn: Connection, player_id: int, name: str) -> dict:
+    """Give a player a new name, in every play at once; the player as renamed.
+
+    Refused (``RuleError``) for an empty or too long name, and for a name another player
+    already has: those are the same person, to be merged rather than renamed.
+    """
+    name = _player_name(name)
+    with _write(conn):
+        row = _player_row(conn, player_id)
+        taken = conn.execute(
+            sa.select(player_rows.c.name).where(player_rows.c.key == name_key(name), player_rows.c.id != player_id)
+        ).scalar()
+        if taken is not None:
+            raise RuleError(
+                "name_taken",
+                f"Another player is already called {taken}: if {row.name} and {taken} are the same person, merge them instead.",
+                "name",
+            )
+        conn.execute(player_rows.update().where(player_rows.c.id == player_id).values(name=name, key=name_key(name), offered=True))
+    return player(conn, player_id)
+
+
+def merge_players(conn: Connection, keep_id: int, drop_id: int) -> dict:
+    """Make two players one: every play of ``drop_id`` becomes ``keep_id``'s, and ``drop_id`` goes.
+
+    Refused (``RuleError``) when both are the same player or either is unknown.
+    """
+    if keep_id == drop_id:
+        raise RuleError("same_player", "Choose two different players to merge.", "drop")
+    with _write(conn):
+        _player_row(conn, keep_id)
+        _player_row(conn, drop_id)
+        conn.execute(play_players.update().where(play_players.c.player_id == drop_id).values(player_id=keep_id))
+        conn.execute(player_rows.delete().where(player_rows.c.id == drop_id))
+    return player(conn, keep_id)
+
+
+def forget_player(conn: Connection, player_id: int) -> dict:
+    """Forget a player's name at once: in every play it becomes "Player N" (a number no other
+    player's name has), and it is never offered again. The player as now named."""
+    with _write(conn):
+        _player_row(conn, player_id)
+        taken = set(conn.execute(sa.select(player_rows.c.key).where(player_rows.c.key.startswith("player "))).scalars())
+        number = 1
+        while f"player {number}" in taken:
+            number += 1
+        name = f"Player {number}"
+        conn.execute(
+            player_rows.update().where(player_rows.c.id == player_id).values(name=name, key=name_key(name), offered=False)
+        )
+    return player(conn, player_id)
+
+
+def list_plays(
+    conn: Connection, game: str | None = None, player: str | int | None = None, limit: int = PLAYS_PAGE,
+    before: str | None = None,
+) -> list[dict]:
+    """The plays, newest first, in the API's shape (see ``play``); ``game`` and ``player`` (a name
+    or an id) filter, ``before`` (a play's id) starts after that play: the next page."""
+    query = _plays_query(conn, game, player)
+    if query is None:
+        return []
+    if before is not None:
+        anchor = conn.execute(sa.select(play_rows.c.finished, play_rows.c.id).where(play_rows.c.id == before)).first()
+        if anchor is None:
+            return []
+        query = query.where(sa.tuple_(play_rows.c.finished, play_rows.c.id) < sa.tuple_(anchor.finished, anchor.id))
+    rows = conn.execute(
+        query.order_by(play_rows.c.finished.desc(), play_rows.c.id.desc()).limit(max(1, min(int(limit), MAX_PAGE)))
+    ).all()
+    return _plays_answer(conn, rows)
+
+
+def count_plays(conn: Connection, game: str | None = None, player: str | int | None = None) -> int:
+    """How many plays ``list_plays`` would go through with these filters."""
+    query = _plays_query(conn, game, player)
+    if query is None:
+        return 0
+    return conn.execute(sa.select(sa.func.count()).select_from(query.subquery())).scalar()
+
+
+def play(conn: Connection, play_id: str) -> dict | None:
+    """One play: ``{"id", "game", "started", "finished", "players": [{"name", "score", "winner",
+    "team", "player"}], "details"}`` (times ISO 8601 in UTC, ``…Z``), or None."""
+    if not isinstance(play_id, str) or not token_shaped(play_id):
+        return None
+    row = conn.execute(sa.select(play_rows).where(play_rows.c.id == play_id)).first()
+    return _plays_answer(conn, [row])[0] if row else None
+
+
+def player_stats(conn: Connection, player_id: int) -> dict:
+    """A player's record: plays, wins, win rate; per game plays, wins, average and best score;
+    and the players they played against most (``{"name", "id", "plays"}``, at most 5)."""
+    rows = conn.execute(
+        sa.select(play_rows.c.game, play_players.c.score, play_players.c.winner)
+        .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id))
+        .where(play_players.c.player_id == player_id)
+    ).all()
+    games: dict[str, dict] = {}
+    for row in rows:
+        entry = games.setdefault(row.game, {"plays": 0, "wins": 0, "scores": []})
+        entry["plays"] += 1
+        entry["wins"] += bool(row.winner)
+        if row.score is not None:
+            entry["scores"].append(row.score)
+    per_game = {
+        game: {
+            "plays": entry["plays"], "wins": entry["wins"], "win_rate": entry["wins"] / entry["plays"],
+            "average_score": sum(entry["scores"]) / len(entry["scores"]) if entry["scores"] else None,
+            "best_score": max(entry["scores"]) if entry["scores"] else None,
+        }
+        for game, entry in sorted(games.items())
+    }
+    total, wins = len(rows), sum(bool(row.winner) for row in rows)
+    mine = sa.select(play_players.c.play_id).where(play_players.c.player_id == player_id)
+    met = sa.func.count(sa.distinct(play_players.c.play_id)).label("plays")
+    opponents = conn.execute(
+        sa.select(player_rows.c.id, player_rows.c.name, met)
+        .select_from(play_players.join(player_rows, player_rows.c.id == play_players.c.player_id))
+        .where(play_players.c.play_id.in_(mine), play_players.c.player_id != player_id)
+        .group_by(player_rows.c.id, player_rows.c.name)
+        .order_by(met.desc(), player_rows.c.name)
+        .limit(5)
+    ).all()
+    return {
+        "plays": total, "wins": wins, "win_rate": wins / total if total else None, "games": per_game,
+        "opponents": [{"id": row.id, "name": row.name, "plays": row.plays} for row in opponents],
+    }
+
+
+def game_stats(conn: Connection, game: str) -> dict:
+    """A game's record: plays, the winners' table (``{"id", "name", "wins", "plays"}``, most wins
+    first, at most 10) and the average length of a play in seconds (None with no play)."""
+    times = conn.execute(sa.select(play_rows.c.started, play_rows.c.finished).where(play_rows.c.game == game)).all()
+    lengths = [(_parse(row.finished) - _parse(row.started)).total_seconds() for row in times]
+    wins = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0)).label("wins")
+    count = sa.func.count(play_players.c.play_id).label("plays")
+    winners = conn.execute(
+        sa.select(player_rows.c.id, player_rows.c.name, wins, count)
+        .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id).join(player_rows, player_rows.c.id == play_players.c.player_id))
+        .where(play_rows.c.game == game)
+        .group_by(player_rows.c.id, player_rows.c.name)
+        .having(wins > 0)
+        .order_by(wins.desc(), count, player_rows.c.name)
+        .limit(10)
+    ).all()
+    return {
+        "plays": len(times),
+        "winners": [{"id": row.id, "name": row.name, "wins": row.wins, "plays": row.plays} for row in winners],
+        "average_seconds": sum(lengths) / len(lengths) if lengths else None,
+    }
+
+
+def import_plays(conn: Connection, imported: list[dict]) -> int:
+    """Add plays exported by a Castellan server (each in ``play``'s shape); how many were new.
+
+    A play already here (same id) is skipped, so importing a file twice adds nothing twice.
+    A play's players are found by name, or created. ``RuleError`` for a play that is not in
+    that shape (then nothing is added).
+    """
+    checked = [_imported(entry, index) for index, entry in enumerate(imported)]
+    added = 0
+    with _write(conn):
+        for entry in checked:
+            if conn.execute(sa.select(play_rows.c.id).where(play_rows.c.id == entry["id"])).first() is not None:
+                continue
+            conn.execute(play_rows.insert().values(
+                id=entry["id"], table_id=None, game=entry["game"], started=entry["started"],
+                finished=entry["finished"], details=_dump(entry["details"]),
+            ))
+            _write_play_players(conn, entry["id"], entry["finished"], entry["players"])
+            added += 1
+    return added
+
+
+def _keep_play(conn: Connection, rules: ModuleType, table: Table, state: dict, finished: bool, withdraw: bool = True) -> None:
+    """Inside a change's transaction: the table's play as the new state says (written when the
+    game is over, withdrawn when it is not, or never for a private table)."""
+    if table.private:
+        return
+    result = rules.result(state, finished)
+    play_id = _play_id(table.id)
+    if result is None:
+        if withdraw:
+            conn.execute(play_players.delete().where(play_players.c.play_id == play_id))
+            conn.execute(play_rows.delete().where(play_rows.c.id == play_id))
+        return
+    details = _dump(rules.play_details(state))
+    kept = conn.execute(sa.select(play_rows.c.finished).where(play_rows.c.id == play_id)).scalar()
+    if kept is None:
+        kept = _now()
+        conn.execute(play_rows.insert().values(
+            id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept, details=details,
+        ))
+    else:
+        conn.execute(play_rows.update().where(play_rows.c.id == play_id).values(details=details))
+        conn.execute(play_players.delete().where(play_players.c.play_id == play_id))
+    _write_play_players(conn, play_id, kept, result["players"])
+
+
+def _write_play_players(conn: Connection, play_id: str, finished: str, entries: list[dict]) -> None:
+    conn.execute(play_players.insert(), [
+        {
+            "play_id": play_id, "position": position, "player_id": _player_id(conn, entry["name"]),
+            "finished": finished, "team": entry.get("team"), "score": entry.get("score"),
+            "winner": bool(entry.get("winner")),
+        }
+        for position, entry in enumerate(entries)
+    ])
+
+
+def _play_id(table_id: str) -> str:
+    """A table's play's id: the same each time the table ends, and it does not reveal the table's."""
+    return hashlib.sha256(f"play:{table_id}".encode()).hexdigest()[:24]
+
+
+def _player_id(conn: Connection, name: str, offered: bool = False) -> int:
+    """The id of the player with this name (any spelling), created if new. ``offered``: the name
+    was typed, so the autocomplete offers it (a default name such as "North" is not)."""
+    name = re.sub(r"\s+", " ", name).strip()[:PLAYER_NAME_LENGTH] or "?"
+    key = name_key(name)
+    row = conn.execute(sa.select(player_rows.c.id, player_rows.c.offered).where(player_rows.c.key == key)).first()
+    if row is not None:
+        if offered and not row.offered:
+            conn.execute(player_rows.update().where(player_rows.c.id == row.id).values(offered=True))
+        return row.id
+    return conn.execute(
+        player_rows.insert().values(name=name, key=key, created_at=_now(), offered=offered).returning(player_rows.c.id)
+    ).scalar_one()
+
+
+def _player_row(conn: Connection, player_id: int) -> sa.Row:
+    row = conn.execute(sa.select(player_rows).where(player_rows.c.id == player_id)).first() if _is_id(player_id) else None
+    if row is None:
+        raise RuleError("unknown_player", "There is no such player: they may have been merged into another.", "player")
+    return row
+
+
+def _player_name(name: object) -> str:
+    name = re.sub(r"\s+", " ", name).strip() if isinstance(name, str) else ""
+    if not 0 < len(name) <= PLAYER_NAME_LENGTH or not name.isprintable():
+        raise RuleError("bad_name", f"A player's name is 1 to {PLAYER_NAME_LENGTH} characters.", "name")
+    return name
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**31
+
+
+def _plays_query(conn: Connection, game: str | None, player: str | int | None) -> sa.Select | None:
+    """The plays with these filters (None when the player is unknown: no play)."""
+    query = sa.select(play_rows)
+    if game is not None:
+        query = query.where(play_rows.c.game == game)
+    if player is not None:
+        found = find_player(conn, player)
+        if found is None:
+            return None
+        query = query.where(
+            play_rows.c.id.in_(sa.select(play_players.c.play_id).where(play_players.c.player_id == found["id"]))
+        )
+    return query
+
+
+def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
+    """Plays in the API's shape, their players read in one query."""
+    ids = [row.id for row in rows]
+    seated: dict[str, list[dict]] = {play_id: [] for play_id in ids}
+    if ids:
+        for row in conn.execute(
+            sa.select(play_players, player_rows.c.name)
+            .select_from(play_players.join(player_rows, player_rows.c.id == play_players.c.player_id))
+            .where(play_players.c.play_id.in_(ids))
+            .order_by(play_players.c.play_id, play_players.c.position)
+        ):
+            seated[row.play_id].append(
+                {"name": row.name, "score": row.score, "winner": bool(row.winner), "team": row.team,
+                 "player": row.player_id}
+            )
+    return [
+        {"id": row.id, "game": row.game, "started": utc(row.started), "finished": utc(row.finished),
+         "players": seated[row.id], "details": json.loads(row.details)}
+        for row in rows
+    ]
+
+
+def _imported(entry: object, index: int) -> dict:
+    """One imported play, checked: its id, game, times (kept as stored here), players and details."""
+    def refuse() -> RuleError:
+        return RuleError("bad_play", f"Play number {index + 1} of the file is not a Castellan play.", f"plays.{index}")
+
+    if not isinstance(entry, dict):
+        raise refuse()
+    play_id, game, details = entry.get("id"), entry.get("game"), entry.get("details", {})
+    entries = entry.get("players")
+    if not (isinstance(play_id, str) and token_shaped(play_id) and isinstance(game, str) and 0 < len(game) <= 40
+            and isinstance(details, dict) and isinstance(entries, list) and 0 < len(entries) <= 16):
+        raise refuse()
+    try:
+        started, finished = _stored_time(entry.get("started")), _stored_time(entry.get("finished"))
+        names = [_player_name(seat.get("name")) for seat in entries]
+    except (RuleError, ValueError, TypeError, AttributeError):
+        raise refuse() from None
+    seats = []
+    for name, seat in zip(names, entries, strict=True):
+        score, team = seat.get("score"), seat.get("team")
+        if (score is not None and (isinstance(score, bool) or not isinstance(score, int) or abs(score) >= 2**53)) or (
+            team is not None and not (isinstance(team, str) and len(team) <= 40)
+        ):
+            raise refuse()
+        seats.append({"name": name, "score": score, "team": team, "winner": seat.get("winner") is True})
+    return {"id": play_id, "game": game, "started": started, "finished": finished, "players": seats, "details": details}
+
+
+def _stored_time(text: object) -> str:
+    """``2026-11-23T20:14:05Z`` as this store keeps times (UTC, milliseconds)."""
+    moment = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise ValueError(text)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def _parse(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp)
+
+
+def utc(stamp: str) -> str:
+    """A stored time as the API gives it: ``2026-11-23T20:14:05.123+00:00`` → ``2026-11-23T20:14:05Z``."""
+    return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 @contextmanager
 def _write(conn: Connection) -> Iterator[Connection]:
     """One write transaction, committed on leaving (rolled back on an exception).
@@ -571,6 +983,7 @@ def _table(row: sa.Row) -> Table:
         created_at=row.created_at,
         updated_at=row.updated_at,
         finished_at=row.finished_at,
+        private=bool(row.private),
     )
 
 

@@ -26,7 +26,7 @@ MAX_KEY = 200  # an Idempotency-Key is a UUID or so; anything longer is a mistak
 @bp.post("/tables")
 @security.limited("tables")
 def create():
-    """Create a table: ``{"game", "options"}`` → 201 with its links and the referee's table."""
+    """Create a table: ``{"game", "options", "private"?}`` → 201 with its links and the referee's table."""
     body = _object(json_body(), "body")
     game = registry().games.get(body.get("game"))
     if not isinstance(body.get("game"), str) or game is None or not game.has_tables:
@@ -35,9 +35,12 @@ def create():
     fields = body.get("options", {})
     if game.options_schema is not None:
         schemas.check(game.options_schema, fields, "options")
+    private = body.get("private", False)
+    if not isinstance(private, bool):
+        raise Refused(422, "bad_private", "“private” is true (the table stays out of the history) or false.", "private")
     options = game.table_options(_form_fields(fields))
     title = game.table_title(options) if game.table_title else ""
-    table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
+    table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
     security.count("tables")
     referee, viewer, seats = links[0], links[1], links[2:]
     answer = {
@@ -108,7 +111,7 @@ def finish(token: str):
     version = _version(body)
     if game.rules.result(table.state, False) is not None:
         raise RuleError("table_finished", "This game is already over by its rules: there is nothing to finish.")
-    return _change(link, game, lambda once: store.finish(get_db(), table.id, version, once))
+    return _change(link, game, lambda once: store.finish(get_db(), game.rules, table.id, version, once))
 
 
 @bp.get("/tables/<token>/log")
@@ -244,7 +247,7 @@ def describe(games: list[Game]) -> None:
         options = api.schema(f"{name}Options", game.options_schema or {"type": "object"})
         creations.append({
             "type": "object", "title": game.name, "required": ["game"],
-            "properties": {"game": {"const": game.slug}, "options": options},
+            "properties": {"game": {"const": game.slug}, "options": options, "private": _PRIVATE},
         })
         moves.append({**api.schema(f"{name}Action", game.action_schema or {"type": "object"}), "title": game.name})
     table = api.schema("Table", _TABLE_SCHEMA)
@@ -310,6 +313,8 @@ def _json(schema: dict) -> dict:
     return {"application/json": {"schema": schema}}
 
 
+_PRIVATE = {"type": "boolean", "default": False,
+            "description": "Keep this table out of the history: it never becomes a play."}
 _RESULT_SCHEMA = {
     "type": ["object", "null"],
     "description": "The final score once the table is finished (null while it is on, or when it was abandoned).",

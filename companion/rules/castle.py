@@ -353,6 +353,27 @@ def result(state: dict, finished: bool) -> dict | None:
     }
 
 
+def names(state: dict) -> list[str]:
+    """The names typed at the table's start (a seat left unnamed is "North" and so on: not a name)."""
+    return [state["names"][seat] for seat in SEAT_NAMES if state["names"].get(seat, SEAT_NAMES[seat]) != SEAT_NAMES[seat]]
+
+
+def play_details(state: dict) -> dict:
+    """What the history keeps of a finished game besides the score: each side (its players by
+    their place in the result's list), its colour, score and the ranks it captured."""
+    final = final_score(state)
+    if final is None:
+        return {}
+    order = [seat for members in TEAMS[state["players"]].values() for seat in members]
+    colours = state["colours"] or {}
+    return {"sides": [
+        {"players": [order.index(seat) for seat in members], "colour": colours.get(team),
+         "score": final["teams"][team],
+         "captured": {rank: line["cards"] for rank, line in final["breakdown"][team].items()}}
+        for team, members in TEAMS[state["players"]].items()
+    ]}
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A legal ``("referee", action)`` drawn with ``rng``, or ``None`` once the game is over."""
     if state["phase"] == "over":

@@ -489,6 +489,27 @@ def result(state: dict, finished: bool) -> dict | None:
     }
 
 
+def names(state: dict) -> list[str]:
+    """The names typed at the table's start ("Player 2" for an unnamed player is not a name)."""
+    return [
+        state["names"][player] for number, player in enumerate(state["players"], start=1)
+        if state["names"][player] != f"Player {number}"
+    ]
+
+
+def play_details(state: dict) -> dict:
+    """What the history keeps of a finished game: how it ended (the last player standing, or a
+    showdown: its stage and each player's tricks, by their place in the result's list; None
+    for a player not in it), and whether the win was shared."""
+    if state["phase"] != "over":
+        return {}
+    last = state["last"] or {}
+    if last.get("type") != "showdown":
+        return {"ended_by": "last_standing", "shared": bool(state["shared"])}
+    return {"ended_by": "showdown", "shared": bool(state["shared"]),
+            "showdown": {"stage": last["stage"], "tricks": [last["tricks"].get(player) for player in state["players"]]}}
+
+
 def _burnable(state: dict) -> dict[str, list[str]]:
     """The fort cards each player may burn now: before the game, or the player whose turn it is."""
     if state["pending"]:

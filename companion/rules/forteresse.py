@@ -344,6 +344,19 @@ def result(state: dict, finished: bool) -> dict | None:
     }
 
 
+def names(state: dict) -> list[str]:
+    """The names typed at the table's start ("Player A" for an unnamed seat is not a name)."""
+    return [state["names"][seat] for seat in SEATS if state["names"].get(seat, DEFAULT_NAMES[seat]) != DEFAULT_NAMES[seat]]
+
+
+def play_details(state: dict) -> dict:
+    """What the history keeps of a finished game: each round's kills, cannons, rifles and points,
+    for each player by their place in the result's list."""
+    if state["phase"] != "finished":
+        return {}
+    return {"rounds": [[round_[seat] for seat in SEATS] for round_ in _sheet(state)["rounds"]]}
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A legal ``(actor, action)`` drawn with ``rng``, or ``None`` once the game is over."""
     if state["phase"] == "finished":

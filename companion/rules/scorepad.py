@@ -124,6 +124,17 @@ def result(state: dict, finished: bool) -> dict | None:
     }
 
 
+def names(state: dict) -> list[str]:
+    """The names typed at the table's start: the pad's players."""
+    return list(state["players"])
+
+
+def play_details(state: dict) -> dict:
+    """What the history keeps of a finished pad: each round's points (in the players' order) and
+    whether the lowest total won."""
+    return {"rounds": [list(points) for points in state["rounds"]], "lowest_wins": bool(state["lowest_wins"])}
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """Any round of small scores, now and then a correction; the pad ends after 12 rounds."""
     if len(state["rounds"]) >= 12:

@@ -399,6 +399,27 @@ def result(state: dict, finished: bool) -> dict | None:
     }
 
 
+def names(state: dict) -> list[str]:
+    """The names typed at the table's start ("Player 2" for an unnamed player is not a name)."""
+    return [
+        state["names"][player] for number, player in enumerate(state["players"], start=1)
+        if state["names"][player] != f"Player {number}"
+    ]
+
+
+def play_details(state: dict) -> dict:
+    """What the history keeps of a finished match: each of its games, who started it and each
+    player's points (players by their place in the result's list)."""
+    if not state["match_over"]:
+        return {}
+    players = state["players"]
+    return {"games": [
+        {"starter": players.index(game["starter"]) if game.get("starter") in players else None,
+         "scores": [game["scores"][player]["total"] for player in players]}
+        for game in state["results"]
+    ]}
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A random legal action: sometimes a player's hand entered (by the referee or that player),
     else a card the player to move may play (from the entered hand, or any unplayed card while

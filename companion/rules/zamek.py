@@ -325,6 +325,21 @@ def result(state: dict, finished: bool) -> dict | None:
     }
 
 
+def names(state: dict) -> list[str]:
+    """The names typed at the table's start: every castle's player."""
+    return [player["name"] for player in state["players"]]
+
+
+def play_details(state: dict) -> dict:
+    """What the history keeps of a finished game: the variant, each castle's length (players by
+    their place in the result's list) and what decided the winner ("score", a tie-break's
+    "king", "queen" or "wizard", "ten", "longest"; None for a tie nothing broke)."""
+    if not state["over"]:
+        return {}
+    return {"variant": state["variant"], "decided_by": state["decided_by"],
+            "castles": [len(state["castles"][player["seat"]]) for player in state["players"]]}
+
+
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
     """A legal ``(actor, action)`` drawn at random, or None once the game is over."""
     if state["over"]:

@@ -46,9 +46,11 @@ def create(game_slug: str):
     if game is None or not game.has_tables:
         abort(404)
     try:
-        options = game.table_options(form_dict(game.list_fields))
+        form = form_dict(game.list_fields)
+        private = bool(form.pop("private", ""))  # "Keep this table out of the history"
+        options = game.table_options(form)
         title = game.table_title(options) if game.table_title else ""
-        _table, links = store.create_table(get_db(), game.rules, game.slug, options, title)
+        _table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
         security.count("tables")
     except RuleError as refused:
         flash(refused.message, "error")

@@ -76,6 +76,19 @@ def test_random_games_end_and_keep_the_protocol(name, options):
             _assert_refuses_nonsense(rules, state, actor)
         else:
             pytest.fail(f"{name}: a random game did not end within {MAX_ACTIONS} actions")
+        _assert_keeps_a_play(rules, state, options)
+
+
+def _assert_keeps_a_play(rules, state, options):
+    """What the history keeps of a game that ended: its result, small JSON details, and the typed names."""
+    result = rules.result(state, True)
+    assert result is not None and result["players"]
+    details = rules.play_details(state)
+    assert isinstance(details, dict) and json.loads(json.dumps(details)) == details
+    assert len(json.dumps(details)) < 4000
+    typed = rules.names(rules.new_table(copy.deepcopy(options), 1))
+    assert all(isinstance(name, str) and name for name in typed)
+    assert set(typed) <= {player["name"] for player in result["players"]}
 
 
 def _assert_refuses_nonsense(rules, state, actor):
