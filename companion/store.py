@@ -682,6 +682,22 @@ def player_stats(conn: Connection, player_id: int) -> dict:
     }
 
 
+def table_play(conn: Connection, table_id: str) -> dict | None:
+    """The play a finished table became (in ``play``'s shape), or None: still on, abandoned, or private."""
+    return play(conn, _play_id(table_id))
+
+
+def player_results(conn: Connection, player_id: int) -> list[tuple[str, bool]]:
+    """Each play of a player, oldest first, as (when it ended, ``…Z``; whether they won): the wins
+    over time of their page."""
+    rows = conn.execute(
+        sa.select(play_players.c.finished, play_players.c.winner)
+        .where(play_players.c.player_id == player_id)
+        .order_by(play_players.c.finished, play_players.c.play_id)
+    )
+    return [(utc(row.finished), bool(row.winner)) for row in rows]
+
+
 def game_stats(conn: Connection, game: str) -> dict:
     """A game's record: plays, the winners' table (``{"id", "name", "wins", "plays"}``, most wins
     first, at most 10) and the average length of a play in seconds (None with no play)."""

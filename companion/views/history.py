@@ -26,7 +26,7 @@ def index():
     """Plays newest first, filtered by game and by player (a GET form), a page at a time."""
     filters = _filters()
     plays = store.list_plays(get_db(), limit=PAGE + 1, before=request.args.get("before") or None, **filters)
-    older = plays[PAGE]["id"] if len(plays) > PAGE else None  # one more than shown: is there a next page?
+    older = plays[PAGE - 1]["id"] if len(plays) > PAGE else None  # one more than shown: is there a next page?
     return render_template(
         "history/index.html",
         plays=plays[:PAGE],
@@ -209,7 +209,7 @@ def _rounds_chart(play: dict, game) -> dict | None:
 def _wins_chart(player: dict, stats: dict) -> dict | None:
     """The player's plays and wins counted up by date (SVG, and the same numbers by day)."""
     results = store.player_results(get_db(), player["id"])
-    if not results:
+    if len(results) < 2:  # one play is a point, not a trend: the numbers above say it
         return None
     days = [(_moment(finished).date(), won) for finished, won in results]
     title = f"{player['name']}: plays and wins over time"

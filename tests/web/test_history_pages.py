@@ -147,7 +147,6 @@ def test_the_history_lists_plays_newest_first_and_filters_by_game_and_player(app
 def test_the_download_links_carry_the_same_filters(app, browser):
     page = text(browser.get("/history?game=castle&player=Ola"))
     assert 'href="/api/v1/plays.csv?game=castle&player=Ola"' in page
-    assert 'href="/api/v1/plays/bgstats.json?game=castle&player=Ola"' in page
 
 
 def test_the_history_goes_back_a_page_at_a_time(app, browser):
@@ -180,7 +179,7 @@ def test_a_players_page_counts_wins_rates_scores_and_opponents(app, browser):
     page = text(browser.get(f"/players/{_player_id(app, 'Ola')}"))
     assert "2 of 3 plays won: 67 %." in page
     by_game = re.search(r'aria-label="Record by game">(.*?)</table>', page, re.S).group(1)
-    rows = [re.findall(r"<td>([^<]*)</td>", row) for row in re.findall(r"<tr><th scope=\"row\">.*?</tr>", by_game, re.S)]
+    rows = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr><th scope=\"row\">.*?</tr>", by_game, re.S)]
     assert rows == [["2", "1", "50 %", "25.0", "30"], ["1", "1", "100 %", "9.0", "9"]]
     assert re.findall(r'<li><a href="/players/\d+">(\w+)</a> <span class="hint">(\d+ plays? together)', page) == [
         ("Kuba", "3 plays together"), ("Ewa", "1 play together"),
@@ -317,3 +316,13 @@ def test_names_played_before_are_offered_on_every_start_form(app, browser):
 
 def test_the_home_page_and_every_page_link_to_the_history(browser):
     assert 'href="/history">History</a>' in text(browser.get("/"))
+
+
+def test_the_score_pad_offers_earlier_players_as_boxes_to_tick(app, browser):
+    _pad(browser, players="Ola\nKuba")
+    page = text(browser.get("/scorepad/"))
+    assert re.findall(r'<input type="checkbox" name="known" value="([^"]+)">', page) == ["Kuba", "Ola"]
+    token = browser.create_table("scorepad", {"players": "Ewa\nOla", "known": ["Ola", "Kuba"]})
+    assert re.findall(r'<label for="points-\d">(\w+)</label>', text(browser.get(f"/t/{token}"))) == ["Ewa", "Ola", "Kuba"]
+    refused = browser.post("/tables/new/scorepad", {"players": ""})
+    assert "A score pad takes 1 to 8 players." in text(browser.get(refused.headers["Location"]))
