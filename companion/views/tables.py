@@ -104,19 +104,17 @@ def act(token: str):
         return _refuse(
             link, table, game, 403, "This is a viewer's link: it can watch the table but not play on it."
         )
-    try:
-        form = form_dict(game.list_fields)
+
+    def move(form: dict) -> store.Table:
         action = game.checked_action(game.table_action(form, link.viewer))
         if link.role == "seat":
             action = {**action, "member": _member(), "member_name": _member_name(form)}
         version = None if store.order_free(game.rules, action) else _version(form)
-        table = store.act(get_db(), game.rules, table.id, link.viewer, action, version, _once(link, form))
-    except store.StaleTable as stale:
-        return _refuse(link, stale.table, game, 409, str(stale))
-    except store.Repeated:
-        return _done(link, store.get_table(get_db(), table.id), game)
-    except RuleError as refused:
-        return _refuse(link, table, game, 422, refused.message)
+        return store.act(get_db(), game.rules, table.id, link.viewer, action, version, _once(link, form))
+
+    table, answer = _changed(link, table, game, move)
+    if answer is not None:
+        return answer
     if is_htmx():
         last = store.last_action(get_db(), table.id)
         return _render_table(link, table, game, notices=[("recorded", last["description"])] if last else [])
@@ -345,18 +343,23 @@ def _ending(link, table, game) -> dict:
     }
 
 
-def _referee_change(link, table, game, change, message: str | None):
-    """One change of the referee's (undo, finish) made from a posted form: ``change(form)`` gives the
-    table after it; a stale, repeated or refused change is answered as every move's is."""
+def _changed(link, table, game, change):
+    """A change made from the posted form (a move, an undo, a finish): ``change(form)`` gives the table
+    after it. ``(table, None)``, or ``(None, answer)`` when it was stale, repeated or refused."""
     try:
-        table = change(form_dict(game.list_fields))
+        return change(form_dict(game.list_fields)), None
     except store.StaleTable as stale:
-        return _refuse(link, stale.table, game, 409, str(stale))
+        return None, _refuse(link, stale.table, game, 409, str(stale))
     except store.Repeated:
-        return _done(link, store.get_table(get_db(), table.id), game)
+        return None, _done(link, store.get_table(get_db(), table.id), game)
     except RuleError as refused:
-        return _refuse(link, table, game, 422, refused.message)
-    return _done(link, table, game, message)
+        return None, _refuse(link, table, game, 422, refused.message)
+
+
+def _referee_change(link, table, game, change, message: str | None):
+    """One change of the referee's (undo, finish), answered with ``message`` once it is made."""
+    table, answer = _changed(link, table, game, change)
+    return answer if answer is not None else _done(link, table, game, message)
 
 
 def _render_table(link, table, game, status: int = 200, notices=(), kept: dict | None = None):

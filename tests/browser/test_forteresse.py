@@ -49,8 +49,8 @@ def _watch_bodies(page) -> list[str]:
 
 def test_two_phones_play_and_neither_ever_receives_the_other_fortress(server, phone, second_phone):
     phone.goto(server + "/forteresse/")
-    phone.get_by_role("textbox", name="Player A").fill("Ola")
-    phone.get_by_role("textbox", name="Player B").fill("Kuba")
+    phone.get_by_role("combobox", name="Player A").fill("Ola")
+    phone.get_by_role("combobox", name="Player B").fill("Kuba")
     phone.locator(".choices label", has_text="Player A").click()
     phone.get_by_role("button", name="Start a Forteresse table").click()
     expect(phone.get_by_text("You are the referee")).to_be_visible()
