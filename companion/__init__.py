@@ -56,10 +56,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["SWEEP_DAYS"]:
         with db.connect(app.config["DATABASE"]) as conn:
             store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
+    from companion import api, errors, plays_api, tables_api
+    from companion.views import tables as table_views
+
+    # Inside the host check (security.init_app wraps it): a poll from a bad host is refused first.
+    app.wsgi_app = table_views.UnchangedPolls(app, app.wsgi_app)
     security.init_app(app)
-    from companion import api, errors, tables_api
 
     tables_api.describe(registry.ordered())
+    plays_api.describe()
 
     for blueprint in registry.blueprints:
         app.register_blueprint(blueprint)

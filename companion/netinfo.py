@@ -15,13 +15,27 @@ import qrcode
 import qrcode.image.svg
 from qrcode.constants import ERROR_CORRECT_M
 
+LAN_ADDRESS_TTL = 10.0  # seconds a lan_address() answer is kept: every table page opened at localhost asks
+_lan_address: list[tuple[float, str]] = []
+
 
 def lan_address() -> str:
     """This machine's IPv4 address on the local network, or 127.0.0.1 when it has none.
 
-    A UDP socket "connected" to a documentation address sends no packet; it only asks the
-    kernel which local address would be used.
+    Kept ten seconds: a table page opened at http://localhost shows it in every link, and
+    looking it up (the host name resolved, a socket opened) cost more than the rest of the
+    links. A laptop moved to another network shows its new address ten seconds later.
     """
+    if _lan_address and time.monotonic() - _lan_address[0][0] < LAN_ADDRESS_TTL:
+        return _lan_address[0][1]
+    address = _find_lan_address()
+    _lan_address[:] = [(time.monotonic(), address)]
+    return address
+
+
+def _find_lan_address() -> str:
+    """A UDP socket "connected" to a documentation address sends no packet; it only asks the
+    kernel which local address would be used."""
     candidates = []
     with contextlib.suppress(OSError):
         candidates += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]

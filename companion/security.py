@@ -12,11 +12,16 @@ as one process.
 
 from __future__ import annotations
 
+import copy
+import functools
+import time
+
 from flask import Flask, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect, generate_csrf
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion import netinfo
@@ -97,10 +102,12 @@ def apply_limits(app: Flask) -> None:
     # limit when called (the decorator below), so the limiter's check before every request
     # found nothing to count, yet cost a tenth of an unchanged poll's answer.
     app.before_request_funcs[None].remove(limiter._check_request_limit)
+    limited_endpoints = set()
     for endpoint, view in list(app.view_functions.items()):
         kind = getattr(view, "castellan_limit", None)
         if kind is None:
             continue
+        limited_endpoints.add(endpoint)
         setting, message = _LIMITS[kind]
         per_minute = app.config[setting]
         # One count per kind, shared by its views: the API and the pages create tables alike.
@@ -110,6 +117,21 @@ def apply_limits(app: Flask) -> None:
             error_message=message.format(limit=per_minute),
             deduct_when=lambda _response, kind=kind: kind in g.get("castellan_counted", ()),
         )(view)
+    # Its hooks after a view and at the request's end only count what a limited view decided
+    # (``count``): every other request, a page or a move, skips them.
+    for hooks in (app.after_request_funcs[None], app.teardown_request_funcs[None]):
+        for index, hook in enumerate(hooks):
+            if getattr(hook, "__self__", None) is limiter or limiter in getattr(hook, "args", ()):
+                hooks[index] = _only_for(hook, limited_endpoints)
+
+
+def _only_for(hook, endpoints: set[str]):
+    """``hook`` run for a request to one of ``endpoints`` only (what it is given back otherwise)."""
+
+    def hook_if_limited(value):
+        return hook(value) if request.endpoint in endpoints else value
+
+    return hook_if_limited
 
 
 class HostCheck:
@@ -135,10 +157,57 @@ class HostCheck:
 
 
 class _SessionCookie(SecureCookieSessionInterface):
-    """The signed session cookie, ``Secure`` whenever the request came over HTTPS (directly or via a trusted proxy)."""
+    """The signed session cookie, ``Secure`` whenever the request came over HTTPS (directly or via a trusted proxy).
+
+    A phone sends the same cookie with every poll and every page until its session changes,
+    and checking its signature and decoding it cost a quarter of an unchanged poll's answer:
+    a cookie once checked is remembered (``session_data``), and only its age is checked again.
+    """
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def open_session(self, app: Flask, request):
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if not app.secret_key:
+            return None
+        return self.session_class(session_data(app, cookie))
+
+
+SESSIONS_REMEMBERED = 4096  # cookies checked once per process: a hall of phones, each with its own
+
+
+def session_data(app: Flask, cookie: str | None) -> dict:
+    """The content of a session cookie whose signature holds (empty for none, a forged or an expired one).
+
+    The same answer as Flask's own ``open_session``; a copy, so that a view may change it.
+    """
+    if not cookie:
+        return {}
+    lifetime = int(app.permanent_session_lifetime.total_seconds())
+    found = _checked(app.session_interface, app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), cookie)
+    if found is None or time.time() - found[1] > lifetime:
+        return {}
+    data = found[0]
+    if all(isinstance(value, str | int | float | bool | None) for value in data.values()):
+        return dict(data)
+    return copy.deepcopy(data)  # flashed messages are a list: a view appends to it
+
+
+@functools.lru_cache(maxsize=SESSIONS_REMEMBERED)
+def _checked(interface: SecureCookieSessionInterface, secret_key, fallbacks: tuple, cookie: str):
+    """A cookie's content and when it was signed (seconds), or None when its signature does not hold."""
+    serializer = URLSafeTimedSerializer(
+        [*fallbacks, secret_key],
+        salt=interface.salt,
+        serializer=interface.serializer,
+        signer_kwargs={"key_derivation": interface.key_derivation, "digest_method": interface.digest_method},
+    )
+    try:
+        data, signed = serializer.loads(cookie, return_timestamp=True)
+    except BadSignature:
+        return None
+    return data, signed.timestamp()
 
 
 def init_app(app: Flask) -> None:

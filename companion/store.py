@@ -37,7 +37,7 @@ from types import ModuleType
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from companion.db import action_keys, actions, links, play_players, remembered, snapshots, tables
+from companion.db import Sql, action_keys, actions, links, play_players, remembered, run, snapshots, tables
 from companion.db import players as player_rows
 from companion.db import plays as play_rows
 from companion.rules.errors import RuleError
@@ -151,7 +151,7 @@ def create_table(
                 state=_dump(state), created_at=now, updated_at=now, private=private,
             )
         )
-        for name in rules.names(state):
+        for name in sorted(rules.names(state), key=name_key):  # in one order everywhere: no deadlock
             _player_id(conn, name, offered=True)
         conn.execute(snapshots.insert().values(table_id=table_id, seq=0, state=_dump(state)))
         conn.execute(
@@ -168,14 +168,13 @@ def find_link(conn: Connection, token: str) -> Link | None:
     """The link with this token, or None."""
     if not token_shaped(token):
         return None
-    row = conn.execute(sa.select(links).where(links.c.token == token)).first()
+    row = run(conn, _LINK, {"token": token}).fetchone()
     return _link(row) if row else None
 
 
 def table_links(conn: Connection, table_id: str) -> list[Link]:
     """Every link of a table: referee, viewer, then the seats in creation order."""
-    rows = conn.execute(sa.select(links).where(links.c.table_id == table_id).order_by(links.c.position))
-    return [_link(row) for row in rows]
+    return [_link(row) for row in run(conn, _TABLE_LINKS, {"table_id": table_id})]
 
 
 def claim_seat(conn: Connection, link: Link, phone: str) -> bool:
@@ -203,20 +202,17 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
     """
     with _write(conn):
         conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id).with_for_update())
-        row = conn.execute(
-            sa.select(links).where(
-                links.c.table_id == table_id, links.c.role == "seat", links.c.seat == seat, links.c.claimed_by.isnot(None)
-            )
-        ).first()
+        row = run(conn, _CLAIMED_SEAT, {"table_id": table_id, "seat": seat}).fetchone()
         if row is None:
             raise KeyError(seat)
-        conn.execute(links.update().where(links.c.token == row.token).values(claimed_by=None))
-        description = f"The referee released {row.label}'s link: the next phone to open it takes the seat."
+        released = _link(row)
+        conn.execute(links.update().where(links.c.token == released.token).values(claimed_by=None))
+        description = f"The referee released {released.label}'s link: the next phone to open it takes the seat."
         _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
         conn.execute(
             tables.update().where(tables.c.id == table_id).values(version=tables.c.version + 1, updated_at=_now())
         )
-        return _link(row)
+        return released
 
 
 def mark_joined(conn: Connection, link: Link) -> None:
@@ -230,34 +226,26 @@ def mark_joined(conn: Connection, link: Link) -> None:
 
 def get_table(conn: Connection, table_id: str) -> Table:
     """The table as it is now (KeyError if there is none)."""
-    row = conn.execute(sa.select(tables).where(tables.c.id == table_id)).first()
+    row = run(conn, _TABLE, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
     return _table(row)
-
-
-# Built once: a poll is the most frequent request of all, and building the statement cost as
-# much as running it.
-_VERSION_BY_TOKEN = (
-    sa.select(tables.c.version)
-    .select_from(links.join(tables, links.c.table_id == tables.c.id))
-    .where(links.c.token == sa.bindparam("token"))
-)
 
 
 def version_by_token(conn: Connection, token: str) -> int | None:
     """The version of the table a link opens, in one lookup, or None for an unknown token."""
     if not token_shaped(token):
         return None
-    return conn.execute(_VERSION_BY_TOKEN, {"token": token}).scalar()
+    row = run(conn, _VERSION_BY_TOKEN, {"token": token}).fetchone()
+    return row[0] if row else None
 
 
 def table_version(conn: Connection, table_id: str) -> int:
     """Just the version: what a polling phone asks for every second or two."""
-    version = conn.execute(sa.select(tables.c.version).where(tables.c.id == table_id)).scalar()
-    if version is None:
+    row = run(conn, _TABLE_VERSION, {"id": table_id}).fetchone()
+    if row is None:
         raise KeyError(table_id)
-    return version
+    return row[0]
 
 
 def act(
@@ -400,22 +388,20 @@ def history(conn: Connection, table_id: str, only_in_force: bool = False, limit:
 
     ``only_in_force``: the entries undo can take back (a seat's release is not one).
     """
-    query = sa.select(actions).where(actions.c.table_id == table_id).order_by(actions.c.seq.desc())
-    if only_in_force:
-        query = query.where(actions.c.undone_at.is_(None), actions.c.kind != "release")
-    if limit is not None:
-        query = query.limit(int(limit))
+    params = {"table_id": table_id} if limit is None else {"table_id": table_id, "limit": int(limit)}
     return [
         {
-            "seq": row.seq,
-            "actor": row.actor,
-            "action": json.loads(row.payload),
-            "description": row.description,
-            "at": row.created_at,
-            "undone": row.undone_at is not None,
-            "kind": row.kind,
+            "seq": seq,
+            "actor": actor,
+            "action": json.loads(payload),
+            "description": description,
+            "at": created_at,
+            "undone": undone_at is not None,
+            "kind": kind,
         }
-        for row in conn.execute(query)
+        for seq, actor, payload, description, created_at, undone_at, kind in run(
+            conn, _HISTORY[only_in_force, limit is not None], params
+        )
     ]
 
 
@@ -509,7 +495,7 @@ def player_names(conn: Connection, prefix: str = "", limit: int = 20) -> list[st
         .select_from(player_rows.outerjoin(play_players, play_players.c.player_id == player_rows.c.id))
         .where(player_rows.c.offered)
         .group_by(player_rows.c.id, player_rows.c.name)
-        .order_by(count.desc(), player_rows.c.name)
+        .order_by(count.desc(), player_rows.c.key)
         .limit(max(1, min(int(limit), MAX_PAGE)))
     )
     if key:
@@ -611,26 +597,29 @@ def list_plays(
 ) -> list[dict]:
     """The plays, newest first, in the API's shape (see ``play``); ``game`` and ``player`` (a name
     or an id) filter, ``before`` (a play's id) starts after that play: the next page."""
-    query = _plays_query(conn, game, player)
-    if query is None:
+    scope = _plays_query(conn, game, player)
+    if scope is None:
         return []
+    query, finished, play_id = scope
     if before is not None:
         anchor = conn.execute(sa.select(play_rows.c.finished, play_rows.c.id).where(play_rows.c.id == before)).first()
         if anchor is None:
             return []
-        query = query.where(sa.tuple_(play_rows.c.finished, play_rows.c.id) < sa.tuple_(anchor.finished, anchor.id))
+        query = query.where(sa.tuple_(finished, play_id) < sa.tuple_(anchor.finished, anchor.id))
     rows = conn.execute(
-        query.order_by(play_rows.c.finished.desc(), play_rows.c.id.desc()).limit(max(1, min(int(limit), MAX_PAGE)))
+        query.order_by(finished.desc(), play_id.desc()).limit(max(1, min(int(limit), MAX_PAGE)))
     ).all()
-    return _plays_answer(conn, rows)
+    unique = list({row.id: row for row in rows}.values())  # a player seated twice in one play (merged) is one play
+    return _plays_answer(conn, unique)
 
 
 def count_plays(conn: Connection, game: str | None = None, player: str | int | None = None) -> int:
     """How many plays ``list_plays`` would go through with these filters."""
-    query = _plays_query(conn, game, player)
-    if query is None:
+    scope = _plays_query(conn, game, player)
+    if scope is None:
         return 0
-    return conn.execute(sa.select(sa.func.count()).select_from(query.subquery())).scalar()
+    query, _finished, play_id = scope
+    return conn.execute(query.with_only_columns(sa.func.count(sa.distinct(play_id)))).scalar()
 
 
 def play(conn: Connection, play_id: str) -> dict | None:
@@ -642,30 +631,34 @@ def play(conn: Connection, play_id: str) -> dict | None:
     return _plays_answer(conn, [row])[0] if row else None
 
 
+def table_play(conn: Connection, table_id: str) -> dict | None:
+    """The play a table became (as ``play`` gives it), or None while it is on, or if it is private."""
+    return play(conn, _play_id(table_id))
+
+
 def player_stats(conn: Connection, player_id: int) -> dict:
     """A player's record: plays, wins, win rate; per game plays, wins, average and best score;
     and the players they played against most (``{"name", "id", "plays"}``, at most 5)."""
+    wins_column = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0))
     rows = conn.execute(
-        sa.select(play_rows.c.game, play_players.c.score, play_players.c.winner)
+        sa.select(
+            play_rows.c.game, sa.func.count().label("plays"), wins_column.label("wins"),
+            sa.func.avg(play_players.c.score).label("average"), sa.func.max(play_players.c.score).label("best"),
+        )
         .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id))
         .where(play_players.c.player_id == player_id)
+        .group_by(play_rows.c.game)
+        .order_by(play_rows.c.game)
     ).all()
-    games: dict[str, dict] = {}
-    for row in rows:
-        entry = games.setdefault(row.game, {"plays": 0, "wins": 0, "scores": []})
-        entry["plays"] += 1
-        entry["wins"] += bool(row.winner)
-        if row.score is not None:
-            entry["scores"].append(row.score)
     per_game = {
-        game: {
-            "plays": entry["plays"], "wins": entry["wins"], "win_rate": entry["wins"] / entry["plays"],
-            "average_score": sum(entry["scores"]) / len(entry["scores"]) if entry["scores"] else None,
-            "best_score": max(entry["scores"]) if entry["scores"] else None,
+        row.game: {
+            "plays": row.plays, "wins": int(row.wins), "win_rate": int(row.wins) / row.plays,
+            "average_score": None if row.average is None else float(row.average),
+            "best_score": row.best,
         }
-        for game, entry in sorted(games.items())
+        for row in rows
     }
-    total, wins = len(rows), sum(bool(row.winner) for row in rows)
+    total, wins = sum(row.plays for row in rows), sum(int(row.wins) for row in rows)
     mine = sa.select(play_players.c.play_id).where(play_players.c.player_id == player_id)
     met = sa.func.count(sa.distinct(play_players.c.play_id)).label("plays")
     opponents = conn.execute(
@@ -682,11 +675,6 @@ def player_stats(conn: Connection, player_id: int) -> dict:
     }
 
 
-def table_play(conn: Connection, table_id: str) -> dict | None:
-    """The play a finished table became (in ``play``'s shape), or None: still on, abandoned, or private."""
-    return play(conn, _play_id(table_id))
-
-
 def player_results(conn: Connection, player_id: int) -> list[tuple[str, bool]]:
     """Each play of a player, oldest first, as (when it ended, ``…Z``; whether they won): the wins
     over time of their page."""
@@ -701,8 +689,9 @@ def player_results(conn: Connection, player_id: int) -> list[tuple[str, bool]]:
 def game_stats(conn: Connection, game: str) -> dict:
     """A game's record: plays, the winners' table (``{"id", "name", "wins", "plays"}``, most wins
     first, at most 10) and the average length of a play in seconds (None with no play)."""
-    times = conn.execute(sa.select(play_rows.c.started, play_rows.c.finished).where(play_rows.c.game == game)).all()
-    lengths = [(_parse(row.finished) - _parse(row.started)).total_seconds() for row in times]
+    played, seconds = conn.execute(
+        sa.select(sa.func.count(), sa.func.avg(play_rows.c.seconds)).where(play_rows.c.game == game)
+    ).one()
     wins = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0)).label("wins")
     count = sa.func.count(play_players.c.play_id).label("plays")
     winners = conn.execute(
@@ -715,9 +704,9 @@ def game_stats(conn: Connection, game: str) -> dict:
         .limit(10)
     ).all()
     return {
-        "plays": len(times),
-        "winners": [{"id": row.id, "name": row.name, "wins": row.wins, "plays": row.plays} for row in winners],
-        "average_seconds": sum(lengths) / len(lengths) if lengths else None,
+        "plays": played,
+        "winners": [{"id": row.id, "name": row.name, "wins": int(row.wins), "plays": row.plays} for row in winners],
+        "average_seconds": None if seconds is None else float(seconds),
     }
 
 
@@ -728,18 +717,35 @@ def import_plays(conn: Connection, imported: list[dict]) -> int:
     A play's players are found by name, or created. ``RuleError`` for a play that is not in
     that shape (then nothing is added).
     """
-    checked = [_imported(entry, index) for index, entry in enumerate(imported)]
+    checked = list({entry["id"]: entry for entry in (_imported(entry, index) for index, entry in enumerate(imported))}.values())
+    known: dict[str, int] = {}  # a player's id by name key, for this import
     added = 0
     with _write(conn):
-        for entry in checked:
-            if conn.execute(sa.select(play_rows.c.id).where(play_rows.c.id == entry["id"])).first() is not None:
+        for start in range(0, len(checked), 500):
+            chunk = checked[start : start + 500]
+            present = set(conn.execute(
+                sa.select(play_rows.c.id).where(play_rows.c.id.in_([entry["id"] for entry in chunk]))
+            ).scalars())
+            new = [entry for entry in chunk if entry["id"] not in present]
+            if not new:
                 continue
-            conn.execute(play_rows.insert().values(
-                id=entry["id"], table_id=None, game=entry["game"], started=entry["started"],
-                finished=entry["finished"], details=_dump(entry["details"]),
-            ))
-            _write_play_players(conn, entry["id"], entry["finished"], entry["players"])
-            added += 1
+            conn.execute(play_rows.insert(), [
+                {"id": entry["id"], "table_id": None, "game": entry["game"], "started": entry["started"],
+                 "finished": entry["finished"], "seconds": _seconds(entry["started"], entry["finished"]),
+                 "details": _dump(entry["details"])}
+                for entry in new
+            ])
+            for entry in new:
+                for seat in entry["players"]:
+                    key = name_key(seat["name"])
+                    if key not in known:
+                        known[key] = _player_id(conn, seat["name"])
+            conn.execute(play_players.insert(), [
+                {"play_id": entry["id"], "position": position, "player_id": known[name_key(seat["name"])],
+                 "finished": entry["finished"], "team": seat["team"], "score": seat["score"], "winner": seat["winner"]}
+                for entry in new for position, seat in enumerate(entry["players"])
+            ])
+            added += len(new)
     return added
 
 
@@ -760,7 +766,8 @@ def _keep_play(conn: Connection, rules: ModuleType, table: Table, state: dict, f
     if kept is None:
         kept = _now()
         conn.execute(play_rows.insert().values(
-            id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept, details=details,
+            id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept,
+            seconds=_seconds(table.created_at, kept), details=details,
         ))
     else:
         conn.execute(play_rows.update().where(play_rows.c.id == play_id).values(details=details))
@@ -769,9 +776,12 @@ def _keep_play(conn: Connection, rules: ModuleType, table: Table, state: dict, f
 
 
 def _write_play_players(conn: Connection, play_id: str, finished: str, entries: list[dict]) -> None:
+    # Players found (or made) in the order of their keys, as everywhere: two transactions adding
+    # the same new names never wait for each other in a circle.
+    ids = {name: _player_id(conn, name) for name in sorted({entry["name"] for entry in entries}, key=name_key)}
     conn.execute(play_players.insert(), [
         {
-            "play_id": play_id, "position": position, "player_id": _player_id(conn, entry["name"]),
+            "play_id": play_id, "position": position, "player_id": ids[entry["name"]],
             "finished": finished, "team": entry.get("team"), "score": entry.get("score"),
             "winner": bool(entry.get("winner")),
         }
@@ -790,13 +800,19 @@ def _player_id(conn: Connection, name: str, offered: bool = False) -> int:
     name = re.sub(r"\s+", " ", name).strip()[:PLAYER_NAME_LENGTH] or "?"
     key = name_key(name)
     row = conn.execute(sa.select(player_rows.c.id, player_rows.c.offered).where(player_rows.c.key == key)).first()
-    if row is not None:
-        if offered and not row.offered:
-            conn.execute(player_rows.update().where(player_rows.c.id == row.id).values(offered=True))
-        return row.id
-    return conn.execute(
-        player_rows.insert().values(name=name, key=key, created_at=_now(), offered=offered).returning(player_rows.c.id)
-    ).scalar_one()
+    if row is None:
+        # Two tables at once may bring the same new name: the second waits for the first and adds nothing.
+        conn.execute(
+            sa.text(
+                "INSERT INTO players (name, key, created_at, offered) VALUES (:name, :key, :now, :offered)"
+                " ON CONFLICT (key) DO NOTHING"
+            ),
+            {"name": name, "key": key, "now": _now(), "offered": offered},
+        )
+        row = conn.execute(sa.select(player_rows.c.id, player_rows.c.offered).where(player_rows.c.key == key)).one()
+    if offered and not row.offered:
+        conn.execute(player_rows.update().where(player_rows.c.id == row.id).values(offered=True))
+    return row.id
 
 
 def _player_row(conn: Connection, player_id: int) -> sa.Row:
@@ -817,19 +833,27 @@ def _is_id(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**31
 
 
-def _plays_query(conn: Connection, game: str | None, player: str | int | None) -> sa.Select | None:
-    """The plays with these filters (None when the player is unknown: no play)."""
-    query = sa.select(play_rows)
-    if game is not None:
-        query = query.where(play_rows.c.game == game)
-    if player is not None:
+def _plays_query(
+    conn: Connection, game: str | None, player: str | int | None
+) -> tuple[sa.Select, sa.Column, sa.Column] | None:
+    """The plays with these filters, and the columns to order and page them by: those of the index
+    the filter walks (None when the player is unknown: no play)."""
+    if player is None:
+        query = sa.select(play_rows)
+        finished, play_id = play_rows.c.finished, play_rows.c.id
+    else:
         found = find_player(conn, player)
         if found is None:
             return None
-        query = query.where(
-            play_rows.c.id.in_(sa.select(play_players.c.play_id).where(play_players.c.player_id == found["id"]))
+        query = (
+            sa.select(play_rows)
+            .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id))
+            .where(play_players.c.player_id == found["id"])
         )
-    return query
+        finished, play_id = play_players.c.finished, play_players.c.play_id
+    if game is not None:
+        query = query.where(play_rows.c.game == game)
+    return query, finished, play_id
 
 
 def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
@@ -890,8 +914,9 @@ def _stored_time(text: object) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
-def _parse(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp)
+def _seconds(started: str, finished: str) -> int:
+    """How long a play lasted, in whole seconds."""
+    return max(0, int((datetime.fromisoformat(finished) - datetime.fromisoformat(started)).total_seconds()))
 
 
 def utc(stamp: str) -> str:
@@ -919,22 +944,19 @@ def _write(conn: Connection) -> Iterator[Connection]:
 
 def _current(conn: Connection, table_id: str, version: int | None, once: Once | None) -> Table:
     """The table, locked, after the checks every change makes first: the key, then the version."""
-    row = conn.execute(sa.select(tables).where(tables.c.id == table_id).with_for_update()).first()
+    row = run(conn, _TABLE_LOCKED, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
     if once is not None:
-        kept = conn.execute(
-            sa.select(action_keys.c.token, action_keys.c.answer).where(
-                action_keys.c.table_id == table_id, action_keys.c.key == once.key
-            )
-        ).first()
+        kept = run(conn, _KEPT, {"table_id": table_id, "key": once.key}).fetchone()
         if kept is not None:
-            if kept.token != once.token:
+            token, answer = kept
+            if token != once.token:
                 raise RuleError(
                     "idempotency_key_reused",
                     "This Idempotency-Key was already used through another link: choose a new key for every action.",
                 )
-            raise Repeated(json.loads(kept.answer) if kept.answer is not None else None)
+            raise Repeated(json.loads(answer) if answer is not None else None)
     table = _table(row)
     if version is not None and table.version != version:
         raise StaleTable(table)
@@ -943,13 +965,11 @@ def _current(conn: Connection, table_id: str, version: int | None, once: Once | 
 
 def _append(conn: Connection, table_id: str, actor: str, action: dict, description: str, kind: str) -> int:
     """Append one entry to the log; its seq."""
-    seq = (conn.execute(sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id)).scalar() or 0) + 1
-    conn.execute(
-        actions.insert().values(
-            table_id=table_id, seq=seq, actor=actor, payload=_dump(action), description=description,
-            created_at=_now(), kind=kind,
-        )
-    )
+    seq = (run(conn, _LAST_SEQ, {"table_id": table_id}).fetchone()[0] or 0) + 1
+    run(conn, _APPEND, {
+        "table_id": table_id, "seq": seq, "actor": actor, "payload": _dump(action), "description": description,
+        "created_at": _now(), "kind": kind,
+    })
     return seq
 
 
@@ -960,46 +980,89 @@ def _keep(conn: Connection, table: Table, once: Once | None) -> Table:
     """
     if once is not None:
         now = datetime.now(UTC)
-        conn.execute(action_keys.delete().where(action_keys.c.created_at < (now - KEYS_KEPT).isoformat()))
+        run(conn, _FORGET_KEYS, {"before": (now - KEYS_KEPT).isoformat()})
         answer = _dump(once.answer(table)) if once.answer else None
-        conn.execute(
-            action_keys.insert().values(
-                table_id=table.id, key=once.key, token=once.token, answer=answer,
-                created_at=now.isoformat(timespec="milliseconds"),
-            )
-        )
+        run(conn, _KEEP_KEY, {
+            "table_id": table.id, "key": once.key, "token": once.token, "answer": answer,
+            "created_at": now.isoformat(timespec="milliseconds"),
+        })
     return table
 
 
 def _set_head(conn: Connection, table: Table, seq: int, state: dict, stored: str | None = None) -> Table:
     """Write the state after ``seq`` as the table's; the table as it now is, without reading it back."""
     now = _now()
-    conn.execute(
-        tables.update()
-        .where(tables.c.id == table.id)
-        .values(state=stored if stored is not None else _dump(state), head_seq=seq, version=table.version + 1, updated_at=now)
-    )
+    run(conn, _SET_HEAD, {
+        "id": table.id, "state": stored if stored is not None else _dump(state), "head_seq": seq,
+        "version": table.version + 1, "updated_at": now,
+    })
     return replace(table, state=state, head_seq=seq, version=table.version + 1, updated_at=now)
 
 
-def _link(row: sa.Row) -> Link:
-    return Link(row.token, row.table_id, row.role, row.seat, row.label, row.claimed_by, row.joined_at is not None)
+# The store's most frequent statements, run on the driver itself (see ``companion.db.Sql``): a
+# poll, a page and a move are made of these. Rows are tuples, in the order of these columns.
+_LINK_COLUMNS = "token, table_id, role, seat, label, claimed_by, joined_at"
+_TABLE_COLUMNS = "id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private"
+_LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE token = :token")
+_TABLE_LINKS = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE table_id = :table_id ORDER BY position")
+_CLAIMED_SEAT = Sql(
+    f"SELECT {_LINK_COLUMNS} FROM links"
+    " WHERE table_id = :table_id AND role = 'seat' AND seat = :seat AND claimed_by IS NOT NULL"
+)
+_TABLE = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id")
+_TABLE_LOCKED = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id", lock=True)
+_TABLE_VERSION = Sql("SELECT version FROM tables WHERE id = :id")
+_VERSION_BY_TOKEN = Sql("SELECT t.version FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token")
+_KEPT = Sql("SELECT token, answer FROM action_keys WHERE table_id = :table_id AND key = :key")
+_LAST_SEQ = Sql("SELECT MAX(seq) FROM actions WHERE table_id = :table_id")
+_APPEND = Sql(
+    "INSERT INTO actions (table_id, seq, actor, payload, description, created_at, kind)"
+    " VALUES (:table_id, :seq, :actor, :payload, :description, :created_at, :kind)"
+)
+_SET_HEAD = Sql(
+    "UPDATE tables SET state = :state, head_seq = :head_seq, version = :version, updated_at = :updated_at"
+    " WHERE id = :id"
+)
+_FORGET_KEYS = Sql("DELETE FROM action_keys WHERE created_at < :before")
+_KEEP_KEY = Sql(
+    "INSERT INTO action_keys (table_id, key, token, answer, created_at)"
+    " VALUES (:table_id, :key, :token, :answer, :created_at)"
+)
+# history(only_in_force, limited): the whole log, or the entries undo can take back; all or the newest few.
+_HISTORY = {
+    (in_force, limited): Sql(
+        "SELECT seq, actor, payload, description, created_at, undone_at, kind FROM actions WHERE table_id = :table_id"
+        + (" AND undone_at IS NULL AND kind <> 'release'" if in_force else "")
+        + " ORDER BY seq DESC"
+        + (" LIMIT :limit" if limited else "")
+    )
+    for in_force in (False, True)
+    for limited in (False, True)
+}
 
 
-def _table(row: sa.Row) -> Table:
+def _link(row: tuple) -> Link:
+    """A link from a row of ``_LINK_COLUMNS``."""
+    token, table_id, role, seat, label, claimed_by, joined_at = row
+    return Link(token, table_id, role, seat, label, claimed_by, joined_at is not None)
+
+
+def _table(row: tuple) -> Table:
+    """A table from a row of ``_TABLE_COLUMNS``."""
+    table_id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private = row
     return Table(
-        id=row.id,
-        game=row.game,
-        title=row.title,
-        options=json.loads(row.options),
-        seed=row.seed,
-        version=row.version,
-        head_seq=row.head_seq,
-        state=json.loads(row.state),
-        created_at=row.created_at,
-        updated_at=row.updated_at,
-        finished_at=row.finished_at,
-        private=bool(row.private),
+        id=table_id,
+        game=game,
+        title=title,
+        options=json.loads(options),
+        seed=seed,
+        version=version,
+        head_seq=head_seq,
+        state=json.loads(state),
+        created_at=created_at,
+        updated_at=updated_at,
+        finished_at=finished_at,
+        private=bool(private),
     )
 
 

@@ -147,6 +147,7 @@ def table_answer(link: store.Link, table: store.Table, game: Game) -> dict:
         "role": link.role,
         "seat": link.seat,
         "finished": table.finished or result is not None,
+        "private": table.private,
         "result": result,
         "view": game.rules.view(table.state, link.viewer),
     }
@@ -333,6 +334,7 @@ _TABLE_SCHEMA = {
         "role": {"enum": ["referee", "viewer", "seat"]},
         "seat": {"type": ["string", "null"]},
         "finished": {"type": "boolean"},
+        "private": {"type": "boolean", "description": "Kept out of the history: it never becomes a play."},
         "result": _RESULT_SCHEMA,
         "view": {"type": "object", "description": "What this link may see: the game's view, as its page shows it."},
     },

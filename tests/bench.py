@@ -17,7 +17,7 @@ from pathlib import Path
 import printables
 from companion import create_app, db, store
 from companion.rules import scorepad
-from tests import bench_server, bench_tactics
+from tests import bench_plays, bench_server, bench_tactics
 from tests.conftest import Browser
 
 
@@ -31,6 +31,7 @@ def main() -> None:
     _pdf_builds()
     bench_server.main()
     bench_tactics.main()
+    bench_plays.main()
 
 
 def _page_weights(app) -> None:

@@ -10,6 +10,7 @@ few bytes); see the README for why polling rather than server-sent events.
 from __future__ import annotations
 
 import dataclasses
+import re
 import secrets
 
 from flask import (
@@ -25,8 +26,9 @@ from flask import (
     session,
     url_for,
 )
+from werkzeug.http import parse_cookie, parse_etags, quote_etag
 
-from companion import get_db, netinfo, registry, security, store
+from companion import db, get_db, netinfo, registry, security, store
 from companion.rules.errors import RuleError
 from companion.web import form_dict, is_htmx, public_base_url, render
 
@@ -68,6 +70,7 @@ def show(token: str):
     if request.args.get("recorded") == str(table.version):
         last = store.last_action(get_db(), table.id)
         notices += [("recorded", last["description"])] if last else []
+        return _render_table(link, table, game, notices=notices, last=last)
     return _render_table(link, table, game, notices=notices)
 
 
@@ -81,19 +84,67 @@ def live(token: str):
     version = store.version_by_token(get_db(), token)
     if version is None:
         abort(404)
-    # The fragment holds this session's CSRF token and member identity, so the ETag names the
-    # session too. It is weak: the same content brotli'd, gzipped or plain (see web.init_compression).
-    session_part = str(session.get("csrf_form_token", ""))[-8:]
-    etag = f"{version}.{session_part}"
+    etag = live_etag(version, session)
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
     else:
         link, table, game = _open(token)
-        etag = f"{table.version}.{session_part}"
+        etag = live_etag(table.version, session)
         response = render("tables/_live.html", "tables/_live.html", **_context(link, table, game))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
+
+
+def live_etag(version: int, session_data) -> str:
+    """The live fragment's ETag: the table's version and this session's.
+
+    The fragment holds this session's CSRF token and member identity, so the ETag names the
+    session too. It is weak: the same content brotli'd, gzipped or plain (see web.init_compression).
+    """
+    return f"{version}.{str(session_data.get('csrf_form_token', ''))[-8:]}"
+
+
+_LIVE_PATH = re.compile(r"/t/([^/]+)/live\Z")
+# What ``live`` answers an unchanged poll with, after Flask-Compress and the session added their Vary.
+_UNCHANGED_HEADERS = [("Cache-Control", "no-cache, private"), ("Vary", "Accept-Encoding, Cookie")]
+
+
+class UnchangedPolls:
+    """WSGI middleware: a poll of a table that has not changed since the phone's ETag gets its 304
+    here, the answer ``live`` would give, without Flask.
+
+    This is the most frequent request of all: every phone at every table, about every second.
+    Flask's request context, URL matching, hooks and its pool connection cost three times
+    the answer itself; here it is the session cookie (checked once per process, see
+    ``security.session_data``) and one indexed read on this thread's own connection. Anything
+    else (a changed table, an unknown token, no ETag, a database that fails) goes to Flask.
+    """
+
+    def __init__(self, app, wsgi_app):
+        self.app, self.wsgi_app = app, wsgi_app
+
+    def __call__(self, environ, start_response):
+        tags = environ.get("HTTP_IF_NONE_MATCH")
+        match = _LIVE_PATH.match(environ.get("PATH_INFO", "")) if tags else None
+        if match and environ.get("REQUEST_METHOD") == "GET":
+            etag = self._etag(environ, match.group(1))
+            if etag is not None and parse_etags(tags).contains_weak(etag):
+                start_response("304 NOT MODIFIED", [("ETag", quote_etag(etag, weak=True)), *_UNCHANGED_HEADERS])
+                return []
+        return self.wsgi_app(environ, start_response)
+
+    def _etag(self, environ, token: str) -> str | None:
+        app = self.app
+        try:
+            version = store.version_by_token(db.reader(app.config["DATABASE"]), token)
+        except Exception:  # noqa: BLE001 - Flask's path answers (and reports) whatever went wrong
+            db.drop_reader(app.config["DATABASE"])
+            return None
+        if version is None:
+            return None
+        cookie = parse_cookie(environ.get("HTTP_COOKIE", "")).get(app.config["SESSION_COOKIE_NAME"])
+        return live_etag(version, security.session_data(app, cookie))
 
 
 @bp.post("/t/<token>/act")
@@ -116,8 +167,9 @@ def act(token: str):
     if answer is not None:
         return answer
     if is_htmx():
-        last = store.last_action(get_db(), table.id)
-        return _render_table(link, table, game, notices=[("recorded", last["description"])] if last else [])
+        last = store.last_action(get_db(), table.id)  # read once: the notice and the Undo beside it
+        notices = [("recorded", last["description"])] if last else []
+        return _render_table(link, table, game, notices=notices, last=last)
     # The page says what was recorded as long as it is still the table's last move (no cookie needed).
     return redirect(url_for("tables.show", token=link.token, recorded=table.version), code=303)
 
@@ -298,19 +350,25 @@ def _open(token: str):
     return link, table, game
 
 
-def _context(link, table, game, notices=(), kept: dict | None = None) -> dict:
+_UNREAD = object()
+
+
+def _context(link, table, game, notices=(), kept: dict | None = None, last=_UNREAD) -> dict:
     """What the table page and its live fragment are rendered from.
 
     ``notices`` are the answer to the move just posted (shown pinned where the eye is, see
     ``tables/_answer.html``); ``kept`` is the form of a refused move, so that the page shows
-    the typed and tapped input again instead of losing it.
+    the typed and tapped input again instead of losing it; ``last`` is the table's last action
+    when the caller has read it already (the referee's Undo names it).
     """
+    if last is _UNREAD:
+        last = store.last_action(get_db(), table.id) if link.role == "referee" else None
     return {
         "link": link,
         "table": table,
         "game": game,
         "view": game.rules.view(table.state, link.viewer),
-        "last": store.last_action(get_db(), table.id) if link.role == "referee" else None,
+        "last": last if link.role == "referee" else None,
         "notices": list(notices),
         "kept": kept or {},
         "refused": kept is not None,
@@ -362,9 +420,9 @@ def _referee_change(link, table, game, change, message: str | None):
     return answer if answer is not None else _done(link, table, game, message)
 
 
-def _render_table(link, table, game, status: int = 200, notices=(), kept: dict | None = None):
+def _render_table(link, table, game, status: int = 200, notices=(), kept: dict | None = None, last=_UNREAD):
     """The table page (with the referee's invitations), or its live fragment for htmx."""
-    context = _context(link, table, game, notices, kept)
+    context = _context(link, table, game, notices, kept, last)
     if not is_htmx():
         context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [], game)
     return render("tables/page.html", "tables/_live.html", status, **context)

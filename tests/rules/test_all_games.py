@@ -97,3 +97,11 @@ def _assert_refuses_nonsense(rules, state, actor):
         with pytest.raises(RuleError):
             rules.apply(state, nonsense, actor)
     assert state == snapshot
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+def test_only_typed_names_are_names_to_remember(name):
+    """A seat left unnamed ("North", "Player 2", "Player A") is no name to offer at the next table."""
+    rules = TABLE_MODULES[name]
+    typed = {"scorepad": ["Ola", "Kuba", "Ada"], "zamek": ["Ola", "Kuba"]}.get(name, [])
+    assert rules.names(rules.new_table(copy.deepcopy(OPTIONS[name][0]), 1)) == typed

@@ -43,7 +43,7 @@ def test_a_finished_pad_is_one_play_with_its_scores_winners_and_rounds(conn):
     assert play["details"] == {"rounds": [[5, 3], [2, 7], [1, 1]], "lowest_wins": False}
     assert play["started"].endswith("Z") and play["finished"].endswith("Z")
     assert play["started"] == store.utc(table.created_at) and play["started"] <= play["finished"]
-    assert store.play(conn, play["id"]) == play
+    assert store.play(conn, play["id"]) == play == store.table_play(conn, table.id)
 
 
 def test_undoing_the_finish_withdraws_the_play_and_finishing_again_brings_it_back_with_the_same_id(conn):
@@ -51,6 +51,7 @@ def test_undoing_the_finish_withdraws_the_play_and_finishing_again_brings_it_bac
     first = store.list_plays(conn)[0]["id"]
     table = store.undo(conn, scorepad, table.id, table.version)
     assert store.list_plays(conn) == [] and store.count_plays(conn) == 0 and not table.finished
+    assert store.table_play(conn, table.id) is None
     table = store.act(conn, scorepad, table.id, "referee", {"type": "round", "points": [0, 9]}, table.version)
     assert store.list_plays(conn) == []  # an open pad is no play
     store.finish(conn, scorepad, table.id, table.version)

@@ -32,29 +32,32 @@ def test_every_game_with_tables_is_played_here(app):
     assert playable == set(GAMES)
 
 
-@pytest.mark.parametrize("slug", sorted(GAMES))
-def test_a_whole_game_through_the_api_alone(app, slug):
-    client = app.test_client()
+def play_to_the_end(app, client, slug: str, body: dict | None = None) -> tuple[dict, dict, int]:
+    """Create a table of ``slug`` through the API and play it to its end (the score pad: ``PAD_ROUNDS``
+    rounds, not finished); its links, each actor's token and how many moves were made."""
     rules = app.extensions["castellan.games"].games[slug].rules
-    created = client.post("/api/v1/tables", json={"game": slug, "options": GAMES[slug]})
+    created = client.post("/api/v1/tables", json={"game": slug, "options": GAMES[slug], **(body or {})})
     assert created.status_code == 201, created.get_json()
     links = created.get_json()["links"]
     tokens = {"referee": links["referee"]["token"], **{seat["seat"]: seat["token"] for seat in links["seats"]}}
     rng = random.Random(slug)
-    moves = 0
-    for _ in range(MAX_MOVES):
+    for moves in range(MAX_MOVES):
         chosen = rules.random_legal_action(table_state(app, tokens["referee"]), rng)
         if chosen is None or (slug == "scorepad" and moves == PAD_ROUNDS):
-            break
+            return links, tokens, moves
         actor, action = chosen
         token = tokens[actor]
         version = client.get(f"/api/v1/tables/{token}").get_json()["version"]
         response = client.post(f"/api/v1/tables/{token}/actions", json={"action": action, "version": version},
                                headers={"Idempotency-Key": f"move-{moves}"})
         assert response.status_code == 200, (moves, action, response.get_json())
-        moves += 1
-    else:
-        pytest.fail(f"{slug}: the game did not end within {MAX_MOVES} moves")
+    pytest.fail(f"{slug}: the game did not end within {MAX_MOVES} moves")
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_whole_game_through_the_api_alone(app, slug):
+    client = app.test_client()
+    links, tokens, moves = play_to_the_end(app, client, slug)
     viewer = links["viewer"]["token"]
     if slug == "scorepad":  # the score pad has no end of its own: its referee finishes it
         before = client.get(f"/api/v1/tables/{viewer}").get_json()

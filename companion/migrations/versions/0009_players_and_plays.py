@@ -32,6 +32,7 @@ def upgrade() -> None:
         sa.Column("game", sa.Text, nullable=False),
         sa.Column("started", sa.Text, nullable=False),  # ISO 8601, UTC
         sa.Column("finished", sa.Text, nullable=False),
+        sa.Column("seconds", sa.Integer, nullable=False),  # how long it lasted, for the average
         sa.Column("details", sa.Text, nullable=False, server_default="{}"),  # JSON: the game's own details
     )
     op.create_index("plays_by_finished", "plays", ["finished", "id"])
