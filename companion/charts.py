@@ -23,6 +23,8 @@ AXIS_BELOW = 40  # tick labels and the axis name under the plot
 LEGEND_ROW = 22
 FONT_SIZE = 13
 MAX_X_TICKS = 8
+MAX_POINTS = 60  # of a player's wins over time: more days than this are counted by month
+MAX_MARKERS = 40  # markers on one line: beyond, every few points carry one
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "10 4", "4 4", "1 5", "12 3 3 3")
 MARKERS = ("circle", "square", "triangle", "diamond", "cross", "triangle-down", "plus", "bar")
 
@@ -108,16 +110,30 @@ def rounds_chart(
 
 
 def wins_chart(
-    chart_id: str, title: str, description: str, x_name: str, names: tuple[str, str], days: list[tuple[date, bool]]
+    chart_id: str, title: str, description: str, x_name: str, names: tuple[str, str],
+    counts: list[tuple[date, int, int]],
 ) -> str:
-    """A player's plays and wins counted up over time: ``days`` is each play's date and whether it was
-    won, oldest first; ``names`` the two lines' names ("Plays", "Wins")."""
-    xs = [day.toordinal() for day, _won in days]
-    plays = tuple(range(1, len(days) + 1))
-    wins = tuple(sum(1 for _day, won in days[: n + 1] if won) for n in range(len(days)))
+    """A player's plays and wins counted up over time: ``counts`` holds (a day, the plays so far,
+    the wins so far), oldest first (see ``counted_up``); ``names`` the two lines' ("Plays", "Wins")."""
+    xs = [day.toordinal() for day, _plays, _wins in counts]
     return line_chart(chart_id, title, description, x_name, xs, _date_ticks(xs), [
-        Series(names[0], plays), Series(names[1], wins),
+        Series(names[0], tuple(plays for _day, plays, _wins in counts)),
+        Series(names[1], tuple(wins for _day, _plays, wins in counts)),
     ])
+
+
+def counted_up(days: list[tuple[date, int, int]], most: int = MAX_POINTS) -> tuple[str, list[tuple[date, int, int]]]:
+    """Plays and wins counted up from each day's (day, plays, wins), oldest first: one point per day,
+    or per month (at its last day played) when there would be more than ``most``, so a player of
+    thousands of plays still gets a small picture. ``("day" or "month", [(day, plays so far, wins so far)])``."""
+    points, plays, wins = [], 0, 0
+    for day, day_plays, day_wins in days:
+        plays, wins = plays + day_plays, wins + day_wins
+        points.append((day, plays, wins))
+    if len(points) <= most:
+        return "day", points
+    by_month = {(day.year, day.month): (day, plays, wins) for day, plays, wins in points}
+    return "month", list(by_month.values())
 
 
 def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
@@ -145,12 +161,15 @@ def _date_ticks(xs: list[int]) -> list[tuple[float, str]]:
 
 
 def _line(number: int, name: str, points: list[tuple[float, float]]) -> str:
-    """One series: its polyline (dashed by its number) and a marker of its own shape at every point."""
+    """One series: its polyline (dashed by its number) and a marker of its own shape at every point
+    (every few points on a long line, and always the last)."""
     dash = DASHES[number % len(DASHES)]
     marker = MARKERS[number % len(MARKERS)]
     coords = " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
     dashed = f' stroke-dasharray="{dash}"' if dash else ""
-    marks = "".join(_marker(marker, x, y) for x, y in points)
+    step = math.ceil(len(points) / MAX_MARKERS) or 1
+    marked = points[::step] + ([points[-1]] if (len(points) - 1) % step else [])
+    marks = "".join(_marker(marker, x, y) for x, y in marked)
     return (
         f'<g class="chart-series chart-series-{number % len(MARKERS)}" data-name="{escape(name)}">'
         f'<polyline points="{coords}" fill="none" stroke="currentColor" stroke-width="2.5"{dashed}/>'

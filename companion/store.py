@@ -675,15 +675,18 @@ def player_stats(conn: Connection, player_id: int) -> dict:
     }
 
 
-def player_results(conn: Connection, player_id: int) -> list[tuple[str, bool]]:
-    """Each play of a player, oldest first, as (when it ended, ``…Z``; whether they won): the wins
-    over time of their page."""
+def player_days(conn: Connection, player_id: int) -> list[tuple[str, int, int]]:
+    """A player's record day by day (UTC days), oldest first: (``2026-11-23``, plays, wins), the
+    wins over time of their page. One row per day played, however many plays a day had."""
+    day = sa.func.substr(play_players.c.finished, 1, 10).label("day")
+    wins = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0))
     rows = conn.execute(
-        sa.select(play_players.c.finished, play_players.c.winner)
+        sa.select(day, sa.func.count().label("plays"), wins.label("wins"))
         .where(play_players.c.player_id == player_id)
-        .order_by(play_players.c.finished, play_players.c.play_id)
+        .group_by(day)
+        .order_by(day)
     )
-    return [(utc(row.finished), bool(row.winner)) for row in rows]
+    return [(row.day, row.plays, int(row.wins)) for row in rows]
 
 
 def game_stats(conn: Connection, game: str) -> dict:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from jinja2 import TemplateNotFound, UndefinedError
+from markupsafe import Markup
 
 from companion import charts, get_db, registry, store
 from companion.rules.errors import RuleError
@@ -46,7 +48,9 @@ def play_page(play_id: str):
     if play is None:
         abort(404)
     game = registry().games.get(play["game"])
-    return render_template("history/play.html", play=play, game=game, chart=_rounds_chart(play, game))
+    return render_template(
+        "history/play.html", play=play, game=game, details=_details(play, game), chart=_rounds_chart(play, game)
+    )
 
 
 @bp.get("/history/game/<slug>")
@@ -179,16 +183,34 @@ def _player_page(player: dict, status: int = 200, error: str | None = None, kept
     ), status
 
 
+# What reading details of another shape raises: an imported play's details are any JSON object.
+UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError, UndefinedError)
+
+
+def _details(play: dict, game) -> Markup | None:
+    """The game's own details of the play, as its ``<game>/_play.html`` draws them; None when the game
+    has no such template or the details are not in its shape (a play imported from elsewhere)."""
+    if game is None:
+        return None
+    try:
+        return Markup(render_template(f"{game.slug}/_play.html", play=play))
+    except TemplateNotFound:
+        return None
+    except UNREADABLE:
+        return None
+
+
 def _rounds_chart(play: dict, game) -> dict | None:
     """The play's running totals round by round (SVG, and the same numbers for the table beside
     it), where its game's rules module says what its rounds were (``round_scores``)."""
     reader = getattr(game.rules, "round_scores", None) if game else None
-    found = reader(play["details"]) if reader else None
-    if not found or not found[1]:
+    try:
+        unit, rounds = reader(play["details"]) if reader else ("round", [])
+    except UNREADABLE:
         return None
-    unit, rounds = found
     names = [seat["name"] for seat in play["players"]]
-    if any(len(points) != len(names) for points in rounds):
+    whole = all(isinstance(value, int) and not isinstance(value, bool) for points in rounds for value in points)
+    if not rounds or not whole or any(len(points) != len(names) for points in rounds):
         return None
     unit_name = {"round": "Round", "game": "Game"}.get(unit, "Round")
     title = f"{game.name}: running totals after each {unit_name.lower()}"
@@ -207,21 +229,18 @@ def _rounds_chart(play: dict, game) -> dict | None:
 
 
 def _wins_chart(player: dict, stats: dict) -> dict | None:
-    """The player's plays and wins counted up by date (SVG, and the same numbers by day)."""
-    results = store.player_results(get_db(), player["id"])
-    if len(results) < 2:  # one play is a point, not a trend: the numbers above say it
+    """The player's plays and wins counted up by day, or by month for a long record (SVG, and the
+    same numbers for the table beside it); none before a second play."""
+    if stats["plays"] < 2:  # one play is a point, not a trend: the numbers above say it
         return None
-    days = [(_moment(finished).date(), won) for finished, won in results]
+    days = [(date.fromisoformat(day), plays, wins) for day, plays, wins in store.player_days(get_db(), player["id"])]
+    unit, counts = charts.counted_up(days)
     title = f"{player['name']}: plays and wins over time"
     description = f"{stats['wins']} wins in {stats['plays']} plays, counted up from the first play to the last."
-    by_day: dict[date, list[int]] = {}
-    plays = wins = 0
-    for day, won in days:
-        plays, wins = plays + 1, wins + won
-        by_day[day] = [plays, wins]
     return {
-        "svg": charts.wins_chart(f"wins-chart-{player['id']}", title, description, "Date", ("Plays", "Wins"), days),
-        "by_day": sorted(by_day.items()),
+        "svg": charts.wins_chart(f"wins-chart-{player['id']}", title, description, "Date", ("Plays", "Wins"), counts),
+        "unit": unit,
+        "counts": counts,
     }
 
 

@@ -4,7 +4,7 @@ axes' own tick labels, as a reader of the picture would."""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from datetime import date
+from datetime import date, timedelta
 
 from companion import charts
 
@@ -88,7 +88,9 @@ def test_many_rounds_keep_at_most_eight_labels_on_the_x_axis():
 
 def test_wins_over_time_count_up_plays_and_wins_by_date():
     days = [(date(2026, 1, 1), True), (date(2026, 1, 11), False), (date(2026, 1, 21), True), (date(2026, 1, 31), True)]
-    svg = charts.wins_chart("w", "Wins over time", "3 wins in 4 plays.", "Date", ("Plays", "Wins"), days)
+    unit, counts = charts.counted_up([(day, 1, int(won)) for day, won in days])
+    assert unit == "day"
+    svg = charts.wins_chart("w", "Wins over time", "3 wins in 4 plays.", "Date", ("Plays", "Wins"), counts)
     lines = read_back(svg)["lines"]
     first = date(2026, 1, 1).toordinal()
     assert lines["Plays"] == [(first, 1), (first + 10, 2), (first + 20, 3), (first + 30, 4)]
@@ -98,7 +100,7 @@ def test_wins_over_time_count_up_plays_and_wins_by_date():
 
 
 def test_one_play_on_one_day_is_drawn_in_the_middle():
-    svg = charts.wins_chart("w", "t", "d", "Date", ("Plays", "Wins"), [(date(2026, 3, 1), False)])
+    svg = charts.wins_chart("w", "t", "d", "Date", ("Plays", "Wins"), [(date(2026, 3, 1), 1, 0)])
     root = ET.fromstring(svg)
     plot = [g for g in root if g.tag == f"{SVG}g" and "chart-series" in (g.get("class") or "")]
     assert plot[0].find(f"{SVG}polyline").get("points").startswith(f"{charts.LEFT + (360 - charts.LEFT - charts.RIGHT) / 2:g},")
@@ -110,3 +112,22 @@ def test_ticks_are_round_numbers_that_cover_the_values():
     assert charts.nice_ticks(0, 0) == [0, 1]
     assert charts.nice_ticks(0, 3) == [0, 1, 2, 3]
     assert charts.nice_ticks(0, 123456) == [0, 50000, 100000, 150000]
+
+
+def test_days_count_up_and_a_long_record_is_counted_by_month():
+    assert charts.counted_up([(date(2026, 5, 2), 2, 1), (date(2026, 5, 3), 1, 1)]) == (
+        "day", [(date(2026, 5, 2), 2, 1), (date(2026, 5, 3), 3, 2)],
+    )
+    days = [(date(2026, 1, 1) + timedelta(days=n), 1, int(n % 3 == 0)) for n in range(90)]  # January to March
+    unit, counts = charts.counted_up(days, most=60)
+    assert unit == "month"
+    assert counts == [(date(2026, 1, 31), 31, 11), (date(2026, 2, 28), 59, 20), (date(2026, 3, 31), 90, 30)]
+
+
+def test_a_long_line_carries_a_marker_every_few_points_and_on_its_last():
+    svg = charts.rounds_chart("c", "t", "d", "Round", ["Ola"], [[1]] * 100)
+    root = ET.fromstring(svg)
+    plot = next(g for g in root if g.tag == f"{SVG}g" and "chart-series" in (g.get("class") or ""))
+    marks = [(float(c.get("cx")), float(c.get("cy"))) for c in plot.iter(f"{SVG}circle")]
+    assert len(marks) <= charts.MAX_MARKERS + 1
+    assert marks[-1] == tuple(float(v) for v in plot.find(f"{SVG}polyline").get("points").split()[-1].split(","))

@@ -326,3 +326,12 @@ def test_the_score_pad_offers_earlier_players_as_boxes_to_tick(app, browser):
     assert re.findall(r'<label for="points-\d">(\w+)</label>', text(browser.get(f"/t/{token}"))) == ["Ewa", "Ola", "Kuba"]
     refused = browser.post("/tables/new/scorepad", {"players": ""})
     assert "A score pad takes 1 to 8 players." in text(browser.get(refused.headers["Location"]))
+
+
+@pytest.mark.parametrize("game", ["castle", "fort", "forteresse", "scorepad", "tactics", "zamek"])
+def test_a_play_imported_with_details_of_another_shape_shows_without_them(app, browser, game):
+    junk = {"rounds": [1, "x"], "games": 3, "sides": [{"players": [7], "captured": 2}], "castles": "long",
+            "showdown": 5, "ended_by": "showdown"}
+    _imported(app, [{**_play(1, game, [("Ola", 3, True), ("Kuba", 1, False)]), "details": junk}])
+    page = browser.get("/history/imported-play-0001")
+    assert page.status_code == 200 and "Ola" in text(page) and "<svg" not in text(page)
