@@ -283,7 +283,7 @@ def test_rematch_is_refused_before_the_end_and_to_a_viewer(browser):
     token = _pad(browser, finish=False)
     response = browser.post(f"/t/{token}/rematch")
     assert response.status_code == 422 and "A rematch starts once this table is finished." in text(response)
-    assert "rematch-form" not in text(browser.get(f"/t/{token}"))
+    assert ">Rematch</button>" not in text(browser.get(f"/t/{token}"))
 
 
 def test_a_forteresse_rematch_gives_the_first_shot_to_the_other_player(app, browser):
