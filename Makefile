@@ -10,13 +10,18 @@ PORT ?= 5000
 # (the store's tests start a throwaway one, see tests/pg.py).
 TEST_DEBS := chromium zbar-tools poppler-utils postgresql
 
-.PHONY: run test lint bench debs clean
+.PHONY: run test lint bench debs clean translations
 
 $(BIN)/castellan: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $@
+
+# Extract every marked sentence, bring the French and Polish catalogs in line, compile them
+# (docs/translating.md). The app also compiles a stale catalog when it starts.
+translations: $(BIN)/castellan
+	$(BIN)/python companion/catalogs.py
 
 run: $(BIN)/castellan
 	$(BIN)/castellan serve --host $(HOST) --port $(PORT)
@@ -45,4 +50,4 @@ bench: $(BIN)/castellan
 	$(BIN)/python -m tests.bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info companion/translations/*/LC_MESSAGES/*.mo

@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from flask import Blueprint, jsonify, request
 
-from companion.rules.errors import RuleError
+from companion.i18n import say
+from companion.rules.errors import N_, RuleError
 
 API_VERSION = "1.1.0"
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -86,27 +87,33 @@ def schema(name: str, definition: dict) -> dict:
 
 
 class Refused(Exception):
-    """An API request refused before or apart from the rules: its HTTP status and the error's fields."""
+    """An API request refused before or apart from the rules: its HTTP status and the error's fields.
 
-    def __init__(self, status: int, code: str, message: str, field: str | None = None, **extra):
+    ``message`` is a sentence marked with ``N_`` and ``params`` its parameters, as for ``RuleError``;
+    ``extra`` goes beside the error (a stale table's ``table``).
+    """
+
+    def __init__(
+        self, status: int, code: str, message: str, field: str | None = None, extra: dict | None = None, **params
+    ):
         super().__init__(message)
-        self.status, self.error, self.extra = status, RuleError(code, message, field), extra
+        self.status, self.error, self.extra = status, RuleError(code, message, field, **params), extra or {}
 
     def answer(self):
-        """The answer in the contract's shape (``extra`` beside ``error``, as a stale table's ``table``)."""
-        return jsonify({"error": self.error.as_dict(), **self.extra}), self.status
+        """The answer in the contract's shape, its message in the language of Accept-Language."""
+        return jsonify({"error": self.error.as_dict(say), **self.extra}), self.status
 
 
 def json_body() -> object:
     """The request's JSON body; ``Refused`` (415 or 400) when it is not JSON."""
     if request.mimetype != "application/json":
         raise Refused(
-            415, "unsupported_media_type", "Send the request body as JSON, with Content-Type: application/json."
+            415, "unsupported_media_type", N_("Send the request body as JSON, with Content-Type: application/json.")
         )
     try:
         return json.loads(request.get_data(cache=False), parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
-        raise Refused(400, "malformed_json", "The request body is not valid JSON.") from None
+        raise Refused(400, "malformed_json", N_("The request body is not valid JSON.")) from None
 
 
 def openapi_document() -> dict:
@@ -145,7 +152,7 @@ def _call(handler: Callable[[object], dict]):
     except Refused as refused:
         return refused.answer()
     except RuleError as refused:
-        return jsonify({"error": refused.as_dict()}), 422
+        return jsonify({"error": refused.as_dict(say)}), 422
 
 
 def _refuse_constant(name: str) -> None:

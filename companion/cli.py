@@ -1,9 +1,11 @@
 """The ``castellan`` command: serve the app on the LAN, print sheets, and each game's own tools.
 
 castellan serve [--host 0.0.0.0] [--port 5000] [--workers N] [--threads N]
-castellan print SHEET --paper letter -o sheet.pdf   (a mat also on --paper a3 or tabloid)
+castellan print SHEET --paper letter --lang pl -o sheet.pdf   (a mat also on --paper a3 or tabloid)
 castellan print --list
 castellan db [--clean] [--days 90]
+castellan plays export -o plays.json    (every play, to import on another server)
+castellan plays import plays.json
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import io
 import ipaddress
+import json
 import os
 import re
 import socket
@@ -21,6 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 import printables
 from companion import games, netinfo
+from companion.i18n import LANGUAGES, say
 from printables.draw import QRTooLarge
 
 
@@ -39,6 +43,12 @@ def main(argv: list[str] | None = None) -> int:
         return print_sheet(args)
     if args.command == "db":
         return database(args.clean, args.days)
+    if args.command == "plays":
+        file = args.output if args.action == "export" else args.file
+        if not file:
+            example = "castellan plays export -o plays.json" if args.action == "export" else "castellan plays import plays.json"
+            parser.error(f"name the file, for example: {example}")
+        return plays(args.action, file, registry)
     parser.print_help()
     return 2
 
@@ -140,6 +150,44 @@ def database(clean: bool, days: int) -> int:
     return 0
 
 
+def plays(action: str, file: str, registry: games.Registry) -> int:
+    """Export every play of this server's database to ``file`` (``-`` for standard output), or
+    import such a file: a club moving its server. What goes wrong is said in one line, exit 1."""
+    from companion import db, plays_export, store
+    from companion.rules.errors import RuleError
+
+    path = os.environ.get("CASTELLAN_DATABASE") or os.path.join("instance", "castellan.sqlite3")
+    try:
+        if action == "import":
+            with sys.stdin if file == "-" else open(file, encoding="utf-8-sig") as source:
+                document = json.loads(source.read())
+        db.migrate(path)
+        with db.connect(path) as conn:
+            if action == "export":
+                document = plays_export.castellan_document(plays_export.every_play(conn))
+                text = json.dumps(document, ensure_ascii=False, indent=1)
+                if file == "-":
+                    print(text)
+                else:
+                    with open(file, "w", encoding="utf-8") as out:
+                        out.write(text + "\n")
+                    print(f"Wrote {len(document['plays'])} plays to {file}.")
+                return 0
+            found = plays_export.plays_to_import(document, registry.games)
+            added = store.import_plays(conn, found)
+    except (ValueError, UnicodeDecodeError, RecursionError) as wrong:
+        if isinstance(wrong, RuleError):
+            return _fail("plays", wrong.message)
+        return _fail("plays", f"{file} is not a Castellan export of plays: it is not JSON.")
+    except OSError as refused:
+        return _fail("plays", f"cannot use {file}: {refused.strerror or refused}.")
+    except (sqlite3.Error, SQLAlchemyError, RuntimeError) as broken:
+        reason = str(getattr(broken, "orig", None) or broken).splitlines()[0]
+        return _fail("plays", f"cannot open {path} as Castellan's database: {reason}.")
+    print(f"Plays added: {added}. Plays of the file already here, left as they were: {len(found) - added}.")
+    return 0
+
+
 def _size(conn, path: str) -> str:
     from companion import db
 
@@ -162,7 +210,7 @@ def print_sheet(args: argparse.Namespace) -> int:
     sheets = printables.all_sheets()
     if args.list or not args.sheet:
         for sheet in sheets:
-            print(f"{sheet.slug:24} {sheet.game:11} {sheet.title}")
+            print(f"{sheet.slug:24} {sheet.game:11} {say(sheet.title, args.lang)}")
         return 0 if args.list else 2
     try:
         sheet = printables.get_sheet(args.sheet)
@@ -195,6 +243,7 @@ def print_sheet(args: argparse.Namespace) -> int:
             ink_saver=args.ink_saver,
             rich_backs=args.rich_backs,
             duplex=args.duplex,
+            lang=args.lang,
         )
     except QRTooLarge:
         return _fail("print", f"the address {base_url[:60]} is too long for the sheet's QR code; give a shorter --base-url.")
@@ -229,6 +278,7 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     print_cmd.add_argument(
         "--duplex", choices=("long", "short"), default="long", help="which edge the backs flip on"
     )
+    print_cmd.add_argument("--lang", choices=LANGUAGES, default="en", help="the language of the sheet's words")
     print_cmd.add_argument(
         "--base-url", type=_base_url, help="the server address the QR code opens (default: this machine on the LAN, on --port)"
     )
@@ -241,6 +291,10 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
         "--days", type=_at_least_one, default=os.environ.get("CASTELLAN_SWEEP_DAYS", "90"),
         help="a table untouched this long and never finished is abandoned (default 90)",
     )
+    plays_cmd = commands.add_parser("plays", help="export every play to a file, or import such a file")
+    plays_cmd.add_argument("action", choices=("export", "import"))
+    plays_cmd.add_argument("file", nargs="?", help="the file to import (- reads standard input)")
+    plays_cmd.add_argument("-o", "--output", help="the file to export to (- writes standard output)")
     for name, (summary, _run) in extra.items():
         commands.add_parser(name, help=summary, add_help=False)
     return parser

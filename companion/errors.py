@@ -10,6 +10,9 @@ from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from companion.i18n import say
+from companion.rules.errors import N_
+
 _CODES = {
     400: "bad_request",
     403: "forbidden",
@@ -21,13 +24,13 @@ _CODES = {
     500: "server_error",
     503: "busy",
 }
-EXPIRED_FORM = "This form has expired. Reload the page and try again."
+EXPIRED_FORM = N_("This form has expired. Reload the page and try again.")
 _MESSAGES = {
-    404: "There is nothing here. The link may be mistyped, or the table was never created.",
-    405: "That address does not take this kind of request.",
-    413: "That is far more than any game needs.",
-    500: "Something went wrong on Castellan's side. Nothing you recorded was lost.",
-    503: "Castellan is making other sheets just now. Try again in a few seconds.",
+    404: N_("There is nothing here. The link may be mistyped, or the table was never created."),
+    405: N_("That address does not take this kind of request."),
+    413: N_("That is far more than any game needs."),
+    500: N_("Something went wrong on Castellan's side. Nothing you recorded was lost."),
+    503: N_("Castellan is making other sheets just now. Try again in a few seconds."),
 }
 
 
@@ -45,13 +48,14 @@ def init_app(app: Flask) -> None:
 
 
 def _answer(status: int, error: HTTPException):
-    # A 400, 403 and 429 carry their own reason (a seat taken, a rate limit); the others have a fixed sentence.
+    # A 400, 403 and 429 carry their own reason (a seat taken, a rate limit), said by whoever aborted;
+    # the others have a fixed sentence.
     if isinstance(error, CSRFError):
-        message = EXPIRED_FORM
+        message = say(EXPIRED_FORM)
+    elif status in (400, 403, 429) and error.description:
+        message = error.description
     else:
-        message = (
-            error.description if status in (400, 403, 429) else _MESSAGES.get(status)
-        ) or "That did not work."
+        message = say(_MESSAGES.get(status, N_("That did not work.")))
     if request.path.startswith("/api/"):
         return jsonify({"error": {"code": _CODES.get(status, "http_error"), "message": message}}), status
     if request_ctx.url_adapter is None:

@@ -25,6 +25,8 @@ from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion import netinfo
+from companion.i18n import say
+from companion.rules.errors import NP_, Message
 
 CSP = "; ".join(
     [
@@ -48,8 +50,14 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
 
-TABLES_MESSAGE = "This address has created {limit} tables in the last minute. Wait a minute, then try again."
-PDFS_MESSAGE = "This address has had {limit} sheets made in the last minute. Wait a minute, then try again."
+TABLES_MESSAGE = NP_(
+    "This address has created %(count)s table in the last minute. Wait a minute, then try again.",
+    "This address has created %(count)s tables in the last minute. Wait a minute, then try again.",
+)
+PDFS_MESSAGE = NP_(
+    "This address has had %(count)s sheet made in the last minute. Wait a minute, then try again.",
+    "This address has had %(count)s sheets made in the last minute. Wait a minute, then try again.",
+)
 
 csrf = CSRFProtect()
 
@@ -77,6 +85,17 @@ def limited(kind: str):
 
     def mark(view):
         view.castellan_limit = kind
+        return view
+
+    return mark
+
+
+def takes_upload(max_bytes: int):
+    """Mark a view as taking a file larger than the app's ``MAX_CONTENT_LENGTH`` (a club's plays
+    to import): up to ``max_bytes``, raised before anything reads the body (the CSRF check does)."""
+
+    def mark(view):
+        view.castellan_upload = max_bytes
         return view
 
     return mark
@@ -114,7 +133,7 @@ def apply_limits(app: Flask) -> None:
         app.view_functions[endpoint] = limiter.shared_limit(
             f"{per_minute} per minute",
             kind,
-            error_message=message.format(limit=per_minute),
+            error_message=lambda message=message, per_minute=per_minute: say(Message(message, count=per_minute)),
             deduct_when=lambda _response, kind=kind: kind in g.get("castellan_counted", ()),
         )(view)
     # Its hooks after a view and at the request's end only count what a limited view decided
@@ -238,6 +257,9 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def check_csrf() -> None:
+        upload = getattr(app.view_functions.get(request.endpoint), "castellan_upload", None)
+        if upload:
+            request.max_content_length = upload
         if app.config.get("WTF_CSRF_ENABLED", True) and not request.path.startswith("/api/"):
             csrf.protect()
 
@@ -245,6 +267,6 @@ def init_app(app: Flask) -> None:
     def add_headers(response):
         if response.status_code == 304:
             return response  # a 304 only revalidates: the cached answer keeps the headers it had
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
+        present = {name.lower() for name in response.headers.keys()}  # noqa: SIM118 - Headers, not a dict
+        response.headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
         return response

@@ -40,7 +40,8 @@ from sqlalchemy.engine import Connection
 from companion.db import Sql, action_keys, actions, links, play_players, remembered, run, snapshots, tables
 from companion.db import players as player_rows
 from companion.db import plays as play_rows
-from companion.rules.errors import RuleError
+from companion.rules import errors
+from companion.rules.errors import N_, RuleError
 
 SNAPSHOT_EVERY = 25
 ROLES = ("referee", "viewer", "seat")
@@ -103,7 +104,7 @@ class StaleTable(Exception):
     """The table changed since the acting phone last saw it; ``table`` is how it is now."""
 
     def __init__(self, table: Table):
-        super().__init__("The table changed before your move arrived: here it is now. Nothing was recorded.")
+        super().__init__(N_("The table changed before your move arrived: here it is now. Nothing was recorded."))
         self.table = table
 
 
@@ -112,7 +113,7 @@ class Repeated(Exception):
     what was answered then (None when the first request did not ask for one to be kept)."""
 
     def __init__(self, answer: dict | None):
-        super().__init__("This action was already recorded.")
+        super().__init__(N_("This action was already recorded."))
         self.answer = answer
 
 
@@ -207,7 +208,9 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
             raise KeyError(seat)
         released = _link(row)
         conn.execute(links.update().where(links.c.token == released.token).values(claimed_by=None))
-        description = f"The referee released {released.label}'s link: the next phone to open it takes the seat."
+        description = errors.Message(
+            N_("The referee released %(seat)s's link: the next phone to open it takes the seat."), seat=released.label
+        )
         _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
         conn.execute(
             tables.update().where(tables.c.id == table_id).values(version=tables.c.version + 1, updated_at=_now())
@@ -268,7 +271,7 @@ def act(
     with _write(conn):
         table = _current(conn, table_id, version, once)
         if table.finished:
-            raise RuleError("table_finished", "This table is finished: the referee can undo to reopen it.")
+            raise RuleError("table_finished", N_("This table is finished: the referee can undo to reopen it."))
         state = rules.apply(table.state, action, actor)
         description = rules.describe(table.state, action, actor)
         seq = _append(conn, table_id, actor, action, description, "move")
@@ -288,11 +291,11 @@ def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, onc
     with _write(conn):
         table = _current(conn, table_id, version, once)
         if table.finished:
-            raise RuleError("table_finished", "This table is already finished.")
-        seq = _append(conn, table_id, "referee", FINISH, "The referee finished the table.", "finish")
+            raise RuleError("table_finished", N_("This table is already finished."))
+        seq = _append(conn, table_id, "referee", FINISH, errors.Message(N_("The referee finished the table.")), "finish")
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
-        _keep_play(conn, rules, table, table.state, True)
+        _keep_play(conn, rules, table, table.state, True, withdraw=False)
         table = _set_head(conn, replace(table, finished_at=now), seq, table.state)
         return _keep(conn, table, once)
 
@@ -315,7 +318,8 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
     with _write(conn):
         table = _current(conn, table_id, version, once)
         if table.head_seq == 0:
-            raise RuleError("nothing_to_undo", "There is nothing to undo: no move is recorded yet.")
+            raise RuleError("nothing_to_undo", N_("There is nothing to undo: no move is recorded yet."))
+        was_a_play = rules.result(table.state, table.finished) is not None  # else there is no play to withdraw
         conn.execute(
             actions.update()
             .where(actions.c.table_id == table_id, actions.c.seq == table.head_seq)
@@ -323,7 +327,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         )
         if table.finished:
             conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=None))
-            _keep_play(conn, rules, table, table.state, False)
+            _keep_play(conn, rules, table, table.state, False, withdraw=was_a_play)
             in_force = conn.execute(
                 sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id, actions.c.undone_at.is_(None))
             ).scalar()
@@ -348,7 +352,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         ).all()
         for row in replayed:
             state, head = rules.apply(state, json.loads(row.payload), row.actor), row.seq
-        _keep_play(conn, rules, table, state, False)
+        _keep_play(conn, rules, table, state, False, withdraw=was_a_play)
         return _keep(conn, _set_head(conn, table, head, state), once)
 
 
@@ -374,7 +378,9 @@ def replay(conn: Connection, rules: ModuleType, table_id: str, step: int) -> tup
     for row in moves[:step]:
         if row.seq > base.seq:
             state = rules.apply(state, json.loads(row.payload), row.actor)
-    return state, [{"seq": row.seq, "actor": row.actor, "description": row.description} for row in moves]
+    return state, [
+        {"seq": row.seq, "actor": row.actor, "description": errors.load(row.description)} for row in moves
+    ]
 
 
 def last_action(conn: Connection, table_id: str) -> dict | None:
@@ -394,7 +400,7 @@ def history(conn: Connection, table_id: str, only_in_force: bool = False, limit:
             "seq": seq,
             "actor": actor,
             "action": json.loads(payload),
-            "description": description,
+            "description": errors.load(description),
             "at": created_at,
             "undone": undone_at is not None,
             "kind": kind,
@@ -477,6 +483,7 @@ def tables_for_tokens(conn: Connection, tokens: list[str]) -> list[tuple[Link, T
 # player is a name: the same name, however it is capitalised or spaced, is the same player.
 
 PLAYER_NAME_LENGTH = 60
+MAX_DETAILS = 256 * 1024  # bytes of one imported play's details: a long score pad's rounds take a few
 PLAYS_PAGE = 50  # plays per page of the history, unless asked for fewer
 MAX_PAGE = 500
 
@@ -752,9 +759,35 @@ def import_plays(conn: Connection, imported: list[dict]) -> int:
     return added
 
 
-def _keep_play(conn: Connection, rules: ModuleType, table: Table, state: dict, finished: bool, withdraw: bool = True) -> None:
+def record_past_plays(conn: Connection, rules_for: Callable[[str], ModuleType | None]) -> int:
+    """In the caller's transaction (migration 0009): a play for every table that ended before
+    plays were kept, ended when it was last changed, and the names typed at every table's start
+    remembered; how many plays. ``rules_for(game)`` is the game's rules module (None: passed
+    over), and so is a table whose state its rules cannot read."""
+    recorded = 0
+    for table_id in list(conn.execute(sa.select(tables.c.id).order_by(tables.c.created_at)).scalars()):
+        table = get_table(conn, table_id)
+        rules = rules_for(table.game)
+        try:
+            names = rules.names(table.state) if rules else []
+            ended = rules is not None and rules.result(table.state, table.finished) is not None
+        except Exception:  # noqa: BLE001 -- a state from an older Castellan its rules no longer read
+            continue
+        for name in sorted(names, key=name_key):
+            _player_id(conn, name, offered=True)
+        if ended and not table.private:
+            _keep_play(conn, rules, table, table.state, table.finished, False, table.finished_at or table.updated_at)
+            recorded += 1
+    return recorded
+
+
+def _keep_play(
+    conn: Connection, rules: ModuleType, table: Table, state: dict, finished: bool, withdraw: bool,
+    ended_at: str | None = None,
+) -> None:
     """Inside a change's transaction: the table's play as the new state says (written when the
-    game is over, withdrawn when it is not, or never for a private table)."""
+    game is over, ending now or ``ended_at``; withdrawn when it is not, if ``withdraw``: the table
+    was a play before; never for a private table)."""
     if table.private:
         return
     result = rules.result(state, finished)
@@ -767,7 +800,7 @@ def _keep_play(conn: Connection, rules: ModuleType, table: Table, state: dict, f
     details = _dump(rules.play_details(state))
     kept = conn.execute(sa.select(play_rows.c.finished).where(play_rows.c.id == play_id)).scalar()
     if kept is None:
-        kept = _now()
+        kept = ended_at or _now()
         conn.execute(play_rows.insert().values(
             id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept,
             seconds=_seconds(table.created_at, kept), details=details,
@@ -890,10 +923,13 @@ def _imported(entry: object, index: int) -> dict:
         raise refuse()
     play_id, game, details = entry.get("id"), entry.get("game"), entry.get("details", {})
     entries = entry.get("players")
-    if not (isinstance(play_id, str) and token_shaped(play_id) and isinstance(game, str) and 0 < len(game) <= 40
+    if not (isinstance(play_id, str) and token_shaped(play_id) and play_id.isascii() and play_id.isprintable()
+            and isinstance(game, str) and 0 < len(game) <= 40
             and isinstance(details, dict) and isinstance(entries, list) and 0 < len(entries) <= 16):
         raise refuse()
     try:
+        if len(_dump(details).encode("utf-8")) > MAX_DETAILS:  # a lone surrogate cannot be stored: refused here
+            raise ValueError("details")
         started, finished = _stored_time(entry.get("started")), _stored_time(entry.get("finished"))
         names = [_player_name(seat.get("name")) for seat in entries]
     except (RuleError, ValueError, TypeError, AttributeError):
@@ -902,7 +938,7 @@ def _imported(entry: object, index: int) -> dict:
     for name, seat in zip(names, entries, strict=True):
         score, team = seat.get("score"), seat.get("team")
         if (score is not None and (isinstance(score, bool) or not isinstance(score, int) or abs(score) >= 2**53)) or (
-            team is not None and not (isinstance(team, str) and len(team) <= 40)
+            team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable())
         ):
             raise refuse()
         seats.append({"name": name, "score": score, "team": team, "winner": seat.get("winner") is True})
@@ -966,12 +1002,15 @@ def _current(conn: Connection, table_id: str, version: int | None, once: Once | 
     return table
 
 
-def _append(conn: Connection, table_id: str, actor: str, action: dict, description: str, kind: str) -> int:
-    """Append one entry to the log; its seq."""
+def _append(
+    conn: Connection, table_id: str, actor: str, action: dict, description: str | errors.Message, kind: str
+) -> int:
+    """Append one entry to the log; its seq. A description that is a ``Message`` is kept with its
+    parameters, so each reader sees it in their own language (``errors.load`` gives it back)."""
     seq = (run(conn, _LAST_SEQ, {"table_id": table_id}).fetchone()[0] or 0) + 1
     run(conn, _APPEND, {
-        "table_id": table_id, "seq": seq, "actor": actor, "payload": _dump(action), "description": description,
-        "created_at": _now(), "kind": kind,
+        "table_id": table_id, "seq": seq, "actor": actor, "payload": _dump(action),
+        "description": errors.dump(description), "created_at": _now(), "kind": kind,
     })
     return seq
 

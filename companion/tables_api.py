@@ -17,7 +17,8 @@ from flask import jsonify, make_response, request, url_for
 from companion import api, get_db, registry, schemas, security, store
 from companion.api import Refused, bp, json_body
 from companion.games import Game
-from companion.rules.errors import RuleError
+from companion.i18n import say
+from companion.rules.errors import N_, RuleError
 from companion.web import public_base_url
 
 MAX_KEY = 200  # an Idempotency-Key is a UUID or so; anything longer is a mistake
@@ -31,7 +32,7 @@ def create():
     game = registry().games.get(body.get("game"))
     if not isinstance(body.get("game"), str) or game is None or not game.has_tables:
         playable = ", ".join(slug for slug, known in registry().games.items() if known.has_tables)
-        raise Refused(422, "unknown_game", f"The game must be one of: {playable}.", "game")
+        raise Refused(422, "unknown_game", N_("The game must be one of: %(games)s."), "game", games=playable)
     fields = body.get("options", {})
     if game.options_schema is not None:
         schemas.check(game.options_schema, fields, "options")
@@ -80,10 +81,10 @@ def act(token: str):
     link, table, game = _open(token)
     body = _object(json_body(), "body")
     if link.role == "viewer":
-        raise Refused(403, "viewer_link", "This is a viewer's link: it can watch the table but not play on it.")
+        raise Refused(403, "viewer_link", N_("This is a viewer's link: it can watch the table but not play on it."))
     action = game.checked_action(body.get("action"))
     if link.role == "seat" and not isinstance(action, dict):
-        raise RuleError("bad_action", "An action is a JSON object naming its type.", "action")
+        raise RuleError("bad_action", N_("An action is a JSON object naming its type."), "action")
     if link.role == "seat":
         action = {**action, "member": action.get("member") or "api", "member_name": action.get("member_name", "")}
     version = None if store.order_free(game.rules, action) else _version(body)
@@ -96,7 +97,7 @@ def undo(token: str):
     link, table, game = _open(token)
     body = _object(json_body(), "body")
     if link.role != "referee":
-        raise Refused(403, "referee_only", "Only the referee can undo.")
+        raise Refused(403, "referee_only", N_("Only the referee can undo."))
     version = _version(body)
     return _change(link, game, lambda once: store.undo(get_db(), game.rules, table.id, version, once))
 
@@ -107,10 +108,10 @@ def finish(token: str):
     link, table, game = _open(token)
     body = _object(json_body(), "body")
     if link.role != "referee":
-        raise Refused(403, "referee_only", "Only the referee can finish the table.")
+        raise Refused(403, "referee_only", N_("Only the referee can finish the table."))
     version = _version(body)
     if game.rules.result(table.state, False) is not None:
-        raise RuleError("table_finished", "This game is already over by its rules: there is nothing to finish.")
+        raise RuleError("table_finished", N_("This game is already over by its rules: there is nothing to finish."))
     return _change(link, game, lambda once: store.finish(get_db(), game.rules, table.id, version, once))
 
 
@@ -121,7 +122,7 @@ def log(token: str):
     entries = reversed(store.history(get_db(), table.id))
     return jsonify({
         "actions": [
-            {"n": entry["seq"], "at": _utc(entry["at"]), "by": entry["actor"], "text": entry["description"],
+            {"n": entry["seq"], "at": _utc(entry["at"]), "by": entry["actor"], "text": say(entry["description"]),
              "undone": entry["undone"]}
             for entry in entries
         ]
@@ -135,7 +136,7 @@ def _refused(refused: Refused):
 
 @bp.errorhandler(RuleError)
 def _rule_error(refused: RuleError):
-    return jsonify({"error": refused.as_dict()}), 422
+    return jsonify({"error": refused.as_dict(say)}), 422
 
 
 def table_answer(link: store.Link, table: store.Table, game: Game) -> dict:
@@ -159,7 +160,7 @@ def _change(link: store.Link, game: Game, change):
     try:
         table = change(once)
     except store.StaleTable as stale:
-        raise Refused(409, "stale_table", str(stale), table=table_answer(link, stale.table, game)) from None
+        raise Refused(409, "stale_table", str(stale), extra={"table": table_answer(link, stale.table, game)}) from None
     except store.Repeated as repeat:
         # A key first used by this link's page form kept no answer: the table as it is now.
         first = repeat.answer or table_answer(link, store.get_table(get_db(), link.table_id), game)
@@ -174,7 +175,9 @@ def _once(link: store.Link, game: Game) -> store.Once | None:
     if key is None:
         return None
     if not 0 < len(key) <= MAX_KEY or not key.isprintable():
-        raise Refused(422, "bad_idempotency_key", f"An Idempotency-Key is 1 to {MAX_KEY} printable characters.")
+        raise Refused(
+            422, "bad_idempotency_key", N_("An Idempotency-Key is 1 to %(most)s printable characters."), most=MAX_KEY
+        )
     return store.Once(key, link.token, lambda table: table_answer(link, table, game))
 
 
@@ -183,27 +186,27 @@ def _open(token: str) -> tuple[store.Link, store.Table, Game]:
     table = store.get_table(get_db(), link.table_id)
     game = registry().games.get(table.game)
     if game is None or game.rules is None:
-        raise Refused(404, "unknown_table", "There is no table behind this link.")
+        raise Refused(404, "unknown_table", N_("There is no table behind this link."))
     return link, table, game
 
 
 def _link(token: str) -> store.Link:
     link = store.find_link(get_db(), token)
     if link is None:
-        raise Refused(404, "unknown_table", "There is no table behind this link: it may be mistyped.")
+        raise Refused(404, "unknown_table", N_("There is no table behind this link: it may be mistyped."))
     return link
 
 
 def _object(value: object, field: str) -> dict:
     if not isinstance(value, dict):
-        raise Refused(422, "bad_body", "Send a JSON object, as the API document shows.", field)
+        raise Refused(422, "bad_body", N_("Send a JSON object, as the API document shows."), field)
     return value
 
 
 def _version(body: dict) -> int:
     version = body.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise Refused(422, "bad_version", "Send the version of the table the action was chosen on.", "version")
+        raise Refused(422, "bad_version", N_("Send the version of the table the action was chosen on."), "version")
     return version
 
 
@@ -227,7 +230,9 @@ def _form_value(value: object, field: str) -> str:
         return "yes"
     if isinstance(value, str | int):
         return str(value)
-    raise Refused(422, "bad_options", "An option is text, a whole number, true or false, or a list of them.", field)
+    raise Refused(
+        422, "bad_options", N_("An option is text, a whole number, true or false, or a list of them."), field
+    )
 
 
 def _address(link: store.Link) -> dict:

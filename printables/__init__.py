@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from companion.rules.errors import N_
 from printables import tiling
 from printables.draw import Document
 from printables.tiling import MatSpec
@@ -26,53 +27,66 @@ PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}
 
 @dataclass(frozen=True)
 class Advice:
-    """What to print a kind of sheet on, in three whole sentences for the print page and the PDF.
+    """What to print a kind of sheet on, in three whole sentences for the print page and the PDF
+    (marked with ``N_``: say them in the reader's language).
 
-    ``printer`` may name the duplex edge as ``{edge}`` ("long" or "short"); a ``two_sided``
-    sheet's PDF asks the print dialog for that edge (``/Duplex``).
+    A ``two_sided`` sheet's ``printer`` sentence comes in one version per duplex edge, and its
+    PDF asks the print dialog for that edge (``/Duplex``).
     """
 
     paper: str
     sleeves: str
-    printer: str
+    printer: str | dict[str, str]
     two_sided: bool = False
 
+    def printer_for(self, edge: str) -> str:
+        """The printer sentence for paper turned on the ``edge`` edge ("long" or "short")."""
+        return self.printer[edge] if isinstance(self.printer, dict) else self.printer
 
+
+_CARD_PRINTER = {
+    "long": N_("Printer: actual size (100 %), two-sided, flip on the long edge, best quality."),
+    "short": N_("Printer: actual size (100 %), two-sided, flip on the short edge, best quality."),
+}
 ADVICE = {
     "cards": Advice(
-        paper="Paper: card stock of 160 to 250 g/m², so that the faces do not show through the backs.",
-        sleeves="Sleeves are optional; a card slipped into a sleeve in front of an old playing card handles "
-        "well even on 80 g/m² paper.",
-        printer="Printer: actual size (100 %), two-sided, flip on the {edge} edge, best quality.",
+        paper=N_("Paper: card stock of 160 to 250 g/m², so that the faces do not show through the backs."),
+        sleeves=N_("Sleeves are optional; a card slipped into a sleeve in front of an old playing card handles "
+                   "well even on 80 g/m² paper."),
+        printer=_CARD_PRINTER,
         two_sided=True,
     ),
     "memory cards": Advice(
-        paper="Paper: card stock of 200 g/m² or more. This is a memory game: on thinner paper the numbers "
-        "show through the backs.",
-        sleeves="Sleeves with opaque backs hide the numbers on any paper; clear sleeves do not.",
-        printer="Printer: actual size (100 %), two-sided, flip on the {edge} edge, best quality.",
+        paper=N_("Paper: card stock of 200 g/m² or more. This is a memory game: on thinner paper the numbers "
+                 "show through the backs."),
+        sleeves=N_("Sleeves with opaque backs hide the numbers on any paper; clear sleeves do not."),
+        printer=_CARD_PRINTER,
         two_sided=True,
     ),
     "mat": Advice(
-        paper="Paper: 120 to 160 g/m², or card, so that the mat lies flat; 80 g/m² paper will do.",
-        sleeves="No sleeve; a clear sheet protector keeps the mat clean.",
-        printer="Printer: actual size (100 %), one-sided.",
+        paper=N_("Paper: 120 to 160 g/m², or card, so that the mat lies flat; 80 g/m² paper will do."),
+        sleeves=N_("No sleeve; a clear sheet protector keeps the mat clean."),
+        printer=N_("Printer: actual size (100 %), one-sided."),
     ),
     "reference": Advice(
-        paper="Paper: 120 to 160 g/m², or thin card.",
-        sleeves="No sleeve; cut along the dashed line, and laminate the cards if you like.",
-        printer="Printer: actual size (100 %), one-sided.",
+        paper=N_("Paper: 120 to 160 g/m², or thin card."),
+        sleeves=N_("No sleeve; cut along the dashed line, and laminate the cards if you like."),
+        printer=N_("Printer: actual size (100 %), one-sided."),
     ),
     "pad": Advice(
-        paper="Paper: plain 80 g/m² paper.",
-        sleeves="No sleeve: you write on it.",
-        printer="Printer: actual size (100 %), one-sided; draft quality and greyscale are fine.",
+        paper=N_("Paper: plain 80 g/m² paper."),
+        sleeves=N_("No sleeve: you write on it."),
+        printer=N_("Printer: actual size (100 %), one-sided; draft quality and greyscale are fine."),
     ),
     "two-sided pad": Advice(
-        paper="Paper: plain 80 g/m² paper, one sheet printed on both sides.",
-        sleeves="No sleeve: you write on it.",
-        printer="Printer: actual size (100 %), two-sided, flip on the {edge} edge; draft quality and greyscale "
-        "are fine.",
+        paper=N_("Paper: plain 80 g/m² paper, one sheet printed on both sides."),
+        sleeves=N_("No sleeve: you write on it."),
+        printer={
+            "long": N_("Printer: actual size (100 %), two-sided, flip on the long edge; draft quality and "
+                       "greyscale are fine."),
+            "short": N_("Printer: actual size (100 %), two-sided, flip on the short edge; draft quality and "
+                        "greyscale are fine."),
+        },
         two_sided=True,
     ),
 }
@@ -84,8 +98,8 @@ class Sheet:
 
     slug: str  # unique, used in URLs: /print/castle-deck.pdf
     game: str  # the game's slug, or "castellan" for general sheets
-    title: str  # "Standard 52-card deck"
-    description: str  # one sentence for the /print page
+    title: str  # "Standard 52-card deck", marked with N_ (translated where it is shown)
+    description: str  # one sentence for the /print page, marked with N_
     draw: Callable[[Document], None]  # draws the pages
     game_name: str = ""  # the game's name as printed, when its slug capitalised is not it
     kind: str = "pad"  # a key of ADVICE: what to print it on
@@ -139,19 +153,22 @@ def build(
     ink_saver: bool = False,
     duplex: str = "long",
     rich_backs: bool = False,
+    lang: str = "en",
 ) -> None:
     """Draw a sheet and write its PDF to the binary file-like object out.
 
     paper is one of the sheet's ``papers``; base_url is where Castellan is served (the QR codes point
     there); ink_saver prints backgrounds as outlines; duplex is "long" or "short", the edge
     the paper turns on when printing both sides; rich_backs prints card backs in full
-    colour instead of a light pattern. Same arguments, same bytes.
+    colour instead of a light pattern; lang is the language of every word on it ("en", "fr",
+    "pl"). Same arguments, same bytes.
     """
     sheet = get_sheet(slug_or_sheet) if isinstance(slug_or_sheet, str) else slug_or_sheet
     if paper not in sheet.papers:
         raise ValueError(f"paper must be one of {sheet.papers} for {sheet.slug}, not {paper!r}")
     doc = Document(
-        out, sheet, paper=paper, base_url=base_url, ink_saver=ink_saver, duplex=duplex, rich_backs=rich_backs
+        out, sheet, paper=paper, base_url=base_url, ink_saver=ink_saver, duplex=duplex, rich_backs=rich_backs,
+        lang=lang,
     )
     sheet.draw(doc)
     doc.finish()

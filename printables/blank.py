@@ -6,6 +6,7 @@ backs, cut guides, information page) and the standard page frame, drawn on every
 
 from __future__ import annotations
 
+from companion.rules.errors import N_
 from printables import Sheet
 from printables.draw import BRICK, MUTED, SHADE, Document
 from printables.layout import Rect
@@ -48,10 +49,10 @@ def draw_score_pad(doc: Document) -> None:
         doc.background(Rect(content.x, y, content.w, row_h), SHADE)
     doc.grid(players, PLAYERS, rows)
     numbers = doc.grid(rounds, 1, rows)
-    doc.label(numbers[0][0].inset(1.5), "Round", size=7, bold=True, align="centre")
+    doc.label(numbers[0][0].inset(1.5), doc.say(N_("Round")), size=7, bold=True, align="centre")
     for n, row in enumerate(numbers[1:-1], start=1):
         doc.label(row[0], str(n), size=8, align="centre", color=MUTED)
-    doc.label(numbers[-1][0].inset(1.5), "Total", size=8, bold=True, align="centre")
+    doc.label(numbers[-1][0].inset(1.5), doc.say(N_("Total")), size=8, bold=True, align="centre")
     doc.box(content, width=0.5)
 
 
@@ -74,15 +75,17 @@ SHEETS = [
         slug="blank-cards",
         kind="cards",
         game="castellan",
-        title="Blank cards",
-        description="Eight blank poker-size cards with a castle-tower back, to make your own or replace a lost one.",
+        title=N_("Blank cards"),
+        description=N_("Eight blank poker-size cards with a castle-tower back, to make your own or replace a lost one."),
         draw=draw_blank_cards,
     ),
     Sheet(
         slug="score-pad",
         game="castellan",
-        title="Score pad",
-        description="A blank score pad: a column for each of up to six players and a row for each of twenty rounds.",
+        title=N_("Score pad"),
+        description=N_(
+            "A blank score pad: a column for each of up to six players and a row for each of twenty rounds."
+        ),
         draw=draw_score_pad,
     ),
 ]

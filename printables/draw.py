@@ -28,6 +28,8 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
+from companion.i18n import say
+from companion.rules.errors import N_, NP_, Message
 from printables import fonts, layout, tiling
 from printables.layout import POKER, CardSheet, CardSpec, Rect
 from printables.tiling import MatSpec
@@ -53,14 +55,22 @@ PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 DUPLEX_CHECK = 24.0  # mm: the square of the duplex check on a card sheet's first page
 DUPLEX_CHECK_RISE = 36.0  # mm above the content's foot, so that turned on the short edge it misses the header
 QR_MIN_MODULE = 0.5  # mm: smaller modules stop scanning reliably on a phone
-CALIBRATION_SENTENCE = "This bar measures 50 mm: print at 100 %."
+CALIBRATION_SENTENCE = N_("This bar measures 50 mm: print at 100 %.")
 CUT_SENTENCES = {  # how a mat's page joins the page before it, by the edge of this page that is cut
-    "left": "Cut this page along the solid line on the left, lay it on the grey strip of page {page} so that "
-            "the ticks meet, and tape.",
-    "top": "Cut this page along the solid line at the top, lay it on the grey strip of page {page} so that "
-           "the ticks meet, and tape.",
-    "bottom": "Cut this page along the solid line at the bottom, lay it on the grey strip of page {page} so "
-              "that the ticks meet, and tape.",
+    "left": N_("Cut this page along the solid line on the left, lay it on the grey strip of page %(page)s so "
+               "that the ticks meet, and tape."),
+    "top": N_("Cut this page along the solid line at the top, lay it on the grey strip of page %(page)s so "
+              "that the ticks meet, and tape."),
+    "bottom": N_("Cut this page along the solid line at the bottom, lay it on the grey strip of page %(page)s "
+                 "so that the ticks meet, and tape."),
+}
+DOUBLE_SIDED = {  # a card sheet's margin note, by the edge the paper turns on
+    "long": N_("Double-sided, flip on long edge"),
+    "short": N_("Double-sided, flip on short edge"),
+}
+PRINT_TWO_SIDED = {
+    "long": N_("Print at 100 %, double-sided, flip on long edge."),
+    "short": N_("Print at 100 %, double-sided, flip on short edge."),
 }
 CAP_HEIGHT = 0.73  # DejaVu Sans capitals, as a fraction of the font size
 PT = 25.4 / 72  # millimetres in a point
@@ -101,12 +111,14 @@ class Document:
         ink_saver: bool = False,
         duplex: str = "long",
         rich_backs: bool = False,
+        lang: str = "en",
     ) -> None:
         if duplex not in layout.DUPLEX:
             raise ValueError(f"duplex must be one of {layout.DUPLEX}, not {duplex!r}")
         self.page = layout.page_rect(paper)
         self.sheet, self.paper, self.duplex = sheet, paper, duplex
         self.base_url, self.ink_saver, self.rich_backs = base_url.rstrip("/"), ink_saver, rich_backs
+        self.lang = lang
         self.pages = 0
         self._blank = True
         fonts.register()
@@ -121,10 +133,14 @@ class Document:
         self._canvas.setViewerPreference("PrintScaling", "None")
         if sheet.advice.two_sided:
             self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[duplex])
-        self._canvas.setTitle(sheet.title)
-        self._canvas.setSubject(sheet.description)
+        self._canvas.setTitle(self.say(sheet.title))
+        self._canvas.setSubject(self.say(sheet.description))
         self._canvas.setAuthor("Castellan")
         self._canvas.setCreator("Castellan printables")
+
+    def say(self, sentence: str | Message) -> str:
+        """A sentence marked with ``N_`` (or a ``Message``) in the sheet's language (docs/translating.md)."""
+        return say(sentence, self.lang)
 
     @property
     def game_name(self) -> str:
@@ -370,7 +386,7 @@ class Document:
         bar_y, bar_h, step = y + 3.0, 2.0, layout.CALIBRATION_LENGTH / 5
         for i in range(5):
             self.box(Rect(x + i * step, bar_y, step, bar_h), fill=INK if i % 2 == 0 else None)
-        self.text(x, y + 0.4, CALIBRATION_SENTENCE, size=7)
+        self.text(x, y + 0.4, self.say(CALIBRATION_SENTENCE), size=7)
 
     # Layout helpers
 
@@ -452,8 +468,8 @@ class Document:
         self.label(
             Rect(band.x, band.top - 2.5, band.w, 2.5), self.game_name.upper(), size=8, bold=True, color=fg
         )
-        self.label(Rect(band.x, band.y, band.w, 5), self.sheet.title, size=15, bold=True, color=fg)
-        self.text_block(f.description.inset(1.5), self.sheet.description, size=8.5, color=MUTED)
+        self.label(Rect(band.x, band.y, band.w, 5), self.say(self.sheet.title), size=15, bold=True, color=fg)
+        self.text_block(f.description.inset(1.5), self.say(self.sheet.description), size=8.5, color=MUTED)
         self.qr(self.game_url, f.qr)
         self.calibration_bar(f.footer.x, f.footer.cy - layout.CALIBRATION_HEIGHT / 2)
         self.label(
@@ -492,14 +508,18 @@ class Document:
         front_turns = 1 if spec.sideways else 0
         back_turns = (3 if self.duplex == "long" else 1) if spec.sideways else 0
         for number, start in enumerate(starts, start=1):
-            where = f"page {number} of {len(starts)}"
+            where = {"page": number, "pages": len(starts)}
             end = start + spec.per_page
             fronts = zip(faces[start:end], geometry.fronts, geometry.bleeds, strict=False)
-            self._card_page(geometry, fronts, front_turns, f"Fronts, {where}")
+            self._card_page(
+                geometry, fronts, front_turns, self.say(Message(N_("Fronts, page %(page)s of %(pages)s"), **where))
+            )
             backs_here = zip(
                 backs[start:end], geometry.backs(self.duplex), geometry.back_bleeds(self.duplex), strict=False
             )
-            self._card_page(geometry, backs_here, back_turns, f"Backs, {where}")
+            self._card_page(
+                geometry, backs_here, back_turns, self.say(Message(N_("Backs, page %(page)s of %(pages)s"), **where))
+            )
 
     # Private helpers
 
@@ -511,26 +531,28 @@ class Document:
         band = Rect(text.x, text.top - 10, text.w, 10)
         self.background(band, SHADE, radius=1.5)
         self.label(Rect(band.x + 2, band.top - 3.8, band.w - 4, 2.6), self.game_name.upper(), size=7, bold=True)
-        self.label(Rect(band.x + 2, band.y + 1.2, band.w - 4, 4.4), self.sheet.title, size=12, bold=True)
+        self.label(Rect(band.x + 2, band.y + 1.2, band.w - 4, 4.4), self.say(self.sheet.title), size=12, bold=True)
         total = len(pages.tiles)
         if total == 1:
-            sentences = ["The whole mat is on this page."]
+            sentences = [self.say(N_("The whole mat is on this page."))]
         else:
             # Said as the pages lie with their headers upright: a turned mat's rows run up the page.
-            sentences = [
-                f"Page {tile.number} of {total}. Lay the pages out {pages.down} across and {pages.across} down, "
-                "page 1 at the bottom left."
+            sentences = [self.say(
+                Message(N_("Page %(page)s of %(pages)s. Lay the pages out %(across)s across and %(down)s down, "
+                           "page 1 at the bottom left."),
+                        page=tile.number, pages=total, across=pages.down, down=pages.across)
                 if pages.turned
-                else f"Page {tile.number} of {total}. Lay the pages out {pages.across} across and {pages.down} "
-                "down, page 1 at the top left."
-            ]
+                else Message(N_("Page %(page)s of %(pages)s. Lay the pages out %(across)s across and %(down)s "
+                                "down, page 1 at the top left."),
+                             page=tile.number, pages=total, across=pages.across, down=pages.down)
+            )]
         # The mat's left and top edges are the page's bottom and left edges when the mat lies turned.
         for neighbour, edge in ((tile.left, "bottom" if pages.turned else "left"),
                                 (tile.above, "left" if pages.turned else "top")):
             if neighbour:
-                sentences.append(CUT_SENTENCES[edge].format(page=neighbour))
+                sentences.append(self.say(Message(CUT_SENTENCES[edge], page=neighbour)))
         if tile.number == 1 and note:
-            sentences.append(note)
+            sentences.append(self.say(note))
         words = Rect(text.x, text.y, text.w, text.h - 10.5)
         if self.text_block(words, " ".join(sentences), size=7.5) < words.y - 0.01:
             raise ValueError(f"the header of page {tile.number} of {self.sheet.slug} overflows: shorten its note")
@@ -566,7 +588,8 @@ class Document:
         self._mat_joins(spec, tile, core, window)
 
     def _strip_words(self, strip: Rect, number: int) -> None:
-        self.label(strip.inset(1.5), f"Page {number} goes on this strip.", size=7, align="centre", color=MUTED)
+        words = self.say(Message(N_("Page %(page)s goes on this strip."), page=number))
+        self.label(strip.inset(1.5), words, size=7, align="centre", color=MUTED)
 
     def _mat_joins(self, spec: MatSpec, tile: tiling.Tile, core: Rect, window: Rect) -> None:
         """Dashed lines where a neighbour's edge goes, solid lines where this page is cut, and ticks across both."""
@@ -629,12 +652,13 @@ class Document:
         self._margin_labels(geometry, what)
 
     def _margin_labels(self, geometry: CardSheet, what: str) -> None:
-        names = [(self.game_name, True), (self.sheet.title, False), (what, False)]
+        title = self.say(self.sheet.title)
+        names = [(self.game_name, True), (title, False), (what, False)]
         if len(geometry.header) < len(names):
-            names = [(f"{self.game_name} · {self.sheet.title}", False), (what, False)][-len(geometry.header) :]
+            names = [(f"{self.game_name} · {title}", False), (what, False)][-len(geometry.header) :]
         for span, (name, bold) in zip(geometry.header, names, strict=False):
             self._in_span(geometry, span, lambda r, n=name, b=bold: self.label(r, n, size=7, bold=b))
-        notes = [f"Double-sided, flip on {self.duplex} edge", "QR code and help: first page"]
+        notes = [self.say(DOUBLE_SIDED[self.duplex]), self.say(N_("QR code and help: first page"))]
         bar_span = max(geometry.footer, key=lambda s: s.h if geometry.vertical_labels else s.w)
         self._in_span(geometry, bar_span, self._centred_bar)
         others = [span for span in geometry.footer if span is not bar_span]
@@ -657,24 +681,27 @@ class Document:
         content = self.frame()
         advice = self.sheet.advice
         steps = [
-            f"Print at 100 %, double-sided, flip on {self.duplex} edge.",
-            "Print at actual size, never “fit to page”: the bar at the foot of this page must measure 50 mm.",
-            "This sheet comes first and its back checks how well your printer lines up the two sides; "
-            "then each page of fronts is followed by the page of its backs.",
+            PRINT_TWO_SIDED[self.duplex],
+            N_("Print at actual size, never “fit to page”: the bar at the foot of this page must measure 50 mm."),
+            N_("This sheet comes first and its back checks how well your printer lines up the two sides; "
+               "then each page of fronts is followed by the page of its backs."),
             advice.paper,
             advice.sleeves,
-            advice.printer.format(edge=self.duplex),
-            "Cut along the guides in the margins. Every cut line is marked on both opposite margins, so a "
-            "mark is still there after the first cut. The printing runs 3 mm past the outer cut lines, so "
-            "a back printed a little off still covers its card.",
-            f"{cards} cards on {pages - 2} pages after this sheet. Paper size: {PAPER_NAMES[self.paper]}.",
+            advice.printer_for(self.duplex),
+            N_("Cut along the guides in the margins. Every cut line is marked on both opposite margins, so a "
+               "mark is still there after the first cut. The printing runs 3 mm past the outer cut lines, so "
+               "a back printed a little off still covers its card."),
+            Message(NP_("%(count)s card on %(pages)s pages after this sheet. Paper size: %(paper)s.",
+                        "%(count)s cards on %(pages)s pages after this sheet. Paper size: %(paper)s."),
+                    count=cards, pages=pages - 2, paper=PAPER_NAMES[self.paper]),
         ]
         if self.ink_saver:
-            steps.append("Ink saver: backgrounds are printed as outlines.")
+            steps.append(N_("Ink saver: backgrounds are printed as outlines."))
         elif self.rich_backs:
-            steps.append("Rich backs: the backs are printed in full colour, which takes a lot of ink.")
+            steps.append(N_("Rich backs: the backs are printed in full colour, which takes a lot of ink."))
+        steps = [self.say(step) for step in steps]
         y = content.top
-        self.text(content.x, y - 6, "How to print", size=13, bold=True)
+        self.text(content.x, y - 6, self.say(N_("How to print")), size=13, bold=True)
         y -= 10
         for step in steps:
             y = self.text_block(Rect(content.x, y - 40, content.w, 40), step, size=10) - 2
@@ -682,21 +709,23 @@ class Document:
         self._target(check)
         self.text_block(
             Rect(check.right + 4, check.y, content.w - check.w - 4, check.h),
-            "Duplex check: hold this sheet against the light. The cross printed on its back should lie on "
-            "this cross.",
+            self.say(N_("Duplex check: hold this sheet against the light. The cross printed on its back should lie "
+                        "on this cross.")),
             size=10,
         )
         self.new_page()
         content = self.frame()
         behind = check.mirrored(self.page, self.duplex)
         top = content.top if behind.cy < self.page.cy else behind.y - 4
-        self.text(content.x, top - 6, "Duplex check", size=13, bold=True)
+        self.text(content.x, top - 6, self.say(N_("Duplex check")), size=13, bold=True)
         self.text_block(
             Rect(content.x, top - 60, content.w, 50),
-            "Hold this sheet against the light: this cross should lie on the cross printed on the other "
-            "side. If they are up to 3 mm apart, the cards will still be fine. If they are further apart, "
-            "or one cross is turned, check the duplex edge in the print dialog, or print the fronts, put "
-            "the pages back in the tray and print the backs.",
+            self.say(N_(
+                "Hold this sheet against the light: this cross should lie on the cross printed on the other "
+                "side. If they are up to 3 mm apart, the cards will still be fine. If they are further apart, "
+                "or one cross is turned, check the duplex edge in the print dialog, or print the fronts, put "
+                "the pages back in the tray and print the backs."
+            )),
             size=10,
         )
         self._target(behind)

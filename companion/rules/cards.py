@@ -2,6 +2,9 @@
 
 Card names are rank + suit: ``AS``, ``10H``, ``QD``, ``7C`` (see ../shared/rules/castle.md).
 Input also accepts ``T`` for 10, lower case and the suit symbols; output is canonical.
+A player may also type and read the ranks and suits as their language names them (French
+R D V for roi, dame, valet; Polish K D W for król, dama, walet): ``parse(text, lang=...)``
+and ``Card.label(lang)``. The canonical names (the API's notation) are the same in every language.
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, Message, RuleError
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -26,6 +29,32 @@ ACE_HIGH = {rank: value for value, rank in enumerate(RANKS[1:] + ("A",), start=2
 _SYMBOL_TO_SUIT = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 _SYMBOL_TO_SUIT.update({"♤": "S", "♡": "H", "♢": "D", "♧": "C"})
 
+# The letters each language writes and types for the ranks that are not numbers, and for the
+# suits. French: as, valet, dame, roi; pique, cœur, carreau, trèfle (the bridge players' P C K T).
+# Polish: as, walet, dama, król; its suits (pik, kier, karo, trefl) have no one-letter names of
+# their own (kier and karo share K), so Polish players type the symbols or the English letters.
+RANK_LETTERS = {
+    "en": {"A": "A", "J": "J", "Q": "Q", "K": "K"},
+    "fr": {"A": "A", "J": "V", "Q": "D", "K": "R"},
+    "pl": {"A": "A", "J": "W", "Q": "D", "K": "K"},
+}
+SUIT_LETTERS = {
+    "en": {"S": "S", "H": "H", "D": "D", "C": "C"},
+    "fr": {"S": "P", "H": "C", "D": "K", "C": "T"},
+    "pl": {"S": "S", "H": "H", "D": "D", "C": "C"},
+}
+# The card in words, as a list or a screen reader says it: "%(rank)s of %(suit)s" per language.
+RANK_WORDS = {
+    "A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king"),
+}
+SUIT_WORDS = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
+CARD_IN_WORDS = N_("%(rank)s of %(suit)s")
+
+
+def letters(lang: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The rank letters and suit letters of ``lang`` (English for a language without its own)."""
+    return RANK_LETTERS.get(lang, RANK_LETTERS["en"]), SUIT_LETTERS.get(lang, SUIT_LETTERS["en"])
+
 
 @dataclass(frozen=True, order=True)
 class Card:
@@ -36,6 +65,17 @@ class Card:
 
     def __str__(self) -> str:
         return self.rank + self.suit
+
+    def label(self, lang: str = "en") -> str:
+        """The card as a player of ``lang`` reads it: its rank letter and suit symbol, ``"D♠"`` in French."""
+        ranks, _suits = letters(lang)
+        return ranks.get(self.rank, self.rank) + SUIT_SYMBOLS[self.suit]
+
+    @property
+    def in_words(self) -> Message:
+        """The card in words, to say in the reader's language: ``"queen of spades"``."""
+        return Message(CARD_IN_WORDS, rank=Message(RANK_WORDS.get(self.rank, self.rank)),
+                       suit=Message(SUIT_WORDS[self.suit]))
 
     @property
     def colour(self) -> str:
@@ -58,34 +98,40 @@ class Card:
         return f"{RANK_NAMES.get(self.rank, self.rank)} of {SUIT_NAMES[self.suit]}"
 
 
-def parse(text: object, field: str | None = None) -> Card:
-    """Read one card name in any accepted spelling, or raise ``RuleError``.
+def parse(text: object, field: str | None = None, lang: str = "en") -> Card:
+    """Read one card name in any accepted spelling of ``lang``, or raise ``RuleError``.
 
-    >>> str(parse("th")), str(parse("Q♠")), str(parse(" 10d "))
-    ('10H', 'QS', '10D')
+    >>> str(parse("th")), str(parse("Q♠")), str(parse(" 10d ")), str(parse("dc", lang="fr"))
+    ('10H', 'QS', '10D', 'QH')
     """
+    ranks, suits = letters(lang)
+    examples = {"seven": f"7{suits['S']}", "ten": f"10{suits['H']}"}
     if not isinstance(text, str) or not text.strip():
-        raise RuleError("unknown_card", "A card name is needed, like 7S, 10H or QD.", field)
+        raise RuleError("unknown_card", N_("A card name is needed, like %(seven)s or %(ten)s."), field, **examples)
     # Phones type suits as emoji: a symbol followed by an invisible variation selector.
     raw = text.replace("\ufe0f", "").replace("\ufe0e", "").strip()
     if len(raw) > 4:
-        raise RuleError("unknown_card", f"“{raw[:12]}…” is not a card: write one card, like 7S or 10H.", field)
-    suit = _SYMBOL_TO_SUIT.get(raw[-1], raw[-1].upper())
-    rank = raw[:-1].strip().upper()
-    if rank == "T":
-        rank = "10"
-    if rank not in ACE_LOW or suit not in SUITS:
+        raise RuleError(
+            "unknown_card", N_("“%(text)s…” is not a card: write one card, like %(seven)s or %(ten)s."), field,
+            text=raw[:12], **examples,
+        )
+    typed_rank = raw[:-1].strip().upper()
+    rank = {letter: rank for rank, letter in ranks.items()}.get(typed_rank, typed_rank)
+    rank = "10" if rank == "T" else rank
+    suit = _SYMBOL_TO_SUIT.get(raw[-1]) or {letter: suit for suit, letter in suits.items()}.get(raw[-1].upper())
+    if rank not in ACE_LOW or rank in ranks and ranks[rank] != typed_rank or suit is None:
         raise RuleError(
             "unknown_card",
-            f"“{raw}” is not a card: write a rank (A, 2-10, J, Q, K) "
-            "and a suit (S, H, D, C), like 7S or 10H.",
+            N_("“%(text)s” is not a card: write a rank (%(ranks)s) and a suit (%(suits)s), like %(seven)s or %(ten)s."),
             field,
+            text=raw, **examples, ranks=f"{ranks['A']}, 2-10, {ranks['J']}, {ranks['Q']}, {ranks['K']}",
+            suits=", ".join(suits.values()),
         )
     return Card(rank, suit)
 
 
 def from_picker(
-    typed: object, rank: object = None, suit: object = None, field: str | None = None
+    typed: object, rank: object = None, suit: object = None, field: str | None = None, lang: str = "en"
 ) -> Card | None:
     """The card chosen on a card picker: the typed name if there is one, else the tapped rank and suit.
 
@@ -93,33 +139,38 @@ def from_picker(
     is refused with ``RuleError``.
     """
     if isinstance(typed, str) and typed.strip():
-        return parse(typed, field)
+        return parse(typed, field, lang)
     if typed is not None and not isinstance(typed, str):
-        raise RuleError("unknown_card", "Type one card name, like 7S or 10H.", field)
+        _ranks, suits = letters(lang)
+        raise RuleError(
+            "unknown_card", N_("Type one card name, like %(seven)s or %(ten)s."), field,
+            seven=f"7{suits['S']}", ten=f"10{suits['H']}",
+        )
     rank = rank.strip() if isinstance(rank, str) else rank
     suit = suit.strip() if isinstance(suit, str) else suit
     if not rank and not suit:
         return None
     if not suit:
-        raise RuleError("missing_suit", "Pick the card's suit as well as its rank.", field)
+        raise RuleError("missing_suit", N_("Pick the card's suit as well as its rank."), field)
     if not rank:
-        raise RuleError("missing_rank", "Pick the card's rank as well as its suit.", field)
+        raise RuleError("missing_rank", N_("Pick the card's rank as well as its suit."), field)
     if not isinstance(rank, str) or not isinstance(suit, str):
-        raise RuleError("unknown_card", "Pick one rank and one suit.", field)
+        raise RuleError("unknown_card", N_("Pick one rank and one suit."), field)
     return parse(rank + suit, field)
 
 
-def parse_distinct(texts: object, field: str | None = None) -> list[Card]:
+def parse_distinct(texts: object, field: str | None = None, lang: str = "en") -> list[Card]:
     """Read a list of card names, refusing any card named twice (a deck holds each card once)."""
     if not isinstance(texts, list):
-        raise RuleError("not_a_list", "A list of card names is needed.", field)
+        raise RuleError("not_a_list", N_("A list of card names is needed."), field)
     seen: set[Card] = set()
     cards = []
     for index, text in enumerate(texts):
-        card = parse(text, f"{field}[{index}]" if field else None)
+        card = parse(text, f"{field}[{index}]" if field else None, lang)
         if card in seen:
             raise RuleError(
-                "duplicate_card", f"The {card.name} is named twice: a deck holds each card once.", field
+                "duplicate_card", N_("The card %(card)s is named twice: a deck holds each card once."), field,
+                card=card,
             )
         seen.add(card)
         cards.append(card)
@@ -144,5 +195,6 @@ COLOURS = ("red", "black")
 def opposite_colour(colour: str) -> str:
     """The other colour of the deck: ``"black"`` for ``"red"`` and the other way round."""
     if colour not in COLOURS:
-        raise RuleError("unknown_colour", f"“{colour}” is not a colour of the deck: use red or black.")
+        raise RuleError("unknown_colour", N_("“%(colour)s” is not a colour of the deck: use red or black."),
+                        colour=colour)
     return "black" if colour == "red" else "red"

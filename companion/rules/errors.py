@@ -1,24 +1,170 @@
-"""The one exception every rules module raises for a move or an input it refuses."""
+"""The one exception every rules module raises, and the sentences rules modules say.
+
+Rules modules stay free of Flask, yet every sentence they say is translated where it is
+shown (docs/translating.md). So they mark an English template for ``pybabel extract`` with
+``N_`` (or ``NP_`` for one with a singular and a plural) and keep its parameters apart:
+``RuleError("bad_round", N_("Only rounds 1 to %(last)s can be corrected."), "round", last=3)``.
+``str()`` gives the English sentence; the web layer and the API say it in the reader's
+language (``companion.i18n.say``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+
+class Plural(NamedTuple):
+    """A sentence with a singular and a plural form, chosen by the parameter ``count``."""
+
+    singular: str
+    plural: str
+
+
+def N_(template: str) -> str:
+    """Mark a sentence for translation without translating it (``pybabel extract`` finds it)."""
+    return template
+
+
+def NP_(singular: str, plural: str) -> Plural:
+    """Mark a sentence with plural forms for translation; the form follows the parameter ``count``."""
+    return Plural(singular, plural)
+
+
+class Either(tuple):
+    """Alternatives as a parameter, said as the language lists them: ``a, b or c`` (each item is
+    a marked sentence or a ``Message``). Never glue "or" into a sentence by hand."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        words = [str(item) for item in self]
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+class Message:
+    """A sentence to say later in the reader's language: a marked template and its parameters.
+
+    Parameters are ``%(name)s`` in the template. A number is written with the locale's
+    digit grouping, a card (``companion.rules.cards.Card``) with the locale's rank letters,
+    and a parameter that is itself a ``Message`` is said in the same language first.
+    """
+
+    __slots__ = ("template", "params")
+
+    def __init__(self, template: str | Plural, **params):
+        if isinstance(template, Plural) and "count" not in params:
+            raise TypeError("A plural sentence needs the parameter count.")
+        self.template = template
+        self.params = params
+
+    def render(self, translate, value) -> str:
+        """The sentence through ``translate(template, count)`` (the translated template) and
+        ``value(param)`` (a parameter as the language writes it)."""
+        count = self.params.get("count")
+        text = translate(self.template, count)
+        return text % {name: value(param) for name, param in self.params.items()} if self.params else text
+
+    def __str__(self) -> str:
+        return self.render(_english, _english_value)
+
+    def __repr__(self) -> str:
+        return f"Message({self.template!r}, **{self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Message):
+            return (self.template, self.params) == (other.template, other.params)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.template, tuple(sorted(self.params))))
+
+
+def dump(sentence: str | Message) -> str:
+    """A sentence as text to store (a move's description): a ``Message`` as JSON, a string as it is."""
+    if not isinstance(sentence, Message):
+        return str(sentence)
+    return json.dumps(_dumpable(sentence), ensure_ascii=False, separators=(",", ":"))
+
+
+def load(text: str) -> str | Message:
+    """A stored sentence back: the ``Message`` that ``dump`` wrote, or the older plain English text."""
+    if not text.startswith('{"sentence":'):
+        return text
+    return _loaded(json.loads(text))
+
+
+def _dumpable(value: object) -> object:
+    if isinstance(value, Message):
+        template = list(value.template) if isinstance(value.template, Plural) else value.template
+        return {"sentence": template, "params": {name: _dumpable(param) for name, param in value.params.items()}}
+    if hasattr(value, "label") and hasattr(value, "suit"):  # a card, by its canonical name
+        return {"card": str(value)}
+    if isinstance(value, Either):
+        return {"either": [_dumpable(item) for item in value]}
+    return value
+
+
+def _loaded(value: object) -> object:
+    if isinstance(value, dict) and "sentence" in value:
+        template = value["sentence"]
+        template = Plural(*template) if isinstance(template, list) else template
+        return Message(template, **{name: _loaded(param) for name, param in value["params"].items()})
+    if isinstance(value, dict) and "card" in value:
+        from companion.rules.cards import parse  # cards.py imports this module
+
+        return parse(value["card"])
+    if isinstance(value, dict) and "either" in value:
+        return Either(_loaded(item) for item in value["either"])
+    return value
+
+
+def _english(template: str | Plural, count: int | None) -> str:
+    if isinstance(template, Plural):
+        return template.singular if count == 1 else template.plural
+    return template
+
+
+def _english_value(param: object) -> object:
+    if isinstance(param, bool):
+        return param
+    if isinstance(param, int):
+        return f"{param:,}"
+    if isinstance(param, Message):
+        return str(param)
+    if isinstance(param, Either):
+        return str(param)
+    label = getattr(param, "label", None)  # a card: its rank and suit symbol, "Q♠"
+    return label("en") if callable(label) else param
 
 
 class RuleError(ValueError):
     """A refused move or input, said in the player's terms.
 
     ``code`` is a stable snake_case identifier for programs (the JSON API's
-    ``error.code``); ``message`` is one sentence for a person; ``field`` optionally
-    names the input at fault (``"shot.from"``). Whoever raises it leaves the state
-    untouched.
+    ``error.code``, always English); ``sentence`` is the ``Message`` for a person, and
+    ``message`` (and ``str()``) the same in English; ``field`` optionally names the input
+    at fault (``"shot.from"``). Whoever raises it leaves the state untouched.
     """
 
-    def __init__(self, code: str, message: str, field: str | None = None):
-        super().__init__(message)
+    def __init__(self, code: str, message: str | Plural | Message, field: str | None = None, **params):
+        self.sentence = message if isinstance(message, Message) else Message(message, **params)
+        super().__init__(str(self.sentence))
         self.code = code
-        self.message = message
         self.field = field
 
-    def as_dict(self) -> dict:
-        """The error as the API's ``error`` object."""
-        error = {"code": self.code, "message": self.message}
+    @property
+    def message(self) -> str:
+        """The sentence in English."""
+        return str(self.sentence)
+
+    def at(self, field: str | None) -> RuleError:
+        """The same refusal naming another input (a rules module passing on a helper's refusal)."""
+        return RuleError(self.code, self.sentence, field)
+
+    def as_dict(self, say=str) -> dict:
+        """The error as the API's ``error`` object, its message said by ``say`` (English by default)."""
+        error = {"code": self.code, "message": say(self.sentence)}
         if self.field:
             error["field"] = self.field
         return error

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, NP_, Message, RuleError
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 8
@@ -27,19 +27,24 @@ def new_table(options: dict, seed: int) -> dict:
     """A pad for the named players, round 1, nothing scored."""
     names = options.get("players") if isinstance(options, dict) else None
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise RuleError("bad_players", "Name the players, one per line.", "players")
+        raise RuleError("bad_players", N_("Name the players, one per line."), "players")
     names = [name.strip() for name in names if name.strip()]
     if any(len(name) > MAX_NAME for name in names):
-        raise RuleError("bad_players", f"A player's name is at most {MAX_NAME} characters.", "players")
+        raise RuleError(
+            "bad_players", N_("A player's name is at most %(most)s characters."), "players", most=MAX_NAME
+        )
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleError(
-            "bad_players", f"A score pad takes {MIN_PLAYERS} to {MAX_PLAYERS} players.", "players"
+            "bad_players", N_("A score pad takes %(least)s to %(most)s players."), "players",
+            least=MIN_PLAYERS, most=MAX_PLAYERS,
         )
     if len(set(names)) != len(names):
-        raise RuleError("bad_players", "Two players have the same name; tell them apart.", "players")
+        raise RuleError("bad_players", N_("Two players have the same name; tell them apart."), "players")
     lowest_wins = options.get("lowest_wins", False)
     if not isinstance(lowest_wins, bool):
-        raise RuleError("bad_lowest_wins", "Say whether the lowest total wins: true or false.", "lowest_wins")
+        raise RuleError(
+            "bad_lowest_wins", N_("Say whether the lowest total wins: true or false."), "lowest_wins"
+        )
     return {"players": names, "rounds": [], "corrected": [], "lowest_wins": lowest_wins, "seed": seed}
 
 
@@ -58,33 +63,40 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     """Record a round, ``{"type": "round", "points": [int per player]}``, or correct one,
     ``{"type": "correct", "round": n, "points": [...]}`` (round 1 first); the referee only."""
     if actor != "referee":
-        raise RuleError("not_referee", "Only the referee writes on the score pad.")
+        raise RuleError("not_referee", N_("Only the referee writes on the score pad."))
     kind = action.get("type") if isinstance(action, dict) else None
     if kind not in ("round", "correct"):
-        raise RuleError("unknown_action", "The score pad records a round or corrects one.")
+        raise RuleError("unknown_action", N_("The score pad records a round or corrects one."))
     points = _points(state, action.get("points"))
     if kind == "round":
         return {**state, "rounds": [*state["rounds"], points]}
     number = action.get("round")
     played = len(state["rounds"])
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= played:
-        raise RuleError("bad_round", f"Only rounds 1 to {played} can be corrected.", "round")
+        raise RuleError(
+            "bad_round",
+            NP_("Only round %(count)s can be corrected.", "Only rounds 1 to %(count)s can be corrected.")
+            if played else N_("No round is recorded yet: there is nothing to correct."),
+            "round", count=played,
+        )
     if points == state["rounds"][number - 1]:
-        raise RuleError("same_points", f"Round {number} already has these points: nothing to correct.", "points")
+        raise RuleError(
+            "same_points", N_("Round %(round)s already has these points: nothing to correct."), "points", round=number
+        )
     rounds = [list(row) for row in state["rounds"]]
     rounds[number - 1] = points
     corrected = sorted({*state.get("corrected", []), number})
     return {**state, "rounds": rounds, "corrected": corrected}
 
 
-def describe(state: dict, action: dict, actor: str) -> str:
+def describe(state: dict, action: dict, actor: str) -> Message:
     """The move in words: ``Round 2: Ola 5, Kuba 3.`` or ``Round 2 corrected: Ola 5, Kuba 3.``"""
     scores = ", ".join(
         f"{name} {value}" for name, value in zip(state["players"], action["points"], strict=True)
     )
     if action["type"] == "correct":
-        return f"Round {action['round']} corrected: {scores}."
-    return f"Round {len(state['rounds']) + 1}: {scores}."
+        return Message(N_("Round %(round)s corrected: %(scores)s."), round=action["round"], scores=scores)
+    return Message(N_("Round %(round)s: %(scores)s."), round=len(state["rounds"]) + 1, scores=scores)
 
 
 def view(state: dict, viewer: str) -> dict:
@@ -151,10 +163,14 @@ def _points(state: dict, points) -> list[int]:
     """One whole number per player, within bounds, or a RuleError naming the player."""
     players = state["players"]
     if not isinstance(points, list) or len(points) != len(players):
-        raise RuleError("bad_points", f"Give points for each of the {len(players)} players.", "points")
+        raise RuleError(
+            "bad_points", NP_("Give points for the %(count)s player.", "Give points for each of the %(count)s players."),
+            "points", count=len(players),
+        )
     for name, value in zip(players, points, strict=True):
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_POINTS:
             raise RuleError(
-                "bad_points", f"Points for {name} must be a whole number (at most {MAX_POINTS:,}).", "points"
+                "bad_points", N_("Points for %(name)s must be a whole number (at most %(most)s)."), "points",
+                name=name, most=MAX_POINTS,
             )
     return list(points)

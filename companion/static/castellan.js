@@ -113,20 +113,33 @@
   document.addEventListener("htmx:afterSettle", restoreFocus);
   document.addEventListener("htmx:afterSettle", settleAnswer);
 
-  // Times are sent in UTC, labelled so; shown here in the phone's own time zone, named.
+  // Times are sent in UTC, labelled so; shown here in the phone's own time zone, named, and
+  // written as the page's language writes them.
   function localTimes() {
     var times = document.querySelectorAll("time[data-local]");
+    // The phone's own regional format when it speaks the page's language, else the page's language.
+    var lang = document.documentElement.lang;
+    var locale = (navigator.language || "").split("-")[0] === lang ? [] : lang;
     for (var i = 0; i < times.length; i++) {
       var at = new Date(times[i].getAttribute("datetime"));
       if (isNaN(at.getTime())) { continue; }
       var options = times[i].getAttribute("data-local") === "date"
         ? { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short" }
         : { hour: "2-digit", minute: "2-digit", second: "2-digit", timeZoneName: "short" };
-      times[i].textContent = at.toLocaleString([], options);
+      times[i].textContent = at.toLocaleString(locale, options);
       times[i].removeAttribute("data-local");
     }
   }
   document.addEventListener("htmx:afterSettle", localTimes);
+  // A field marked data-phone-zone and left empty gets this phone's time zone (Europe/Warsaw),
+  // so that a file's dates (BG Stats') are the phone's; without script the server's are used.
+  function phoneZone() {
+    var fields = document.querySelectorAll("input[data-phone-zone]");
+    var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    for (var i = 0; i < fields.length; i++) {
+      if (zone && !fields[i].value) { fields[i].value = zone; }
+    }
+  }
   function wake() { failures = 0; poll(); }
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { wake(); }
@@ -135,6 +148,7 @@
   window.addEventListener("pageshow", function (event) { if (event.persisted) { wake(); } });
   document.addEventListener("DOMContentLoaded", function () {
     localTimes();
+    phoneZone();
     if (live()) { schedule(interval()); }
   });
 })();

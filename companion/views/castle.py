@@ -11,6 +11,7 @@ from flask import Blueprint, render_template, request
 
 from companion import api, schemas
 from companion.games import Game
+from companion.i18n import current_language
 from companion.rules import castle
 from companion.rules.cards import Card, from_picker
 from companion.rules.errors import RuleError
@@ -114,7 +115,7 @@ def calculator():
     tops = _read_or_report(
         lambda: castle.read_tops({p: request.args.get(p) for p in castle.PILES}), notices, {}
     )
-    checked = _read_or_report(lambda: from_picker(request.args.get("card"), field="card"), notices, None)
+    checked = _read_or_report(lambda: from_picker(request.args.get("card"), field="card", lang=current_language()), notices, None)
     target = request.args.get("pile", "").strip().upper()
     try:
         tops, target, checked = _calculator_step(request.args.get("do"), tops, target, checked)
@@ -179,7 +180,7 @@ def castle_marks(table, picked) -> dict | None:
     if table.game != GAME.slug or table.state["phase"] != "play":
         return None
     try:
-        card = from_picker(picked.get("card"), picked.get("card_rank"), picked.get("card_suit"), "card")
+        card = from_picker(picked.get("card"), picked.get("card_rank"), picked.get("card_suit"), "card", current_language())
     except RuleError:
         return None  # half a card: the move itself says what is missing
     if card is None:
@@ -360,7 +361,7 @@ def _next_empty(tops: dict, after: str) -> str:
 
 def _picked(form, name: str, missing: str) -> Card:
     """The card chosen on the card picker ``name`` (``_cards.html``), or a RuleError saying what is missing."""
-    card = from_picker(form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name)
+    card = from_picker(form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name, current_language())
     if card is None:
         raise RuleError("no_card", missing, name)
     return card

@@ -13,6 +13,7 @@ from flask import Blueprint, render_template, request
 
 from companion import api, schemas
 from companion.games import Game
+from companion.i18n import current_language
 from companion.rules import fort
 from companion.rules.cards import Card, from_picker, parse_distinct
 from companion.rules.errors import RuleError
@@ -349,7 +350,7 @@ def _situation(args) -> dict:
     )
     if args.get("stake") == "campaign":
         return {"attacker": attacker, "defender": defender, "target": None, "height": 1, "challenge": 1}
-    target = from_picker(args.get("target"), args.get("target_rank"), args.get("target_suit"), "target")
+    target = from_picker(args.get("target"), args.get("target_rank"), args.get("target_suit"), "target", current_language())
     if target is None:
         raise RuleError("no_target", "Pick the card challenged: tap its rank and suit, or type it.", "target")
     return {
@@ -410,7 +411,7 @@ def _turn_over(laid: dict, size: int, args) -> None:
     side = _next_side(laid, size)
     if side is None:
         raise RuleError("all_laid", "Every soldier is already laid.", "pick")
-    card = from_picker(args.get("pick"), args.get("pick_rank"), args.get("pick_suit"), "pick")
+    card = from_picker(args.get("pick"), args.get("pick_rank"), args.get("pick_suit"), "pick", current_language())
     if card is None:
         raise RuleError("no_card", f"Pick the {side}'s soldier: tap its rank and suit, or type it.", "pick")
     named = laid["attacker"] + laid["defender"] + ([args.get("target")] if args.get("target") else [])
@@ -508,7 +509,7 @@ def _read_burn(form: dict) -> dict:
 
 
 def _read_draw(form: dict) -> dict:
-    card = from_picker(form.get("card"), form.get("card_rank"), form.get("card_suit"), "card")
+    card = from_picker(form.get("card"), form.get("card_rank"), form.get("card_suit"), "card", current_language())
     return {"card": str(card)} if card else {}
 
 
@@ -616,7 +617,7 @@ def _cards_named(form: dict, name: str) -> list[str]:
         return typed
     cards = []
     for index in range(1, fort.DECK_SIZE + 1):
-        card = from_picker(None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name)
+        card = from_picker(None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name, current_language())
         if card is not None:
             cards.append(str(card))
     return cards
@@ -625,7 +626,7 @@ def _cards_named(form: dict, name: str) -> list[str]:
 def _typed_cards(value: object, what: str) -> list[Card]:
     """Typed card names read as cards; a bad name or a card named twice is refused."""
     try:
-        return parse_distinct(_names_typed(value), what)
+        return parse_distinct(_names_typed(value), what, current_language())
     except RuleError as refused:
         raise RuleError(refused.code, f"In the {what}: {refused.message}", refused.field) from None
 
@@ -636,7 +637,7 @@ def _parsed(names: list) -> list[Card]:
 
 def _picked(form: dict, name: str, missing: str) -> str:
     """The card chosen on the card picker ``name``, or a RuleError saying what is missing."""
-    card = from_picker(form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name)
+    card = from_picker(form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name, current_language())
     if card is None:
         raise RuleError("no_card", missing, name)
     return str(card)

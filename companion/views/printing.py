@@ -6,17 +6,20 @@ import io
 from itertools import groupby
 
 from flask import Blueprint, abort, current_app, render_template, request, send_file
+from flask_babel import gettext
 
 import printables
 from companion import registry, security
+from companion.i18n import lang_for_print
 from companion.pdf_cache import Busy, SheetCache
+from companion.rules.errors import N_
 from companion.web import printed_base_url
 from printables.draw import QRTooLarge
 from printables.layout import DUPLEX
 
 bp = Blueprint("printing", __name__)
-QR_TOO_LONG = (
-    "The address {address} is too long for a sheet's QR code to scan. "
+QR_TOO_LONG = N_(
+    "The address %(address)s is too long for a sheet's QR code to scan. "
     "Open Castellan by a shorter address, or set CASTELLAN_BASE_URL to one."
 )
 
@@ -46,7 +49,8 @@ def index():
 @security.limited("pdfs")
 def sheet(slug: str):
     """One sheet as a PDF: ``?paper=a4|letter`` (a mat also ``a3|tabloid``), ``&ink=saver``,
-    ``&duplex=long|short``, ``&back=rich``; its QR codes carry ``printed_base_url``."""
+    ``&duplex=long|short``, ``&back=rich``, ``&lang=en|fr|pl`` (else the page's language); its
+    QR codes carry ``printed_base_url``."""
     try:
         chosen = printables.get_sheet(slug)
     except KeyError:
@@ -62,6 +66,7 @@ def sheet(slug: str):
         "ink_saver": request.args.get("ink") == "saver",
         "duplex": duplex,
         "rich_backs": request.args.get("back") == "rich",
+        "lang": lang_for_print(request.args.get("lang")),
     }
 
     def build() -> bytes:
@@ -73,7 +78,7 @@ def sheet(slug: str):
         sheets = current_app.extensions.setdefault("castellan.sheets", SheetCache())
         pdf, built = sheets.get((slug, *sorted(options.items())), build)
     except QRTooLarge:
-        abort(400, description=QR_TOO_LONG.format(address=base_url[:80]))
+        abort(400, description=gettext(QR_TOO_LONG, address=base_url[:80]))
     except Busy:
         abort(503)
     if built:

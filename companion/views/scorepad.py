@@ -7,7 +7,7 @@ from flask import Blueprint, render_template
 from companion import schemas
 from companion.games import Game
 from companion.rules import scorepad
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, RuleError
 
 bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
 
@@ -39,7 +39,7 @@ def _action(form: dict, viewer: str) -> dict:
             value = int(text)
         except ValueError:
             raise RuleError(
-                "bad_points", f"“{text[:12]}” is not a whole number of points.", "points"
+                "bad_points", N_("“%(text)s” is not a whole number of points."), "points", text=text[:12]
             ) from None
         points.append(-abs(value) if str(position) in minus else value)
     if form.get("type") != "correct":
@@ -47,19 +47,19 @@ def _action(form: dict, viewer: str) -> dict:
     try:
         number = int(str(form.get("round")))
     except ValueError:
-        raise RuleError("bad_round", "Choose the round to correct from the table.", "round") from None
+        raise RuleError("bad_round", N_("Choose the round to correct from the table."), "round") from None
     return {"type": "correct", "round": number, "points": points}
 
 
 GAME = Game(
     slug="scorepad",
-    name="Score pad",
-    tagline="A running score for any game on paper, shared between phones.",
-    players="1 to 8 players",
+    name=N_("Score pad"),
+    tagline=N_("A running score for any game on paper, shared between phones."),
+    players=N_("1 to 8 players"),
     order=100,
     summary=(
-        "Name the players, then write each round's points. Everyone at the table follows the "
-        "totals on their own phone; the referee's phone writes, the others watch.",
+        N_("Name the players, then write each round's points. Everyone at the table follows the "
+           "totals on their own phone; the referee's phone writes, the others watch."),
     ),
     rules=scorepad,
     table_options=_options,

@@ -26,16 +26,18 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext
 from werkzeug.http import parse_cookie, parse_etags, quote_etag
 
-from companion import db, get_db, netinfo, registry, security, store
-from companion.rules.errors import RuleError
+from companion import db, get_db, i18n, netinfo, registry, security, store
+from companion.i18n import current_language, say
+from companion.rules.errors import N_, RuleError
 from companion.web import form_dict, is_htmx, public_base_url, render
 
 bp = Blueprint("tables", __name__)
 REMEMBERED_TABLES = 30
-SEAT_TAKEN = (
-    "{seat}'s link is already open on another phone, and it shows that player's secrets there only. "
+SEAT_TAKEN = N_(
+    "%(seat)s's link is already open on another phone, and it shows that player's secrets there only. "
     "If that phone is lost, the referee can release the seat from the table's page."
 )
 
@@ -55,7 +57,7 @@ def create(game_slug: str):
         _table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
         security.count("tables")
     except RuleError as refused:
-        flash(refused.message, "error")
+        flash(say(refused), "error")
         return redirect(url_for(f"{game.slug}.index") + "#new-table", code=303)
     _remember(links[0].token)
     return redirect(url_for("tables.show", token=links[0].token), code=303)
@@ -69,7 +71,7 @@ def show(token: str):
     notices = get_flashed_messages(with_categories=True)
     if request.args.get("recorded") == str(table.version):
         last = store.last_action(get_db(), table.id)
-        notices += [("recorded", last["description"])] if last else []
+        notices += [("recorded", say(last["description"]))] if last else []
         return _render_table(link, table, game, notices=notices, last=last)
     return _render_table(link, table, game, notices=notices)
 
@@ -84,30 +86,31 @@ def live(token: str):
     version = store.version_by_token(get_db(), token)
     if version is None:
         abort(404)
-    etag = live_etag(version, session)
+    etag = live_etag(version, session, current_language())
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
     else:
         link, table, game = _open(token)
-        etag = live_etag(table.version, session)
+        etag = live_etag(table.version, session, current_language())
         response = render("tables/_live.html", "tables/_live.html", **_context(link, table, game))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
 
 
-def live_etag(version: int, session_data) -> str:
-    """The live fragment's ETag: the table's version and this session's.
+def live_etag(version: int, session_data, lang: str) -> str:
+    """The live fragment's ETag: the table's version, this session's, and the fragment's language.
 
     The fragment holds this session's CSRF token and member identity, so the ETag names the
-    session too. It is weak: the same content brotli'd, gzipped or plain (see web.init_compression).
+    session too; a phone that switched language must not be told its old words are current.
+    It is weak: the same content brotli'd, gzipped or plain (see web.init_compression).
     """
-    return f"{version}.{str(session_data.get('csrf_form_token', ''))[-8:]}"
+    return f"{version}.{str(session_data.get('csrf_form_token', ''))[-8:]}.{lang}"
 
 
 _LIVE_PATH = re.compile(r"/t/([^/]+)/live\Z")
 # What ``live`` answers an unchanged poll with, after Flask-Compress and the session added their Vary.
-_UNCHANGED_HEADERS = [("Cache-Control", "no-cache, private"), ("Vary", "Accept-Encoding, Cookie")]
+_UNCHANGED_HEADERS = [("Cache-Control", "no-cache, private"), ("Vary", "Accept-Encoding, Cookie, Accept-Language")]
 
 
 class UnchangedPolls:
@@ -137,14 +140,15 @@ class UnchangedPolls:
     def _etag(self, environ, token: str) -> str | None:
         app = self.app
         try:
-            version = store.version_by_token(db.reader(app.config["DATABASE"]), token)
+            version = store.version_by_token(db.thread_connection(app.config["DATABASE"]), token)
         except Exception:  # noqa: BLE001 - Flask's path answers (and reports) whatever went wrong
-            db.drop_reader(app.config["DATABASE"])
+            db.drop_thread_connection(app.config["DATABASE"])
             return None
         if version is None:
             return None
-        cookie = parse_cookie(environ.get("HTTP_COOKIE", "")).get(app.config["SESSION_COOKIE_NAME"])
-        return live_etag(version, security.session_data(app, cookie))
+        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
+        lang = i18n.choose_language(cookies.get(i18n.COOKIE), environ.get("HTTP_ACCEPT_LANGUAGE"))
+        return live_etag(version, security.session_data(app, cookies.get(app.config["SESSION_COOKIE_NAME"])), lang)
 
 
 @bp.post("/t/<token>/act")
@@ -153,7 +157,7 @@ def act(token: str):
     link, table, game = _open(token)
     if link.role == "viewer":
         return _refuse(
-            link, table, game, 403, "This is a viewer's link: it can watch the table but not play on it."
+            link, table, game, 403, gettext("This is a viewer's link: it can watch the table but not play on it.")
         )
 
     def move(form: dict) -> store.Table:
@@ -168,7 +172,7 @@ def act(token: str):
         return answer
     if is_htmx():
         last = store.last_action(get_db(), table.id)  # read once: the notice and the Undo beside it
-        notices = [("recorded", last["description"])] if last else []
+        notices = [("recorded", say(last["description"]))] if last else []
         return _render_table(link, table, game, notices=notices, last=last)
     # The page says what was recorded as long as it is still the table's last move (no cookie needed).
     return redirect(url_for("tables.show", token=link.token, recorded=table.version), code=303)
@@ -179,13 +183,15 @@ def release(token: str):
     """The referee frees a player's seat whose phone is lost: the next phone to open its link takes it."""
     link, table, game = _open(token)
     if link.role != "referee":
-        return _refuse(link, table, game, 403, "Only the referee can release a seat.")
+        return _refuse(link, table, game, 403, gettext("Only the referee can release a seat."))
     seat = request.form.get("seat", "")
     try:
         released = store.release_seat(get_db(), table.id, seat)
     except KeyError:
-        return _refuse(link, table, game, 422, "That seat is not taken by any phone: there is nothing to release.")
-    message = f"{released.label}'s seat is free: the next phone to open its link takes it."
+        return _refuse(
+            link, table, game, 422, gettext("That seat is not taken by any phone: there is nothing to release.")
+        )
+    message = gettext("%(seat)s's seat is free: the next phone to open its link takes it.", seat=released.label)
     return _done(link, store.get_table(get_db(), table.id), game, message)
 
 
@@ -194,11 +200,11 @@ def undo(token: str):
     """Take back the last action still in force (the referee only); the log keeps it, marked undone."""
     link, table, game = _open(token)
     if link.role != "referee":
-        return _refuse(link, table, game, 403, "Only the referee can undo.")
+        return _refuse(link, table, game, 403, gettext("Only the referee can undo."))
     last = store.last_action(get_db(), table.id)
     return _referee_change(
         link, table, game, lambda form: store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form)),
-        f"Undone: {last['description']}" if last else None,
+        gettext("Undone: %(move)s", move=say(last["description"])) if last else None,
     )
 
 
@@ -208,13 +214,15 @@ def finish(token: str):
     becomes the final score, and the table a play in the history. Undo reopens it."""
     link, table, game = _open(token)
     if link.role != "referee":
-        return _refuse(link, table, game, 403, "Only the referee can finish the table.")
+        return _refuse(link, table, game, 403, gettext("Only the referee can finish the table."))
     if not _can_finish(table, game):
-        return _refuse(link, table, game, 422, "This table ends by the game's own rules: there is nothing to finish.")
+        return _refuse(
+            link, table, game, 422, gettext("This table ends by the game's own rules: there is nothing to finish.")
+        )
     return _referee_change(
         link, table, game,
         lambda form: store.finish(get_db(), game.rules, table.id, _version(form), _once(link, form)),
-        "The table is finished: these totals are the final score. Undo reopens it.",
+        gettext("The table is finished: these totals are the final score. Undo reopens it."),
     )
 
 
@@ -225,15 +233,15 @@ def rematch(token: str):
     seats rotated where the game's rules say who starts next), opened as its referee."""
     link, table, game = _open(token)
     if link.role != "referee":
-        return _refuse(link, table, game, 403, "Only the referee can start a rematch.")
+        return _refuse(link, table, game, 403, gettext("Only the referee can start a rematch."))
     if not _over(table, game):
-        return _refuse(link, table, game, 422, "A rematch starts once this table is finished.")
+        return _refuse(link, table, game, 422, gettext("A rematch starts once this table is finished."))
     options = game.rules.rematch_options(table.options, table.state)
     title = game.table_title(options) if game.table_title else ""
     try:
         _new, made = store.create_table(get_db(), game.rules, game.slug, options, title, table.private)
     except RuleError as refused:
-        return _refuse(link, table, game, 422, refused.message)
+        return _refuse(link, table, game, 422, say(refused))
     security.count("tables")
     _remember(made[0].token)
     return redirect(url_for("tables.show", token=made[0].token), code=303)
@@ -346,7 +354,7 @@ def _open(token: str):
         abort(404)
     shared = getattr(game.rules, "TEAM_SEATS", False)
     if link.role == "seat" and not shared and not store.claim_seat(get_db(), link, _member()):
-        abort(403, description=SEAT_TAKEN.format(seat=link.label))
+        abort(403, description=gettext(SEAT_TAKEN, seat=link.label))
     return link, table, game
 
 
@@ -407,11 +415,11 @@ def _changed(link, table, game, change):
     try:
         return change(form_dict(game.list_fields)), None
     except store.StaleTable as stale:
-        return None, _refuse(link, stale.table, game, 409, str(stale))
+        return None, _refuse(link, stale.table, game, 409, say(str(stale)))
     except store.Repeated:
         return None, _done(link, store.get_table(get_db(), table.id), game)
     except RuleError as refused:
-        return None, _refuse(link, table, game, 422, refused.message)
+        return None, _refuse(link, table, game, 422, say(refused))
 
 
 def _referee_change(link, table, game, change, message: str | None):

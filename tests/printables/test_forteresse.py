@@ -83,6 +83,6 @@ def test_the_score_pad_has_seven_games_with_both_rounds(paper, build_pdf, read_p
 def test_the_player_sheet_one_sheet_both_sides_asks_the_printer_for_two_sides(duplex, name, build_pdf, read_pdf):
     sheet = read_pdf(build_pdf("forteresse-player-sheet", duplex=duplex))
     assert sheet.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == name
-    assert "two-sided" in printables.get_sheet("forteresse-player-sheet").advice.printer
+    assert "two-sided" in printables.get_sheet("forteresse-player-sheet").advice.printer_for("long")
     pad = read_pdf(build_pdf("forteresse-score-pad", duplex=duplex))
     assert "/Duplex" not in pad.trailer["/Root"]["/ViewerPreferences"]

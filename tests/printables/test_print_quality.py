@@ -103,7 +103,7 @@ def test_a_card_sheet_says_how_to_print_and_on_what_on_its_first_page(slug, buil
     assert "How to print" in first
     assert "the bar at the foot of this page must measure 50 mm" in first
     assert "flip on short edge" in first
-    for sentence in (sheet.advice.paper, sheet.advice.sleeves, sheet.advice.printer.format(edge="short")):
+    for sentence in (sheet.advice.paper, sheet.advice.sleeves, sheet.advice.printer_for("short")):
         assert sentence in first
 
 

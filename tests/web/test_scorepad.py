@@ -104,7 +104,7 @@ def test_the_rules_refuse_a_correction_of_a_round_not_played():
     for number in (0, 2, "1", True):
         with pytest.raises(RuleError) as refused:
             scorepad.apply(state, {"type": "correct", "round": number, "points": [3, 3]}, "referee")
-        assert refused.value.message == "Only rounds 1 to 1 can be corrected."
+        assert refused.value.message == "Only round 1 can be corrected."
     with pytest.raises(RuleError):
         scorepad.new_table({"players": ["Ola"], "lowest_wins": "yes"}, 1)
 

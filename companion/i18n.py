@@ -1,0 +1,221 @@
+"""Castellan in English, French and Polish: the language of each request, and saying sentences in it.
+
+A page's language is the ``lang`` cookie (set by the switch every page carries), else the
+best match of the phone's Accept-Language, else English; the JSON API follows
+Accept-Language alone. Rules modules raise ``RuleError``s and describe moves with ``Message``s
+(companion/rules/errors.py); ``say`` turns either into a sentence in the reader's language,
+here or, given a language, outside a request (printed sheets). docs/translating.md says how
+to mark and translate a sentence.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from datetime import UTC, datetime
+from urllib.parse import urlsplit
+
+from babel.dates import format_date, format_time
+from babel.lists import format_list
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
+from flask.json.provider import DefaultJSONProvider
+from flask_babel import Babel, get_locale, get_translations
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from companion import catalogs
+from companion.rules import cards
+from companion.rules.cards import Card
+from companion.rules.errors import Either, Message, Plural, RuleError
+
+LANGUAGES = catalogs.LANGUAGES
+NAMES = {"en": "English", "fr": "Français", "pl": "Polski"}  # each language in its own words
+COOKIE = "lang"
+COOKIE_DAYS = 365
+
+bp = Blueprint("language", __name__)
+
+
+def init_app(app: Flask) -> None:
+    """Flask-Babel with Castellan's catalogs and language choice, and the template helpers."""
+    try:
+        catalogs.compile_stale()
+    except OSError as error:  # an installed package whose folder is read-only was compiled when built
+        logging.getLogger("castellan").warning("Translations not compiled: %s", error)
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(catalogs.TRANSLATIONS))
+    Babel(app, locale_selector=select_language)
+    app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks span lines in the source
+    app.jinja_env.filters.update(
+        say=say, card_label=card_label, card_in_words=card_in_words, rank_label=rank_label, utc_time=utc_time,
+        number=number,
+    )
+    app.jinja_env.globals.update(
+        lang=current_language, language_names=NAMES, here=here, card_placeholder=card_placeholder
+    )
+    app.register_blueprint(bp)
+    app.after_request(_vary)
+    app.json = _JSONProvider(app)
+
+
+class _JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, with a sentence (a move's description) said in the reader's language."""
+
+    @staticmethod
+    def default(o):
+        if isinstance(o, Message | RuleError):
+            return say(o)
+        return DefaultJSONProvider.default(o)
+
+
+def select_language() -> str:
+    """This request's language: the cookie's choice (pages only), else Accept-Language's best, else English."""
+    api = request.path.startswith("/api/")
+    return choose_language(None if api else request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
+
+
+def choose_language(cookie: str | None, accept_language: str | None) -> str:
+    """The language a ``lang`` cookie chose, else the best match of an Accept-Language header, else
+    English (also for a poll answered before Flask, see ``views.tables.UnchangedPolls``)."""
+    if cookie in LANGUAGES:
+        return cookie
+    return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES, default=LANGUAGES[0])
+
+
+def current_language() -> str:
+    """The language this request is answered in (``"en"`` outside a request)."""
+    return str(get_locale() or LANGUAGES[0]) if _in_request() else LANGUAGES[0]
+
+
+def _in_request() -> bool:
+    # A request of an app with Castellan's languages (a bare Flask app in a test has none).
+    return has_request_context() and "babel" in current_app.extensions
+
+
+def here() -> str:
+    """The page to come back to after choosing a language: this one, or for an answer to a form
+    post, the page the form was on (a post cannot be repeated by a link)."""
+    if request.method == "GET":
+        return request.full_path.rstrip("?")
+    referrer = urlsplit(request.referrer or "")
+    if referrer.netloc == request.host and referrer.path.startswith("/"):
+        return referrer.path + (f"?{referrer.query}" if referrer.query else "")
+    return "/"
+
+
+@bp.get("/language/<lang>")
+def choose(lang: str):
+    """The language switch: remember ``lang`` in the cookie and go back to the page it was chosen on."""
+    back = request.args.get("next", "/")
+    if not back.startswith("/") or back.startswith(("//", "/\\")):  # only this site's own pages
+        back = "/"
+    response = redirect(back, 303)
+    if lang in LANGUAGES:
+        response.set_cookie(COOKIE, lang, max_age=COOKIE_DAYS * 24 * 3600, samesite="Lax", httponly=True)
+    return response
+
+
+def _vary(response):
+    # A page's words follow the cookie and the Accept-Language header: a cache must keep them apart.
+    if request.endpoint != "static":
+        response.vary.update(("Accept-Language", "Cookie"))
+    return response
+
+
+@functools.cache
+def translations(lang: str) -> NullTranslations:
+    """The catalog of ``lang``, for saying things outside a request (printed sheets, the command line)."""
+    if lang not in LANGUAGES[1:]:
+        return NullTranslations()
+    catalogs.compile_stale()
+    return Translations.load(str(catalogs.TRANSLATIONS), [lang], catalogs.DOMAIN)
+
+
+def say(value: object, lang: str | None = None) -> str:
+    """``value`` in ``lang`` (this request's language by default): a ``RuleError``'s or a ``Message``'s
+    sentence with its parameters, or a sentence marked with ``N_`` (any other string is looked up as is)."""
+    if lang is None and _in_request():
+        lang, catalog = current_language(), get_translations()
+    else:
+        lang = lang if lang in LANGUAGES else LANGUAGES[0]
+        catalog = translations(lang)
+    if isinstance(value, RuleError):
+        value = value.sentence
+    if isinstance(value, Message):
+        return value.render(functools.partial(_translate, catalog), functools.partial(_param, lang, catalog))
+    if isinstance(value, str):
+        return catalog.gettext(value) if value else value
+    return str(value)
+
+
+def _translate(catalog: NullTranslations, template: str | Plural, count: int | None) -> str:
+    if isinstance(template, Plural):
+        return catalog.ngettext(template.singular, template.plural, count)
+    return catalog.gettext(template)
+
+
+def _param(lang: str, catalog: NullTranslations, value: object) -> object:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return format_decimal(value, locale=lang)
+    if isinstance(value, Message):
+        return value.render(functools.partial(_translate, catalog), functools.partial(_param, lang, catalog))
+    if isinstance(value, Card):
+        return value.label(lang)
+    if isinstance(value, Either):  # English keeps its own "a, b or c"
+        words = [str(_param(lang, catalog, _as_message(item))) for item in value]
+        return format_list(words, "or", lang) if lang != LANGUAGES[0] else str(Either(words))
+    return value
+
+
+def _as_message(item: object) -> object:
+    return Message(item) if isinstance(item, str) else item
+
+
+def card_label(card: Card | str, lang: str | None = None) -> str:
+    """A card as the reader's language writes it (``"D♠"`` in French), from a ``Card`` or its canonical name."""
+    if isinstance(card, str):
+        card = cards.parse(card)
+    return card.label(lang or current_language())
+
+
+def card_in_words(card: Card | str) -> str:
+    """A card in words in this request's language (a screen reader's name for it): ``"dame de pique"``."""
+    return say((cards.parse(card) if isinstance(card, str) else card).in_words)
+
+
+def rank_label(rank: str) -> str:
+    """A rank (canonical: ``"Q"``) as this request's language writes it: ``"D"`` in French and Polish."""
+    return cards.letters(current_language())[0].get(rank, rank)
+
+
+def card_placeholder() -> str:
+    """Examples of typed cards in this request's language, for a card field's placeholder."""
+    ranks, suits = cards.letters(current_language())
+    return f"10{suits['H']}, {ranks['Q'].lower()}♠, 7{suits['C'].lower()}"
+
+
+def number(value: int | float, lang: str | None = None) -> str:
+    """A number with the language's digit grouping and decimal sign (``12 345,5`` in French)."""
+    return format_decimal(value, locale=lang or current_language())
+
+
+def utc_time(iso: str, date: bool = False, lang: str | None = None) -> str:
+    """A moment stored in UTC (ISO 8601), still in UTC, on the 24-hour clock: the time, or with ``date``
+    the day as the language writes it and the time (castellan.js then rewrites it in the phone's
+    own time zone). English keeps the ISO day, which reads the same on both sides of the Atlantic."""
+    moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    lang = lang or current_language()
+    if not date:
+        return format_time(moment, "HH:mm:ss", tzinfo=UTC, locale=lang)
+    day = moment.date().isoformat() if lang == LANGUAGES[0] else format_date(moment, "short", locale=lang)
+    return f"{day} {format_time(moment, 'HH:mm', tzinfo=UTC, locale=lang)}"
+
+
+def lang_for_print(value: str | None) -> str:
+    """The language a printed sheet asked for (``?lang=``), else this request's."""
+    return value if value in LANGUAGES else current_language()
+
