@@ -7,17 +7,15 @@ compare runs on the same machine, not across machines.
 from __future__ import annotations
 
 import gzip
-import io
 import random
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-import printables
 from companion import create_app, db, store
 from companion.rules import scorepad
-from tests import bench_plays, bench_server, bench_tactics
+from tests import bench_pdf, bench_plays, bench_server, bench_tactics
 from tests.conftest import Browser
 
 
@@ -28,7 +26,7 @@ def main() -> None:
     _page_weights(app)
     _action_costs(str(folder / "actions.sqlite3"))
     _action_costs_on_postgresql()
-    _pdf_builds()
+    bench_pdf.main()
     bench_server.main()
     bench_tactics.main()
     bench_plays.main()
@@ -142,16 +140,6 @@ def _longest_tables(conn):
                 state = rules.apply(state, chosen[1], chosen[0])
             longest = max(longest, (table, moves), key=lambda pair: len(pair[1]))
         yield name, rules, *longest
-
-
-def _pdf_builds() -> None:
-    print("\nPrintable sheets (A4): size and build time")
-    for sheet in printables.all_sheets():
-        out = io.BytesIO()
-        start = time.perf_counter()
-        printables.build(sheet, out, paper="a4", base_url="http://192.168.1.20:5000")
-        took = time.perf_counter() - start
-        print(f"  {sheet.slug:28} {len(out.getvalue()):9,} bytes  {took * 1000:7.0f} ms")
 
 
 if __name__ == "__main__":

@@ -269,7 +269,11 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     handlers = {"setup": _apply_setup, "shot": _apply_shot}
     if not isinstance(kind, str) or kind not in handlers:
         raise RuleError("unknown_action", "An action is a “setup” or a “shot”.", "type")
-    after = copy.deepcopy(state)
+    current = state["rounds"][-1]
+    # Only the current round changes (its set-ups and shots, and a round may start): the rounds
+    # and shots before are shared with the input, so a shot costs the same late in the game.
+    opened = dict(current, setups=dict(current["setups"]), shots=list(current["shots"]))
+    after = dict(state, rounds=[*state["rounds"][:-1], opened])
     handlers[kind](after, action, actor)
     return after
 

@@ -670,7 +670,13 @@ def _apply_hand(state: dict, player: str, cards: object) -> dict:
 
 
 def _copy(state: dict) -> dict:
-    return json.loads(json.dumps(state))
+    """A copy ``apply`` may change: every dict and list an action changes is copied; a card, once
+    made, is never changed, so the cards are shared (a move costs the same late in a match)."""
+    copied = dict(state, cards=dict(state["cards"]), board=dict(state["board"]), hidden=dict(state["hidden"]),
+                  totals=dict(state["totals"]), results=list(state["results"]))
+    for key in ("unplayed", "hands", "captured", "set_aside"):
+        copied[key] = {player: list(cards) for player, cards in state[key].items()}
+    return copied
 
 
 def _apply_play(state: dict, action: dict) -> dict:

@@ -99,18 +99,19 @@ def position_keys(board: dict, player: int) -> list[int]:
 
 
 class _Gains(dict):
-    """Cell key -> the gain of every card of a side there (-1 on an occupied cell), filled on demand."""
+    """Cell key -> the gain of every card of a side there, as bytes (0 on an occupied cell: a
+    real gain is at least the cell's value, 1), filled on demand."""
 
     def __init__(self, player: int, cards: tuple):
         super().__init__()
         self.player, self.cards = player, cards
 
-    def __missing__(self, key: int) -> tuple[int, ...]:
+    def __missing__(self, key: int) -> bytes:
         if key >= OCCUPIED:
-            gains = (-1,) * len(self.cards)
+            gains = bytes(len(self.cards))
         else:
             facing, value = _facing(self.player, key), VALUES[key % 9]
-            gains = tuple(_gain(value, facing, edges) for edges in self.cards)
+            gains = bytes([_gain(value, facing, edges) for edges in self.cards])
         self[key] = gains
         return gains
 
@@ -127,6 +128,20 @@ class _Captures(dict):
         return captured
 
 
+class _Pickers(dict):
+    """A hand (card numbers in order) -> what picks its cards' gains, cell by cell, out of the
+    nine cells' gains joined end to end."""
+
+    def __init__(self, cards: int):
+        super().__init__()
+        # Where each card's gain lies in the nine cells' gains joined: cell by cell.
+        self.places = [range(card, len(CELLS) * cards, cards) for card in range(cards)]
+
+    def __missing__(self, hand: tuple[int, ...]) -> itemgetter:
+        picker = self[hand] = itemgetter(*chain.from_iterable(zip(*map(self.places.__getitem__, hand), strict=True)))
+        return picker
+
+
 class Side:
     """One faction in one seat, with what its cards gain and capture on each cell key (cached)."""
 
@@ -134,6 +149,7 @@ class Side:
         self.player, self.cards = player, cards
         self.gains = _Gains(player, cards)
         self.lookup = self.gains.__getitem__
+        self.pickers = _Pickers(len(cards))
         self.captures = _Captures(player, cards)
         # What a card laid on a cell adds to the opponent's keys of the cells next to it.
         self.marks = tuple(
@@ -161,22 +177,21 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
     keys = [list(range(len(CELLS))), list(range(len(CELLS)))]
     marks = [()] * len(CELLS)
     margin, empty, left = 0, len(CELLS), len(decks[0]) + len(decks[1]) + 2 * tactics.HAND_SIZE
-    turns = [(1 - 2 * player, hands[player], sides[player].lookup, sides[player].captures, sides[player].marks,
-              keys[player], keys[1 - player], decks[player]) for player in (0, 1)]
+    turns = [(1 - 2 * player, hands[player], sides[player].lookup, sides[player].pickers, sides[player].captures,
+              sides[player].marks, keys[player], keys[1 - player], decks[player]) for player in (0, 1)]
+    join = b"".join
     while empty and left:
-        for sign, hand, lookup, captures, side_marks, mine, theirs, deck in turns:
+        for sign, hand, lookup, pickers, captures, side_marks, mine, theirs, deck in turns:
             if not hand:
                 continue  # no card in hand: pass
-            width = len(hand)
-            if width > 1:
-                gains = list(chain.from_iterable(map(itemgetter(*hand), map(lookup, mine))))
-            else:
-                gains = list(map(itemgetter(hand[0]), map(lookup, mine)))
+            gains = pickers[tuple(hand)](join(map(lookup, mine)))
             best = max(gains)
             chosen = gains.index(best)
-            for _ in range(int(draw() * gains.count(best))):
+            ties = int(draw() * gains.count(best))
+            while ties:
                 chosen = gains.index(best, chosen + 1)
-            cell, index = divmod(chosen, width)
+                ties -= 1
+            cell, index = divmod(chosen, len(hand))
             card = hand.pop(index)
             margin += sign * best
             if best != VALUES[cell]:  # something was captured

@@ -91,7 +91,7 @@ def live(token: str):
         response = make_response("", 304)
     else:
         link, table, game = _open(token)
-        etag = live_etag(table.version, session)
+        etag = live_etag(table.version, session, current_language())
         response = render("tables/_live.html", "tables/_live.html", **_context(link, table, game))
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"

@@ -3,7 +3,8 @@
 axe-core comes with axe-playwright-python (its axe.min.js is in the package: nothing is downloaded at
 test time). The helper checks the WCAG 2.0, 2.1 and 2.2 A and AA rules in light and dark mode
 (prefers-color-scheme emulated) at the page's own width and at the other phone width of ``WIDTHS``,
-and fails naming each rule and the elements that break it.
+measures the tap targets at each of those widths (44 px, none covering another), and fails naming
+each rule and the elements that break it.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def violations(page, rules: list[str] | None = None) -> list[str]:
 
 
 def assert_accessible(page, both_widths: bool = True) -> None:
-    """Fail, naming rule and element, if axe-core finds a WCAG 2.2 A/AA violation on the page.
+    """Fail, naming rule and element, if axe-core finds a WCAG 2.2 A/AA violation on the page, or
+    a tap target is under 44 px or overlaps another (``assert_tap_targets``).
 
     The page is checked in light and dark mode at each width of ``WIDTHS`` (only at its own width
     with ``both_widths=False``, for a test already run at each width), then left as it was (same
@@ -56,6 +58,7 @@ def assert_accessible(page, both_widths: bool = True) -> None:
                 page.set_viewport_size({"width": width, "height": size["height"]})
             page.emulate_media(color_scheme="light")
             report += [f"{width}px light: {line}" for line in violations(page)]
+            report += [f"{width}px tap target: {line}" for line in page.evaluate(SMALL_TARGETS)]
             page.emulate_media(color_scheme="dark")
             report += [f"{width}px dark: {line}" for line in violations(page, COLOUR_RULES)]
     finally:
@@ -73,10 +76,20 @@ CONTROLS = """() => [...document.querySelectorAll(
   .filter(e => e.checkVisibility({visibilityProperty: true}) && e.getClientRects().length
                && !(e.tagName === 'A' && getComputedStyle(e).display === 'inline'))"""
 
-SMALL_TARGETS = f"""() => ({CONTROLS})()
-  .map(e => [e, e.getBoundingClientRect()])
-  .filter(([e, box]) => box.width < 44 || box.height < 44)
-  .map(([e, box]) => `${{Math.round(box.width)}}x${{Math.round(box.height)}} px: ${{e.outerHTML.slice(0, 100)}}`)"""
+SMALL_TARGETS = f"""() => {{
+  const boxes = ({CONTROLS})().map(e => [e, e.getBoundingClientRect()]);
+  const named = (e, box) => `${{Math.round(box.width * 10) / 10}}x${{Math.round(box.height * 10) / 10}} px: ${{e.outerHTML.slice(0, 100)}}`;
+  const small = boxes.filter(([e, box]) => box.width < 44 || box.height < 44).map(([e, box]) => named(e, box));
+  // Two targets that overlap (a grid whose cells are wider than its tracks): a tap near the edge
+  // lands on the neighbour. Pinned answers are left to assert_zoomable.
+  const inFlow = boxes.filter(([e]) => !e.closest('.answer-fresh'));
+  const overlapping = inFlow.flatMap(([a, boxA], i) => inFlow.slice(i + 1)
+    .filter(([b, boxB]) => !a.contains(b) && !b.contains(a)
+      && Math.min(boxA.right, boxB.right) - Math.max(boxA.left, boxB.left) > 0.5
+      && Math.min(boxA.bottom, boxB.bottom) - Math.max(boxA.top, boxB.top) > 0.5)
+    .map(([b, boxB]) => `${{named(a, boxA)}} overlaps ${{named(b, boxB)}}`));
+  return [...small, ...overlapping];
+}}"""
 
 # A control is lost when, scrolled to the middle of the screen, something else covers its centre
 # (or an ancestor clips it away).
@@ -96,9 +109,10 @@ ZOOMED_WIDTH = 195
 
 
 def assert_tap_targets(page) -> None:
-    """Fail naming each visible control smaller than 44 x 44 px (WCAG 2.5.5)."""
+    """Fail naming each visible control smaller than 44 x 44 px (WCAG 2.5.5) or overlapping another,
+    at the page's own width (``assert_accessible`` measures at each width of ``WIDTHS``)."""
     small = page.evaluate(SMALL_TARGETS)
-    assert not small, f"tap targets under 44 px on {page.url}:\n" + "\n".join(small)
+    assert not small, f"tap targets under 44 px or overlapping on {page.url}:\n" + "\n".join(small)
 
 
 def assert_zoomable(page) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
+
 pytestmark = pytest.mark.browser
 
 def on_screen(page, locator) -> None:
@@ -52,6 +54,7 @@ def test_a_recorded_round_is_said_on_screen_with_its_undo(server, sized_phone):
     on_screen(page, undo)
     # Nothing the referee was using is hidden under it: the next round's button is on screen too.
     on_screen(page, page.get_by_role("button", name="Record round"))
+    assert_accessible(page, both_widths=False)  # a move recorded, its answer pinned
     undo.click()
     on_screen(page, page.get_by_role("status").filter(has_text="Undone: Round 1"))
 
@@ -69,6 +72,7 @@ def test_a_refused_play_is_said_on_screen_and_keeps_the_tapped_cell_and_typed_nu
     expect(page.locator('input[name="cell"][value="B2"]')).to_be_checked()
     expect(page.get_by_label("top", exact=True)).to_have_value("3")
     expect(page.get_by_label("bottom", exact=True)).to_have_value("5")
+    assert_accessible(page, both_widths=False)  # a refusal, what was typed kept
 
 
 def test_a_refused_turn_keeps_its_place_and_number_without_javascript(server, plain_phone):
@@ -98,6 +102,8 @@ def test_a_refused_correction_keeps_the_numbers_with_and_without_javascript(serv
         alert = page.get_by_role("alert")
         expect(alert).to_have_text("Round 1 already has these points: nothing to correct.")
         on_screen(page, alert)
+        if page is sized_phone:  # axe runs as a script: not on the phone without JavaScript
+            assert_accessible(page, both_widths=False)  # a correction refused
         expect(page.get_by_label("Ola", exact=True)).to_have_value("4")
         page.get_by_label("Negative points for Kuba").check()
         page.get_by_role("button", name="Save round 1").click()

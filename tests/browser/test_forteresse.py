@@ -35,6 +35,17 @@ def _address(page, server, label):
     return server + "/t/" + href.split("/t/", 1)[1]
 
 
+def _start(phone, server) -> tuple[str, str]:
+    """A two-phone table of Ola (Player A, who shoots first) and Kuba; their two addresses."""
+    phone.goto(server + "/forteresse/")
+    phone.get_by_role("textbox", name="Player A").fill("Ola")
+    phone.get_by_role("textbox", name="Player B").fill("Kuba")
+    phone.locator(".choices label", has_text="Player A").click()
+    phone.get_by_role("button", name="Start a Forteresse table").click()
+    expect(phone.get_by_text("You are the referee")).to_be_visible()
+    return _address(phone, server, "Ola"), _address(phone, server, "Kuba")
+
+
 def _watch_bodies(page) -> list[str]:
     """Every page and fragment this phone receives from a table."""
     bodies: list[str] = []
@@ -48,13 +59,7 @@ def _watch_bodies(page) -> list[str]:
 
 
 def test_two_phones_play_and_neither_ever_receives_the_other_fortress(server, phone, second_phone):
-    phone.goto(server + "/forteresse/")
-    phone.get_by_role("textbox", name="Player A").fill("Ola")
-    phone.get_by_role("textbox", name="Player B").fill("Kuba")
-    phone.locator(".choices label", has_text="Player A").click()
-    phone.get_by_role("button", name="Start a Forteresse table").click()
-    expect(phone.get_by_text("You are the referee")).to_be_visible()
-    ola, kuba = _address(phone, server, "Ola"), _address(phone, server, "Kuba")
+    ola, kuba = _start(phone, server)
 
     kuba_bodies = _watch_bodies(second_phone)
     # Both open their links and draw at the same time: neither drawing waits for the other.
@@ -118,3 +123,43 @@ def test_the_resolver_works_without_javascript(server, chromium):
     page.get_by_role("button", name="→ E").click()
     expect(page.locator("#announcement")).to_contain_text("Wall.")
     context.close()
+
+
+def _act(page, address, form) -> None:
+    """Post one move from ``page``'s phone as its page would, with its page's token and version."""
+    html = page.request.get(address).text()
+    start = page.request.get(address.split("/t/")[0] + "/forteresse/").text()  # a form with this phone's token
+    fields = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', start).group(1),
+              "version": re.search(r'data-version="(\d+)"', html).group(1)}
+    answer = page.request.post(address + "/act", form={**fields, **form})
+    assert answer.ok and "notice-error" not in answer.text(), answer.text()[:300]
+
+
+def test_the_phases_after_a_round_on_two_phones(server, phone, second_phone):
+    """A round over (the next drawing), then the game over with every fortress shown: checked by axe."""
+    from companion.rules import forteresse
+
+    ola, kuba = _start(phone, server)
+    seats = {"a": (phone, ola), "b": (second_phone, kuba)}
+    for page, address in seats.values():
+        page.goto(address)
+    state = forteresse.new_table({"mode": "phones", "first": "a", "names": {"a": "Ola", "b": "Kuba"}}, 0)
+    for number, fortresses in enumerate(((OLA, KUBA), (KUBA, OLA)), start=1):
+        for seat, fortress in zip(forteresse.SEATS, fortresses, strict=True):
+            state = forteresse.apply(state, {"type": "setup", **fortress}, seat)
+            marks = {**{f"c_{c}": "wall" for c in fortress["walls"]}, **{f"c_{c}": "besieged" for c in fortress["besieged"]}}
+            _act(*seats[seat], {"type": "setup", **marks})
+        while len(state["rounds"]) == number and state["phase"] == "shooting":
+            seat = state["turn"]
+            cell = forteresse.view(state, seat)["free_firing_cells"][seat][0]
+            action = {"type": "shot", "from": cell, "direction": forteresse.legal_directions(cell)[-1], "weapon": "cannon"}
+            state = forteresse.apply(state, action, seat)
+            _act(*seats[seat], action)
+        if number == 1:
+            phone.goto(seats["a"][1])
+            expect(phone.locator("main")).to_contain_text("Your fortress for round 2")
+            assert_accessible(phone)  # round 1 over, round 2's drawing
+    phone.goto(seats["a"][1])
+    expect(phone.locator("main")).to_contain_text("The game is over")
+    assert phone.locator(".fort-board").count() >= 4  # every fortress of both rounds, revealed
+    assert_accessible(phone)  # the game over

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
+
 pytestmark = pytest.mark.browser
 
 
@@ -35,6 +37,7 @@ def test_codes_are_a_code_apart_named_in_large_text_and_the_panel_folds(server, 
             "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"):
         assert size >= 24, size
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    assert_accessible(page, both_widths=False)  # the invitations open
 
     # Both players open their links: the panel is folded on the referee's next look, and reopens on a tap.
     addresses = [cards.nth(i).locator("a.address").get_attribute("href") for i in range(2)]
@@ -48,3 +51,4 @@ def test_codes_are_a_code_apart_named_in_large_text_and_the_panel_folds(server, 
     panel.locator("summary").click()
     expect(cards.first).to_be_visible()
     expect(cards.first).to_contain_text("✓ opened")
+    assert_accessible(page, both_widths=False)  # reopened, the links taken

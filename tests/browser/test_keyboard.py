@@ -1,9 +1,11 @@
 """Keyboard alone: one move of each game with Tab, Space, Enter and the arrow keys, no pointer.
 
 Every stop on the way shows a visible focus ring (an outline of at least 2 px on the focused
-element or the label around it) and comes in reading order: never above the stop before it.
+element or the label around it, of 3:1 contrast against what is behind it) and comes in reading
+order: never above the stop before it. Two moves are played in dark mode as well.
 After the move, the table page is read as a screen reader reads it (the pictures' text
-alternatives say what the picture shows), its tap targets are measured and its text enlarged.
+alternatives say what the picture shows), checked by axe and its tap targets measured at both
+widths, and its text enlarged.
 """
 
 from __future__ import annotations
@@ -13,25 +15,39 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.accessibility import assert_tap_targets, assert_zoomable
+from tests.browser.accessibility import assert_accessible, assert_zoomable
 
 pytestmark = pytest.mark.browser
 
 # Where the focus is: is a focus ring drawn on it or on an element around it (a label around a
-# hidden radio), and how far down the page it lies.
+# hidden radio), its contrast against the background behind it, and how far down the page it lies.
 FOCUS = """() => {
   const focused = document.activeElement;
-  let ring = false;
+  const luminance = colour => colour.match(/[\\d.]+/g).slice(0, 3).map(Number)
+    .map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const backdrop = node => {
+    for (; node; node = node.parentElement) {
+      const colour = getComputedStyle(node).backgroundColor;
+      if (!/rgba\\(.*, 0\\)$|transparent/.test(colour)) return colour;
+    }
+    return 'rgb(255, 255, 255)';
+  };
+  let ring = false, contrast = 0;
   for (let node = focused; node && node !== document.documentElement; node = node.parentElement) {
     const style = getComputedStyle(node);
-    if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) { ring = true; break; }
+    if (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) {
+      const [a, b] = [luminance(style.outlineColor), luminance(backdrop(node.parentElement))];
+      ring = true; contrast = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      break;
+    }
   }
   const box = (focused.closest('label') || focused).getBoundingClientRect();
-  return {ring, top: box.top + window.scrollY, what: focused.outerHTML.slice(0, 120)};
+  return {ring, contrast, top: box.top + window.scrollY, what: focused.outerHTML.slice(0, 120)};
 }"""
 
 
-def tab_to(page, target, limit: int = 150, in_order: bool = True) -> int:
+def tab_to(page, target, limit: int = 150) -> int:
     """Press Tab until ``target`` (or an element inside it) has the focus; the number of presses.
 
     Fails if a stop on the way has no visible focus ring or lies above the stop before it. Past the
@@ -45,7 +61,8 @@ def tab_to(page, target, limit: int = 150, in_order: bool = True) -> int:
             last = {"top": 0.0, "what": "the top of the page"}
             continue
         assert stop["ring"], f"no visible focus ring on {stop['what']}"
-        assert not in_order or stop["top"] >= last["top"] - 4, f"the focus jumped back up the page from {last['what']} to {stop['what']}"
+        assert stop["contrast"] >= 3, f"the focus ring on {stop['what']} has a contrast of {stop['contrast']:.2f} (3:1 at least)"
+        assert stop["top"] >= last["top"] - 4, f"the focus jumped back up the page from {last['what']} to {stop['what']}"
         last = stop
         if target.evaluate("e => e.contains(document.activeElement)"):
             return presses
@@ -53,12 +70,15 @@ def tab_to(page, target, limit: int = 150, in_order: bool = True) -> int:
 
 
 def _measured(page) -> None:
-    """The table page after the move: tap targets of 44 px, and nothing lost with text at 200 %."""
-    assert_tap_targets(page)
+    """The table page after the move: no WCAG violation and tap targets of 44 px at 390 and 360 px,
+    light and dark, and nothing lost with text at 200 %."""
+    assert_accessible(page)
     assert_zoomable(page)
 
 
-def test_a_score_pad_round_by_keyboard(server, phone):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_score_pad_round_by_keyboard(server, phone, scheme):
+    phone.emulate_media(color_scheme=scheme)
     phone.goto(server + "/scorepad/")
     tab_to(phone, phone.get_by_label("Players, one name per line"))
     phone.keyboard.type("Ola\nKuba")
@@ -75,7 +95,9 @@ def test_a_score_pad_round_by_keyboard(server, phone):
     _measured(phone)
 
 
-def test_forteresse_drawn_and_fired_by_keyboard(server, phone):
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_forteresse_drawn_and_fired_by_keyboard(server, phone, scheme):
+    phone.emulate_media(color_scheme=scheme)
     phone.goto(server + "/forteresse/resolver")
     # Each cell is one stop; the arrow keys turn it empty -> wall -> besieged.
     tab_to(phone, phone.locator("#c-B2-empty"))
@@ -177,11 +199,27 @@ def test_tactics_card_laid_by_keyboard(server, phone):
     phone.keyboard.press("Space")
     card = phone.locator(".hand .card-button").first
     name = card.locator(".card-name").inner_text()
-    # Not in reading order: tactics.css shows the hand above the typed numbers, which come first in
-    # the form so that Enter in a number field plays the numbers (see docs/architecture.md).
-    tab_to(phone, card, in_order=False)
+    tab_to(phone, card)
     phone.keyboard.press("Enter")
     expect(phone.locator("#last-play")).to_contain_text(f"{first} played {name} on A1.")
     laid = phone.get_by_role("img", name=re.compile(rf"^{re.escape(name)}: top \d+, right \d+, bottom \d+, left \d+"))
     expect(laid.first).to_be_visible()
+    # The next player's card by its typed numbers: below the hand, and Enter in a field plays them.
+    second = "Kuba" if first == "Ola" else "Ola"
+    tab_to(phone, phone.locator(".tboard"))  # the first free cell; the arrow keys walk the others
+    c3 = phone.locator('label.tcell input[value="C3"]')
+    for _ in range(8):
+        if c3.is_checked():
+            break
+        phone.keyboard.press("ArrowRight")
+    expect(c3).to_be_checked()
+    tab_to(phone, phone.get_by_label("top", exact=True))
+    for number in "1234":
+        phone.keyboard.type(number)
+        phone.keyboard.press("Tab")
+    phone.keyboard.press("Shift+Tab")
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#last-play")).to_contain_text(f"{second} played")
+    expect(phone.locator("#last-play")).to_contain_text("on C3.")
+    expect(phone.get_by_role("img", name=re.compile(r"top 1, right 2, bottom 3, left 4"))).to_have_count(1)
     _measured(phone)

@@ -81,6 +81,17 @@ SIZES = """kinds => kinds.flatMap(kind => {
 })"""
 
 
+# Boxes of those kinds that stick out of the page's margins (a grid whose cells are wider than its
+# columns): "kind: left-right px", against main's content box.
+OUTSIDE = """kinds => {
+  const main = document.querySelector('main'), style = getComputedStyle(main), box = main.getBoundingClientRect();
+  const left = box.left + parseFloat(style.paddingLeft), right = box.right - parseFloat(style.paddingRight);
+  return kinds.flatMap(kind => [...document.querySelectorAll(kind)].map(e => [e, e.getBoundingClientRect()])
+    .filter(([e, b]) => b.width && (b.left < left - 0.5 || b.right > right + 0.5))
+    .map(([e, b]) => `${kind} ${e.dataset.cell || e.textContent.trim().slice(0, 10)}: ${b.left.toFixed(1)}-${b.right.toFixed(1)} px, not within ${left}-${right}`));
+}"""
+
+
 def _capture(page, check=lambda where: None):
     """Square Tactics from its first turn to a capture on C3 (as tests/browser/test_tactics.py plays it)."""
     page.locator('label.tcell:has(input[value="A1"])').click()
@@ -102,6 +113,7 @@ def assert_fits(page, where):
     assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"], where
     assert page.evaluate(WRAPPED_BUTTONS) == [], where
     assert page.evaluate(SIZES, KINDS) == [], where
+    assert page.evaluate(OUTSIDE, KINDS) == [], where
 
 
 @pytest.mark.parametrize("game", ["scorepad", "fort", "castle", "zamek", "forteresse", "tactics"])
@@ -131,6 +143,20 @@ def test_a_captured_card_is_marked_by_a_symbol_and_a_pattern(server, chromium, s
     other = page.locator('label.tcell:has(input[value="A2"])')
     expect(other.locator(".freed-mark")).to_have_count(0)
     assert other.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
+    context.close()
+
+
+def test_the_forteresse_board_keeps_44_px_cells_within_the_page(server, chromium):
+    # 1 px gaps and narrow row numbers: seven 44 px columns fit a 360 px phone's page, where the
+    # cells used to be wider than their columns and stuck out past the margin.
+    context = chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    walls, besieged = "B2 B3 B4 B5 B6 C2 C3 C4 C5 C6", "D2 D3 D4 D5 D6"
+    page.goto(f"{server}/forteresse/resolver?walls={walls}&besieged={besieged}&do=fire&weapon=cannon&direction=E&from=A2")
+    assert page.locator(".fort-board .fc").count() == 49
+    assert_fits(page, "the resolver, firing")
+    columns = page.locator(".fort-board").evaluate("e => getComputedStyle(e).gridTemplateColumns.split(' ').slice(1)")
+    assert len(columns) == 7 and all(float(width.removesuffix("px")) >= 44 for width in columns), columns
     context.close()
 
 

@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser
@@ -36,6 +37,7 @@ def test_a_table_is_stepped_through_from_its_first_move(server, sized_phone):
     nav.get_by_label("First").click()
     expect(step).to_have_text("The start, before any move (2 moves in all).")
     expect(page.locator("tfoot .total")).to_have_text(["0", "0"])
+    assert_accessible(page, both_widths=False)
     nav.get_by_label("Next").click()
     expect(step).to_have_text("Move 1 of 2: Round 1: Ola 5, Kuba 3.")
     expect(page.locator("tfoot .total")).to_have_text(["5", "3"])

@@ -98,3 +98,37 @@ def test_a_four_player_table_with_long_names_fits_a_phone(server, phone):
     expect(phone.locator("table.players")).to_contain_text("Bartholomew-Maximilian 4")
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the table scrolls sideways: {width}px"
+
+
+def test_a_finished_game_and_match_on_a_phone(server, phone):
+    """The phases after the last card: a game over, the next game offered, and the match over."""
+    phone.goto(server + "/tactics/")
+    phone.get_by_label("Name", exact=True).first.fill("Ola")
+    phone.get_by_label("Name", exact=True).nth(1).fill("Kuba")
+    phone.get_by_role("button", name="Start a Square Tactics table").click()
+    expect(phone.get_by_text("You are the referee")).to_be_visible()
+    table = phone.url
+
+    def act(form: dict) -> None:
+        html = phone.request.get(table).text()
+        fields = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1),
+                  "version": re.search(r'data-version="(\d+)"', html).group(1)}
+        if form["type"] == "play":
+            fields["player"] = re.search(r'name="player" value="([^"]+)"', html).group(1)
+        answer = phone.request.post(table + "/act", form={**fields, **form})
+        assert answer.ok and "notice-error" not in answer.text(), answer.text()[:300]
+
+    for game in (1, 2, 3):
+        # A 5 on every edge, cell after cell: nothing is captured and the board fills.
+        for cell in ("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"):
+            act({"type": "play", "cell": cell, "typed": "1", "top": "5", "right": "5", "bottom": "5", "left": "5"})
+        phone.goto(table)
+        expect(phone.locator("#game-result")).to_contain_text(f"Game {game} is over")
+        if game < 3:
+            expect(phone.get_by_role("button", name=f"Start game {game + 1}")).to_be_visible()
+            if game == 1:
+                assert_accessible(phone)  # a game over, the next one offered
+            act({"type": "next_game"})
+    expect(phone.locator("#match-result")).to_contain_text(re.compile(r"wins the match with \d+ points\.|The match is a draw\."))
+    expect(phone.locator("#match-scores tfoot .total")).to_have_count(2)
+    assert_accessible(phone)  # the match over, its score sheet

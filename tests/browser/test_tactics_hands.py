@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import _context
 
 pytestmark = pytest.mark.browser
@@ -66,6 +67,7 @@ def test_hands_ticked_by_taps_limit_the_cards_and_a_players_link_shows_its_own(s
     expect(offered).to_have_count(3)
     assert offered.all_inner_texts() == held
     expect(phone.locator(".hand")).to_contain_text(f"{first}'s hand is entered: only these cards can be played.")
+    assert_accessible(phone, both_widths=False)  # a hand entered
     width = phone.viewport_size["width"]
     for box in phone.locator("label.tick:visible, label.tcell:visible").evaluate_all(
             "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"):
@@ -85,6 +87,7 @@ def test_hands_ticked_by_taps_limit_the_cards_and_a_players_link_shows_its_own(s
     alert = phone.get_by_role("alert")
     expect(alert).to_contain_text(f"No card [1 1 1 1] is in {second}'s hand, which holds")
     on_screen(phone, alert)
+    assert_accessible(phone, both_widths=False)  # numbers in no card of the hand, refused
     expect(turn).to_contain_text(f"{second}'s turn")
     assert phone.evaluate("document.documentElement.scrollWidth") <= width
 
@@ -95,4 +98,5 @@ def test_hands_ticked_by_taps_limit_the_cards_and_a_players_link_shows_its_own(s
     expect(mine).to_contain_text("One card in your hand is not entered yet")
     expect(mine.locator(".card-name")).to_have_text([held[0], held[2]])
     expect(player_phone.locator("details.enter-hand")).to_have_count(1)
+    assert_accessible(player_phone, both_widths=False)  # a player's own hand
     assert player_phone.evaluate("document.documentElement.scrollWidth") <= width

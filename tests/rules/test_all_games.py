@@ -1,8 +1,8 @@
 """Every rules module that can be played at a table, played at random to the end.
 
 For each module with the table protocol (docs/rules-modules.md): random legal games end
-within a bound, states round-trip through JSON, ``apply`` never mutates its input, every
-viewer's view is JSON, and a nonsense action is refused with a RuleError that changes nothing.
+within a bound, states round-trip through JSON, neither ``apply`` nor ``view`` changes the
+state it is given, every viewer's view is JSON, and a nonsense action is refused with a RuleError that changes nothing.
 """
 
 from __future__ import annotations
@@ -63,8 +63,10 @@ def test_random_games_end_and_keep_the_protocol(name, options):
         state = rules.new_table(copy.deepcopy(options), rng.randrange(2**62))
         for _step in range(MAX_ACTIONS):
             assert json.loads(json.dumps(state)) == state
+            seen = copy.deepcopy(state)
             for viewer in viewers:
                 json.dumps(rules.view(state, viewer))
+            assert state == seen, "view changed the state"  # the store shares decoded states
             chosen = rules.random_legal_action(state, rng)
             if chosen is None:
                 break

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from companion.rules import tactics, tactics_balance
@@ -58,7 +59,7 @@ def test_fast_gains_and_captures_agree_with_the_rules_on_random_positions():
         keys = tactics_balance.position_keys(board, number)
         for position, cell in enumerate(tactics.cells(3)):
             if cell in board:
-                assert side.gains[keys[position]] == (-1, -1, -1)
+                assert side.gains[keys[position]] == bytes(3)  # 0: no card can be laid there
                 continue
             for card, edges in enumerate(cards):
                 gain, captured = rules_gain(board, tactics_balance.PLAYERS[number], cell, edges)
@@ -100,3 +101,29 @@ def test_jobs_on_the_command_line(capsys):
     assert tactics_balance.main(["--games", "4", "--jobs", "2"]) in (0, 1)
     out = capsys.readouterr().out
     assert "48 games in" in out and "with 2 processes" in out
+
+
+# Pinned from the simulator as it stood before its engine was rewritten for speed (issue 15):
+# the same seeds must give the same tallies and the same game-by-game margins.
+PINNED_TALLIES = {
+    ("marches", "roost"): (274, 41, 285), ("marches", "shieldwall"): (310, 33, 257),
+    ("marches", "wardens"): (332, 14, 254), ("roost", "shieldwall"): (257, 23, 320),
+    ("roost", "wardens"): (297, 33, 270), ("shieldwall", "wardens"): (286, 18, 296),
+}
+PINNED_MARGINS = "708da097e98ee1692b40daf9bae15067920ff027ea1bbf2bc2808c4fa416b074"
+
+
+def test_tallies_and_margins_are_those_pinned_before_the_engine_was_rewritten():
+    factions = tactics.load_factions()
+    table = tactics_balance.balance(factions, 300, 1)
+    assert {pair: (record["wins"], record["draws"], record["losses"])
+            for pair, record in table.items() if pair[0] < pair[1]} == PINNED_TALLIES
+    decks = [tuple(tuple(card["edges"]) for card in faction["cards"]) for faction in factions.values()]
+    margins = []
+    for first in decks:
+        for second in decks:
+            sides = (tactics_balance.Side(0, first), tactics_balance.Side(1, second))
+            rng = random.Random("pin")
+            margins += [tactics_balance.play_game(sides, rng) for _ in range(50)]
+    assert (len(margins), sum(margins)) == (800, -179)
+    assert hashlib.sha256(repr(margins).encode()).hexdigest() == PINNED_MARGINS

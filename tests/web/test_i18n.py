@@ -197,3 +197,15 @@ def test_the_card_picker_shows_and_reads_the_pages_letters(browser):
     assert "albo wpisz ją" in page and '<span class="sr-only">kier</span>' in page
     refused = text(browser.get("/castle/calculator?card=QH", headers={"Accept-Language": "fr"}))
     assert "(A, 2-10, V, D, R)" in refused and "(P, C, K, T)" in refused  # QH is no card in French
+
+
+def test_a_phone_that_changes_language_gets_the_live_table_again(browser):
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
+    polish = browser.get(f"/t/{token}/live", headers={"Accept-Language": "pl"})
+    assert polish.status_code == 200 and "Suma" in text(polish)
+    etag = polish.headers["ETag"]
+    assert browser.get(f"/t/{token}/live", headers={"Accept-Language": "pl", "If-None-Match": etag}).status_code == 304
+    french = browser.get(f"/t/{token}/live", headers={"Accept-Language": "fr", "If-None-Match": etag})
+    assert french.status_code == 200 and "Manche" in text(french)
+    browser.client.set_cookie("lang", "pl")  # the switch's cookie counts before Flask too
+    assert browser.get(f"/t/{token}/live", headers={"Accept-Language": "fr", "If-None-Match": etag}).status_code == 304

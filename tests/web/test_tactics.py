@@ -272,6 +272,8 @@ def test_the_score_sheet_adds_captures_and_cells_for_each_game_and_the_match(bro
                      r"<td><strong>7</strong> <span class=\"hint\">0 \+ 7</span></td>", html)
     assert re.search(r'<td class="total">9</td><td class="total">8</td>', html)
     assert "Ola leads with 9." in html
+    # Said once by a screen reader: the leader's line is the one live region, not the table too.
+    assert re.findall(r'role="(?:status|alert)"[^>]*>([^<]*)', html) == ["Ola leads with 9."]
     fragment = browser.get(f"/tactics/score?{query}", headers={"HX-Request": "true"})
     assert text(fragment).lstrip().startswith('<div id="score-sheet"')
 
