@@ -7,6 +7,7 @@ module, so paper and phone cannot disagree. The deck the game is played with is 
 from __future__ import annotations
 
 from companion.rules import fort
+from companion.rules.errors import N_, Message
 from printables import Sheet
 from printables.draw import MUTED, SHADE, Document
 from printables.layout import Rect
@@ -35,9 +36,12 @@ def draw_tracker(doc: Document) -> None:
         _tracker_block(doc, Rect(content.x, top - block_h + 2, content.w, block_h - 3))
     doc.text_block(
         Rect(content.x, content.y, content.w, note),
-        f"Tick a box each time an attacker challenges for that card: {fort.MAX_CHALLENGES} at most. "
-        "Lose the third and the card goes to the barracks, replaced from its top. "
-        "A card that leaves the fort starts again with empty boxes.",
+        doc.say(Message(
+            N_("Tick a box each time an attacker challenges for that card: %(most)s at most. "
+               "Lose the third and the card goes to the barracks, replaced from its top. "
+               "A card that leaves the fort starts again with empty boxes."),
+            most=fort.MAX_CHALLENGES,
+        )),
         size=8,
         color=MUTED,
     )
@@ -46,16 +50,16 @@ def draw_tracker(doc: Document) -> None:
 def _tracker_block(doc: Document, rect: Rect) -> None:
     """One fort: its owner's name, then fort cards down and attackers across, three boxes in each cell."""
     doc.background(Rect(rect.x, rect.top - TITLE, rect.w, TITLE), SHADE, radius=1)
-    doc.label(Rect(rect.x + 2, rect.top - TITLE, rect.w - 4, TITLE), "Fort of:", size=9, bold=True)
+    doc.label(Rect(rect.x + 2, rect.top - TITLE, rect.w - 4, TITLE), doc.say(N_("Fort of:")), size=9, bold=True)
     table = Rect(rect.x, rect.y, rect.w, rect.h - TITLE - 1)
     attacker_w = (table.w - CARD_COLUMN) / ATTACKERS
     row_h = (table.h - HEAD) / FORT_ROWS
     doc.grid(Rect(table.x, table.y, CARD_COLUMN, table.h - HEAD), 1, FORT_ROWS)
-    doc.label(Rect(table.x + 1, table.top - HEAD, CARD_COLUMN - 2, HEAD), "Fort card", size=8, bold=True)
+    doc.label(Rect(table.x + 1, table.top - HEAD, CARD_COLUMN - 2, HEAD), doc.say(N_("Fort card")), size=8, bold=True)
     for column in range(ATTACKERS):
         left = table.x + CARD_COLUMN + column * attacker_w
         doc.box(Rect(left, table.top - HEAD, attacker_w, HEAD))
-        doc.label(Rect(left + 1.5, table.top - HEAD, attacker_w - 3, HEAD), "Attacker:", size=8, color=MUTED)
+        doc.label(Rect(left + 1.5, table.top - HEAD, attacker_w - 3, HEAD), doc.say(N_("Attacker:")), size=8, color=MUTED)
         cells = doc.grid(Rect(left, table.y, attacker_w, table.h - HEAD), 1, FORT_ROWS)
         for (cell,) in cells:
             _tries(doc, cell, row_h)
@@ -75,63 +79,66 @@ def _reference(doc: Document, rect: Rect) -> None:
     """One quick-reference card: two columns of short rules, in the order a game needs them."""
     doc.box(rect, radius=2, width=0.4)
     inner = rect.inset(3.5)
-    doc.text(inner.x, inner.top - 4.5, "Fort: quick reference", size=12, bold=True)
+    doc.text(inner.x, inner.top - 4.5, doc.say(N_("Fort: quick reference")), size=12, bold=True)
     gap = 5.0
     column_w = (inner.w - gap) / 2
     for column, sections in enumerate((_REFERENCE[:4], _REFERENCE[4:])):
         y = inner.top - 8
         x = inner.x + column * (column_w + gap)
         for head, body in sections:
-            y = doc.text_block(Rect(x, y - 40, column_w, 40), head, size=8.8, bold=True)
-            y = doc.text_block(Rect(x, y - 60, column_w, 60), body, size=8.4, leading=1.25) - 1.4
+            y = doc.text_block(Rect(x, y - 40, column_w, 40), doc.say(head), size=8.8, bold=True)
+            y = doc.text_block(Rect(x, y - 60, column_w, 60), doc.say(body), size=8.4, leading=1.25) - 1.4
 
 
 _REFERENCE = (
     (
-        "Your turn",
-        "1. Draw the top card of the barracks into your army (not on a campaign). "
-        "2. Move any army cards into your fort; burn at most one card. "
-        "3. You may challenge one other player for one card of their fort.",
+        N_("Your turn"),
+        N_("1. Draw the top card of the barracks into your army (not on a campaign). "
+           "2. Move any army cards into your fort; burn at most one card. "
+           "3. You may challenge one other player for one card of their fort."),
     ),
     (
-        "Burning",
-        "Put a card of your fort at the bottom of the barracks and draw one into your army: one or two "
-        "for a jack, queen, king or ace. Once per turn, and once before the game. No fort, no burning.",
+        N_("Burning"),
+        N_("Put a card of your fort at the bottom of the barracks and draw one into your army: one or two "
+           "for a jack, queen, king or ace. Once per turn, and once before the game. No fort, no burning."),
     ),
     (
-        "A challenge",
-        "Name the defender and a single card or a watchtower's top. Fight with 1 or 2 soldiers each; "
-        f"both armies need that many. The top of a double needs {fort.ARMY_NEEDED[2]} army cards, "
-        f"of a triple {fort.ARMY_NEEDED[3]}; a complete watchtower is safe. "
-        f"At most {fort.MAX_CHALLENGES} tries per card. No army? The fort is vulnerable: the card is simply taken.",
+        N_("A challenge"),
+        Message(
+            N_("Name the defender and a single card or a watchtower's top. Fight with 1 or 2 soldiers each; "
+               "both armies need that many. The top of a double needs %(double)s army cards, "
+               "of a triple %(triple)s; a complete watchtower is safe. "
+               "At most %(most)s tries per card. No army? The fort is vulnerable: the card is simply taken."),
+            double=fort.ARMY_NEEDED[2], triple=fort.ARMY_NEEDED[3], most=fort.MAX_CHALLENGES,
+        ),
     ),
     (
-        "The battle and the 7 rule",
-        "Each side draws the other's soldiers blind; they fight in pairs, aces high. A pair with a 7 "
-        "in it always goes to the attacker. More pairs won wins; equal is a draw.",
+        N_("The battle and the 7 rule"),
+        N_("Each side draws the other's soldiers blind; they fight in pairs, aces high. A pair with a 7 "
+           "in it always goes to the attacker. More pairs won wins; equal is a draw."),
     ),
     (
-        "Where the cards go",
-        "The winner takes every soldier (a draw sends each home); an attacker who wins takes the card. "
-        "Royals and aces that fought go to the bottom of the barracks, unless their owner is on a "
-        "campaign. Third try lost: the card goes to the barracks, replaced from its top. Attack without "
-        "a fort and lose: you are out.",
+        N_("Where the cards go"),
+        N_("The winner takes every soldier (a draw sends each home); an attacker who wins takes the card. "
+           "Royals and aces that fought go to the bottom of the barracks, unless their owner is on a "
+           "campaign. Third try lost: the card goes to the barracks, replaced from its top. Attack without "
+           "a fort and lose: you are out."),
     ),
     (
-        "Free-for-all and campaigns",
-        "Draw a watchtower's fourth card: everyone lays one blind army card, highest wins the drawn card "
-        "(no 7 rule; ties lay again). Win your own and go on a campaign: the watchtower is set aside, the "
-        "fort joins the army. A campaigner draws nothing and challenges forts; only another campaigner "
-        "may fight them, 3 soldiers each, winner keeps all. Empty army: 2 tower cards to the barracks, "
-        "1 to the fort, 1 to the army; draw 2 and 2.",
+        N_("Free-for-all and campaigns"),
+        N_("Draw a watchtower's fourth card: everyone lays one blind army card, highest wins the drawn card "
+           "(no 7 rule; ties lay again). Win your own and go on a campaign: the watchtower is set aside, the "
+           "fort joins the army. A campaigner draws nothing and challenges forts; only another campaigner "
+           "may fight them, 3 soldiers each, winner keeps all. Empty army: 2 tower cards to the barracks, "
+           "1 to the fort, 1 to the army; draw 2 and 2."),
     ),
     (
-        "The showdown",
-        "When all are on campaigns, the smallest army is laid in a line (an even count drops its last "
-        "card); the others trim from the top to match. Each position's single highest card takes a "
-        "trick. Most tricks wins; a tie draws cards equal to each watchtower's rank (royals and aces 10) "
-        "and plays again. Tied again: shuffle the same cards and replay. The win is shared only when no "
-        "shuffle can separate them.",
+        N_("The showdown"),
+        N_("When all are on campaigns, the smallest army is laid in a line (an even count drops its last "
+           "card); the others trim from the top to match. Each position's single highest card takes a "
+           "trick. Most tricks wins; a tie draws cards equal to each watchtower's rank (royals and aces 10) "
+           "and plays again. Tied again: shuffle the same cards and replay. The win is shared only when no "
+           "shuffle can separate them."),
     ),
 )
 
@@ -140,15 +147,17 @@ SHEETS = [
         slug="fort-reference",
         kind="reference",
         game="fort",
-        title="Fort quick reference",
-        description="Two reference cards: the turn, challenges and the 7 rule, watchtowers, where the cards go, campaigns and the showdown.",
+        title=N_("Fort quick reference"),
+        description=N_("Two reference cards: the turn, challenges and the 7 rule, watchtowers, where the cards go, "
+                       "campaigns and the showdown."),
         draw=draw_reference,
     ),
     Sheet(
         slug="fort-challenge-tracker",
         game="fort",
-        title="Fort challenge tracker",
-        description="For each fort card and each attacker, three boxes: tick one per challenge, so nobody tries a fourth time.",
+        title=N_("Fort challenge tracker"),
+        description=N_("For each fort card and each attacker, three boxes: tick one per challenge, so nobody tries "
+                       "a fourth time."),
         draw=draw_tracker,
     ),
 ]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from companion.rules.cards import (
     COLOURS,
-    RANK_NAMES,
+    RANK_WORDS,
     RANKS,
     SUITS,
     Card,
@@ -21,7 +21,7 @@ from companion.rules.cards import (
     opposite_colour,
     parse,
 )
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, Either, Message, RuleError
 
 COLUMNS = "ABCD"
 ROWS = (1, 2, 3)
@@ -49,7 +49,46 @@ TURNS_EACH = {4: HAND_SIZE, 2: 2 * HAND_SIZE}
 NAME_LENGTH = 40
 # The score sheet counts captured cards by what they score: aces, kings, queens, jacks, the rest.
 COUNTED_RANKS = {"A": ("A",), "K": ("K",), "Q": ("Q",), "J": ("J",), "2-10": RANKS[1:10]}
-COUNTED_WORDS = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "2-10": "cards from 2 to 10"}
+# "Count the red aces with a whole number.": one whole sentence per colour and rank, as each
+# language agrees its colour word with the rank's gender and number.
+BAD_COUNT = {
+    ("red", "A"): N_("Count the red aces with a whole number."),
+    ("red", "K"): N_("Count the red kings with a whole number."),
+    ("red", "Q"): N_("Count the red queens with a whole number."),
+    ("red", "J"): N_("Count the red jacks with a whole number."),
+    ("red", "2-10"): N_("Count the red cards from 2 to 10 with a whole number."),
+    ("black", "A"): N_("Count the black aces with a whole number."),
+    ("black", "K"): N_("Count the black kings with a whole number."),
+    ("black", "Q"): N_("Count the black queens with a whole number."),
+    ("black", "J"): N_("Count the black jacks with a whole number."),
+    ("black", "2-10"): N_("Count the black cards from 2 to 10 with a whole number."),
+}
+TOO_MANY = {
+    ("red", "A"): N_("The deck holds only %(most)s red aces, not %(typed)s."),
+    ("red", "K"): N_("The deck holds only %(most)s red kings, not %(typed)s."),
+    ("red", "Q"): N_("The deck holds only %(most)s red queens, not %(typed)s."),
+    ("red", "J"): N_("The deck holds only %(most)s red jacks, not %(typed)s."),
+    ("red", "2-10"): N_("The deck holds only %(most)s red cards from 2 to 10, not %(typed)s."),
+    ("black", "A"): N_("The deck holds only %(most)s black aces, not %(typed)s."),
+    ("black", "K"): N_("The deck holds only %(most)s black kings, not %(typed)s."),
+    ("black", "Q"): N_("The deck holds only %(most)s black queens, not %(typed)s."),
+    ("black", "J"): N_("The deck holds only %(most)s black jacks, not %(typed)s."),
+    ("black", "2-10"): N_("The deck holds only %(most)s black cards from 2 to 10, not %(typed)s."),
+}
+
+TAKEN_BY_COLOUR = {"red": N_("taken by red"), "black": N_("taken by black")}
+TAKEN_BY_COLOUR = {colour: Message(words) for colour, words in TAKEN_BY_COLOUR.items()}
+
+# "A black jack needs more than this pile's 11.": the colour in the sentence, for its agreement.
+NEEDS_MORE = {
+    "red": N_("A red %(rank)s needs more than this pile's %(needed)s."),
+    "black": N_("A black %(rank)s needs more than this pile's %(needed)s."),
+}
+# Who holds which colour once the first card is played, the first team named first.
+COLOURS_FIXED = {
+    "red": N_("%(first)s are red and %(second)s are black."),
+    "black": N_("%(first)s are black and %(second)s are red."),
+}
 
 SEATS: tuple[str, ...] = ()  # nothing is secret: the companion tracks the table, not the hands
 
@@ -60,13 +99,14 @@ SEATS: tuple[str, ...] = ()  # nothing is secret: the companion tracks the table
 def parse_pile(text: object, field: str | None = None) -> str:
     """Read a pile name (``"B2"``, ``" b2 "``) as its canonical form, or raise ``RuleError``."""
     if not isinstance(text, str):
-        raise RuleError("unknown_pile", "A pile name is needed, like B2 (A1 to D3).", field)
+        raise RuleError("unknown_pile", N_("A pile name is needed, like B2 (A1 to D3)."), field)
     pile = text.strip().upper()
     if pile not in NEIGHBOURS:
         raise RuleError(
             "unknown_pile",
-            f"“{text.strip()[:20]}” is not a pile of the castle: use A1 to D3 (columns A-D, rows 1-3).",
+            N_("“%(text)s” is not a pile of the castle: use A1 to D3 (columns A-D, rows 1-3)."),
             field,
+            text=text.strip()[:20],
         )
     return pile
 
@@ -87,17 +127,17 @@ def values(tops: Mapping[str, Card]) -> dict[str, int]:
     return {pile: pile_value(tops, pile) for pile in PILES}
 
 
-def refusal(tops: Mapping[str, Card], card: Card, pile: str) -> str | None:
+def refusal(tops: Mapping[str, Card], card: Card, pile: str) -> Message | None:
     """Why ``card`` may not go on ``pile`` (one sentence), or ``None`` when it may."""
     if tops[pile].colour == card.colour:
         return None
     needed = pile_value(tops, pile)
     if card.value > needed:
         return None
-    return f"A {card.colour} {_rank_word(card)} needs more than this pile's {needed}."
+    return Message(NEEDS_MORE[card.colour], rank=_rank_word(card), needed=needed)
 
 
-def placements(tops: Mapping[str, Card], card: Card) -> dict[str, str | None]:
+def placements(tops: Mapping[str, Card], card: Card) -> dict[str, Message | None]:
     """For every pile, why ``card`` may not go there, or ``None`` where it may."""
     return {pile: refusal(tops, card, pile) for pile in PILES}
 
@@ -146,7 +186,7 @@ def read_tops(named: Mapping[str, object]) -> dict[str, Card]:
         if value is None or (isinstance(value, str) and not value.strip()):
             continue
         tops[pile] = _read_card(value, pile)
-        _see(tops[pile], f"on {pile}", seen, pile)
+        _see(tops[pile], _on(pile), seen, pile)
     return {pile: tops[pile] for pile in PILES if pile in tops}
 
 
@@ -160,20 +200,20 @@ def counted_cards(colour: str, counts: Mapping[str, object], field: str = "") ->
     for key, count in counts.items():
         if key not in COUNTED_RANKS:
             raise RuleError(
-                "unknown_rank", "Count aces (A), kings (K), queens (Q), jacks (J) and 2-10.", field
+                "unknown_rank", N_("Count aces (A), kings (K), queens (Q), jacks (J) and 2-10."), field
             )
         pool = [Card(rank, suit) for rank in COUNTED_RANKS[key] for suit in SUITS]
         pool = [card for card in pool if card.colour == colour]
         where = f"{field}.{key}" if field else key
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise RuleError(
-                "bad_count", f"Count the {colour} {COUNTED_WORDS[key]} with a whole number.", where
-            )
+            raise RuleError("bad_count", BAD_COUNT[colour, key], where)
         if count > len(pool):
             raise RuleError(
                 "impossible_count",
-                f"The deck holds only {len(pool)} {colour} {COUNTED_WORDS[key]}, not {count}.",
+                TOO_MANY[colour, key],
                 where,
+                most=len(pool),
+                typed=count,
             )
         cards += pool[:count]
     return cards
@@ -235,7 +275,7 @@ def api_score(body: object) -> dict:
     seen: dict[Card, str] = {}
     for pile, cards in piles.items():
         for index, card in enumerate(cards):
-            _see(card, f"on {pile}", seen, f"piles.{pile}[{index}]")
+            _see(card, _on(pile), seen, f"piles.{pile}[{index}]")
     taken = _read_taken(body.get("taken"), seen)
     scores = score(piles, taken)
     return {"scores": scores, "winner": winner(scores)}
@@ -258,7 +298,7 @@ def new_table(options: dict, seed: int) -> dict:
     """
     players, dealer, names = _read_options(options)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RuleError("bad_seed", "The table's seed must be a whole number.", "seed")
+        raise RuleError("bad_seed", N_("The table's seed must be a whole number."), "seed")
     order = SEAT_ORDER[players]
     return {
         "game": "castle",
@@ -289,16 +329,16 @@ def rematch_options(options: dict, state: dict) -> dict:
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after the referee's ``action`` (deal, play or pass); the input is never changed."""
     if actor != "referee":
-        raise RuleError("referee_only", "Only the referee enters the moves at a Castle table.")
+        raise RuleError("referee_only", N_("Only the referee enters the moves at a Castle table."))
     if not isinstance(action, dict):
-        raise RuleError("bad_action", "An action must be an object with a type: deal, play or pass.")
+        raise RuleError("bad_action", N_("An action must be an object with a type: deal, play or pass."))
     kind = action.get("type")
     if kind not in _ACTIONS:
-        raise RuleError("unknown_action", "The action's type must be deal, play or pass.", "type")
+        raise RuleError("unknown_action", N_("The action's type must be deal, play or pass."), "type")
     return _ACTIONS[kind](state, action)
 
 
-def describe(state: dict, action: dict, actor: str) -> str:
+def describe(state: dict, action: dict, actor: str) -> Message:
     """The action in plain words, as the table's history shows it, given the state before it."""
     try:
         if action["type"] == "deal":
@@ -307,7 +347,7 @@ def describe(state: dict, action: dict, actor: str) -> str:
             return _describe_play(state, action)
         return _describe_pass(state, action)
     except (RuleError, KeyError, TypeError):
-        return "An action the rules could not read."
+        return Message(N_("An action the rules could not read."))
 
 
 def view(state: dict, viewer: str) -> dict:
@@ -391,7 +431,7 @@ def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | N
     return "referee", {"type": "pass", "taken": card}
 
 
-def play_marks(state: dict, card: Card) -> dict[str, str | None]:
+def play_marks(state: dict, card: Card) -> dict[str, Message | None]:
     """For a table in play: for every pile, why ``card`` may not be played there, or ``None`` where it may.
 
     A card Castellan has already seen (on the castle, or taken on a pass) may go nowhere:
@@ -450,20 +490,21 @@ def final_score(state: dict) -> dict | None:
 
 def _read_object(value: object, field: str | None) -> dict:
     if not isinstance(value, dict):
-        where = f"{field} must be" if field else "The request must be"
-        raise RuleError("wrong_type", f"{where} a JSON object.", field)
+        if field:
+            raise RuleError("wrong_type", N_("%(name)s must be a JSON object."), field, name=field)
+        raise RuleError("wrong_type", N_("The request must be a JSON object."), field)
     return value
 
 
 def _required(body: dict, key: str) -> object:
     if key not in body or body[key] is None:
-        raise RuleError("missing_field", f"The request needs “{key}”.", key)
+        raise RuleError("missing_field", N_("The request needs “%(name)s”."), key, name=key)
     return body[key]
 
 
 def _read_card(value: object, field: str) -> Card:
     if not isinstance(value, str):
-        raise RuleError("wrong_type", f"{field} must be a card name, like 7S or 10H.", field)
+        raise RuleError("wrong_type", N_("%(name)s must be a card name, like 7S or 10H."), field, name=field)
     return parse(value, field)
 
 
@@ -473,12 +514,13 @@ def _read_pile_map(raw: object, field: str, read: Callable[[object, str], object
     for key, value in _read_object(raw, field).items():
         pile = parse_pile(key, f"{field}.{key}")
         if pile in found:
-            raise RuleError("duplicate_pile", f"Pile {pile} is given twice.", f"{field}.{key}")
+            raise RuleError("duplicate_pile", N_("Pile %(pile)s is given twice."), f"{field}.{key}", pile=pile)
         found[pile] = read(value, f"{field}.{key}")
     missing = [pile for pile in PILES if pile not in found]
     if missing:
         raise RuleError(
-            "castle_size", f"The castle has 12 piles, A1 to D3; missing: {', '.join(missing)}.", field
+            "castle_size", N_("The castle has 12 piles, A1 to D3; missing: %(missing)s."), field,
+            missing=", ".join(missing),
         )
     return {pile: found[pile] for pile in PILES}
 
@@ -488,15 +530,17 @@ def _read_castle(raw: object, field: str) -> dict[str, Card]:
     tops = _read_pile_map(raw, field, _read_card)
     seen: dict[Card, str] = {}
     for pile, card in tops.items():
-        _see(card, f"on {pile}", seen, f"{field}.{pile}")
+        _see(card, _on(pile), seen, f"{field}.{pile}")
     return tops
 
 
 def _read_pile_cards(value: object, field: str) -> list[Card]:
     if not isinstance(value, list):
-        raise RuleError("wrong_type", f"{field} must be a list of cards, bottom to top.", field)
+        raise RuleError("wrong_type", N_("%(name)s must be a list of cards, bottom to top."), field, name=field)
     if not value:
-        raise RuleError("empty_pile", f"{field} is empty: every pile of the castle holds a card.", field)
+        raise RuleError(
+            "empty_pile", N_("%(name)s is empty: every pile of the castle holds a card."), field, name=field
+        )
     return [_read_card(text, f"{field}[{index}]") for index, text in enumerate(value)]
 
 
@@ -506,38 +550,44 @@ def _read_taken(raw: object, seen: dict[Card, str]) -> dict[str, list[Card]]:
         return taken
     for colour, cards in _read_object(raw, "taken").items():
         if colour not in COLOURS:
-            raise RuleError("unknown_colour", "taken holds only “red” and “black”.", f"taken.{colour}")
+            raise RuleError("unknown_colour", N_("taken holds only “red” and “black”."), f"taken.{colour}")
         field = f"taken.{colour}"
         if not isinstance(cards, list):
-            raise RuleError("wrong_type", f"{field} must be a list of cards.", field)
+            raise RuleError("wrong_type", N_("%(name)s must be a list of cards."), field, name=field)
         for index, text in enumerate(cards):
             card = _read_card(text, f"{field}[{index}]")
-            _see(card, f"taken by {colour}", seen, f"{field}[{index}]")
+            _see(card, TAKEN_BY_COLOUR[colour], seen, f"{field}[{index}]")
             taken[colour].append(card)
     return taken
 
 
-def _see(card: Card, where: str, seen: dict[Card, str], field: str) -> None:
+def _see(card: Card, where: Message, seen: dict[Card, Message], field: str) -> None:
     """Record where ``card`` is, refusing a card already somewhere else."""
     _check_unseen(card, seen, field)
     seen[card] = where
 
 
-def _check_unseen(card: Card, seen: Mapping[Card, str], field: str) -> None:
+def _check_unseen(card: Card, seen: Mapping[Card, Message], field: str) -> None:
     if card in seen:
         raise RuleError(
             "card_elsewhere",
-            f"The {card.name} is already elsewhere ({seen[card]}): a deck holds each card once.",
+            N_("The %(card)s is already elsewhere (%(where)s): a deck holds each card once."),
             field,
+            card=card.in_words,
+            where=seen[card],
         )
 
 
-def _places_on_castle(tops: Mapping[str, Card]) -> dict[Card, str]:
-    return {card: f"on {pile}" for pile, card in tops.items()}
+def _places_on_castle(tops: Mapping[str, Card]) -> dict[Card, Message]:
+    return {card: _on(pile) for pile, card in tops.items()}
 
 
-def _rank_word(card: Card) -> str:
-    return RANK_NAMES.get(card.rank, card.rank)
+def _rank_word(card: Card) -> Message | str:
+    return Message(RANK_WORDS[card.rank]) if card.rank in RANK_WORDS else card.rank
+
+
+def _on(pile: str) -> Message:
+    return Message(N_("on %(pile)s"), pile=pile)
 
 
 # --- Private helpers: the table -------------------------------------------------------
@@ -547,11 +597,11 @@ def _read_options(options: object) -> tuple[int, str, dict[str, str]]:
     options = _read_object({} if options is None else options, "options")
     players = options.get("players", 4)
     if isinstance(players, bool) or not isinstance(players, int) or players not in SEAT_ORDER:
-        raise RuleError("bad_players", "Castle is played by 4 players in two teams, or by 2.", "players")
+        raise RuleError("bad_players", N_("Castle is played by 4 players in two teams, or by 2."), "players")
     order = SEAT_ORDER[players]
     dealer = options.get("dealer", order[0])
     if dealer not in order:
-        raise RuleError("unknown_seat", f"The dealer sits at {_or_list(order)}.", "dealer")
+        raise RuleError("unknown_seat", N_("The dealer sits at %(seats)s."), "dealer", seats=Either(order))
     return players, dealer, _read_names(options.get("names"), order)
 
 
@@ -560,20 +610,16 @@ def _read_names(raw: object, order: tuple[str, ...]) -> dict[str, str]:
     for seat, name in _read_object({} if raw is None else raw, "names").items():
         field = f"names.{seat}"
         if seat not in order:
-            raise RuleError("unknown_seat", f"The seats are {_or_list(order)}.", field)
+            raise RuleError("unknown_seat", N_("The seats are %(seats)s."), field, seats=Either(order))
         if not isinstance(name, str) or len(name.strip()) > NAME_LENGTH:
-            raise RuleError("bad_name", f"A name is text of at most {NAME_LENGTH} characters.", field)
+            raise RuleError("bad_name", N_("A name is text of at most %(most)s characters."), field, most=NAME_LENGTH)
         names[seat] = name.strip() or names[seat]
     return names
 
 
-def _or_list(items: tuple[str, ...]) -> str:
-    return ", ".join(items[:-1]) + " or " + items[-1]
-
-
 def _deal(state: dict, action: dict) -> dict:
     if state["phase"] != "deal":
-        raise RuleError("already_dealt", "The castle is already laid out: the cards are dealt once.")
+        raise RuleError("already_dealt", N_("The castle is already laid out: the cards are dealt once."))
     tops = _read_castle(_required(action, "castle"), "castle")
     new = copy.deepcopy(state)
     new["piles"] = {pile: [str(card)] for pile, card in tops.items()}
@@ -618,19 +664,21 @@ _ACTIONS = {"deal": _deal, "play": _play, "pass": _pass}
 def _check_turn(state: dict, action: dict) -> str:
     """The seat whose turn it is, refusing a move before the deal, after the end or out of turn."""
     if state["phase"] == "deal":
-        raise RuleError("not_dealt", "The castle must be laid out (the deal) before anyone plays.")
+        raise RuleError("not_dealt", N_("The castle must be laid out (the deal) before anyone plays."))
     if state["phase"] == "over":
-        raise RuleError("no_cards_left", "The game is over: every player has played all their cards.")
+        raise RuleError("no_cards_left", N_("The game is over: every player has played all their cards."))
     seat = action.get("seat", state["turn"])
     if not isinstance(seat, str) or seat not in state["hands"]:
-        raise RuleError("unknown_seat", f"The seats are {_or_list(tuple(state['hands']))}.", "seat")
+        raise RuleError("unknown_seat", N_("The seats are %(seats)s."), "seat", seats=Either(tuple(state["hands"])))
     if state["hands"][seat] == 0:
-        raise RuleError("no_cards_left", f"{state['names'][seat]} has no cards left.", "seat")
+        raise RuleError("no_cards_left", N_("%(player)s has no cards left."), "seat", player=state["names"][seat])
     if seat != state["turn"]:
         raise RuleError(
             "out_of_turn",
-            f"It is {state['names'][state['turn']]}'s turn, not {state['names'][seat]}'s.",
+            N_("It is %(player)s's turn, not %(other)s's."),
             "seat",
+            player=state["names"][state["turn"]],
+            other=state["names"][seat],
         )
     return seat
 
@@ -672,13 +720,14 @@ def _team_name(state: dict, team: str) -> str:
     return " & ".join(state["names"][seat] for seat in TEAMS[state["players"]][team])
 
 
-def _table_places(state: dict) -> dict[Card, str]:
+def _table_places(state: dict) -> dict[Card, Message]:
     """Where every card the companion has seen is: on a pile, or taken on a pass."""
     places = {}
     for pile, cards in state["piles"].items():
-        places.update({parse(card): f"in pile {pile}" for card in cards})
+        places.update({parse(card): Message(N_("in pile %(pile)s"), pile=pile) for card in cards})
     for team, cards in state["taken"].items():
-        places.update({parse(card): f"taken by {_team_name(state, team)}" for card in cards})
+        taken = Message(N_("taken by %(team)s"), team=_team_name(state, team))
+        places.update({parse(card): taken for card in cards})
     return places
 
 
@@ -710,34 +759,52 @@ def _pile_view(state: dict, tops: dict[str, Card], totals: dict[str, int], pile:
     }
 
 
-def _describe_deal(state: dict) -> str:
+def _describe_deal(state: dict) -> Message:
     dealer = state["names"][state["dealer"]]
     if state["players"] == 2:
-        return f"{dealer} deals 10 cards each and lays out the castle; 20 cards wait for the second deal."
-    return f"{dealer} deals 10 cards each and lays out the castle."
+        return Message(
+            N_("%(dealer)s deals 10 cards each and lays out the castle; 20 cards wait for the second deal."),
+            dealer=dealer,
+        )
+    return Message(N_("%(dealer)s deals 10 cards each and lays out the castle."), dealer=dealer)
 
 
-def _describe_play(state: dict, action: dict) -> str:
+def _describe_play(state: dict, action: dict) -> Message:
     seat, card, pile = state["turn"], parse(action["card"]), parse_pile(action["pile"])
     covered = parse(state["piles"][pile][-1])
-    words = f"{state['names'][seat]} plays the {card.name} on {pile}, over the {covered.name}."
+    words = Message(
+        N_("%(player)s plays the %(card)s on %(pile)s, over the %(covered)s."),
+        player=state["names"][seat], card=card.in_words, pile=pile, covered=covered.in_words,
+    )
     if state["colours"] is None:
         colours = _colours_fixed_by(state, _team_of(state, seat), card.colour)
-        words += " " + " and ".join(f"{_team_name(state, t)} are {c}" for t, c in colours.items()) + "."
-    return words + _describe_after(state, seat)
+        (first, colour), (second, _other) = colours.items()
+        fixed = Message(COLOURS_FIXED[colour], first=_team_name(state, first), second=_team_name(state, second))
+        words = _then(words, fixed)
+    return _then(words, _describe_after(state, seat))
 
 
-def _describe_pass(state: dict, action: dict) -> str:
+def _describe_pass(state: dict, action: dict) -> Message:
     seat, card = state["turn"], parse(action["taken"])
-    taker = state["names"][_next_seat(state, seat)]
-    return f"{state['names'][seat]} passes; {taker} takes the {card.name}." + _describe_after(state, seat)
+    words = Message(
+        N_("%(player)s passes; %(taker)s takes the %(card)s."),
+        player=state["names"][seat], taker=state["names"][_next_seat(state, seat)], card=card.in_words,
+    )
+    return _then(words, _describe_after(state, seat))
 
 
-def _describe_after(state: dict, seat: str) -> str:
+def _describe_after(state: dict, seat: str) -> Message | None:
     """What happens after the turn: the second deal of a two-player game, or the end."""
     hands = dict(state["hands"], **{seat: state["hands"][seat] - 1})
     if not any(hands.values()) and state["to_deal"]:
-        return " Both hands are empty: the other 20 cards are dealt, 10 each."
+        return Message(N_("Both hands are empty: the other 20 cards are dealt, 10 each."))
     if sum(state["turns_left"].values()) == 1:
-        return " That was the last turn: the game is over."
-    return ""
+        return Message(N_("That was the last turn: the game is over."))
+    return None
+
+
+def _then(first: Message, second: Message | None) -> Message:
+    """Two whole sentences one after the other (each translated whole)."""
+    if second is None:
+        return first
+    return Message(N_("%(first)s %(second)s"), first=first, second=second)

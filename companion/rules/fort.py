@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.rules.cards import ACE_HIGH, Card, deck, parse, parse_distinct
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, NP_, Message, RuleError, dump
 
 BATTLE_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ROYALS_AND_ACES = frozenset({"J", "Q", "K", "A"})
@@ -33,6 +33,10 @@ DESTINATIONS = ("attacker.army", "defender.army", "defender.fort", "barracks.bot
 RESTOCK_FORT = 3  # fort cards after a lost campaign: 1 from the watchtower, 2 from the barracks
 RESTOCK_DRAWS = 2  # army cards drawn after a lost campaign, besides the one from the watchtower
 SEATS: tuple[str, ...] = ()  # forts are public and armies hidden from everyone: one referee, no seats
+CHALLENGE_SIZE_WORDS = N_("A challenge is fought with 1 or 2 soldiers each.")
+NAME_WORDS = N_("A player needs a name of 1 to %(most)s characters.")
+# The rank letters of the royals and the ace, said in the reader's language (Q is D in French).
+RANK_LETTER_WORDS = {"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")}
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,11 @@ class Side:
 
 
 # --- The game's own functions -------------------------------------------------------------
+
+
+def _rank_said(rank: str) -> Message:
+    """A rank as a parameter: its number, or the letter of a royal or an ace in the reader's language."""
+    return Message(RANK_LETTER_WORDS.get(rank, rank))
 
 
 def battle_rank(card: Card) -> int:
@@ -81,24 +90,28 @@ def check_challenge(attacker: Side, defender: Side, height: int, challenge: int,
         raise _campaign_defender()
     if height >= COMPLETE:
         raise RuleError(
-            "complete_watchtower", "A complete watchtower of 4 cannot be challenged.", "target.height"
+            "complete_watchtower", N_("A complete watchtower of %(height)s cannot be challenged."), "target.height",
+            height=COMPLETE,
         )
     if challenge > MAX_CHALLENGES:
         raise RuleError(
-            "fourth_challenge", "A player may challenge for the same fort card only 3 times.", "challenge"
+            "fourth_challenge", N_("A player may challenge for the same fort card only %(most)s times."), "challenge",
+            most=MAX_CHALLENGES,
         )
     if attacker.army < ARMY_NEEDED[height]:
         raise RuleError(
             "watchtower_needs_army",
-            f"The top of a watchtower of {height} needs {ARMY_NEEDED[height]} army cards to challenge, "
-            f"and the attacker holds {attacker.army}.",
-            "attacker.army",
+            NP_("The top of a watchtower of %(height)s needs %(count)s army card to challenge, "
+                "and the attacker holds %(army)s.",
+                "The top of a watchtower of %(height)s needs %(count)s army cards to challenge, "
+                "and the attacker holds %(army)s."),
+            "attacker.army", height=height, count=ARMY_NEEDED[height], army=attacker.army,
         )
     if defender.army == 0:
         if size:
             raise RuleError(
                 "soldiers_mismatch",
-                "The defender has no army: the fort is vulnerable, there is no battle and no soldier.",
+                N_("The defender has no army: the fort is vulnerable, there is no battle and no soldier."),
                 "soldiers",
             )
         return
@@ -110,14 +123,14 @@ def campaign_battle_size(attacker: Side, defender: Side) -> int:
     if not (attacker.campaign and defender.campaign):
         raise RuleError(
             "not_on_campaign",
-            "A battle of three cards is only fought between two players who are both on campaigns.",
+            N_("A battle of three cards is only fought between two players who are both on campaigns."),
             "attacker.campaign" if not attacker.campaign else "defender.campaign",
         )
     size = min(CAMPAIGN_BATTLE_SIZE, attacker.army, defender.army)
     if size == 0:
         raise RuleError(
             "empty_army",
-            "A player on a campaign with no army card has lost the campaign: no battle.",
+            N_("A player on a campaign with no army card has lost the campaign: no battle."),
             "soldiers",
         )
     return size
@@ -159,8 +172,9 @@ def adjudicate(
         if size != expected:
             raise RuleError(
                 "soldiers_mismatch",
-                f"A battle between campaigns is fought with {expected} soldiers each.",
-                "soldiers",
+                NP_("A battle between campaigns is fought with %(count)s soldier each.",
+                    "A battle between campaigns is fought with %(count)s soldiers each."),
+                "soldiers", count=expected,
             )
     else:
         check_challenge(attacker, defender, height, challenge, size)
@@ -180,8 +194,8 @@ def check_burn_draws(card: Card, draws: int) -> None:
     if draws not in burn_draws(card):
         raise RuleError(
             "burn_draws",
-            f"Burning the {card.name} draws 1 card: only a jack, queen, king or ace may draw 2.",
-            "draws",
+            N_("Burning the %(card)s draws 1 card: only a jack, queen, king or ace may draw 2."),
+            "draws", card=card.in_words,
         )
 
 
@@ -191,8 +205,8 @@ def check_pre_game_burn(card: Card, player: str, forts: dict[str, list[Card]]) -
         if other != player and sum(1 for held in fort if held.rank == card.rank) >= 2:
             raise RuleError(
                 "burn_not_allowed",
-                f"Before the game a {card.rank} cannot be burned: another fort holds two or more of them.",
-                "card",
+                N_("Before the game a %(rank)s cannot be burned: another fort holds two or more of them."),
+                "card", rank=_rank_said(card.rank),
             )
 
 
@@ -362,14 +376,16 @@ def rematch_options(options: dict, state: dict) -> dict:
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after the referee's ``action`` (a new state; the input is never changed)."""
     if actor != "referee":
-        raise RuleError("referee_only", "Only the referee records what happens at a Fort table.", "actor")
+        raise RuleError("referee_only", N_("Only the referee records what happens at a Fort table."), "actor")
     action = _object(action, "action")
     kind = action.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise RuleError("unknown_action", f"“{kind}” is not an action of a Fort table.", "action.type")
+        raise RuleError(
+            "unknown_action", N_("“%(kind)s” is not an action of a Fort table."), "action.type", kind=str(kind)
+        )
     if state["phase"] == "over":
-        raise RuleError("game_over", "The game is over.", "action.type")
+        raise RuleError("game_over", N_("The game is over."), "action.type")
     _check_pending(state, kind)
     new = copy.deepcopy(state)
     handler(new, action)
@@ -377,16 +393,16 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     return new
 
 
-def describe(state: dict, action: dict, actor: str) -> str:
+def describe(state: dict, action: dict, actor: str) -> Message:
     """The action in plain words, as it reads in the table's history."""
     kind = action.get("type") if isinstance(action, dict) else None
     words = _DESCRIBE.get(kind) if isinstance(kind, str) else None
     if words is None:
-        return "An unknown action."
+        return Message(N_("An unknown action."))
     try:
         after = apply(state, action, actor)
     except RuleError as refused:
-        return f"Refused: {refused.message}"
+        return Message(N_("Refused: %(reason)s"), reason=refused.sentence)
     return words(state, action, after)
 
 
@@ -417,7 +433,8 @@ def _challenges(state: dict) -> list[dict]:
 
     ``soldiers`` is fixed for a vulnerable fort (0) and a battle of campaigns; otherwise
     ``sizes`` says, for 1 and 2 soldiers each, ``None`` when allowed or the reason it is not.
-    ``refusal`` is set when no size is allowed: the target is shown, not offered.
+    ``refusal`` is set when no size is allowed: the target is shown, not offered. Reasons are in
+    English; ``said`` holds each as a stored sentence (``errors.dump``), for a page to say in its language.
     """
     attacker = state["turn"]
     if state["phase"] != "play" or state["step"] != "main" or state["challenged"] or state["pending"]:
@@ -442,8 +459,9 @@ def _campaign_option(state: dict, attacker: str, defender: str) -> dict:
     try:
         size = campaign_battle_size(_table_side(state, attacker), _table_side(state, defender))
     except RuleError as refused:
-        return {**option, "soldiers": None, "sizes": {}, "refusal": refused.message}
-    return {**option, "soldiers": size, "sizes": {}, "refusal": None}
+        return {**option, "soldiers": None, "sizes": {}, "refusal": refused.message,
+                "said": {"refusal": dump(refused.sentence)}}
+    return {**option, "soldiers": size, "sizes": {}, "refusal": None, "said": {"refusal": None}}
 
 
 def _card_option(state: dict, attacker: str, defender: str, card: str) -> dict:
@@ -458,19 +476,20 @@ def _card_option(state: dict, attacker: str, defender: str, card: str) -> dict:
     }
     sides = (_table_side(state, attacker), _table_side(state, defender))
     vulnerable = state["armies"][defender] == 0
-    sizes = {}
+    sizes, said = {}, {}
     for size in (0,) if vulnerable else CHALLENGE_SIZES:
         try:
             check_challenge(*sides, height, tries + 1, size)
-            sizes[str(size)] = None
+            sizes[str(size)] = said[str(size)] = None
         except RuleError as refused:
-            sizes[str(size)] = refused.message
-    refusal = None if any(reason is None for reason in sizes.values()) else next(iter(sizes.values()))
+            sizes[str(size)], said[str(size)] = refused.message, dump(refused.sentence)
+    allowed = any(reason is None for reason in sizes.values())
     return {
         **option,
         "soldiers": 0 if vulnerable else None,
         "sizes": {} if vulnerable else sizes,
-        "refusal": refusal,
+        "refusal": None if allowed else next(iter(sizes.values())),
+        "said": {**({} if vulnerable else said), "refusal": None if allowed else next(iter(said.values()))},
     }
 
 
@@ -561,7 +580,7 @@ def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | N
 def _campaign_defender() -> RuleError:
     return RuleError(
         "defender_on_campaign",
-        "A player on a campaign has no fort to challenge: two campaigns may only fight a battle of three.",
+        N_("A player on a campaign has no fort to challenge: two campaigns may only fight a battle of three."),
         "defender.campaign",
     )
 
@@ -570,36 +589,34 @@ def _check_size(attacker: Side, defender: Side, size: int) -> None:
     if size == CAMPAIGN_BATTLE_SIZE:
         raise RuleError(
             "not_on_campaign",
-            "A battle of three cards is only fought between two players who are both on campaigns.",
+            N_("A battle of three cards is only fought between two players who are both on campaigns."),
             "soldiers",
         )
     if size not in CHALLENGE_SIZES:
-        raise RuleError("challenge_size", "A challenge is fought with 1 or 2 soldiers each.", "soldiers")
+        raise RuleError("challenge_size", CHALLENGE_SIZE_WORDS, "soldiers")
     if size > attacker.army or size > defender.army:
         raise RuleError(
             "army_too_small",
-            f"A challenge of {size} needs {size} army cards on each side; "
-            f"the attacker holds {attacker.army} and the defender {defender.army}.",
-            "soldiers",
+            NP_("A challenge of %(count)s needs %(count)s army card on each side; "
+                "the attacker holds %(attacker)s and the defender %(defender)s.",
+                "A challenge of %(count)s needs %(count)s army cards on each side; "
+                "the attacker holds %(attacker)s and the defender %(defender)s."),
+            "soldiers", count=size, attacker=attacker.army, defender=defender.army,
         )
 
 
 def _check_soldiers(attacking: list[Card], defending: list[Card], target: Card | None, size: int) -> None:
     for side, cards in (("attacker", attacking), ("defender", defending)):
         if len(cards) != size:
-            raise RuleError(
-                "soldiers_mismatch",
-                f"The {side} must lay {size} soldier{'s' if size != 1 else ''}, not {len(cards)}.",
-                f"soldiers.{side}",
-            )
+            raise RuleError("soldiers_mismatch", _MUST_LAY[side], f"soldiers.{side}", count=size, laid=len(cards))
     seen = set() if target is None else {target}
     for side, cards in (("attacker", attacking), ("defender", defending)):
         for index, card in enumerate(cards):
             if card in seen:
                 raise RuleError(
                     "duplicate_card",
-                    f"The {card.name} is named twice in one battle: a deck holds each card once.",
-                    f"soldiers.{side}[{index}]",
+                    N_("The %(card)s is named twice in one battle: a deck holds each card once."),
+                    f"soldiers.{side}[{index}]", card=card.in_words,
                 )
             seen.add(card)
 
@@ -680,29 +697,34 @@ def _path(parent: str | None, key: str) -> str:
 
 def _object(value: object, field: str | None) -> dict:
     if not isinstance(value, dict):
-        message = f"“{field}” must be a JSON object." if field else "The request body must be a JSON object."
-        raise RuleError("not_an_object", message, field)
+        if field:
+            raise RuleError("not_an_object", N_("“%(key)s” must be a JSON object."), field, key=field)
+        raise RuleError("not_an_object", N_("The request body must be a JSON object."), field)
     return value
 
 
 def _required(container: dict, key: str, parent: str | None) -> object:
     if key not in container:
-        raise RuleError("missing_field", f"“{_path(parent, key)}” is missing.", _path(parent, key))
+        raise RuleError("missing_field", N_("“%(key)s” is missing."), _path(parent, key), key=_path(parent, key))
     return container[key]
 
 
 def _integer(value: object, field: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("not_an_integer", f"“{field}” must be a whole number.", field)
+        raise RuleError("not_an_integer", N_("“%(key)s” must be a whole number."), field, key=field)
     if not low <= value <= high:
-        raise RuleError("out_of_range", f"“{field}” must be between {low} and {high}.", field)
+        raise RuleError(
+            "out_of_range", N_("“%(key)s” must be between %(low)s and %(high)s."), field, key=field, low=low, high=high
+        )
     return value
 
 
 def _boolean(container: dict, key: str, parent: str) -> bool:
     value = container.get(key, False)
     if not isinstance(value, bool):
-        raise RuleError("not_a_boolean", f"“{_path(parent, key)}” must be true or false.", _path(parent, key))
+        raise RuleError(
+            "not_a_boolean", N_("“%(key)s” must be true or false."), _path(parent, key), key=_path(parent, key)
+        )
     return value
 
 
@@ -737,24 +759,27 @@ def _challenge(value: object) -> int:
 def _armies(raw: object) -> dict[str, list[Card]]:
     armies = _object(raw, "armies")
     if not MIN_PLAYERS <= len(armies) <= MAX_PLAYERS:
-        raise RuleError("player_count", "A showdown is between 2 and 4 players.", "armies")
+        raise RuleError(
+            "player_count", N_("A showdown is between %(least)s and %(most)s players."), "armies",
+            least=MIN_PLAYERS, most=MAX_PLAYERS,
+        )
     parsed: dict[str, list[Card]] = {}
     seen: set[Card] = set()
     for player, cards in armies.items():
         field = f"armies.{player}"
         if not player.strip() or len(player) > MAX_NAME:
-            raise RuleError("bad_player", f"A player needs a name of 1 to {MAX_NAME} characters.", field)
+            raise RuleError("bad_player", NAME_WORDS, field, most=MAX_NAME)
         army = parse_distinct(cards, field)
         if not army:
             raise RuleError(
-                "empty_army", "A player on a campaign with no army card has lost the campaign.", field
+                "empty_army", N_("A player on a campaign with no army card has lost the campaign."), field
             )
         for index, card in enumerate(army):
             if card in seen:
                 raise RuleError(
                     "duplicate_card",
-                    f"The {card.name} is in two armies: a deck holds each card once.",
-                    f"{field}[{index}]",
+                    N_("The %(card)s is in two armies: a deck holds each card once."),
+                    f"{field}[{index}]", card=card.in_words,
                 )
             seen.add(card)
         parsed[player] = army
@@ -765,13 +790,13 @@ def _watchtowers(raw: object, armies: dict[str, list[Card]]) -> dict[str, str]:
     towers = _object(raw, "watchtowers")
     if set(towers) != set(armies):
         raise RuleError(
-            "watchtower_players", "Give one watchtower rank for each player of the showdown.", "watchtowers"
+            "watchtower_players", N_("Give one watchtower rank for each player of the showdown."), "watchtowers"
         )
     ranks = {player: _rank(towers[player], f"watchtowers.{player}") for player in armies}
     if len(set(ranks.values())) != len(ranks):
         raise RuleError(
             "duplicate_watchtower",
-            "Two complete watchtowers cannot share a rank: there are 4 of each.",
+            N_("Two complete watchtowers cannot share a rank: there are 4 of each."),
             "watchtowers",
         )
     for player, army in armies.items():
@@ -779,8 +804,8 @@ def _watchtowers(raw: object, armies: dict[str, list[Card]]) -> dict[str, str]:
             if card.rank in ranks.values():
                 raise RuleError(
                     "card_in_watchtower",
-                    f"The {card.name} cannot be in an army: all four {card.rank}s are in a watchtower.",
-                    f"armies.{player}[{index}]",
+                    N_("The %(card)s cannot be in an army: all four %(rank)ss are in a watchtower."),
+                    f"armies.{player}[{index}]", card=card.in_words, rank=_rank_said(card.rank),
                 )
     return ranks
 
@@ -789,7 +814,10 @@ def _rank(value: object, field: str) -> str:
     rank = value.strip().upper() if isinstance(value, str) else None
     rank = "10" if rank == "T" else rank
     if rank not in BATTLE_ORDER:
-        raise RuleError("unknown_rank", f"“{field}” must be a rank: 2-10, J, Q, K or A.", field)
+        raise RuleError(
+            "unknown_rank", N_("“%(key)s” must be a rank: 2-10, %(j)s, %(q)s, %(k)s or %(a)s."), field, key=field,
+            **{letter.lower(): _rank_said(letter) for letter in ROYALS_AND_ACES},
+        )
     return rank
 
 
@@ -797,12 +825,11 @@ def _names(raw: object, count: int) -> list[str]:
     if raw is None:
         return [f"Player {index}" for index in range(1, count + 1)]
     if not isinstance(raw, list) or len(raw) != count:
-        raise RuleError("bad_names", f"Give {count} names, one for each player.", "options.names")
+        raise RuleError("bad_names", N_("Give %(count)s names, one for each player."), "options.names", count=count)
     names = [name.strip() if isinstance(name, str) else "" for name in raw]
     if not all(0 < len(name) <= MAX_NAME for name in names):
-        raise RuleError(
-            "bad_names", f"Each player needs a name of 1 to {MAX_NAME} characters.", "options.names"
-        )
+        raise RuleError("bad_names", N_("Each player needs a name of 1 to %(most)s characters."), "options.names",
+                        most=MAX_NAME)
     return names
 
 
@@ -840,7 +867,7 @@ def _unknown(state: dict, value: object, field: str) -> Card:
     """A named card that may come from an army or the barracks: not one the table can see elsewhere."""
     card = parse(value, field)
     if str(card) in _public(state):
-        raise RuleError("card_in_play", f"The {card.name} is already on the table.", field)
+        raise RuleError("card_in_play", N_("The %(card)s is already on the table."), field, card=card.in_words)
     return card
 
 
@@ -853,9 +880,9 @@ def _unknown_list(state: dict, value: object, field: str) -> list[Card]:
 
 def _player(state: dict, value: object, field: str) -> str:
     if value not in state["players"]:
-        raise RuleError("unknown_player", f"“{value}” is not a player at this table.", field)
+        raise RuleError("unknown_player", N_("“%(player)s” is not a player at this table."), field, player=str(value))
     if value in state["out"]:
-        raise RuleError("player_out", f"{state['names'][value]} is out of the game.", field)
+        raise RuleError("player_out", N_("%(name)s is out of the game."), field, name=state["names"][value])
     return value
 
 
@@ -887,9 +914,7 @@ def _check_pending(state: dict, kind: str) -> None:
     if pending and kind != pending and not (pending == "showdown" and kind == "share"):
         raise RuleError("pending", _PENDING_WORDS[pending], "action.type")
     if not pending and kind in _PENDING_KINDS:
-        raise RuleError(
-            "nothing_pending", f"There is no {kind.replace('_', '-')} to record now.", "action.type"
-        )
+        raise RuleError("nothing_pending", _NOTHING_PENDING[kind], "action.type")
 
 
 def _need_phase(state: dict, *phases: str) -> None:
@@ -900,7 +925,7 @@ def _need_phase(state: dict, *phases: str) -> None:
 def _need_main(state: dict) -> str:
     _need_phase(state, "play")
     if state["step"] != "main":
-        raise RuleError("draw_first", "The player draws from the barracks first.", "action.type")
+        raise RuleError("draw_first", N_("The player draws from the barracks first."), "action.type")
     return state["turn"]
 
 
@@ -908,12 +933,15 @@ def _do_deal(state: dict, action: dict) -> None:
     _need_phase(state, "deal")
     forts = _object(action.get("forts"), "forts")
     if set(forts) != set(state["players"]):
-        raise RuleError("deal_players", "Deal a fort to every player, and only to them.", "forts")
+        raise RuleError("deal_players", N_("Deal a fort to every player, and only to them."), "forts")
     seen: set[Card] = set()
     for player in state["players"]:
         cards = parse_distinct(forts[player], f"forts.{player}")
         if len(cards) != FORT_DEAL or seen & set(cards):
-            raise RuleError("bad_deal", f"Each fort is dealt {FORT_DEAL} different cards.", f"forts.{player}")
+            raise RuleError(
+                "bad_deal", NP_("Each fort is dealt %(count)s card.", "Each fort is dealt %(count)s different cards."),
+                f"forts.{player}", count=FORT_DEAL,
+            )
         seen.update(cards)
         state["forts"][player] = [str(card) for card in cards]
         state["armies"][player] = ARMY_DEAL
@@ -925,7 +953,7 @@ def _do_burn(state: dict, action: dict) -> None:
         player = _player(state, action.get("player"), "player")
         if player in state["pre_burned"]:
             raise RuleError(
-                "burned_already", f"{_name(state, player)} already burned before the game.", "player"
+                "burned_already", N_("%(name)s already burned before the game."), "player", name=_name(state, player)
             )
         card = _fort_card_burned(state, player, action.get("card"))
         forts = {other: _cards(fort) for other, fort in state["forts"].items()}
@@ -934,9 +962,9 @@ def _do_burn(state: dict, action: dict) -> None:
     else:
         player = _need_main(state)
         if action.get("player", player) != player:
-            raise RuleError("not_your_turn", "Only the player whose turn it is may burn now.", "player")
+            raise RuleError("not_your_turn", N_("Only the player whose turn it is may burn now."), "player")
         if state["burned"]:
-            raise RuleError("burned_already", "A player may burn only once per turn.", "card")
+            raise RuleError("burned_already", N_("A player may burn only once per turn."), "card")
         card = _fort_card_burned(state, player, action.get("card"))
         state["burned"] = True
     draws = action.get("draws")
@@ -951,15 +979,15 @@ def _fort_card_burned(state: dict, player: str, value: object) -> Card:
     if state["campaigns"][player]:
         raise RuleError(
             "on_campaign",
-            f"{_name(state, player)} is on a campaign and has no fort card to burn.",
-            "card",
+            N_("%(name)s is on a campaign and has no fort card to burn."),
+            "card", name=_name(state, player),
         )
     card = parse(value, "card")
     if str(card) not in state["forts"][player]:
         raise RuleError(
             "not_in_fort",
-            f"Only a fort card can be burned, and the {card.name} is not in {_name(state, player)}'s fort.",
-            "card",
+            N_("Only a fort card can be burned, and the %(card)s is not in %(name)s's fort."),
+            "card", card=card.in_words, name=_name(state, player),
         )
     return card
 
@@ -978,7 +1006,7 @@ def _begin_turn(state: dict, player: str) -> None:
 def _do_draw(state: dict, action: dict) -> None:
     _need_phase(state, "play")
     if state["step"] != "draw":
-        raise RuleError("drawn_already", "The draw comes once, at the start of a turn.", "action.type")
+        raise RuleError("drawn_already", N_("The draw comes once, at the start of a turn."), "action.type")
     player = state["turn"]
     state["step"] = "main"
     if action.get("card") is None:
@@ -988,8 +1016,8 @@ def _do_draw(state: dict, action: dict) -> None:
     if _rank_count(state["forts"][player], card.rank) != COMPLETE - 1 or _barracks(state) < 1:
         raise RuleError(
             "not_completing",
-            f"Name the drawn card only when it completes a watchtower: the {card.name} does not.",
-            "card",
+            N_("Name the drawn card only when it completes a watchtower: the %(card)s does not."),
+            "card", card=card.in_words,
         )
     _start_free_for_all(state, player, str(card))
 
@@ -1034,14 +1062,16 @@ def _do_free_for_all(state: dict, action: dict) -> None:
     laid = _object(action.get("laid"), "laid")
     if set(laid) != set(pending["contenders"]):
         raise RuleError(
-            "free_for_all_players", "Each player still in the free-for-all lays exactly one card.", "laid"
+            "free_for_all_players", N_("Each player still in the free-for-all lays exactly one card."), "laid"
         )
     on_table = {card for cards in pending["table"].values() for card in cards}
     cards: dict[str, Card] = {}
     for player in pending["contenders"]:
         card = _unknown(state, laid[player], f"laid.{player}")
         if str(card) in on_table or card in cards.values():
-            raise RuleError("duplicate_card", f"The {card.name} is already laid.", f"laid.{player}")
+            raise RuleError(
+                "duplicate_card", N_("The %(card)s is already laid."), f"laid.{player}", card=card.in_words
+            )
         cards[player] = card
         pending["table"][player].append(str(card))
     tied = free_for_all_highest(cards)
@@ -1062,13 +1092,14 @@ def _start_campaign(state: dict, player: str, card: str) -> None:
 def _do_fortify(state: dict, action: dict) -> None:
     player = _need_main(state)
     if state["campaigns"][player]:
-        raise RuleError("on_campaign", "A player on a campaign has no fort to build.", "cards")
+        raise RuleError("on_campaign", N_("A player on a campaign has no fort to build."), "cards")
     cards = _unknown_list(state, action.get("cards"), "cards")
     if not cards or len(cards) > state["armies"][player]:
         raise RuleError(
             "army_too_small",
-            f"{_name(state, player)} can move 1 to {state['armies'][player]} army cards into the fort.",
-            "cards",
+            NP_("%(name)s can move %(count)s army card into the fort.",
+                "%(name)s can move 1 to %(count)s army cards into the fort."),
+            "cards", name=_name(state, player), count=state["armies"][player],
         )
     state["armies"][player] -= len(cards)
     state["forts"][player].extend(str(card) for card in cards)
@@ -1077,10 +1108,10 @@ def _do_fortify(state: dict, action: dict) -> None:
 def _do_challenge(state: dict, action: dict) -> None:
     attacker = _need_main(state)
     if state["challenged"]:
-        raise RuleError("challenged_already", "A player challenges at most once per turn.", "action.type")
+        raise RuleError("challenged_already", N_("A player challenges at most once per turn."), "action.type")
     defender = _player(state, action.get("defender"), "defender")
     if defender == attacker:
-        raise RuleError("self_challenge", "A player cannot challenge their own fort.", "defender")
+        raise RuleError("self_challenge", N_("A player cannot challenge their own fort."), "defender")
     target, height, count = _table_target(state, attacker, defender, action.get("target"))
     soldiers = _object(action.get("soldiers"), "soldiers")
     attacking = _unknown_list(state, soldiers.get("attacker"), "soldiers.attacker")
@@ -1108,10 +1139,13 @@ def _table_target(state: dict, attacker: str, defender: str, raw: object) -> tup
         raise _campaign_defender()
     if str(card) not in fort:
         raise RuleError(
-            "not_in_fort", f"The {card.name} is not in {_name(state, defender)}'s fort.", "target"
+            "not_in_fort", N_("The %(card)s is not in %(name)s's fort."), "target",
+            card=card.in_words, name=_name(state, defender),
         )
     if not _top_of_tower(fort, str(card)):
-        raise RuleError("not_on_top", f"The {card.name} is not on top of its watchtower.", "target")
+        raise RuleError(
+            "not_on_top", N_("The %(card)s is not on top of its watchtower."), "target", card=card.in_words
+        )
     return card, _rank_count(fort, card.rank), state["challenges"][attacker].get(str(card), 0)
 
 
@@ -1165,8 +1199,8 @@ def _do_restock(state: dict, action: dict) -> None:
     if len(cards) != RESTOCK_FORT or len(from_tower) != 1:
         raise RuleError(
             "bad_restock",
-            f"Name {RESTOCK_FORT} fort cards: 1 from the watchtower and {RESTOCK_FORT - 1} drawn from the barracks.",
-            "fort",
+            N_("Name %(count)s fort cards: 1 from the watchtower and %(drawn)s drawn from the barracks."),
+            "fort", count=RESTOCK_FORT, drawn=RESTOCK_FORT - 1,
         )
     for index, card in enumerate(cards):
         if card not in from_tower:
@@ -1243,8 +1277,8 @@ def _do_showdown(state: dict, action: dict) -> None:
         waiting = [player for player in _in_game(state) if not state["campaigns"][player]]
         raise RuleError(
             "not_on_campaign",
-            f"A showdown needs every player on a campaign, and {_name(state, waiting[0])} is not.",
-            "action.type",
+            N_("A showdown needs every player on a campaign, and %(name)s is not."),
+            "action.type", name=_name(state, waiting[0]),
         )
     show = state["showdown"]
     laid = _showdown_lines(state, _object(action.get("laid"), "laid"))
@@ -1271,22 +1305,25 @@ def _do_showdown(state: dict, action: dict) -> None:
 def _showdown_lines(state: dict, laid: dict) -> dict[str, list[Card]]:
     show = state["showdown"]
     if set(laid) != set(show["players"]):
-        raise RuleError("showdown_players", "Give the line of every player in the showdown.", "laid")
+        raise RuleError("showdown_players", N_("Give the line of every player in the showdown."), "laid")
     lines: dict[str, list[Card]] = {}
     seen: set[Card] = set()
     for player in show["players"]:
         field = f"laid.{player}"
         cards = parse_distinct(laid[player], field)
         if len(cards) != show["line"]:
-            raise RuleError("bad_line", f"Each line holds {show['line']} cards.", field)
+            raise RuleError(
+                "bad_line", NP_("Each line holds %(count)s card.", "Each line holds %(count)s cards."), field,
+                count=show["line"],
+            )
         if show["previous"]:
             if sorted(map(str, cards)) != sorted(show["previous"][player]):
-                raise RuleError("not_same_cards", "A replay uses the same cards, shuffled.", field)
+                raise RuleError("not_same_cards", N_("A replay uses the same cards, shuffled."), field)
         else:
             for index, card in enumerate(cards):
                 _unknown(state, str(card), f"{field}[{index}]")
         if seen & set(cards):
-            raise RuleError("duplicate_card", "A card is named in two lines.", field)
+            raise RuleError("duplicate_card", N_("A card is named in two lines."), field)
         seen.update(cards)
         lines[player] = cards
     return lines
@@ -1303,8 +1340,8 @@ def _do_share(state: dict, action: dict) -> None:
     if not _can_share(state):
         raise RuleError(
             "no_share",
-            "The win is shared only when no shuffle of the tied players' lines can separate them: "
-            "shuffle the same cards and play them again.",
+            N_("The win is shared only when no shuffle of the tied players' lines can separate them: "
+               "shuffle the same cards and play them again."),
             "action.type",
         )
     _finish(state, None, list(state["showdown"]["players"]))
@@ -1340,17 +1377,28 @@ def _player_view(state: dict, player: str) -> dict:
 
 _PENDING_KINDS = ("free_for_all", "replace", "restock")
 _PENDING_WORDS = {
-    "free_for_all": "First record the free-for-all: the card each player lays.",
-    "replace": "First name the card the defender takes from the barracks into the fort.",
-    "restock": "First record the end of the campaign: the three new fort cards.",
-    "showdown": "The showdown is on: record each player's line.",
+    "free_for_all": N_("First record the free-for-all: the card each player lays."),
+    "replace": N_("First name the card the defender takes from the barracks into the fort."),
+    "restock": N_("First record the end of the campaign: the three new fort cards."),
+    "showdown": N_("The showdown is on: record each player's line."),
+}
+_NOTHING_PENDING = {
+    "free_for_all": N_("There is no free-for-all to record now."),
+    "replace": N_("There is no replace to record now."),
+    "restock": N_("There is no restock to record now."),
 }
 _PHASE_WORDS = {
-    "deal": "Deal the forts first.",
-    "setup": "The game has not started: burn before the game, or start.",
-    "play": "The game is under way.",
-    "showdown": "The showdown is on: record each player's line.",
-    "over": "The game is over.",
+    "deal": N_("Deal the forts first."),
+    "setup": N_("The game has not started: burn before the game, or start."),
+    "play": N_("The game is under way."),
+    "showdown": N_("The showdown is on: record each player's line."),
+    "over": N_("The game is over."),
+}
+_MUST_LAY = {
+    "attacker": NP_("The attacker must lay %(count)s soldier, not %(laid)s.",
+                    "The attacker must lay %(count)s soldiers, not %(laid)s."),
+    "defender": NP_("The defender must lay %(count)s soldier, not %(laid)s.",
+                    "The defender must lay %(count)s soldiers, not %(laid)s."),
 }
 _HANDLERS = {
     "deal": _do_deal,
@@ -1375,102 +1423,156 @@ def _names_of(state: dict, players: Iterable[str]) -> str:
     return ", ".join(_name(state, player) for player in players)
 
 
-def _card_names(cards: Iterable[str]) -> str:
-    return ", ".join(parse(card).name for card in cards)
+def _listed(items: list, template: str = N_("%(first)s, %(rest)s")) -> object:
+    """Items said one after the other (cards in words, forts): each said in the reader's language."""
+    if len(items) <= 1:
+        return items[0] if items else ""
+    return Message(template, first=items[0], rest=_listed(items[1:], template))
 
 
-def _say_deal(state: dict, action: dict, after: dict) -> str:
-    forts = "; ".join(f"{_name(after, p)}: {' '.join(after['forts'][p])}" for p in after["players"])
-    return f"The cards are dealt (4 army cards each). Forts: {forts}."
+def _card_names(cards: Iterable[str]) -> object:
+    return _listed([parse(card).in_words for card in cards])
 
 
-def _say_burn(state: dict, action: dict, after: dict) -> str:
+def _then(first: Message, *more: Message) -> Message:
+    """Sentences said one after the other."""
+    return Message(N_("%(first)s %(then)s"), first=first, then=_then(*more)) if more else first
+
+
+def _say_deal(state: dict, action: dict, after: dict) -> Message:
+    forts = [
+        Message(N_("%(name)s: %(cards)s"), name=_name(after, p),
+                cards=_listed([parse(card) for card in after["forts"][p]], N_("%(first)s %(rest)s")))
+        for p in after["players"]
+    ]
+    return Message(
+        NP_("The cards are dealt (%(count)s army card each). Forts: %(forts)s.",
+            "The cards are dealt (%(count)s army cards each). Forts: %(forts)s."),
+        count=ARMY_DEAL, forts=_listed(forts, N_("%(first)s; %(rest)s")),
+    )
+
+
+def _say_burn(state: dict, action: dict, after: dict) -> Message:
     player = action.get("player") if state["phase"] == "setup" else state["turn"]
     card = parse(action["card"])
     drawn = after["armies"][player] - state["armies"][player]
-    before = " before the game" if state["phase"] == "setup" else ""
-    return f"{_name(state, player)} burned the {card.name}{before} and drew {drawn} card{'s' * (drawn != 1)}."
+    if state["phase"] == "setup":
+        sentence = NP_("%(name)s burned the %(card)s before the game and drew %(count)s card.",
+                       "%(name)s burned the %(card)s before the game and drew %(count)s cards.")
+    else:
+        sentence = NP_("%(name)s burned the %(card)s and drew %(count)s card.",
+                       "%(name)s burned the %(card)s and drew %(count)s cards.")
+    return Message(sentence, name=_name(state, player), card=card.in_words, count=drawn)
 
 
-def _say_start(state: dict, action: dict, after: dict) -> str:
-    return f"The game starts: {_name(after, after['turn'])} plays first."
+def _say_start(state: dict, action: dict, after: dict) -> Message:
+    return Message(N_("The game starts: %(name)s plays first."), name=_name(after, after["turn"]))
 
 
-def _say_draw(state: dict, action: dict, after: dict) -> str:
+def _say_draw(state: dict, action: dict, after: dict) -> Message:
     player = _name(state, state["turn"])
     if action.get("card") is None:
-        return f"{player} drew a card from the barracks."
+        return Message(N_("%(name)s drew a card from the barracks."), name=player)
     card = parse(action["card"])
-    return (
-        f"{player} drew the {card.name}, completing a watchtower of {card.rank}s: free-for-all! "
-        + _say_ffa_end(state, after)
+    return Message(
+        N_("%(name)s drew the %(card)s, completing a watchtower of %(rank)ss: free-for-all! %(then)s"),
+        name=player, card=card.in_words, rank=_rank_said(card.rank), then=_say_ffa_end(state, after),
     )
 
 
-def _say_ffa_end(state: dict, after: dict) -> str:
+def _say_ffa_end(state: dict, after: dict) -> Message:
     if after["pending"] and after["pending"][0]["type"] == "free_for_all":
-        return f"Still in the free-for-all: {_names_of(after, after['pending'][0]['contenders'])}."
+        return Message(N_("Still in the free-for-all: %(names)s."),
+                       names=_names_of(after, after["pending"][0]["contenders"]))
     last = after["last"]
     if last["winner"] is None:
-        return "Nobody can lay another card: the card goes to the bottom of the barracks."
-    campaign = (
-        " and goes on a campaign"
-        if after["campaigns"][last["winner"]] and not state["campaigns"][last["winner"]]
-        else ""
-    )
-    return f"{_name(after, last['winner'])} wins the {parse(last['card']).name}{campaign}."
+        return Message(N_("Nobody can lay another card: the card goes to the bottom of the barracks."))
+    if after["campaigns"][last["winner"]] and not state["campaigns"][last["winner"]]:
+        sentence = N_("%(name)s wins the %(card)s and goes on a campaign.")
+    else:
+        sentence = N_("%(name)s wins the %(card)s.")
+    return Message(sentence, name=_name(after, last["winner"]), card=parse(last["card"]).in_words)
 
 
-def _say_free_for_all(state: dict, action: dict, after: dict) -> str:
+def _say_free_for_all(state: dict, action: dict, after: dict) -> Message:
     laid = action["laid"]
-    shown = "; ".join(f"{_name(state, p)} {parse(laid[p]).name}" for p in state["pending"][0]["contenders"])
-    return f"Free-for-all: {shown}. {_say_ffa_end(state, after)}"
+    shown = [
+        Message(N_("%(name)s %(card)s"), name=_name(state, p), card=parse(laid[p]).in_words)
+        for p in state["pending"][0]["contenders"]
+    ]
+    return Message(N_("Free-for-all: %(laid)s. %(then)s"), laid=_listed(shown, N_("%(first)s; %(rest)s")),
+                   then=_say_ffa_end(state, after))
 
 
-def _say_fortify(state: dict, action: dict, after: dict) -> str:
+def _say_fortify(state: dict, action: dict, after: dict) -> Message:
     cards = [str(parse(card)) for card in action["cards"]]
-    return f"{_name(state, state['turn'])} moved the {_card_names(cards)} into the fort."
+    return Message(N_("%(name)s moved the %(cards)s into the fort."), name=_name(state, state["turn"]),
+                   cards=_card_names(cards))
 
 
-def _say_challenge(state: dict, action: dict, after: dict) -> str:
+def _say_challenge(state: dict, action: dict, after: dict) -> Message:
     last = after["last"]
     attacker, defender = _name(state, last["attacker"]), _name(state, last["defender"])
     if last["kind"] == "taken":
-        return f"{attacker} took the {parse(last['target']).name} from {defender}'s vulnerable fort."
-    stake = f"for the {parse(last['target']).name}" if last["target"] else "in a battle of campaigns"
-    outcome = {"attacker": f"{attacker} won", "defender": f"{defender} held", "draw": "a draw"}[
-        last["result"]
-    ]
-    extra = " The card goes to the barracks and is replaced." if last["replaced"] else ""
-    extra += f" {attacker} has no fort and is out of the game." if last["attacker_out"] else ""
-    return f"{attacker} challenged {defender} {stake} with {len(last['pairs'])} soldier(s): {outcome}.{extra}"
+        return Message(N_("%(attacker)s took the %(card)s from %(defender)s's vulnerable fort."),
+                       attacker=attacker, defender=defender, card=parse(last["target"]).in_words)
+    outcome = {
+        "attacker": Message(N_("%(name)s won"), name=attacker),
+        "defender": Message(N_("%(name)s held"), name=defender),
+        "draw": Message(N_("a draw")),
+    }[last["result"]]
+    if last["target"]:
+        said = Message(
+            NP_("%(attacker)s challenged %(defender)s for the %(card)s with %(count)s soldier: %(outcome)s.",
+                "%(attacker)s challenged %(defender)s for the %(card)s with %(count)s soldiers: %(outcome)s."),
+            attacker=attacker, defender=defender, card=parse(last["target"]).in_words,
+            count=len(last["pairs"]), outcome=outcome,
+        )
+    else:
+        said = Message(
+            NP_("%(attacker)s challenged %(defender)s in a battle of campaigns with %(count)s soldier: %(outcome)s.",
+                "%(attacker)s challenged %(defender)s in a battle of campaigns with %(count)s soldiers: %(outcome)s."),
+            attacker=attacker, defender=defender, count=len(last["pairs"]), outcome=outcome,
+        )
+    more = []
+    if last["replaced"]:
+        more.append(Message(N_("The card goes to the barracks and is replaced.")))
+    if last["attacker_out"]:
+        more.append(Message(N_("%(name)s has no fort and is out of the game."), name=attacker))
+    return _then(said, *more)
 
 
-def _say_replace(state: dict, action: dict, after: dict) -> str:
+def _say_replace(state: dict, action: dict, after: dict) -> Message:
     player = state["pending"][0]["player"]
-    return f"{_name(state, player)} took the {parse(action['card']).name} from the barracks into the fort."
+    return Message(N_("%(name)s took the %(card)s from the barracks into the fort."), name=_name(state, player),
+                   card=parse(action["card"]).in_words)
 
 
-def _say_restock(state: dict, action: dict, after: dict) -> str:
+def _say_restock(state: dict, action: dict, after: dict) -> Message:
     player = state["pending"][0]["player"]
     fort = [str(parse(card)) for card in action["fort"]]
-    return f"{_name(state, player)} lost the campaign; the new fort is {_card_names(fort)}."
+    return Message(N_("%(name)s lost the campaign; the new fort is %(cards)s."), name=_name(state, player),
+                   cards=_card_names(fort))
 
 
-def _say_end_turn(state: dict, action: dict, after: dict) -> str:
-    return f"{_name(state, state['turn'])} ended the turn; {_name(after, after['turn'])} to play."
+def _say_end_turn(state: dict, action: dict, after: dict) -> Message:
+    return Message(N_("%(name)s ended the turn; %(next)s to play."), name=_name(state, state["turn"]),
+                   next=_name(after, after["turn"]))
 
 
-def _say_showdown(state: dict, action: dict, after: dict) -> str:
+def _say_showdown(state: dict, action: dict, after: dict) -> Message:
     last = after["last"]
     tricks = ", ".join(f"{_name(state, p)} {n}" for p, n in last["tricks"].items())
     if last["winner"]:
-        return f"Showdown: tricks {tricks}. {_name(state, last['winner'])} wins the game!"
-    return f"Showdown: tricks {tricks}. Tied: {_names_of(state, last['tied'])}."
+        return Message(N_("Showdown: tricks %(tricks)s. %(name)s wins the game!"), tricks=tricks,
+                       name=_name(state, last["winner"]))
+    return Message(N_("Showdown: tricks %(tricks)s. Tied: %(names)s."), tricks=tricks,
+                   names=_names_of(state, last["tied"]))
 
 
-def _say_share(state: dict, action: dict, after: dict) -> str:
-    return f"The same cards cannot settle it: {_names_of(state, after['shared'])} share the win."
+def _say_share(state: dict, action: dict, after: dict) -> Message:
+    return Message(N_("The same cards cannot settle it: %(names)s share the win."),
+                   names=_names_of(state, after["shared"]))
 
 
 # --- Private helpers: random legal actions ----------------------------------------------------

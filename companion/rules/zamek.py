@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, NP_, Either, Message, RuleError
 
 TILE = 1  # every castle starts with the tile 1
 LOWEST, HIGHEST = 2, 46  # the numbers on the cards
@@ -37,6 +37,20 @@ DECK_FILE = "decks/zamek-default.json"
 DECK_LABELS = ("id", "name", "version")
 NAME_LENGTH = 40
 VIEWERS = ("referee", "viewer")
+SHIPPED_DECK_NAME = N_("Castellan's default Zamek deck")  # the shipped deck's name, said in the reader's language
+# How a game was won, one whole sentence each (``%(name)s``: the winner): history, table and score sheet.
+WINS = {
+    "ten": N_("%(name)s wins with a castle of 10 elements."),
+    "longest": N_("%(name)s wins with the longest castle."),
+    "score": N_("%(name)s wins on points."),
+    "king": N_("%(name)s wins on a tie, holding the king."),
+    "queen": N_("%(name)s wins on a tie, holding the queen."),
+    "wizard": N_("%(name)s wins on a tie, holding the wizard."),
+}
+# The name of each picture as a word on its own (a card's picture, a legend), capitalised: "queen" alone is the
+# playing card's (dama, dame), Zamek's is a queen (królowa, reine).
+PICTURE_NAMES = {"knight": N_("Knight"), "princess": N_("Princess"), "king": N_("King"),
+                 "queen": N_("Queen"), "wizard": N_("Wizard")}
 
 SEATS = ("p1", "p2", "p3", "p4")  # players, or teams when members vote from their phones
 # A turn's action names the position of a card: exports show only the plain-words history.
@@ -46,6 +60,36 @@ TEAM_SEATS = True
 # A ballot or a join does not depend on what teammates did a moment before: members tapping
 # at once are judged in arrival order instead of being sent back with "the table changed".
 ORDER_FREE_ACTIONS = frozenset({"vote", "join"})
+
+
+# Refusals said the same way in several places, and one whole sentence per picture or stage.
+_MUST_GO_TO_BOX = N_("%(number)s is lower than the end of every castle: it goes to the box.")
+_FIGURE_MISSING = {
+    "king": N_("A deck needs exactly one king: give its number as 'king'."),
+    "queen": N_("A deck needs exactly one queen: give its number as 'queen'."),
+    "wizard": N_("A deck needs exactly one wizard: give its number as 'wizard'."),
+}
+_FIGURE_LIST = {
+    "king": N_("A deck holds exactly one king: give one number, not a list."),
+    "queen": N_("A deck holds exactly one queen: give one number, not a list."),
+    "wizard": N_("A deck holds exactly one wizard: give one number, not a list."),
+}
+_GROUP_NOT_LIST = {
+    "knights": N_("A deck lists its knights as a list of numbers (it may be empty)."),
+    "princesses": N_("A deck lists its princesses as a list of numbers (it may be empty)."),
+}
+_ALREADY_CARRIES = {
+    "knight": N_("Card %(number)s already carries a knight: a card shows one picture."),
+    "princess": N_("Card %(number)s already carries a princess: a card shows one picture."),
+    "king": N_("Card %(number)s already carries a king: a card shows one picture."),
+    "queen": N_("Card %(number)s already carries a queen: a card shows one picture."),
+    "wizard": N_("Card %(number)s already carries a wizard: a card shows one picture."),
+}
+_WAITING_FOR = {
+    None: N_("Your team is waiting for the referee to enter the card."),
+    "position": N_("Your team is waiting for a vote on the position."),
+    "choice": N_("Your team is waiting for a vote on the choice."),
+}
 
 
 # --- Decks ----------------------------------------------------------------------------------
@@ -67,7 +111,8 @@ def parse_deck(raw: object, field: str = "deck") -> dict:
     if raw == DEFAULT_DECK:
         return default_deck()
     if not isinstance(raw, dict):
-        raise RuleError("bad_deck", 'A deck is "default" or an object with king, queen, wizard, knights and princesses.', field)
+        raise RuleError("bad_deck", N_('A deck is "default" or an object with king, queen, wizard, knights and '
+                                       'princesses.'), field)
     _refuse_unknown_keys(raw, FIGURES + tuple(GROUPS) + DECK_LABELS, field)
     taken: dict[int, str] = {}
     deck = {figure: _deck_figure(raw, figure, field, taken) for figure in FIGURES}
@@ -131,10 +176,11 @@ def play_turn(
                         box, [*wizard_used, player])
     if must_go_to_box(castles, number):
         if action == "put_back":
-            raise RuleError("must_go_to_box", f"{number} is lower than the end of every castle: it goes to the box.")
+            raise RuleError("must_go_to_box", _MUST_GO_TO_BOX, number=number)
         return _outcome(castles, player, castles[player], "boxed", [*box, number], wizard_used)
     if action == "box":
-        raise RuleError("not_for_the_box", f"{number} can still be used by a castle: add it or put it back.")
+        raise RuleError("not_for_the_box", N_("%(number)s can still be used by a castle: add it or put it back."),
+                        number=number)
     if action == "put_back":
         return _outcome(castles, player, castles[player], "put_back", box, wizard_used)
     _check_higher(castles[player], number)
@@ -201,7 +247,7 @@ def api_turn(body: object) -> dict:
     try:
         outcome = play_turn(castles, player, number, action, deck, wizard_used, box)
     except RuleError as refused:
-        raise RuleError(refused.code, refused.message, refused.field or _turn_field(refused.code)) from None
+        raise refused.at(refused.field or _turn_field(refused.code)) from None
     return {**outcome, "castles": dict(sorted(outcome["castles"].items()))}
 
 
@@ -262,25 +308,26 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     action = _read_object(action, "action")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _ACTIONS:
-        raise RuleError("unknown_action", f"Unknown action {kind!r}: use {_or_list(tuple(_ACTIONS))}.", "type")
+        raise RuleError("unknown_action", N_("Unknown action %(kind)s: use %(actions)s."), "type", kind=repr(kind),
+                        actions=Either(tuple(_ACTIONS)))
     state = copy.deepcopy(state)
     _ACTIONS[kind](state, action, actor)
     return state
 
 
-def describe(state: dict, action: dict, actor: str) -> str:
+def describe(state: dict, action: dict, actor: str) -> Message:
     """The action in plain words for the table's history; it never says where a card lies."""
     try:
         after = apply(state, action, actor)
     except RuleError as refused:
-        return f"Refused: {refused.message}"
+        return Message(N_("Refused: %(reason)s"), reason=refused.sentence)
     return _DESCRIBERS[action["type"]](state, after, action, actor)
 
 
 def view(state: dict, viewer: str) -> dict:
     """What ``viewer`` may see: castles, the box, unseen numbers, whose turn, never where a card lies."""
     if viewer not in VIEWERS and viewer not in state["castles"]:
-        raise RuleError("unknown_viewer", f"There is no seat {viewer!r} at this table.")
+        raise RuleError("unknown_viewer", N_("There is no seat %(seat)s at this table."), seat=repr(viewer))
     seat = state["turn"]
     return {
         "game": "zamek",
@@ -416,26 +463,23 @@ def _shipped_deck() -> dict:
 def _read_object(value: object, field: str | None) -> dict:
     """``value`` if it is a JSON object, else a ``wrong_type`` refusal."""
     if not isinstance(value, dict):
-        raise RuleError("wrong_type", f"{_name(field, 'The request')} must be a JSON object.", field)
+        if field:
+            raise RuleError("wrong_type", N_("The field '%(key)s' must be a JSON object."), field, key=field)
+        raise RuleError("wrong_type", N_("The request must be a JSON object."))
     return value
 
 
 def _required(body: dict, key: str) -> object:
     """``body[key]``, or a ``missing_field`` refusal."""
     if key not in body:
-        raise RuleError("missing_field", f"The field {key!r} is missing.", key)
+        raise RuleError("missing_field", N_("The field '%(key)s' is missing."), key, key=key)
     return body[key]
-
-
-def _name(field: str | None, default: str) -> str:
-    """A field as a message names it."""
-    return f"The field {field!r}" if field else default
 
 
 def _read_int(value: object, field: str) -> int:
     """An integer (``true`` is not a number), or a ``wrong_type`` refusal."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("wrong_type", f"{_name(field, 'It')} must be a whole number.", field)
+        raise RuleError("wrong_type", N_("The field '%(key)s' must be a whole number."), field, key=field)
     return value
 
 
@@ -443,35 +487,37 @@ def _read_number(value: object, field: str) -> int:
     """A card number 2-46."""
     number = _read_int(value, field)
     if not LOWEST <= number <= HIGHEST:
-        raise RuleError("number_out_of_range", f"Cards are numbered {LOWEST} to {HIGHEST}; {number} is not one.", field)
+        raise RuleError("number_out_of_range", N_("Cards are numbered %(lowest)s to %(highest)s; %(number)s is not one."),
+                        field, lowest=LOWEST, highest=HIGHEST, number=number)
     return number
 
 
 def _read_list(value: object, field: str) -> list:
     """A JSON array, or a ``wrong_type`` refusal."""
     if not isinstance(value, list):
-        raise RuleError("wrong_type", f"{_name(field, 'It')} must be a list.", field)
+        raise RuleError("wrong_type", N_("The field '%(key)s' must be a list."), field, key=field)
     return value
 
 
 def _read_text(value: object, field: str) -> str:
     """A non-empty string of at most ``NAME_LENGTH`` characters, stripped."""
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > NAME_LENGTH:
-        raise RuleError("wrong_type", f"{_name(field, 'It')} must be a name of 1 to {NAME_LENGTH} characters.", field)
+        raise RuleError("wrong_type", N_("The field '%(key)s' must be a name of 1 to %(most)s characters."), field,
+                        key=field, most=NAME_LENGTH)
     return value.strip()
 
 
 def _read_bool(value: object, field: str) -> bool:
     """A JSON boolean, or a ``wrong_type`` refusal."""
     if not isinstance(value, bool):
-        raise RuleError("wrong_type", f"{_name(field, 'It')} must be true or false.", field)
+        raise RuleError("wrong_type", N_("The field '%(key)s' must be true or false."), field, key=field)
     return value
 
 
 def _read_choice(value: object, field: str) -> str:
     """One of add, put_back, wizard, box."""
     if value not in CHOICES:
-        raise RuleError("unknown_action", f"The action must be {_or_list(CHOICES)}.", field)
+        raise RuleError("unknown_action", N_("The action must be %(choices)s."), field, choices=Either(CHOICES))
     return value
 
 
@@ -479,25 +525,24 @@ def _refuse_unknown_keys(raw: dict, known: tuple[str, ...], field: str) -> None:
     """A deck with a misspelt key would silently score wrong: refuse it."""
     for key in raw:
         if key not in known:
-            raise RuleError("bad_deck", f"A deck has no {key!r}: use {_or_list(known)}.", f"{field}.{key}")
+            raise RuleError("bad_deck", N_("A deck has no %(key)s: use %(known)s."), f"{field}.{key}", key=repr(key),
+                            known=Either(known))
 
 
 def _deck_figure(raw: dict, figure: str, field: str, taken: dict[int, str]) -> int:
     """The one number carrying the king, the queen or the wizard."""
     if figure not in raw:
-        raise RuleError("bad_deck", f"A deck needs exactly one {figure}: give its number as {figure!r}.", field)
+        raise RuleError("bad_deck", _FIGURE_MISSING[figure], field)
     value = raw[figure]
     if isinstance(value, list):
-        raise RuleError("bad_deck", f"A deck holds exactly one {figure}: give one number, not a list.",
-                        f"{field}.{figure}")
+        raise RuleError("bad_deck", _FIGURE_LIST[figure], f"{field}.{figure}")
     return _deck_number(value, f"{field}.{figure}", figure, taken)
 
 
 def _deck_group(raw: dict, group: str, field: str, taken: dict[int, str]) -> list[int]:
     """The numbers carrying knights, or princesses."""
     if not isinstance(raw.get(group), list):
-        raise RuleError("bad_deck", f"A deck lists its {group} as a list of numbers (it may be empty).",
-                        f"{field}.{group}")
+        raise RuleError("bad_deck", _GROUP_NOT_LIST[group], f"{field}.{group}")
     return [_deck_number(value, f"{field}.{group}[{index}]", GROUPS[group], taken)
             for index, value in enumerate(raw[group])]
 
@@ -505,9 +550,10 @@ def _deck_group(raw: dict, group: str, field: str, taken: dict[int, str]) -> lis
 def _deck_number(value: object, field: str, name: str, taken: dict[int, str]) -> int:
     """One number of a deck: a whole number 2-46 that carries no other picture."""
     if isinstance(value, bool) or not isinstance(value, int) or not LOWEST <= value <= HIGHEST:
-        raise RuleError("bad_deck", f"Each picture sits on a card numbered {LOWEST} to {HIGHEST}.", field)
+        raise RuleError("bad_deck", N_("Each picture sits on a card numbered %(lowest)s to %(highest)s."), field,
+                        lowest=LOWEST, highest=HIGHEST)
     if value in taken:
-        raise RuleError("bad_deck", f"Card {value} already carries a {taken[value]}: a card shows one picture.", field)
+        raise RuleError("bad_deck", _ALREADY_CARRIES[taken[value]], field, number=value)
     taken[value] = name
     return value
 
@@ -519,12 +565,13 @@ def _deck_labels(raw: dict, deck: dict, field: str) -> dict:
               "version": raw.get("version", 1)}
     for key in ("id", "name"):
         if not isinstance(labels[key], str) or not labels[key].strip() or len(labels[key]) > 60:
-            raise RuleError("bad_deck", f"A deck's {key} is a text of 1 to 60 characters.", f"{field}.{key}")
+            raise RuleError("bad_deck", N_("A deck's %(key)s is a text of 1 to %(most)s characters."), f"{field}.{key}",
+                            key=key, most=60)
     if isinstance(labels["version"], bool) or not isinstance(labels["version"], int) or labels["version"] < 1:
-        raise RuleError("bad_deck", "A deck's version is a whole number from 1.", f"{field}.version")
+        raise RuleError("bad_deck", N_("A deck's version is a whole number from 1."), f"{field}.version")
     if labels["id"] == SHIPPED_DECK_ID and raw is not _shipped_deck_object():
-        raise RuleError("bad_deck", f"{SHIPPED_DECK_ID!r} names the shipped deck: give your deck another id.",
-                        f"{field}.id")
+        raise RuleError("bad_deck", N_("%(id)s names the shipped deck: give your deck another id."), f"{field}.id",
+                        id=repr(SHIPPED_DECK_ID))
     return labels
 
 
@@ -532,8 +579,9 @@ def _read_castles(raw: object, field: str) -> dict[str, list[int]]:
     """2-4 castles, each the tile 1 then ascending numbers 2-46, no number in two castles."""
     castles = _read_object(raw, field)
     if not MIN_PLAYERS <= len(castles) <= MAX_PLAYERS:
-        raise RuleError("player_count", f"Zamek is played by {MIN_PLAYERS} to {MAX_PLAYERS} players; "
-                                        f"{_castles_given(len(castles))}.", field)
+        raise RuleError("player_count", NP_("Zamek is played by %(least)s to %(most)s players; %(count)s castle was given.",
+                                            "Zamek is played by %(least)s to %(most)s players; %(count)s castles were given."),
+                        field, least=MIN_PLAYERS, most=MAX_PLAYERS, count=len(castles))
     placed: set[int] = set()
     return {_read_key(player, field): _read_castle(castle, f"{field}.{player}", placed)
             for player, castle in castles.items()}
@@ -542,7 +590,8 @@ def _read_castles(raw: object, field: str) -> dict[str, list[int]]:
 def _read_key(player: object, field: str) -> str:
     """A player's key in a body: a non-empty name of at most ``NAME_LENGTH`` characters, kept as given."""
     if not isinstance(player, str) or not player or len(player) > NAME_LENGTH:
-        raise RuleError("wrong_type", f"Each castle is named by its player, in 1 to {NAME_LENGTH} characters.", field)
+        raise RuleError("wrong_type", N_("Each castle is named by its player, in 1 to %(most)s characters."), field,
+                        most=NAME_LENGTH)
     return player
 
 
@@ -550,13 +599,13 @@ def _read_castle(raw: object, field: str, placed: set[int]) -> list[int]:
     """One castle: the tile 1 first, then strictly ascending card numbers."""
     castle = _read_list(raw, field)
     if not castle or type(castle[0]) is not int or castle[0] != TILE:
-        raise RuleError("bad_castle", "A castle starts with the tile 1.", f"{field}[0]")
+        raise RuleError("bad_castle", N_("A castle starts with the tile 1."), f"{field}[0]")
     for index, value in enumerate(castle[1:], start=1):
         number = _read_number(value, f"{field}[{index}]")
         if number in placed:
-            raise RuleError("already_placed", f"{number} is already in a castle.", f"{field}[{index}]")
+            raise RuleError("already_placed", N_("%(number)s is already in a castle."), f"{field}[{index}]", number=number)
         if number <= castle[index - 1]:
-            raise RuleError("bad_castle", "A castle always ascends.", f"{field}[{index}]")
+            raise RuleError("bad_castle", N_("A castle always ascends."), f"{field}[{index}]")
         placed.add(number)
     return list(castle)
 
@@ -564,7 +613,8 @@ def _read_castle(raw: object, field: str, placed: set[int]) -> list[int]:
 def _read_player(value: object, castles: Mapping, field: str) -> str:
     """A player who has a castle."""
     if not isinstance(value, str) or value not in castles:
-        raise RuleError("unknown_player", f"The player must be one of {_or_list(tuple(castles))}.", field)
+        raise RuleError("unknown_player", N_("The player must be one of %(players)s."), field,
+                        players=Either(tuple(castles)))
     return value
 
 
@@ -574,8 +624,8 @@ def _read_box(raw: object, castles: Mapping) -> list[int]:
     for index, value in enumerate(_read_list(raw, "box")):
         number = _read_number(value, f"box[{index}]")
         if number in box or number in _placed(castles):
-            raise RuleError("already_placed", f"{number} cannot be in the box twice or in a castle too.",
-                            f"box[{index}]")
+            raise RuleError("already_placed", N_("%(number)s cannot be in the box twice or in a castle too."),
+                            f"box[{index}]", number=number)
         box.append(number)
     return sorted(box)
 
@@ -597,10 +647,10 @@ def _read_options(options: object) -> dict:
     options = _read_object(options, "options")
     variant = options.get("variant", "basic")
     if variant not in VARIANTS:
-        raise RuleError("bad_option", f"The variant is {_or_list(VARIANTS)}.", "variant")
+        raise RuleError("bad_option", N_("The variant is %(variants)s."), "variant", variants=Either(VARIANTS))
     stop_at_ten = _read_bool(options.get("stop_at_ten", False), "stop_at_ten")
     if stop_at_ten and variant == "basic":
-        raise RuleError("bad_option", "Only the extended game can stop at ten: the basic game always does.",
+        raise RuleError("bad_option", N_("Only the extended game can stop at ten: the basic game always does."),
                         "stop_at_ten")
     return {"variant": variant, "stop_at_ten": stop_at_ten, "players": _read_names(options.get("players")),
             "teams": _read_bool(options.get("teams", False), "teams"),
@@ -611,16 +661,11 @@ def _read_names(raw: object) -> list[dict]:
     """2-4 different names, each with its seat p1..p4."""
     names = [_read_text(name, f"players[{index}]") for index, name in enumerate(_read_list(raw, "players"))]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RuleError("player_count", f"Zamek is played by {MIN_PLAYERS} to {MAX_PLAYERS} players or teams, "
-                                        f"not {len(names)}.", "players")
+        raise RuleError("player_count", N_("Zamek is played by %(least)s to %(most)s players or teams, not %(given)s."),
+                        "players", least=MIN_PLAYERS, most=MAX_PLAYERS, given=len(names))
     if len({name.casefold() for name in names}) < len(names):
-        raise RuleError("bad_option", "Two players have the same name: give each a different one.", "players")
+        raise RuleError("bad_option", N_("Two players have the same name: give each a different one."), "players")
     return [{"seat": seat, "name": name} for seat, name in zip(SEATS, names, strict=False)]
-
-
-def _or_list(items: tuple[str, ...]) -> str:
-    """``a, b or c``."""
-    return ", ".join(items[:-1]) + f" or {items[-1]}" if len(items) > 1 else items[0]
 
 
 # --- Private helpers: the rules -------------------------------------------------------------
@@ -634,27 +679,31 @@ def _placed(castles: Mapping[str, list[int]]) -> set[int]:
 def _check_free(castles: Mapping, box: Iterable[int], number: int) -> None:
     """Refuse a number already placed in a castle or boxed."""
     if number in _placed(castles):
-        raise RuleError("already_placed", f"{number} is already in a castle: it cannot be turned over again.")
+        raise RuleError("already_placed", N_("%(number)s is already in a castle: it cannot be turned over again."),
+                        number=number)
     if number in box:
-        raise RuleError("already_boxed", f"{number} is already in the box: it cannot be turned over again.")
+        raise RuleError("already_boxed", N_("%(number)s is already in the box: it cannot be turned over again."),
+                        number=number)
 
 
 def _check_higher(castle: list[int], number: int) -> None:
     """Refuse to add a card that is not higher than the castle's end."""
     if number < castle_end(castle):
-        raise RuleError("not_higher", f"{number} is not higher than {castle_end(castle)}, the end of this castle: "
-                                      "put it back.")
+        raise RuleError("not_higher", N_("%(number)s is not higher than %(end)s, the end of this castle: put it back."),
+                        number=number, end=castle_end(castle))
 
 
 def _wizard_castle(castles: Mapping, player: str, number: int, deck: Mapping, used: Iterable[str]) -> list[int]:
     """The castle with the card slid in where it keeps ascending, if the wizard may be used."""
     castle = castles[player]
     if not holds_wizard(castle, deck):
-        raise RuleError("no_wizard", f"Only the castle holding the wizard ({deck['wizard']}) may slide a card in.")
+        raise RuleError("no_wizard", N_("Only the castle holding the wizard (%(wizard)s) may slide a card in."),
+                        wizard=deck["wizard"])
     if player in used:
-        raise RuleError("wizard_used", "The wizard has already been used: once per game.")
+        raise RuleError("wizard_used", N_("The wizard has already been used: once per game."))
     if number > castle_end(castle):
-        raise RuleError("wizard_not_needed", f"{number} is higher than the castle's end: add it, and keep the wizard.")
+        raise RuleError("wizard_not_needed", N_("%(number)s is higher than the castle's end: add it, and keep the wizard."),
+                        number=number)
     inserted = list(castle)
     bisect.insort(inserted, number)
     return inserted
@@ -679,13 +728,13 @@ def _seat_name(state: dict, seat: str) -> str:
 def _check_playing(state: dict) -> None:
     """Refuse any move once the game is over."""
     if state["over"]:
-        raise RuleError("game_over", "The game is over.")
+        raise RuleError("game_over", N_("The game is over."))
 
 
-def _check_referee(actor: str, what: str) -> None:
-    """Some actions are the referee's."""
+def _check_referee(actor: str, refusal: str) -> None:
+    """Some actions are the referee's: ``refusal`` says which, as one sentence."""
     if actor != "referee":
-        raise RuleError("not_allowed", f"Only the referee {what}.")
+        raise RuleError("not_allowed", refusal)
 
 
 def _team_votes(state: dict, seat: str) -> bool:
@@ -711,16 +760,17 @@ def _turn_card(state: dict, action: dict, actor: str) -> None:
     """The referee enters the card turned over: its position and its number, and may add the
     player's choice at once (``choice``), so that a decided turn is one entry; a choice the
     rules refuse refuses the whole turn. A card the box rule takes goes to the box whatever the choice."""
-    _check_referee(actor, "enters the card turned over")
+    _check_referee(actor, N_("Only the referee enters the card turned over."))
     _check_playing(state)
     if state["card"]:
-        raise RuleError("card_face_up", f"{state['card']['number']} is still face up: choose what becomes of it first.")
+        raise RuleError("card_face_up", N_("%(number)s is still face up: choose what becomes of it first."),
+                        number=state["card"]["number"])
     position = _turn_position(state, action)
     number = _read_number(action.get("number"), "number")
     try:
         _check_free(state["castles"], state["box"], number)
     except RuleError as refused:
-        raise RuleError(refused.code, refused.message, "number") from None
+        raise refused.at("number") from None
     _check_memory(state, position, number)
     state["card"] = {"position": position, "number": number}
     state["chosen_position"], state["ballots"] = None, {}
@@ -728,8 +778,8 @@ def _turn_card(state: dict, action: dict, actor: str) -> None:
         _resolve(state, "box", "box rule")
     elif action.get("choice") is not None:
         if _vote_open(state):
-            raise RuleError("vote_open", f"{_seat_name(state, state['turn'])} votes on what becomes of the card: "
-                                         "turn it over only.", "choice")
+            raise RuleError("vote_open", N_("%(team)s votes on what becomes of the card: turn it over only."),
+                            "choice", team=_seat_name(state, state["turn"]))
         choice = _read_choice(action["choice"], "choice")
         _refuse_choice(state, choice)
         _resolve(state, choice, "referee")
@@ -738,17 +788,20 @@ def _turn_card(state: dict, action: dict, actor: str) -> None:
 def _turn_position(state: dict, action: dict) -> int:
     """The position turned over: the team's decision when its members voted."""
     if _vote_open(state):
-        raise RuleError("vote_open", f"{_seat_name(state, state['turn'])} is still voting on the card to turn over: "
-                                     "wait, or close the vote.")
+        raise RuleError("vote_open", N_("%(team)s is still voting on the card to turn over: wait, or close the vote."),
+                        team=_seat_name(state, state["turn"]))
     chosen = state["chosen_position"]
     position = action.get("position", chosen)
     position = _read_int(position, "position")
     if chosen is not None and position != chosen:
-        raise RuleError("not_chosen", f"The team chose position {chosen}: turn that card over.", "position")
+        raise RuleError("not_chosen", N_("The team chose position %(position)s: turn that card over."), "position",
+                        position=chosen)
     if position not in POSITIONS:
-        raise RuleError("position_out_of_range", f"Positions run from 1 to {len(POSITIONS)}.", "position")
+        raise RuleError("position_out_of_range", N_("Positions run from 1 to %(last)s."), "position",
+                        last=len(POSITIONS))
     if position not in state["table"]:
-        raise RuleError("position_empty", f"No card lies at position {position} any more.", "position")
+        raise RuleError("position_empty", N_("No card lies at position %(position)s any more."), "position",
+                        position=position)
     return position
 
 
@@ -756,21 +809,23 @@ def _check_memory(state: dict, position: int, number: int) -> None:
     """A card seen before is where it was put back; the message never says where anything lies."""
     remembered = state["seen"].get(str(position))
     if remembered is not None and remembered != number:
-        raise RuleError("wrong_number", f"The card at position {position} was seen before and is not {number}: "
-                                        "check the position and the number.", "number")
+        raise RuleError("wrong_number", N_("The card at position %(position)s was seen before and is not %(number)s: "
+                                           "check the position and the number."), "number",
+                        position=position, number=number)
     if remembered is None and number in state["seen"].values():
-        raise RuleError("wrong_number", f"{number} was put back at another position: check the position and "
-                                        "the number.", "number")
+        raise RuleError("wrong_number", N_("%(number)s was put back at another position: check the position and "
+                                           "the number."), "number", number=number)
 
 
 def _choose(state: dict, action: dict, actor: str) -> None:
     """The referee enters what becomes of the face-up card (when no team vote decides it)."""
-    _check_referee(actor, "enters the choice for a player")
+    _check_referee(actor, N_("Only the referee enters the choice for a player."))
     _check_playing(state)
     if not state["card"]:
-        raise RuleError("no_card", "No card is face up: enter the card turned over first.")
+        raise RuleError("no_card", N_("No card is face up: enter the card turned over first."))
     if _vote_open(state):
-        raise RuleError("vote_open", f"{_seat_name(state, state['turn'])} is voting on this card: wait, or close the vote.")
+        raise RuleError("vote_open", N_("%(team)s is voting on this card: wait, or close the vote."),
+                        team=_seat_name(state, state["turn"]))
     choice = _read_choice(action.get("choice"), "choice")
     _refuse_choice(state, choice)
     _resolve(state, choice, "referee")
@@ -780,14 +835,13 @@ def _choice_refusal(state: dict, choice: str) -> RuleError | None:
     """Why ``choice`` is not allowed for the face-up card, or None."""
     number = state["card"]["number"]
     if choice == "wizard" and state["variant"] == "basic":
-        return RuleError("no_wizard", "The wizard plays only in the extended game.", "choice")
+        return RuleError("no_wizard", N_("The wizard plays only in the extended game."), "choice")
     if choice == "add" and must_go_to_box(state["castles"], number):
-        return RuleError("must_go_to_box", f"{number} is lower than the end of every castle: it goes to the box.",
-                         "choice")
+        return RuleError("must_go_to_box", _MUST_GO_TO_BOX, "choice", number=number)
     try:
         _play(state, choice)
     except RuleError as refused:
-        return RuleError(refused.code, refused.message, "choice")
+        return refused.at("choice")
     return None
 
 
@@ -865,19 +919,19 @@ def _member_of(state: dict, actor: str, action: dict) -> dict:
     for entry in state["members"].get(actor, []):
         if entry["member"] == member:
             return entry
-    raise RuleError("not_joined", "Join your team first: only its members vote.")
+    raise RuleError("not_joined", N_("Join your team first: only its members vote."))
 
 
 def _join(state: dict, action: dict, actor: str) -> None:
     """A phone joins its team; the first to join is the captain."""
     if not state["teams"] or actor not in state["members"]:
-        raise RuleError("not_allowed", "Only a team's phone can join, in a game played by teams.")
+        raise RuleError("not_allowed", N_("Only a team's phone can join, in a game played by teams."))
     member = action.get("member")
     if not isinstance(member, str) or not member:
-        raise RuleError("wrong_type", "The phone's identity is missing.", "member")
+        raise RuleError("wrong_type", N_("The phone's identity is missing."), "member")
     seat = member_seat(state, member)
     if seat:
-        raise RuleError("already_joined", f"This phone is already in {_seat_name(state, seat)}.")
+        raise RuleError("already_joined", N_("This phone is already in %(team)s."), team=_seat_name(state, seat))
     name = action.get("member_name")
     name = name.strip()[:NAME_LENGTH] if isinstance(name, str) and name.strip() else f"Member {len(state['members'][actor]) + 1}"
     state["members"][actor].append({"member": member, "name": name})
@@ -901,10 +955,10 @@ def _leaving(state: dict, action: dict, actor: str) -> tuple[str, dict]:
         return actor, _member_of(state, actor, action)
     seat = action.get("seat")
     if not isinstance(seat, str) or seat not in state["members"]:
-        raise RuleError("not_joined", "Name the team the member leaves.", "seat")
+        raise RuleError("not_joined", N_("Name the team the member leaves."), "seat")
     index = _read_int(action.get("index"), "index")
     if not 0 <= index < len(state["members"][seat]):
-        raise RuleError("not_joined", f"{_seat_name(state, seat)} has no such member.", "index")
+        raise RuleError("not_joined", N_("%(team)s has no such member."), "index", team=_seat_name(state, seat))
     return seat, state["members"][seat][index]
 
 
@@ -913,11 +967,11 @@ def _vote(state: dict, action: dict, actor: str) -> None:
     entry = _member_of(state, actor, action)
     _check_playing(state)
     if actor != state["turn"]:
-        raise RuleError("not_your_turn", f"It is {_seat_name(state, state['turn'])}'s turn, not your team's.")
+        raise RuleError("not_your_turn", N_("It is %(team)s's turn, not your team's."),
+                        team=_seat_name(state, state["turn"]))
     stage = _vote_stage(state)
     if stage is None or action.get("stage") != stage:
-        waiting = "the referee to enter the card" if stage is None else f"a vote on the {stage}"
-        raise RuleError("wrong_stage", f"Your team is waiting for {waiting}.", "stage")
+        raise RuleError("wrong_stage", _WAITING_FOR[stage], "stage")
     state["ballots"][entry["member"]] = _ballot(state, action, stage)
     _settle_vote(state)
 
@@ -927,7 +981,8 @@ def _ballot(state: dict, action: dict, stage: str) -> int | str:
     if stage == "position":
         position = _read_int(action.get("position"), "position")
         if position not in state["table"]:
-            raise RuleError("position_empty", f"No card lies face down at position {position}.", "position")
+            raise RuleError("position_empty", N_("No card lies face down at position %(position)s."), "position",
+                            position=position)
         return position
     choice = _read_choice(action.get("choice"), "choice")
     _refuse_choice(state, choice)
@@ -936,9 +991,9 @@ def _ballot(state: dict, action: dict, stage: str) -> int | str:
 
 def _close_vote(state: dict, action: dict, actor: str) -> None:
     """The referee decides the open vote with the ballots cast so far (a member left)."""
-    _check_referee(actor, "closes a vote")
+    _check_referee(actor, N_("Only the referee closes a vote."))
     if not _vote_open(state) or not state["ballots"]:
-        raise RuleError("no_votes", "There is no open vote with a ballot to count.")
+        raise RuleError("no_votes", N_("There is no open vote with a ballot to count."))
     _decide(state)
 
 
@@ -971,7 +1026,7 @@ def _end(state: dict, action: dict, actor: str) -> None:
 
     Nothing in the source ends a game in which players keep putting cards back.
     """
-    _check_referee(actor, "ends the game")
+    _check_referee(actor, N_("Only the referee ends the game."))
     _check_playing(state)
     if state["card"]:
         state["seen"][str(state["card"]["position"])] = state["card"]["number"]
@@ -1020,7 +1075,7 @@ def _card_view(state: dict) -> dict | None:
         "picture": picture(state["deck"], state["card"]["number"]),
         "must_go_to_box": must_go_to_box(state["castles"], state["card"]["number"]),
         "choices": [choice for choice, refusal in refusals.items() if refusal is None],
-        "refused": {choice: refusal.message for choice, refusal in refusals.items() if refusal},
+        "refused": {choice: refusal.sentence for choice, refusal in refusals.items() if refusal},
     }
 
 
@@ -1044,90 +1099,109 @@ def _final_scores(state: dict) -> dict | None:
     return final_result(state["castles"], state["deck"])["scores"]
 
 
-def _describe_turn(before: dict, after: dict, action: dict, actor: str) -> str:
+def _describe_turn(before: dict, after: dict, action: dict, actor: str) -> Message:
     """"Ola turned over 23." (never the position)."""
     name, number = _seat_name(before, before["turn"]), action["number"]
     if after["card"] is None and after["last"]["by"] == "box rule":
-        return f"{name} turned over {number}: lower than every castle's end, it goes to the box." + _ending(after)
+        return _then(Message(N_("%(name)s turned over %(number)s: lower than every castle's end, it goes to the box."),
+                             name=name, number=number), _ending(after))
+    turned = Message(N_("%(name)s turned over %(number)s."), name=name, number=number)
     if after["card"] is None:
-        return f"{name} turned over {number}. " + _result_words(before, after) + _ending(after)
+        return _then(turned, _result_words(before, after), _ending(after))
     if after["card"] and must_go_to_box(after["castles"], number):
-        return f"{name} turned over {number}: it would go to the box, but {name} may use the wizard."
-    return f"{name} turned over {number}."
+        return Message(N_("%(name)s turned over %(number)s: it would go to the box, but %(name)s may use the wizard."),
+                       name=name, number=number)
+    return turned
 
 
-def _describe_choice(before: dict, after: dict, action: dict, actor: str) -> str:
+def _describe_choice(before: dict, after: dict, action: dict, actor: str) -> Message:
     """What became of the face-up card."""
-    return _result_words(before, after) + _ending(after)
+    return _then(_result_words(before, after), _ending(after))
 
 
-def _result_words(before: dict, after: dict) -> str:
+def _result_words(before: dict, after: dict) -> Message:
     """"Ola added 23 to the castle (5 elements).", from the last turn's record."""
     last = after["last"]
     name, number = _seat_name(after, last["seat"]), last["number"]
     elements = len(after["castles"][last["seat"]])
-    return {
-        "added": f"{name} added {number} to the castle ({elements} elements).",
-        "inserted": f"{name} used the wizard: {number} slid into the castle ({elements} elements).",
-        "put_back": f"{name} put {number} back face down.",
-        "boxed": f"{number} went to the box.",
+    sentence = {
+        "added": NP_("%(name)s added %(number)s to the castle (%(count)s element).",
+                     "%(name)s added %(number)s to the castle (%(count)s elements)."),
+        "inserted": NP_("%(name)s used the wizard: %(number)s slid into the castle (%(count)s element).",
+                        "%(name)s used the wizard: %(number)s slid into the castle (%(count)s elements)."),
+        "put_back": N_("%(name)s put %(number)s back face down."),
+        "boxed": N_("%(number)s went to the box."),
     }[last["result"]]
+    return Message(sentence, name=name, number=number, count=elements)
 
 
-def _describe_join(before: dict, after: dict, action: dict, actor: str) -> str:
-    """"Ala joined Red (captain)."."""
+def _describe_join(before: dict, after: dict, action: dict, actor: str) -> Message:
+    """"Ala joined Red as captain."."""
     entry = after["members"][actor][-1]
-    captain = " as captain" if len(after["members"][actor]) == 1 else ""
-    return f"{entry['name']} joined {_seat_name(after, actor)}{captain}."
+    captain = len(after["members"][actor]) == 1
+    return Message(N_("%(member)s joined %(team)s as captain.") if captain else N_("%(member)s joined %(team)s."),
+                   member=entry["name"], team=_seat_name(after, actor))
 
 
-def _describe_leave(before: dict, after: dict, action: dict, actor: str) -> str:
+def _describe_leave(before: dict, after: dict, action: dict, actor: str) -> Message:
     """"Ala left Red."."""
     seat, entry = _leaving(before, action, actor)
-    return f"{entry['name']} left {_seat_name(before, seat)}." + _vote_words(before, after)
+    left = Message(N_("%(member)s left %(team)s."), member=entry["name"], team=_seat_name(before, seat))
+    return _then(left, _vote_words(before, after))
 
 
-def _describe_vote(before: dict, after: dict, action: dict, actor: str) -> str:
+def _describe_vote(before: dict, after: dict, action: dict, actor: str) -> Message:
     """Who voted, never what, until the team decides."""
     entry = _member_of(before, actor, action)
-    return f"{entry['name']} voted for {_seat_name(before, actor)}." + _vote_words(before, after)
+    voted = Message(N_("%(member)s voted for %(team)s."), member=entry["name"], team=_seat_name(before, actor))
+    return _then(voted, _vote_words(before, after))
 
 
-def _describe_close(before: dict, after: dict, action: dict, actor: str) -> str:
+def _describe_close(before: dict, after: dict, action: dict, actor: str) -> Message:
     """The referee counted the ballots cast so far."""
-    return f"The referee closed {_seat_name(before, before['turn'])}'s vote." + _vote_words(before, after)
+    closed = Message(N_("The referee closed %(team)s's vote."), team=_seat_name(before, before["turn"]))
+    return _then(closed, _vote_words(before, after))
 
 
-def _vote_words(before: dict, after: dict) -> str:
+def _vote_words(before: dict, after: dict) -> Message | None:
     """What a decided vote did: the choice made public; the position only in the views, while it matters."""
     if after["chosen_position"] and not before["chosen_position"]:
-        return " The team chose the card to turn over."
+        return Message(N_("The team chose the card to turn over."))
     if after["last"] != before["last"]:
-        return " The team decided: " + _result_words(before, after) + _ending(after)
-    return ""
+        return _then(Message(N_("The team decided: %(result)s"), result=_result_words(before, after)), _ending(after))
+    return None
 
 
-def _ending(state: dict) -> str:
+def _ending(state: dict) -> Message | None:
     """The end of the game in words, if it ended."""
     if not state["over"]:
-        return ""
+        return None
     if state["winner"] is None:
-        return " The game is over: a draw."
-    how = {"ten": "with a castle of 10 elements", "longest": "with the longest castle", "score": "on points",
-           "king": "on a tie, holding the king", "queen": "on a tie, holding the queen",
-           "wizard": "on a tie, holding the wizard"}[state["decided_by"]]
-    return f" {_seat_name(state, state['winner'])} wins {how}."
+        return Message(N_("The game is over: a draw."))
+    return Message(WINS[state["decided_by"]], name=_seat_name(state, state["winner"]))
 
 
-def _describe_end(before: dict, after: dict, action: dict, actor: str) -> str:
+def _describe_end(before: dict, after: dict, action: dict, actor: str) -> Message:
     """The referee ended the game; a face-up card went back face down."""
     if before["card"]:
-        number = before["card"]["number"]
-        return f"The referee ended the game here; {number} went back face down." + _ending(after)
-    return "The referee ended the game here." + _ending(after)
+        ended = Message(N_("The referee ended the game here; %(number)s went back face down."),
+                        number=before["card"]["number"])
+    else:
+        ended = Message(N_("The referee ended the game here."))
+    return _then(ended, _ending(after))
 
 
-_DESCRIBERS: dict[str, Callable[[dict, dict, dict, str], str]] = {
+def _then(*sentences: Message | None) -> Message:
+    """Whole sentences one after the other, each said in the reader's language (None: nothing)."""
+    said = [sentence for sentence in sentences if sentence is not None]
+    if len(said) == 1:
+        return said[0]
+    # Not a sentence to translate: sentences follow each other with a space in English, French and Polish.
+    return Message(" ".join(f"%(s{index})s" for index in range(len(said))),
+                   **{f"s{index}": sentence for index, sentence in enumerate(said)})
+
+
+_DESCRIBERS: dict[str, Callable[[dict, dict, dict, str], Message]] = {
     "turn": _describe_turn, "choose": _describe_choice, "join": _describe_join, "leave": _describe_leave,
     "vote": _describe_vote, "close_vote": _describe_close, "end": _describe_end,
 }
@@ -1175,7 +1249,3 @@ def _random_choice(state: dict, rng: random.Random) -> str:
             return preferred
     return rng.choice(choices)
 
-
-def _castles_given(count: int) -> str:
-    """``"1 castle was given"``, ``"5 castles were given"``."""
-    return f"{count} castle was given" if count == 1 else f"{count} castles were given"

@@ -11,10 +11,10 @@ from flask import Blueprint, render_template, request
 
 from companion import api, schemas
 from companion.games import Game
-from companion.i18n import current_language
+from companion.i18n import current_language, say
 from companion.rules import castle
 from companion.rules.cards import Card, from_picker
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, RuleError
 from companion.web import render
 
 bp = Blueprint("castle", __name__, url_prefix="/castle")
@@ -31,7 +31,7 @@ EXAMPLE_PLAY = ("QH", "C2")
 
 def table_options(form: dict) -> dict:
     """The creation form of a table: ``players`` (4 or 2), ``dealer``, ``name_<seat>``."""
-    players = _whole(form.get("players") or "4", "players", "The number of players")
+    players = _whole(form.get("players") or "4", "players", "players")
     order = castle.SEAT_ORDER.get(players, ())
     names = {seat: form.get(f"name_{seat}", "") for seat in order}
     return {"players": players, "dealer": form.get("dealer") or "N", "names": names}
@@ -50,15 +50,15 @@ def table_action(form: dict, viewer: str) -> dict:
     if kind == "deal":
         return {"type": "deal", "castle": _dealt_castle(form)}
     if kind == "play":
-        card = _picked(form, "card", "Pick the card that was played: its rank and suit, or type it.")
+        card = _picked(form, "card", N_("Pick the card that was played: its rank and suit, or type it."))
         pile = form.get("pile")
         if not isinstance(pile, str) or not pile.strip():
-            raise RuleError("no_pile", f"Tap the pile the {card.name} went on.", "pile")
+            raise RuleError("no_pile", N_("Tap the pile the %(card)s went on."), "pile", card=card.in_words)
         return {"type": "play", "card": str(card), "pile": pile}
     if kind == "pass":
-        card = _picked(form, "card", "Pick the card the opponent took from the passer's hand.")
+        card = _picked(form, "card", N_("Pick the card the opponent took from the passer's hand."))
         return {"type": "pass", "taken": str(card)}
-    raise RuleError("unknown_action", "Choose to deal, play or pass.", "type")
+    raise RuleError("unknown_action", N_("Choose to deal, play or pass."), "type")
 
 
 OPTIONS_SCHEMA = schemas.options(
@@ -80,14 +80,14 @@ ACTION_SCHEMA = schemas.actions(
 
 GAME = Game(
     slug="castle",
-    name="Castle",
-    tagline="Twelve piles in a 4x3 castle; every pile's worth depends on its neighbours.",
-    players="4 players in two teams, or 2",
+    name=N_("Castle"),
+    tagline=N_("Twelve piles in a 4x3 castle; every pile's worth depends on its neighbours."),
+    players=N_("4 players in two teams, or 2"),
     order=2,
     summary=(
-        "Twelve cards lie face up in four columns and three rows. A card's value is its own rank, plus one for each neighbouring pile of its colour, minus one for each of the other colour.",
-        "On your turn you put a card on a pile of the same colour, or on a pile of the other colour if your card's rank beats that pile's value, or you pass and lose a card to an opponent.",
-        "At the end each team collects the piles of its colour and scores the captured cards of the other colour: aces, kings, queens and jacks above all.",
+        N_("Twelve cards lie face up in four columns and three rows. A card's value is its own rank, plus one for each neighbouring pile of its colour, minus one for each of the other colour."),
+        N_("On your turn you put a card on a pile of the same colour, or on a pile of the other colour if your card's rank beats that pile's value, or you pass and lose a card to an opponent."),
+        N_("At the end each team collects the piles of its colour and scores the captured cards of the other colour: aces, kings, queens and jacks above all."),
     ),
     rules=castle,
     table_options=table_options,
@@ -120,7 +120,7 @@ def calculator():
     try:
         tops, target, checked = _calculator_step(request.args.get("do"), tops, target, checked)
     except RuleError as refused:
-        notices.append(("error", refused.message))
+        notices.append(("error", say(refused)))
     view = _calculator_view(tops, target, checked, notices)
     return render("castle/calculator.html", "castle/_calculator.html", game=GAME, view=view)
 
@@ -137,18 +137,17 @@ def score_sheet():
         try:
             numbers = {
                 side: {
-                    key: _whole(text or "0", f"{side}.{key}", "A count") for key, text in side_counts.items()
+                    key: _whole(text or "0", f"{side}.{key}", "count") for key, text in side_counts.items()
                 }
                 for side, side_counts in counts.items()
             }
             result = castle.score_counts(numbers)
         except RuleError as refused:
-            error = refused.message
+            error = say(refused)
     view = {
         "counts": counts,
         "result": result,
         "error": error,
-        "words": castle.COUNTED_WORDS,
         "limits": {key: len(castle.COUNTED_RANKS[key]) * 2 for key in COUNT_FIELDS},
         "points": {key: castle.PICKUP_POINTS.get(key, castle.OTHER_POINTS) for key in COUNT_FIELDS},
     }
@@ -188,7 +187,7 @@ def castle_marks(table, picked) -> dict | None:
     try:
         return {"card": str(card), "reasons": castle.play_marks(table.state, card), "refused": None}
     except RuleError as refused:
-        return {"card": str(card), "reasons": {}, "refused": refused.message}
+        return {"card": str(card), "reasons": {}, "refused": say(refused)}
 
 
 # --- JSON API -------------------------------------------------------------------------
@@ -280,20 +279,22 @@ def _calculator_step(do: object, tops: dict, target: str, checked: Card | None):
     """Apply the calculator's button: put a card on a pile, type a row, or check a card."""
     args = request.args
     if do == "put":
-        card = _picked(args, "pick", "Pick a card first: tap its rank, then its suit, or type it.")
+        card = _picked(args, "pick", N_("Pick a card first: tap its rank, then its suit, or type it."))
         if target not in castle.PILES:
-            raise RuleError("no_pile", f"Tap the pile to put the {card.name} on.", "pile")
+            raise RuleError("no_pile", N_("Tap the pile to put the %(card)s on."), "pile", card=card.in_words)
         tops = castle.read_tops({**_names(tops), target: str(card)})
         return tops, _next_empty(tops, target), checked
     if do == "row":
         names = str(args.get("row", "")).replace(",", " ").split()
         if len(names) > len(READING_ORDER):
-            raise RuleError("castle_size", f"The castle has 12 piles; you typed {len(names)} cards.", "row")
+            raise RuleError(
+                "castle_size", N_("The castle has 12 piles; you typed %(typed)s cards."), "row", typed=len(names)
+            )
         named = dict(zip(READING_ORDER, names, strict=False))
         tops = castle.read_tops({pile: "" if name == "-" else name for pile, name in named.items()})
         return tops, _next_empty(tops, READING_ORDER[0]), checked
     if do == "check":
-        card = _picked(args, "pick", "Pick the card to check: tap its rank, then its suit, or type it.")
+        card = _picked(args, "pick", N_("Pick the card to check: tap its rank, then its suit, or type it."))
         return tops, target, card
     return tops, target, checked
 
@@ -307,7 +308,7 @@ def _calculator_view(tops: dict, target: str, checked: Card | None, notices: lis
         try:
             answer = castle.api_values(body)
         except RuleError as refused:
-            notices.append(("error", refused.message))
+            notices.append(("error", say(refused)))
             checked, answer = None, castle.api_values({"castle": body["castle"]})
         totals = answer["values"]
         reasons = castle.placements(tops, checked) if checked else {}
@@ -375,17 +376,29 @@ def _dealt_castle(form: dict) -> dict:
         if len(names) != len(READING_ORDER):
             raise RuleError(
                 "castle_size",
-                f"The castle has 12 piles: type 12 cards row by row, not {len(names)}.",
+                N_("The castle has 12 piles: type 12 cards row by row, not %(typed)s."),
                 "castle",
+                typed=len(names),
             )
         return dict(zip(READING_ORDER, names, strict=True))
     named = {pile: form.get(pile) for pile in castle.PILES}
     missing = [pile for pile, text in named.items() if not isinstance(text, str) or not text.strip()]
     if missing:
         raise RuleError(
-            "castle_size", f"The castle has 12 piles; still empty: {', '.join(missing)}.", "castle"
+            "castle_size", N_("The castle has 12 piles; still empty: %(missing)s."), "castle",
+            missing=", ".join(missing),
         )
     return named
+
+
+# What a number typed in a form counts, in a whole sentence each: without and with the text typed.
+NOT_WHOLE = {
+    "players": (
+        N_("The number of players is a whole number."),
+        N_("The number of players is a whole number, and “%(text)s” is not one."),
+    ),
+    "count": (N_("A count is a whole number."), N_("A count is a whole number, and “%(text)s” is not one.")),
+}
 
 
 def _whole(text: object, field: str, what: str) -> int:
@@ -393,8 +406,9 @@ def _whole(text: object, field: str, what: str) -> int:
     # isdecimal, not isdigit: "²" is a digit to Python but not a number int() reads.
     if isinstance(text, str) and text.strip().isdecimal() and len(text.strip()) <= 6:
         return int(text.strip())
-    shown = str(text)[:12] if isinstance(text, str) else "that"
-    raise RuleError("bad_number", f"{what} is a whole number, and “{shown}” is not one.", field)
+    if not isinstance(text, str):
+        raise RuleError("bad_number", NOT_WHOLE[what][0], field)
+    raise RuleError("bad_number", NOT_WHOLE[what][1], field, text=text[:12])
 
 
 def _read_or_report(read, notices: list, fallback):
@@ -402,5 +416,5 @@ def _read_or_report(read, notices: list, fallback):
     try:
         return read()
     except RuleError as refused:
-        notices.append(("error", refused.message))
+        notices.append(("error", say(refused)))
         return fallback

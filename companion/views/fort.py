@@ -13,10 +13,10 @@ from flask import Blueprint, render_template, request
 
 from companion import api, schemas
 from companion.games import Game
-from companion.i18n import current_language
+from companion.i18n import current_language, say
 from companion.rules import fort
-from companion.rules.cards import Card, from_picker, parse_distinct
-from companion.rules.errors import RuleError
+from companion.rules.cards import Card, from_picker, parse, parse_distinct
+from companion.rules.errors import N_, NP_, Message, RuleError, load
 from companion.web import render
 
 bp = Blueprint("fort", __name__, url_prefix="/fort")
@@ -43,8 +43,9 @@ EXAMPLE_BATTLE = {
 def table_options(form: dict) -> dict:
     """The creation form of a table: ``players`` (2 to 4) and ``name_1`` … ``name_4`` (optional)."""
     players = _whole(
-        form.get("players") or "2", "players", "The number of players", fort.MIN_PLAYERS, fort.MAX_PLAYERS
+        form.get("players") or "2", "players", N_("The number of players"), fort.MIN_PLAYERS, fort.MAX_PLAYERS
     )
+    # A blank name is stored as "Player n", which fort.names() knows is no name (the plays history).
     names = [_text(form.get(f"name_{n}"))[: fort.MAX_NAME] or f"Player {n}" for n in range(1, players + 1)]
     return {"players": players, "names": names}
 
@@ -52,7 +53,9 @@ def table_options(form: dict) -> dict:
 def table_title(options: dict) -> str:
     """A table's title in lists: the players' names, "Ola, Kuba and Ewa"."""
     names = list(options.get("names") or [])
-    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+    if len(names) < 2:
+        return "".join(names)
+    return say(Message(N_("%(names)s and %(last)s"), names=", ".join(names[:-1]), last=names[-1]))
 
 
 def table_action(form: dict, viewer: str) -> dict:
@@ -60,7 +63,7 @@ def table_action(form: dict, viewer: str) -> dict:
     kind = form.get("type")
     reader = _ACTIONS.get(kind) if isinstance(kind, str) else None
     if reader is None:
-        raise RuleError("unknown_action", "Choose one of the actions offered on the table.", "type")
+        raise RuleError("unknown_action", N_("Choose one of the actions offered on the table."), "type")
     return {"type": kind, **reader(form)}
 
 
@@ -115,14 +118,17 @@ ACTION_SCHEMA = schemas.actions(
 
 GAME = Game(
     slug="fort",
-    name="Fort",
-    tagline="Forts, armies and watchtowers: challenge a rival's fort and let Castellan settle the battle.",
-    players="2 to 4 players",
+    name=N_("Fort"),
+    tagline=N_("Forts, armies and watchtowers: challenge a rival's fort and let Castellan settle the battle."),
+    players=N_("2 to 4 players"),
     order=3,
     summary=(
-        "Each player keeps a fort of face-up cards and a hidden army. Matching ranks stack into watchtowers, which are harder to attack.",
-        "A challenge pits one or two blind soldiers from each army against each other; a 7 always fights for the attacker. The winner takes the soldiers, and the attacker who wins takes the card they aimed at.",
-        "Draw the fourth card of a watchtower and win the free-for-all it starts, and you go on a campaign. When everyone is on a campaign, a final showdown decides the game.",
+        N_("Each player keeps a fort of face-up cards and a hidden army. Matching ranks stack into watchtowers, "
+           "which are harder to attack."),
+        N_("A challenge pits one or two blind soldiers from each army against each other; a 7 always fights for "
+           "the attacker. The winner takes the soldiers, and the attacker who wins takes the card they aimed at."),
+        N_("Draw the fourth card of a watchtower and win the free-for-all it starts, and you go on a campaign. "
+           "When everyone is on a campaign, a final showdown decides the game."),
     ),
     rules=fort,
     table_options=table_options,
@@ -135,6 +141,12 @@ GAME = Game(
 
 
 # --- Pages ----------------------------------------------------------------------------
+
+
+@bp.app_template_filter("fort_said")
+def fort_said(stored: str | None) -> str:
+    """A reason the table's view keeps as a stored sentence (``errors.dump``), said in the page's language."""
+    return say(load(stored)) if stored else ""
 
 
 @bp.get("/")
@@ -326,40 +338,40 @@ def _battle_view(args) -> dict:
         view["form"]["target"] = str(situation["target"]) if situation["target"] else ""
         view["size"] = _soldiers_needed(situation)
     except RuleError as refused:
-        view["refusal"] = refused.message
+        view["refusal"] = refused.sentence
         return view
     view["allowed"] = True
     try:
         _lay_soldiers(view, situation, args)
     except RuleError as refused:
-        view["notices"].append(("error", refused.message))
+        view["notices"].append(("error", say(refused)))
     return view
 
 
 def _situation(args) -> dict:
     """Step 1 of the adjudicator read from the form: both sides, the stake, which challenge, the size."""
     attacker = fort.Side(
-        _whole(args.get("a_army"), "a_army", "The attacker's army", 0, fort.DECK_SIZE),
-        _whole(args.get("a_fort"), "a_fort", "The attacker's fort", 0, fort.DECK_SIZE),
+        _whole(args.get("a_army"), "a_army", N_("The attacker's army"), 0, fort.DECK_SIZE),
+        _whole(args.get("a_fort"), "a_fort", N_("The attacker's fort"), 0, fort.DECK_SIZE),
         bool(args.get("a_campaign")),
     )
     defender = fort.Side(
-        _whole(args.get("d_army"), "d_army", "The defender's army", 0, fort.DECK_SIZE),
+        _whole(args.get("d_army"), "d_army", N_("The defender's army"), 0, fort.DECK_SIZE),
         1,
         bool(args.get("d_campaign")),
     )
     if args.get("stake") == "campaign":
         return {"attacker": attacker, "defender": defender, "target": None, "height": 1, "challenge": 1}
-    target = from_picker(args.get("target"), args.get("target_rank"), args.get("target_suit"), "target", current_language())
+    target = _picker(args, "target")
     if target is None:
-        raise RuleError("no_target", "Pick the card challenged: tap its rank and suit, or type it.", "target")
+        raise RuleError("no_target", N_("Pick the card challenged: tap its rank and suit, or type it."), "target")
     return {
         "attacker": attacker,
         "defender": defender,
         "target": target,
-        "height": _whole(args.get("height") or "1", "height", "The watchtower's height", 1, fort.COMPLETE),
-        "challenge": _whole(args.get("challenge") or "1", "challenge", "The challenge", 1, 9),
-        "size": _whole(args.get("size") or "1", "size", "The challenge size", 1, 2),
+        "height": _whole(args.get("height") or "1", "height", N_("The watchtower's height"), 1, fort.COMPLETE),
+        "challenge": _whole(args.get("challenge") or "1", "challenge", N_("The challenge"), 1, 9),
+        "size": _whole(args.get("size") or "1", "size", N_("The challenge size"), 1, 2),
     }
 
 
@@ -379,15 +391,13 @@ def _lay_soldiers(view: dict, situation: dict, args) -> None:
     laid = view["laid"]
     for side in SIDES:
         laid[side] = [
-            str(card) for card in _typed_cards(args.get(f"{side[0]}_soldiers"), f"{side}'s soldiers")
+            str(card)
+            for card in _typed_cards(args.get(f"{side[0]}_soldiers"), f"{side}'s soldiers", _SOLDIERS_WORDS[side])
         ]
     size = view["size"]
     for side in SIDES:
         if len(laid[side]) > size:
-            raise RuleError(
-                "too_many_soldiers",
-                f"Each side lays {size} soldier{'s' * (size != 1)}: the {side} has {len(laid[side])}.",
-            )
+            raise RuleError("too_many_soldiers", _TOO_MANY[side], count=size, laid=len(laid[side]))
     if view["do"] == "lay":
         _turn_over(laid, size, args)
     elif view["do"] == "back":
@@ -410,14 +420,15 @@ def _turn_over(laid: dict, size: int, args) -> None:
     """One more soldier turned over, on the side whose turn it is in the pairs (attacker first)."""
     side = _next_side(laid, size)
     if side is None:
-        raise RuleError("all_laid", "Every soldier is already laid.", "pick")
-    card = from_picker(args.get("pick"), args.get("pick_rank"), args.get("pick_suit"), "pick", current_language())
+        raise RuleError("all_laid", N_("Every soldier is already laid."), "pick")
+    card = _picker(args, "pick")
     if card is None:
-        raise RuleError("no_card", f"Pick the {side}'s soldier: tap its rank and suit, or type it.", "pick")
+        raise RuleError("no_card", _PICK_SOLDIER[side], "pick")
     named = laid["attacker"] + laid["defender"] + ([args.get("target")] if args.get("target") else [])
     if str(card) in {str(known) for known in _parsed(named)}:
         raise RuleError(
-            "duplicate_card", f"The {card.name} is already in this battle: a deck holds it once.", "pick"
+            "duplicate_card", N_("The %(card)s is already in this battle: a deck holds it once."), "pick",
+            card=card.in_words,
         )
     laid[side].append(str(card))
 
@@ -465,13 +476,18 @@ def _showdown_view(args) -> dict:
 def _showdown_body(rows: list[dict]) -> tuple[dict, list[str]]:
     """The API body from the filled rows (players by name), and the players in order."""
     filled = [row for row in rows if row["army"]]
-    names = [row["name"] or f"Player {row['seat']}" for row in filled]
+    names = [row["name"] or _player(row["seat"]) for row in filled]
     if len(filled) < fort.MIN_PLAYERS:
-        raise RuleError("player_count", "Type the cards of at least 2 players.", "army_1")
+        raise RuleError(
+            "player_count", N_("Type the cards of at least %(least)s players."), "army_1", least=fort.MIN_PLAYERS
+        )
     if len(set(names)) != len(names):
-        raise RuleError("same_name", "Two players have the same name: give each a different one.", "name_1")
+        raise RuleError("same_name", N_("Two players have the same name: give each a different one."), "name_1")
     armies = {
-        name: [str(card) for card in _typed_cards(row["army"], f"{name}'s cards")]
+        name: [
+            str(card)
+            for card in _typed_cards(row["army"], f"{name}'s cards", Message(N_("%(name)s's cards"), name=name))
+        ]
         for name, row in zip(names, filled, strict=True)
     }
     body: dict = {"armies": armies}
@@ -479,7 +495,7 @@ def _showdown_body(rows: list[dict]) -> tuple[dict, list[str]]:
     if towers:
         if len(towers) != len(names):
             raise RuleError(
-                "watchtower_players", "Give every player's watchtower rank, or none at all.", "tower_1"
+                "watchtower_players", N_("Give every player's watchtower rank, or none at all."), "tower_1"
             )
         body["watchtowers"] = towers
     return body, names
@@ -487,7 +503,12 @@ def _showdown_body(rows: list[dict]) -> tuple[dict, list[str]]:
 
 def _showdown_words(refused: RuleError) -> str:
     """A refusal in the judge's words: the API's “watchtowers.Ann” reads as Ann's watchtower."""
-    return _TOWER_FIELD.sub(r"\1's watchtower", refused.message)
+    key = str(refused.sentence.params.get("key", ""))
+    if refused.code == "unknown_rank" and key.startswith("watchtowers."):
+        params = {**refused.sentence.params, "name": key.removeprefix("watchtowers.")}
+        del params["key"]
+        return say(Message(N_("%(name)s's watchtower must be a rank: 2-10, %(j)s, %(q)s, %(k)s or %(a)s."), **params))
+    return say(refused)
 
 
 # --- The table's action forms -----------------------------------------------------------
@@ -501,15 +522,15 @@ def _read_deal(form: dict) -> dict:
 def _read_burn(form: dict) -> dict:
     player, _, card = _text(form.get("card")).rpartition(":")  # before the game: "p1:9H"
     if not card:
-        raise RuleError("no_card", "Choose the fort card burned.", "card")
-    action = {"card": card, "draws": _whole(form.get("draws") or "1", "draws", "The cards drawn", 1, 2)}
+        raise RuleError("no_card", N_("Choose the fort card burned."), "card")
+    action = {"card": card, "draws": _whole(form.get("draws") or "1", "draws", N_("The cards drawn"), 1, 2)}
     if player:
         action["player"] = player
     return action
 
 
 def _read_draw(form: dict) -> dict:
-    card = from_picker(form.get("card"), form.get("card_rank"), form.get("card_suit"), "card", current_language())
+    card = _picker(form, "card")
     return {"card": str(card)} if card else {}
 
 
@@ -521,26 +542,26 @@ def _read_challenge(form: dict) -> dict:
     choice = _text(form.get("target"))
     defender, _, target = choice.partition(":")
     if not defender:
-        raise RuleError("no_target", "Choose the fort card challenged, or the campaign to fight.", "target")
+        raise RuleError("no_target", N_("Choose the fort card challenged, or the campaign to fight."), "target")
     action = {
         "defender": defender,
         "target": target or None,
         "soldiers": {side: _cards_named(form, f"{side[0]}_soldiers") for side in SIDES},
     }
     if target and form.get("size"):
-        action["size"] = _whole(form.get("size"), "size", "The challenge size", 0, 2)
+        action["size"] = _whole(form.get("size"), "size", N_("The challenge size"), 0, 2)
     return action
 
 
 def _read_replace(form: dict) -> dict:
-    return {"card": _picked(form, "card", "Name the card taken from the barracks into the fort.")}
+    return {"card": _picked(form, "card", N_("Name the card taken from the barracks into the fort."))}
 
 
 def _read_laid(form: dict) -> dict:
     players = sorted({key.split("_")[1] for key in form if key.startswith("laid_")})
     return {
         "laid": {
-            player: _picked(form, f"laid_{player}", "Pick the card each player laid: its rank and suit.")
+            player: _picked(form, f"laid_{player}", N_("Pick the card each player laid: its rank and suit."))
             for player in players
         }
     }
@@ -549,7 +570,7 @@ def _read_laid(form: dict) -> dict:
 def _read_restock(form: dict) -> dict:
     kept = _text(form.get("kept"))
     if not kept:
-        raise RuleError("bad_restock", "Choose the watchtower card that stays in the fort.", "kept")
+        raise RuleError("bad_restock", N_("Choose the watchtower card that stays in the fort."), "kept")
     return {"fort": [kept, *_cards_named(form, "drawn")]}
 
 
@@ -593,7 +614,22 @@ _SITUATION_FIELDS = (
     "size",
 )
 _SEPARATORS = re.compile(r"[\s,;]+")
-_TOWER_FIELD = re.compile(r"“watchtowers\.([^”]+)”")
+_SOLDIERS_WORDS = {"attacker": N_("attacker's soldiers"), "defender": N_("defender's soldiers")}
+_TOO_MANY = {
+    "attacker": NP_("Each side lays %(count)s soldier: the attacker has %(laid)s.",
+                    "Each side lays %(count)s soldiers: the attacker has %(laid)s."),
+    "defender": NP_("Each side lays %(count)s soldier: the defender has %(laid)s.",
+                    "Each side lays %(count)s soldiers: the defender has %(laid)s."),
+}
+_PICK_SOLDIER = {
+    "attacker": N_("Pick the attacker's soldier: tap its rank and suit, or type it."),
+    "defender": N_("Pick the defender's soldier: tap its rank and suit, or type it."),
+}
+
+
+def _player(number: int) -> str:
+    """A player left unnamed, in this page's language: "Player 2"."""
+    return say(Message(N_("Player %(number)s"), number=number))
 
 
 def _text(value: object) -> str:
@@ -613,8 +649,8 @@ def _cards_named(form: dict, name: str) -> list[str]:
     half a choice is refused. The rules read the names and refuse a bad card.
     """
     typed = _names_typed(form.get(name))
-    if typed:
-        return typed
+    if typed:  # typed as the page's language writes cards ("DP" in French), passed on as the rules read them
+        return [_canonical(text, name) for text in typed]
     cards = []
     for index in range(1, fort.DECK_SIZE + 1):
         card = from_picker(None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name, current_language())
@@ -623,12 +659,37 @@ def _cards_named(form: dict, name: str) -> list[str]:
     return cards
 
 
-def _typed_cards(value: object, what: str) -> list[Card]:
+def _typed_cards(value: object, field: str, what: str | Message) -> list[Card]:
     """Typed card names read as cards; a bad name or a card named twice is refused."""
     try:
-        return parse_distinct(_names_typed(value), what, current_language())
+        return parse_distinct([_canonical(text, field) for text in _names_typed(value)], field)
     except RuleError as refused:
-        raise RuleError(refused.code, f"In the {what}: {refused.message}", refused.field) from None
+        said = Message(N_("In the %(what)s: %(reason)s"), what=_as_message(what), reason=refused.sentence)
+        raise RuleError(refused.code, said, refused.field) from None
+
+
+def _picker(form, name: str) -> Card | None:
+    """The card chosen on the card picker ``name``: typed (as ``_canonical`` reads it), else tapped."""
+    typed = form.get(name)
+    typed = _canonical(typed, name) if isinstance(typed, str) and typed.strip() else typed
+    return from_picker(typed, form.get(f"{name}_rank"), form.get(f"{name}_suit"), name)
+
+
+def _canonical(text: str, field: str) -> str:
+    """A typed card as the rules name it: read in the page's language ("DP" is the queen of spades in
+    French), else as the API writes it ("QS", which the page itself puts back in a typed field)."""
+    try:
+        return str(parse(text, field, current_language()))
+    except RuleError:
+        try:
+            return str(parse(text, field))
+        except RuleError:
+            pass
+        raise
+
+
+def _as_message(value: str | Message) -> Message:
+    return value if isinstance(value, Message) else Message(value)
 
 
 def _parsed(names: list) -> list[Card]:
@@ -637,7 +698,7 @@ def _parsed(names: list) -> list[Card]:
 
 def _picked(form: dict, name: str, missing: str) -> str:
     """The card chosen on the card picker ``name``, or a RuleError saying what is missing."""
-    card = from_picker(form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name, current_language())
+    card = _picker(form, name)
     if card is None:
         raise RuleError("no_card", missing, name)
     return str(card)
@@ -647,8 +708,15 @@ def _whole(text: object, field: str, what: str, low: int, high: int) -> int:
     """A whole number typed in a form, within bounds, or a RuleError in the player's words."""
     value = text.strip() if isinstance(text, str) else ""
     if not (value.isdecimal() and len(value) <= 6):  # not isdigit: "²" is a digit int() cannot read
-        shown = f"“{value[:12]}”" if value else "nothing"
-        raise RuleError("bad_number", f"{what} is a whole number, and {shown} is not one.", field)
+        if value:
+            raise RuleError(
+                "bad_number", N_("%(what)s is a whole number, and “%(text)s” is not one."), field,
+                what=Message(what), text=value[:12],
+            )
+        raise RuleError("bad_number", N_("%(what)s is a whole number, and nothing is not one."), field, what=Message(what))
     if not low <= int(value) <= high:
-        raise RuleError("out_of_range", f"{what} must be between {low} and {high}.", field)
+        raise RuleError(
+            "out_of_range", N_("%(what)s must be between %(low)s and %(high)s."), field,
+            what=Message(what), low=low, high=high,
+        )
     return int(value)

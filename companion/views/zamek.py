@@ -11,22 +11,40 @@ from __future__ import annotations
 import re
 
 from flask import Blueprint, render_template, request, session
+from flask_babel import gettext
 
 from companion import api, schemas
 from companion.games import Game
+from companion.i18n import say
 from companion.rules import zamek
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, Message, RuleError
 from companion.web import render
 
 bp = Blueprint("zamek", __name__, url_prefix="/zamek")
 
 SCORE_CASTLES = zamek.MAX_PLAYERS
-PICTURE_WORDS = {"knight": "knight", "princess": "princess", "king": "the king", "queen": "the queen",
-                 "wizard": "the wizard"}
-DECIDED_WORDS = {"ten": "with a castle of 10 elements", "longest": "with the longest castle", "score": "on points",
-                 "king": "on a tie, holding the king", "queen": "on a tie, holding the queen",
-                 "wizard": "on a tie, holding the wizard"}
 _NUMBER_TEXT = re.compile(r"[\s,;]+")
+# A number field left empty, and one that is not digits, in whole sentences for each field of the forms.
+_ENTER = {
+    "number": N_("Enter the number on the card."),
+    "position": N_("Enter the place of the card."),
+    "index": N_("Enter the member."),
+    "king": N_("Enter the king's card."),
+    "queen": N_("Enter the queen's card."),
+    "wizard": N_("Enter the wizard's card."),
+    "card": N_("Enter a card."),
+    "place": N_("Enter a place."),
+}
+_IN_DIGITS = {
+    "number": N_("“%(text)s” is not a number: type the number on the card in digits."),
+    "position": N_("“%(text)s” is not a number: type the place of the card in digits."),
+    "index": N_("“%(text)s” is not a number: type the member in digits."),
+    "king": N_("“%(text)s” is not a number: type the king's card in digits."),
+    "queen": N_("“%(text)s” is not a number: type the queen's card in digits."),
+    "wizard": N_("“%(text)s” is not a number: type the wizard's card in digits."),
+    "card": N_("“%(text)s” is not a number: type a card in digits."),
+    "place": N_("“%(text)s” is not a number: type a place in digits."),
+}
 
 
 def table_options(form: dict) -> dict:
@@ -50,9 +68,9 @@ def table_action(form: dict, viewer: str) -> dict:
     """A posted form as an action: turn, choose, close_vote, end, leave (the referee); join, vote, leave (a team)."""
     kind = form.get("type")
     if kind == "turn":
-        action = {"type": "turn", "number": _whole(form.get("number"), "number", "the number on the card")}
+        action = {"type": "turn", "number": _whole(form.get("number"), "number", "number")}
         if str(form.get("position") or "").strip():
-            action["position"] = _whole(form.get("position"), "position", "the place of the card")
+            action["position"] = _whole(form.get("position"), "position", "position")
         if form.get("choice"):
             action["choice"] = form["choice"]
         return action
@@ -61,17 +79,17 @@ def table_action(form: dict, viewer: str) -> dict:
     if kind == "vote":
         return _vote_action(form)
     if kind == "leave" and viewer == "referee":
-        return {"type": "leave", "seat": form.get("seat"), "index": _whole(form.get("index"), "index", "the member")}
+        return {"type": "leave", "seat": form.get("seat"), "index": _whole(form.get("index"), "index", "index")}
     if kind in ("join", "leave", "close_vote", "end"):
         return {"type": kind}
-    raise RuleError("unknown_action", "Choose one of the buttons on the table's screen.", "type")
+    raise RuleError("unknown_action", N_("Choose one of the buttons on the table's screen."), "type")
 
 
 def deck_from_form(form: dict) -> object:
     """``"default"``, or the deck typed in the form's ``deck_*`` fields, for ``zamek.parse_deck``."""
     if form.get("deck") != "custom":
         return zamek.DEFAULT_DECK
-    deck: dict = {figure: _whole(form.get(f"deck_{figure}"), f"deck.{figure}", f"the {figure}'s card")
+    deck: dict = {figure: _whole(form.get(f"deck_{figure}"), f"deck.{figure}", figure)
                   for figure in zamek.FIGURES}
     for group in zamek.GROUPS:
         deck[group] = numbers_from_text(form.get(f"deck_{group}"), f"deck.{group}")
@@ -84,7 +102,7 @@ def deck_from_form(form: dict) -> object:
 def numbers_from_text(text: object, field: str) -> list[int]:
     """"3 9, 15" -> [3, 9, 15]: whole numbers separated by spaces or commas."""
     words = [word for word in _NUMBER_TEXT.split(str(text or "")) if word]
-    return [_whole(word, field, "a card") for word in words]
+    return [_whole(word, field, "card") for word in words]
 
 
 OPTIONS_SCHEMA = schemas.options(
@@ -119,14 +137,16 @@ ACTION_SCHEMA = schemas.actions(
 
 GAME = Game(
     slug="zamek",
-    name="Zamek",
-    tagline="A castle-building memory game: turn cards, remember where they lie, build upwards.",
-    players="2 to 4 players or teams",
+    name=N_("Zamek"),
+    tagline=N_("A castle-building memory game: turn cards, remember where they lie, build upwards."),
+    players=N_("2 to 4 players or teams"),
     order=4,
     summary=(
-        "Forty-five numbered cards lie face down. On your turn you turn one over and either add it to your castle, if it is higher than your castle's last card, or put it back where it was.",
-        "A card lower than every castle's end is useless to everyone and leaves the game.",
-        "In the basic game the first castle of ten elements wins; in the extended game knights, princesses, a king, a queen and a wizard add points and settle ties.",
+        N_("Forty-five numbered cards lie face down. On your turn you turn one over and either add it to your castle, "
+           "if it is higher than your castle's last card, or put it back where it was."),
+        N_("A card lower than every castle's end is useless to everyone and leaves the game."),
+        N_("In the basic game the first castle of ten elements wins; in the extended game knights, princesses, a "
+           "king, a queen and a wizard add points and settle ties."),
     ),
     rules=zamek,
     table_options=table_options,
@@ -154,13 +174,12 @@ def score_sheet():
     """The score sheet of a game played without a table: each castle's numbers in, scores out."""
     entries = [{"name": request.args.get(f"name{i}", "").strip()[:zamek.NAME_LENGTH],
                 "numbers": request.args.get(f"castle{i}", "")[:400]} for i in range(1, SCORE_CASTLES + 1)]
-    view = {"entries": entries, "form": request.args, "deck": _named_deck(), "result": None, "error": None,
-            "picture_words": PICTURE_WORDS, "decided_words": DECIDED_WORDS}
+    view = {"entries": entries, "form": request.args, "deck": _named_deck(), "result": None, "error": None}
     if any(entry["numbers"].strip() or entry["name"] for entry in entries):
         try:
             view["result"] = _score(entries, request.args)
         except RuleError as refused:
-            view["error"] = refused.message
+            view["error"] = say(refused)
     return render("zamek/score.html", "zamek/_score.html", game=GAME, view=view)
 
 
@@ -182,6 +201,24 @@ def zamek_phone(table, link) -> dict | None:
 def picture_filter(number: int, deck: dict) -> str | None:
     """The picture a card shows in this deck (knight, princess, king, queen, wizard) or None."""
     return zamek.picture(deck, number)
+
+
+@bp.app_template_filter("zamek_picture_name")
+def picture_name(picture: str) -> str:
+    """A picture's name in the page's language: ``"rycerz"`` for a knight in Polish."""
+    return say(zamek.PICTURE_NAMES[picture])
+
+
+@bp.app_template_filter("zamek_deck_name")
+def deck_name(deck: dict) -> str:
+    """A deck's name: the shipped deck's in the page's language, another deck's as its author typed it."""
+    return say(zamek.SHIPPED_DECK_NAME) if deck.get("id") == zamek.SHIPPED_DECK_ID else deck.get("name", "")
+
+
+@bp.app_template_filter("zamek_wins")
+def wins(decided_by: str, name: str) -> str:
+    """Who won and how, in one sentence: ``"Ola wins on points."``."""
+    return say(Message(zamek.WINS[decided_by], name=name))
 
 
 # --- JSON API -------------------------------------------------------------------------
@@ -280,19 +317,19 @@ def score(body: object) -> dict:
 
 
 def _whole(value: object, field: str, what: str) -> int:
-    """A whole number typed in a form, or a refusal that says which field is wrong."""
+    """A whole number typed in a form, or a refusal that says which field is wrong (``what``: a key of ``_ENTER``)."""
     text = value.strip() if isinstance(value, str) else ""
     if not text:
-        raise RuleError("missing_number", f"Enter {what}.", field)
+        raise RuleError("missing_number", _ENTER[what], field)
     if not re.fullmatch(r"[+-]?\d{1,6}", text):
-        raise RuleError("not_a_number", f"“{text[:12]}” is not a number: type {what} in digits.", field)
+        raise RuleError("not_a_number", _IN_DIGITS[what], field, text=text[:12])
     return int(text)
 
 
 def _vote_action(form: dict) -> dict:
     """A team member's vote: a place (``position``) or a choice for the face-up card."""
     if form.get("stage") == "position":
-        return {"type": "vote", "stage": "position", "position": _whole(form.get("position"), "position", "a place")}
+        return {"type": "vote", "stage": "position", "position": _whole(form.get("position"), "position", "place")}
     return {"type": "vote", "stage": form.get("stage"), "choice": form.get("choice")}
 
 
@@ -312,9 +349,10 @@ def _score(entries: list[dict], form) -> dict:
         if not (entry["numbers"].strip() or entry["name"]):
             continue
         numbers = numbers_from_text(entry["numbers"], f"castle{index}")
-        name = entry["name"] or f"Castle {index}"
+        name = entry["name"] or gettext("Castle %(number)s", number=index)
         if name in castles:
-            raise RuleError("bad_option", f"Two castles are called {name}: give each a different name.", "name")
+            raise RuleError("bad_option", N_("Two castles are called %(name)s: give each a different name."), "name",
+                            name=name)
         castles[name] = numbers if numbers[:1] == [zamek.TILE] else [zamek.TILE, *numbers]
     result = zamek.api_score({"deck": deck_from_form(form), "castles": castles})
     return {**result, "order": list(castles)}

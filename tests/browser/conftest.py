@@ -110,12 +110,18 @@ def plain_phone(request, chromium):
 
 
 def _is_error(message) -> bool:
-    """A console error, except Chromium's note about a refusal Castellan answered on purpose.
+    """A console error, except Chromium's note about a refusal Castellan answered on purpose, and
+    htmx's note about a request it was told to drop.
 
     A refused move is a 403 (viewer), 409 (stale) or 422 (against the rules) whose fragment
     htmx shows; Chromium still logs it as a failed load.
     """
     if message.type != "error":
+        return False
+    if message.text.startswith(("htmx:sendAbort", "htmx:afterRequest")):
+        # A request htmx dropped on purpose (hx-sync="this:replace": a newer tap replaces a check
+        # in flight) is logged as an error with its after-request note; a real failure also logs
+        # htmx:responseError or htmx:sendError, which still count.
         return False
     return not re.search(r"Failed to load resource: the server responded with a status of (403|409|422)", message.text)
 

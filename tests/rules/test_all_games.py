@@ -65,7 +65,7 @@ def test_random_games_end_and_keep_the_protocol(name, options):
             assert json.loads(json.dumps(state)) == state
             seen = copy.deepcopy(state)
             for viewer in viewers:
-                json.dumps(rules.view(state, viewer))
+                json.dumps(rules.view(state, viewer), default=str)  # its sentences are Messages
             assert state == seen, "view changed the state"  # the store shares decoded states
             chosen = rules.random_legal_action(state, rng)
             if chosen is None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.rules import fort
 from companion.rules.cards import deck, parse
-from companion.rules.errors import RuleError
+from companion.rules.errors import Message, RuleError
 
 ALL_CARDS = [str(card) for card in deck()]
 
@@ -690,7 +690,7 @@ def test_burning_a_royal_or_an_ace_draws_one_or_two(draws, army):
     action = {"type": "burn", "card": "KD"} | ({} if draws is None else {"draws": draws})
     state = play(state, action)
     assert state["armies"]["p2"] == army and "KD" not in state["forts"]["p2"]
-    said = fort.describe(play(table(), DRAW, END, DRAW), action, "referee")
+    said = str(fort.describe(play(table(), DRAW, END, DRAW), action, "referee"))
     assert said == f"Player 2 burned the king of diamonds and drew {army - 5} card{'s' * (army - 5 != 1)}."
 
 
@@ -1017,7 +1017,7 @@ def test_the_tied_share_the_win_only_when_no_shuffle_can_separate_them():
     assert fort.view(stuck, "viewer")["can_share"] is True
     shared = play(stuck, {"type": "share"})
     assert shared["phase"] == "over" and shared["winner"] is None and shared["shared"] == ["p1", "p2"]
-    assert fort.describe(stuck, {"type": "share"}, "referee") == (
+    assert str(fort.describe(stuck, {"type": "share"}, "referee")) == (
         "The same cards cannot settle it: Player 1, Player 2 share the win."
     )
 
@@ -1163,12 +1163,12 @@ def test_vulnerable_fort_through_the_table():
 
 def test_describe_reads_as_history():
     state = table(2, start=False)
-    assert "burned" in fort.describe(state, {"type": "burn", "player": "p1", "card": "2S"}, "referee")
+    assert "burned" in str(fort.describe(state, {"type": "burn", "player": "p1", "card": "2S"}, "referee"))
     state = play(state, {"type": "start"})
-    assert fort.describe(state, DRAW, "referee") == "Player 1 drew a card from the barracks."
-    assert fort.describe(state, END, "referee").startswith("Refused")
+    assert str(fort.describe(state, DRAW, "referee")) == "Player 1 drew a card from the barracks."
+    assert str(fort.describe(state, END, "referee")).startswith("Refused")
     state = play(state, DRAW)
-    text = fort.describe(
+    text = str(fort.describe(
         state,
         {
             "type": "challenge",
@@ -1177,7 +1177,7 @@ def test_describe_reads_as_history():
             "soldiers": {"attacker": ["9S"], "defender": ["2D"]},
         },
         "referee",
-    )
+    ))
     assert text.startswith("Player 1 challenged Player 2 for the king of diamonds") and "won" in text
 
 
@@ -1244,7 +1244,7 @@ def _random_game(seed, players, visited):
             break
         actor, action = step
         before = copy.deepcopy(state)
-        assert isinstance(fort.describe(state, action, actor), str)
+        assert isinstance(fort.describe(state, action, actor), Message)
         state = fort.apply(state, action, actor)
         assert state is not before
         _check_burn(before, action, state)

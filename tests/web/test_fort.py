@@ -332,7 +332,7 @@ def test_a_challenge_is_settled_applied_and_counted_then_undone(browser):
     assert "Army 6 · fort 4" in words and "Army 3 · fort 3" in words  # Ann 5-1+2, Bob 4-1
     assert "Ann's turn: build, burn, or end the turn." in words and "Ann challenges" not in words
     response = browser.post(f"/t/{token}/undo", {"version": str(version + 1)}, htmx=True)
-    assert "Undone: Ann challenged Bob for the 8 of clubs with 1 soldier(s): Ann won." in text(response)
+    assert "Undone: Ann challenged Bob for the 8 of clubs with 1 soldier: Ann won." in text(response)
     assert "Ann challenges" in _words(text(response))
 
 

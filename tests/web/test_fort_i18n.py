@@ -1,0 +1,135 @@
+"""Fort in French and Polish (issue 17): its pages, a refusal of its rules through a page and
+through the API (the code stays English), a table's moves said in each phone's language, and
+its printed sheets read back."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+import printables
+from tests.conftest import text
+
+NB = "\u00a0"
+TOWER_ALLOWED = dict(do="check", a_army="5", a_fort="3", d_army="4", stake="card", target="9H", height="2",
+                     challenge="1", size="1")
+REFUSED = {
+    "en": "The top of a watchtower of 2 needs 6 army cards to challenge, and the attacker holds 5.",
+    "fr": "Le sommet d'une tour de guet de 2 cartes demande 6 cartes d'armée pour être défié, et l'attaquant en a 5.",
+    "pl": "Aby wyzwać szczyt wieży strażniczej z 2 kart, trzeba mieć 6 kart armii, a atakujący ma 5.",
+}
+FORTS = {"p1": "9H 9C 2S KD", "p2": "5H 8C JS 4D"}
+
+
+def _words(page: str) -> str:
+    return re.sub(r"[ \t\r\n]+", " ", re.sub(r"<[^>]+>", " ", page)).replace(" .", ".").replace(" ,", ",")
+
+
+@pytest.mark.parametrize("lang, pages", [
+    ("fr", {
+        "/fort/": ["Forts, armées et tours de guet", "2 à 4 joueurs", "Ouvrir une table de Fort", "Joueur 3"],
+        "/fort/battle": ["Fort" + NB + ": trancher une bataille", "Ce défi est-il autorisé" + NB + "?"],
+        "/fort/showdown": ["Fort" + NB + ": juger l'épreuve finale", "Valeur de la tour de guet"],
+        "/fort/help": ["Comment jouer à Fort", "Les 7 sont les amis de l'attaquant" + NB + ":",
+                       "Le sommet d'une double demande 6 cartes dans votre armée, celui d'une triple 10.",
+                       "L'attaquant gagne la bataille et prend la carte"],
+    }),
+    ("pl", {
+        "/fort/": ["Forty, armie i wieże strażnicze", "od 2 do 4 graczy", "Załóż stół Fortu", "Gracz 3"],
+        "/fort/battle": ["Fort: rozstrzygnij bitwę", "Czy to wyzwanie jest dozwolone?"],
+        "/fort/showdown": ["Fort: rozstrzygnij finał", "Wartość wieży strażniczej"],
+        "/fort/help": ["Jak grać w Fort", "Siódemki sprzyjają atakującemu:",
+                       "Szczyt podwójnej wieży wymaga 6 kart w twojej armii, szczyt potrójnej 10.",
+                       "Atakujący wygrywa bitwę i zabiera kartę"],
+    }),
+])
+def test_forts_pages_in_each_language(browser, lang, pages):
+    for path, words in pages.items():
+        page = text(browser.get(path, headers={"Accept-Language": lang}))
+        assert f'<html lang="{lang}">' in page
+        said = _words(page)
+        assert [word for word in words if word not in said] == [], path
+    help_page = text(browser.get("/fort/help", headers={"Accept-Language": lang}))
+    for anchor in ("getting-started", "burning", "your-turn", "battles", "showdown"):  # the table links to these
+        assert f'<h2 id="{anchor}">' in help_page
+
+
+@pytest.mark.parametrize("lang, refusal", [
+    ("fr", "Refusé" + NB + ": " + REFUSED["fr"]), ("pl", "Niedozwolone: " + REFUSED["pl"]),
+])
+def test_the_adjudicators_refusal_in_each_language(browser, lang, refusal):
+    query = "&".join(f"{key}={value}" for key, value in TOWER_ALLOWED.items())
+    page = text(browser.get(f"/fort/battle?{query}", headers={"Accept-Language": lang}))
+    assert refusal in _words(page)
+
+
+def test_the_apis_refusal_follows_accept_language_and_keeps_its_code(app):
+    client = app.test_client()
+    body = {"attacker": {"army": 5, "fort": 3}, "defender": {"army": 4}, "target": {"card": "9H", "height": 2},
+            "challenge": 1, "soldiers": {"attacker": ["7S"], "defender": ["AD"]}}
+    for lang, message in REFUSED.items():
+        answer = client.post("/api/v1/fort/battle", json=body, headers={"Accept-Language": lang})
+        assert answer.status_code == 422
+        assert answer.get_json()["error"] == {"code": "watchtower_needs_army", "message": message,
+                                              "field": "attacker.army"}
+    rank = client.post("/api/v1/fort/showdown", headers={"Accept-Language": "fr"},
+                       json={"armies": {"a": ["5H"], "b": ["6H"]}, "watchtowers": {"a": "5", "b": "Z"}})
+    assert rank.get_json()["error"]["message"] == "«" + NB + "watchtowers.b" + NB + "» doit être une valeur" + NB + ": 2-10, V, D, R ou A."
+
+
+def test_a_fort_table_in_polish_and_its_history_in_french(browser, other_browser):
+    token = browser.create_table("fort", {"players": "2", "name_1": "Ann", "name_2": "Bob"})
+    browser.get("/language/pl")
+    dealt = browser.post(f"/t/{token}/act", {"version": "0", "type": "deal",
+                                             **{f"fort_{p}": cards for p, cards in FORTS.items()}}, htmx=True)
+    assert dealt.status_code == 200
+    said = _words(text(dealt))
+    assert "Przed grą każdy gracz może spalić jedną kartę. Potem zacznij." in said
+    burned = _words(text(browser.post(f"/t/{token}/act", {"version": "1", "type": "burn", "card": "p1:KD",
+                                                           "draws": "2"}, htmx=True)))
+    assert "Ann pali kartę król karo przed grą i dobiera 2 karty." in burned
+    browser.post(f"/t/{token}/act", {"version": "2", "type": "start"}, htmx=True)
+    refused = browser.post(f"/t/{token}/act", {"version": "3", "type": "end_turn"}, htmx=True)
+    assert refused.status_code == 422 and "Gracz najpierw dobiera kartę z koszar." in _words(text(refused))
+    page = _words(text(browser.get(f"/t/{token}")))
+    assert "Tura gracza Ann: dobierz kartę z koszar." in page and "Koszary: 35 kart." in page
+    history = _words(text(other_browser.get(f"/t/{token}/history", headers={"Accept-Language": "fr"})))
+    assert "Ann a brûlé la carte roi de carreau avant la partie et a pioché 2 cartes." in history
+    assert "Les cartes sont distribuées (4 cartes d'armée chacun)." in history
+
+
+def test_typed_cards_are_read_in_the_pages_language(browser):
+    token = browser.create_table("fort", {"players": "2", "name_1": "Ann", "name_2": "Bob"})
+    browser.get("/language/fr")
+    dealt = browser.post(f"/t/{token}/act", {"version": "0", "type": "deal", "fort_p1": "9C 9T 2P RK",
+                                             "fort_p2": "5H 8C JS 4D"}, htmx=True)  # French, then the API's notation
+    assert dealt.status_code == 200
+    assert "Avant la partie, chaque joueur peut brûler une carte." in _words(text(dealt))
+
+
+def _pdf_words(pdf: bytes, tmp_path) -> str:
+    tool = shutil.which("pdftotext") or pytest.fail("pdftotext is missing: run `make debs`")
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(pdf)
+    return " ".join(subprocess.run([tool, "-layout", str(path), "-"], check=True, capture_output=True,
+                                   text=True).stdout.split())
+
+
+def _sheet(slug: str, lang: str) -> bytes:
+    import io
+
+    out = io.BytesIO()
+    printables.build(slug, out, lang=lang, base_url="http://192.168.1.20:5000")
+    return out.getvalue()
+
+
+def test_forts_sheets_in_polish_and_french(tmp_path):
+    reference = _pdf_words(_sheet("fort-reference", "pl"), tmp_path)
+    assert "Fort: ściągawka" in reference and "Dokąd trafiają karty" in reference
+    assert "podwójnej wieży wymaga 6 kart armii, potrójnej 10" in reference and "Najwyżej 3 próby" in reference
+    assert set("ąęłóśż") <= set(reference)
+    tracker = _pdf_words(_sheet("fort-challenge-tracker", "fr"), tmp_path)
+    assert "Carte du fort" in tracker and "Attaquant" in tracker and "3 au plus" in tracker

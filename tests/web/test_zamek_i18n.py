@@ -1,0 +1,54 @@
+"""Zamek in French and Polish (issue 17): the rules' refusals through the API and the score sheet,
+each in the reader's language, the API's code unchanged."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import text
+
+TURN = "/api/v1/zamek/turn"
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("en", "12 is not higher than 20, the end of this castle: put it back."),
+    ("fr", "Le 12 n'est pas plus haut que le 20, le bout de ce château\u00a0: remettez-le."),
+    ("pl", "12 nie jest wyższa niż 20, ostatnia karta tego zamku: odłóż ją na miejsce."),
+])
+def test_an_api_refusal_is_said_in_the_callers_language_with_its_code_unchanged(browser, lang, sentence):
+    body = {"castles": {"p1": [1, 20], "p2": [1, 3]}, "player": "p1", "card": 12, "action": "add"}
+    answer = browser.client.post(TURN, data=json.dumps(body), content_type="application/json",
+                         headers={"Accept-Language": lang})
+    error = answer.get_json()["error"]
+    assert answer.status_code == 422 and error["code"] == "not_higher" and error["message"] == sentence
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("fr", "Deux châteaux s'appellent Ola\u00a0: donnez à chacun un nom différent."),
+    ("pl", "Dwa zamki nazywają się Ola: nadaj każdemu inną nazwę."),
+])
+def test_the_score_sheet_refuses_in_the_page_language(browser, lang, sentence):
+    page = text(browser.get("/zamek/score?name1=Ola&castle1=1+5&name2=Ola&castle2=1+7",
+                            headers={"Accept-Language": lang}))
+    assert sentence in page
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("fr", "Ola gagne aux points."),
+    ("pl", "Ola wygrywa na punkty."),
+])
+def test_the_score_sheet_names_the_winner_in_the_page_language(browser, lang, sentence):
+    page = text(browser.get("/zamek/score?name1=Ola&castle1=1+41&name2=Kuba&castle2=1+7",
+                            headers={"Accept-Language": lang}))
+    assert sentence in page
+
+
+@pytest.mark.parametrize(("lang", "sentences"), [
+    ("fr", ["Un jeu de mémoire où l'on bâtit des châteaux", "Lancer la table", "Paquet"]),
+    ("pl", ["Gra pamięciowa o budowaniu zamków", "Załóż stół", "Czarnoksiężnik"]),
+])
+def test_the_zamek_page_speaks_the_page_language(browser, lang, sentences):
+    page = text(browser.get("/zamek/", headers={"Accept-Language": lang}))
+    assert all(sentence in page for sentence in sentences)
