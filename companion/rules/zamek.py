@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 
-from companion.rules.errors import N_, NP_, Either, Message, RuleError
+from companion.rules.errors import N_, NP_, Either, Message, RuleError, dump
 
 TILE = 1  # every castle starts with the tile 1
 LOWEST, HIGHEST = 2, 46  # the numbers on the cards
@@ -1075,7 +1075,8 @@ def _card_view(state: dict) -> dict | None:
         "picture": picture(state["deck"], state["card"]["number"]),
         "must_go_to_box": must_go_to_box(state["castles"], state["card"]["number"]),
         "choices": [choice for choice, refusal in refusals.items() if refusal is None],
-        "refused": {choice: refusal.sentence for choice, refusal in refusals.items() if refusal},
+        # Stored sentences (errors.dump): a view is plain JSON, said in the reader's language by the page.
+        "refused": {choice: dump(refusal.sentence) for choice, refusal in refusals.items() if refusal},
     }
 
 
