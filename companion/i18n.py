@@ -28,7 +28,7 @@ from werkzeug.http import parse_accept_header
 from companion import catalogs
 from companion.rules import cards
 from companion.rules.cards import Card
-from companion.rules.errors import Either, Message, Plural, RuleError
+from companion.rules.errors import Either, Message, Plural, RuleError, load
 
 LANGUAGES = catalogs.LANGUAGES
 NAMES = {"en": "English", "fr": "Français", "pl": "Polski"}  # each language in its own words
@@ -142,6 +142,8 @@ def say(value: object, lang: str | None = None) -> str:
         catalog = translations(lang)
     if isinstance(value, RuleError):
         value = value.sentence
+    if isinstance(value, str) and value.startswith('{"sentence":'):  # a sentence kept in a view (errors.dump)
+        value = load(value)
     if isinstance(value, Message):
         return value.render(functools.partial(_translate, catalog), functools.partial(_param, lang, catalog))
     if isinstance(value, str):

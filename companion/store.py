@@ -682,6 +682,20 @@ def player_stats(conn: Connection, player_id: int) -> dict:
     }
 
 
+def player_days(conn: Connection, player_id: int) -> list[tuple[str, int, int]]:
+    """A player's record day by day (UTC days), oldest first: (``2026-11-23``, plays, wins), the
+    wins over time of their page. One row per day played, however many plays a day had."""
+    day = sa.func.substr(play_players.c.finished, 1, 10).label("day")
+    wins = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0))
+    rows = conn.execute(
+        sa.select(day, sa.func.count().label("plays"), wins.label("wins"))
+        .where(play_players.c.player_id == player_id)
+        .group_by(day)
+        .order_by(day)
+    )
+    return [(row.day, row.plays, int(row.wins)) for row in rows]
+
+
 def game_stats(conn: Connection, game: str) -> dict:
     """A game's record: plays, the winners' table (``{"id", "name", "wins", "plays"}``, most wins
     first, at most 10) and the average length of a play in seconds (None with no play)."""

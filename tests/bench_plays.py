@@ -60,6 +60,7 @@ def _bench(database: str) -> None:
         "a game's statistics": lambda: store.game_stats(conn, "castle"),
         "names starting with P": lambda: store.player_names(conn, "p"),
         "every player": lambda: store.players(conn),
+        "a player's days (wins chart)": lambda: store.player_days(conn, busiest["id"]),
     }
     kind = db.url(database).split(":")[0]
     print(f"\nThe history with {PLAYS:,} plays ({kind}; imported in {took:.1f} s; "
@@ -74,7 +75,35 @@ def _bench(database: str) -> None:
             wall.append(time.perf_counter() - started_wall)
         print(f"  {name:28} {statistics.median(cpu) * 1000:7.2f} {statistics.median(wall) * 1000:7.2f}")
     conn.close()
+    _pages(database, busiest["id"], deep)
     db.engine(database).dispose()
+
+
+def _pages(database: str, busiest: int, deep: str) -> None:
+    """The history's pages themselves, rendered by the app (a test client: no network), in ms."""
+    from companion import create_app
+
+    client = create_app({"DATABASE": database, "SECRET_KEY": "bench", "SWEEP_DAYS": 0}).test_client()
+    pages = {
+        "/history": "/history",
+        "/history, one player": f"/history?player={busiest}",
+        "/history, a page deep": f"/history?before={deep}",
+        "a play's page (chart)": "/history/bench-play-000042",
+        "a player's page (chart)": f"/players/{busiest}",
+        "a game's page": "/history/game/castle",
+        "/players": "/players",
+        "a start form (names)": "/castle/",
+    }
+    print(f"  {'page':28} {'wall':>7} {'bytes':>7}")
+    for name, path in pages.items():
+        wall, size = [], 0
+        for _ in range(RUNS):
+            started = time.perf_counter()
+            response = client.get(path)
+            wall.append(time.perf_counter() - started)
+            assert response.status_code == 200, (path, response.status_code)
+            size = len(response.data)
+        print(f"  {name:28} {statistics.median(wall) * 1000:7.2f} {size:7,}")
 
 
 def _plays() -> list[dict]:

@@ -319,6 +319,13 @@ def new_table(options: dict, seed: int) -> dict:
     }
 
 
+def rematch_options(options: dict, state: dict) -> dict:
+    """The options of a new game at the same table: the same players and names, and the deal
+    passed to the dealer's left (the next seat clockwise), as a deal goes round in card games."""
+    order = SEAT_ORDER[state["players"]]
+    return {**options, "dealer": order[(order.index(state["dealer"]) + 1) % len(order)]}
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after the referee's ``action`` (deal, play or pass); the input is never changed."""
     if actor != "referee":

@@ -367,6 +367,12 @@ def new_table(options: dict, seed: int) -> dict:
     }
 
 
+def rematch_options(options: dict, state: dict) -> dict:
+    """The options of a new game: the same players in the same turn order (the rules page does not
+    say who plays first in the next game, so the start form's order stands)."""
+    return dict(options)
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after the referee's ``action`` (a new state; the input is never changed)."""
     if actor != "referee":

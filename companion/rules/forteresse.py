@@ -257,6 +257,18 @@ def new_table(options: dict, seed: int) -> dict:
     return state
 
 
+def rematch_options(options: dict, state: dict) -> dict:
+    """The options of a new match: the same players, fortresses kept the same way, and the first
+    shot of round 1 to the player who did not fire it in this match (the rounds alternate)."""
+    return {**options, "first": _other(state["rounds"][0]["first"])}
+
+
+def round_scores(details: dict) -> tuple[str, list[list[int]]]:
+    """A finished match's points in each of its two rounds (``details`` is its play's
+    ``play_details``), for the history's chart: ``("round", [[points per player] per round])``."""
+    return "round", [[seat["points"] for seat in round_] for round_ in details.get("rounds", [])]
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after ``actor`` (``"referee"``, ``"a"`` or ``"b"``) does ``action``; the input is kept."""
     if not isinstance(action, dict):

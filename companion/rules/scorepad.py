@@ -48,6 +48,17 @@ def new_table(options: dict, seed: int) -> dict:
     return {"players": names, "rounds": [], "corrected": [], "lowest_wins": lowest_wins, "seed": seed}
 
 
+def rematch_options(options: dict, state: dict) -> dict:
+    """The options of a new pad: the same players in the same order, and the same way of winning."""
+    return dict(options)
+
+
+def round_scores(details: dict) -> tuple[str, list[list[int]]]:
+    """A finished pad's points round by round (``details`` is its play's ``play_details``), for the
+    history's chart: ``("round", [[points per player] per round])``."""
+    return "round", [list(points) for points in details.get("rounds", [])]
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """Record a round, ``{"type": "round", "points": [int per player]}``, or correct one,
     ``{"type": "correct", "round": n, "points": [...]}`` (round 1 first); the referee only."""

@@ -11,9 +11,15 @@ import re
 from functools import cache, lru_cache
 from importlib import resources
 
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, NP_, Message, RuleError
 
 EDGES = ("top", "right", "bottom", "left")
+EDGE_NUMBER_SENTENCES = (
+    N_("The top number must be a whole number from 1 to 9."),
+    N_("The right number must be a whole number from 1 to 9."),
+    N_("The bottom number must be a whole number from 1 to 9."),
+    N_("The left number must be a whole number from 1 to 9."),
+)
 STEP = {"north": (0, -1), "east": (1, 0), "south": (0, 1), "west": (-1, 0)}
 OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
 # Where each edge of a card points on the board, for the seat of its owner.
@@ -57,11 +63,12 @@ def parse_cell(text: object, size: int, field: str = "cell") -> str:
     """The canonical name of a cell of a ``size`` board; refuses junk and cells off the board."""
     match = _CELL.match(text) if isinstance(text, str) else None
     if match is None:
-        raise RuleError("bad_cell", "A cell is a column letter and a row number, like B2.", field)
+        raise RuleError("bad_cell", N_("A cell is a column letter and a row number, like B2."), field)
     column, row = ord(match[1].upper()) - ord("A"), int(match[2]) - 1
     if column >= size or row >= size:
         last = _name(size - 1, size - 1)
-        raise RuleError("off_board", f"{text.upper()} is off the board: cells run from A1 to {last}.", field)
+        raise RuleError("off_board", N_("%(cell)s is off the board: cells run from A1 to %(last)s."), field,
+                        cell=text.upper(), last=last)
     return _name(column, row)
 
 
@@ -114,7 +121,7 @@ def play(board: dict, seats: dict, size: int, cell: str, card: dict) -> dict:
     where they are empty and the card lies on ``cell``. The input board is not changed.
     """
     if cell in board:
-        raise RuleError("occupied", f"{cell} already holds a card: play on an empty cell.", "cell")
+        raise RuleError("occupied", N_("%(cell)s already holds a card: play on an empty cell."), "cell", cell=cell)
     steps = process(board, seats, size, cell, card)
     captured = sorted((step["cell"] for step in steps if step["result"] == "capture"), key=cell_key)
     after = {name: held for name, held in board.items() if name not in captured}
@@ -164,7 +171,7 @@ def first_starter(players: list[str], seed: int) -> str:
 def seating(players: int) -> dict[str, str]:
     """Player ids and their seats for 2 (S, N) or 4 (S, W, N, E) players; refuses three."""
     if isinstance(players, bool) or not isinstance(players, int) or players not in SEATING:
-        raise RuleError("bad_players", "Square Tactics is played by 2 or 4 players.", "players")
+        raise RuleError("bad_players", N_("Square Tactics is played by 2 or 4 players."), "players")
     return dict(zip(PLAYER_IDS, SEATING[players], strict=False))
 
 
@@ -181,7 +188,8 @@ def faction(faction_id: str) -> dict:
     factions = load_factions()
     if not isinstance(faction_id, str) or faction_id not in factions:
         known = ", ".join(factions)
-        raise RuleError("unknown_faction", f"There is no faction {faction_id!r}; choose one of {known}.")
+        raise RuleError("unknown_faction", N_("There is no faction %(faction)s; choose one of %(known)s."),
+                        faction=repr(faction_id), known=known)
     return factions[faction_id]
 
 
@@ -194,14 +202,16 @@ def validate_faction(data: object, field: str = "faction") -> dict:
     data = _mapping(data, field)
     faction_id = data.get("id", "custom")
     if not isinstance(faction_id, str) or not _FACTION_ID.match(faction_id):
-        raise RuleError("bad_faction", "A faction id is a short lower-case word, like 'ramparts'.", f"{field}.id")
+        raise RuleError("bad_faction", N_("A faction id is a short lower-case word, like 'ramparts'."), f"{field}.id")
     emblem = data.get("emblem", "banner")
     if emblem not in EMBLEMS:
-        raise RuleError("bad_faction", f"The emblem must be one of {', '.join(EMBLEMS)}.", f"{field}.emblem")
+        raise RuleError("bad_faction", N_("The emblem must be one of %(emblems)s."), f"{field}.emblem",
+                        emblems=", ".join(EMBLEMS))
     return {
         "id": faction_id,
-        "name": _text(data.get("name"), f"{field}.name", "a faction"),
-        "description": _text(data.get("description", ""), f"{field}.description", "", allow_empty=True, limit=300),
+        "name": _text(data.get("name"), f"{field}.name", N_("Give a faction a name of 1 to %(count)s characters.")),
+        "description": _text(data.get("description", ""), f"{field}.description",
+                             N_("Give a faction a description of at most %(count)s characters."), allow_empty=True, limit=300),
         "emblem": emblem,
         "cards": _faction_cards(data.get("cards"), f"{field}.cards"),
     }
@@ -210,11 +220,11 @@ def validate_faction(data: object, field: str = "faction") -> dict:
 def validate_edges(value: object, field: str = "edges") -> list[int]:
     """Four whole numbers 1-9 (top, right, bottom, left); booleans are not numbers."""
     if not isinstance(value, list) or len(value) != 4:
-        raise RuleError("bad_edges", "A card has four numbers: top, right, bottom, left.", field)
+        raise RuleError("bad_edges", N_("A card has four numbers: top, right, bottom, left."), field)
     for index, number in enumerate(value):
         if isinstance(number, bool) or not isinstance(number, int) or not MIN_EDGE <= number <= MAX_EDGE:
             raise RuleError(
-                "bad_edges", f"The {EDGES[index]} number must be a whole number from 1 to 9.", f"{field}[{index}]"
+                "bad_edges", EDGE_NUMBER_SENTENCES[index], f"{field}[{index}]"
             )
     return list(value)
 
@@ -236,7 +246,8 @@ def api_play(body: object) -> dict:
     move = _mapping(body.get("play"), "play")
     player = _player(move.get("player"), seats, "play.player")
     if "turn" in body and _player(body["turn"], seats, "turn") != player:
-        raise RuleError("out_of_turn", f"It is {body['turn']}'s turn, not {player}'s.", "play.player")
+        raise RuleError("out_of_turn", N_("It is %(turn)s's turn, not %(player)s's."), "play.player",
+                        turn=body["turn"], player=player)
     cell = parse_cell(move.get("cell"), size, "play.cell")
     edges = validate_edges(move.get("edges"), "play.edges")
     if "hand" in move:
@@ -244,7 +255,7 @@ def api_play(body: object) -> dict:
     try:
         result = play(board, seats, size, cell, {"owner": player, "edges": edges})
     except RuleError as error:
-        raise RuleError(error.code, error.message, "play.cell") from None
+        raise error.at("play.cell") from None
     return result
 
 
@@ -256,7 +267,9 @@ def api_score(body: object) -> dict:
     board = _board(body.get("board"), size, None, "board")
     players = set(captured) | {held["owner"] for held in board.values()}
     if len(players) > _players_for(size):
-        raise RuleError("bad_players", f"A {size}x{size} board has at most {_players_for(size)} players.", "board")
+        raise RuleError("bad_players", NP_("A %(size)sx%(size)s board has at most %(count)s player.",
+                                            "A %(size)sx%(size)s board has at most %(count)s players."),
+                        "board", size=size, count=_players_for(size))
     return score(size, board, captured)
 
 
@@ -280,7 +293,7 @@ def new_table(options: dict, seed: int) -> dict:
     options = _mapping(options, "")
     seed = options.get("seed", seed)
     if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RuleError("bad_options", "The seed must be a whole number.", "seed")
+        raise RuleError("bad_options", N_("The seed must be a whole number."), "seed")
     places = seating(options.get("players"))
     players = list(places)
     state = {
@@ -303,6 +316,18 @@ def new_table(options: dict, seed: int) -> dict:
     return _deal(state, first_starter(players, seed))
 
 
+def rematch_options(options: dict, state: dict) -> dict:
+    """The options of a new match: the same seats, names and factions; its first game's starter is
+    drawn at random again, as the rules page says (a fixed seed in the options is dropped)."""
+    return {key: value for key, value in options.items() if key != "seed"}
+
+
+def round_scores(details: dict) -> tuple[str, list[list[int]]]:
+    """A finished match's points in each of its three games (``details`` is its play's
+    ``play_details``), for the history's chart: ``("game", [[points per player] per game])``."""
+    return "game", [list(game["scores"]) for game in details.get("games", [])]
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """A new state after ``{"type": "play", "cell", "card" | "edges", "player"?}``,
     ``{"type": "hand", "player", "cards": [card id or name, ...]}`` (the cards that player
@@ -312,39 +337,51 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     kind = action.get("type")
     if kind == "play":
         if state["over"]:
-            raise RuleError("game_over", "This game is over: start the next game of the match.")
+            raise RuleError("game_over", N_("This game is over: start the next game of the match."))
         _check_actor(state, actor, state["turn"], "play")
         return _apply_play(_copy(state), action)
     if kind == "hand":
         player = action.get("player")
         if not isinstance(player, str) or player not in state["players"]:
-            raise RuleError("unknown_player", f"The player must be one of {', '.join(state['players'])}.", "player")
+            raise RuleError("unknown_player", N_("The player must be one of %(players)s."), "player",
+                            players=", ".join(state["players"]))
         _check_actor(state, actor, player, "hand")
         return _apply_hand(_copy(state), player, action.get("cards"))
     if kind == "next_game":
         _check_actor(state, actor, None, "next_game")
         return _apply_next_game(_copy(state))
-    raise RuleError("unknown_action", "An action is a 'play', a 'hand' or a 'next_game'.", "type")
+    raise RuleError("unknown_action", N_("An action is a 'play', a 'hand' or a 'next_game'."), "type")
 
 
-def describe(state: dict, action: dict, actor: str) -> str:
+def describe(state: dict, action: dict, actor: str) -> Message:
     """The action in words for the table's history, e.g. ``Ola plays Archer [5 3 7 2] on B3, captures B2.``"""
     if action.get("type") == "next_game":
         after = apply(state, action, actor)
-        return f"Game {after['game']} begins; {after['names'][after['starter']]} starts."
+        return Message(N_("Game %(game)s begins; %(starter)s starts."), game=after["game"],
+                       starter=after["names"][after["starter"]])
     if action.get("type") == "hand":
         after = apply(state, action, actor)
         player = action["player"]
-        return f"{after['names'][player]}'s hand was entered: {len(after['hands'][player])} of {_hand_size(after, player)} cards known."
+        return Message(NP_("%(player)s's hand was entered: %(known)s of %(count)s card known.",
+                           "%(player)s's hand was entered: %(known)s of %(count)s cards known."),
+                       player=after["names"][player], known=len(after["hands"][player]), count=_hand_size(after, player))
     after = apply(state, action, actor)
     last = after["last"]
     card = last["card"]
-    text = f"{after['names'][last['player']]} plays {card['name']} {_numbers(card['edges'])} on {last['cell']}"
+    params = {"player": after["names"][last["player"]], "card": card["name"], "numbers": _numbers(card["edges"]),
+              "cell": last["cell"], "captured": ", ".join(last["captured"])}
+    stopped = last["steps"] and last["steps"][-1]["result"] == "stop"
+    if stopped:
+        params["stop"] = last["steps"][-1]["cell"]
+    if last["captured"] and stopped:
+        return Message(N_("%(player)s plays %(card)s %(numbers)s on %(cell)s, captures %(captured)s, stopped by %(stop)s."),
+                       **params)
     if last["captured"]:
-        text += f", captures {', '.join(last['captured'])}"
-    if last["steps"] and last["steps"][-1]["result"] == "stop":
-        text += f", stopped by {last['steps'][-1]['cell']}"
-    return text + "."
+        return Message(N_("%(player)s plays %(card)s %(numbers)s on %(cell)s, captures %(captured)s."), **params)
+    del params["captured"]
+    if stopped:
+        return Message(N_("%(player)s plays %(card)s %(numbers)s on %(cell)s, stopped by %(stop)s."), **params)
+    return Message(N_("%(player)s plays %(card)s %(numbers)s on %(cell)s."), **params)
 
 
 def view(state: dict, viewer: str) -> dict:
@@ -477,35 +514,37 @@ def _factions_json() -> str:
 
 def _faction_cards(value: object, field: str) -> list[dict]:
     if not isinstance(value, list) or not MIN_CARDS <= len(value) <= MAX_CARDS:
-        raise RuleError("bad_faction", f"A faction has {MIN_CARDS} to {MAX_CARDS} cards.", field)
+        raise RuleError("bad_faction", N_("A faction has %(least)s to %(most)s cards."), field, least=MIN_CARDS, most=MAX_CARDS)
     cards = []
     for index, entry in enumerate(value):
         entry = _mapping(entry, f"{field}[{index}]")
-        name = _text(entry.get("name"), f"{field}[{index}].name", "a card")
+        name = _text(entry.get("name"), f"{field}[{index}].name", N_("Give a card a name of 1 to %(count)s characters."))
         cards.append({"name": name, "edges": validate_edges(entry.get("edges"), f"{field}[{index}].edges")})
     names = [card["name"].casefold() for card in cards]
     if len(set(names)) != len(names):
-        raise RuleError("bad_faction", "Two cards of the faction have the same name; tell them apart.", field)
+        raise RuleError("bad_faction", N_("Two cards of the faction have the same name; tell them apart."), field)
     return cards
 
 
 def _mapping(value: object, field: str) -> dict:
     if not isinstance(value, dict):
-        where = f"'{field}'" if field else "The body"
-        raise RuleError("bad_request", f"{where} must be a JSON object.", field or None)
+        if not field:
+            raise RuleError("bad_request", N_("The body must be a JSON object."))
+        raise RuleError("bad_request", N_("'%(name)s' must be a JSON object."), field, name=field)
     return value
 
 
-def _text(value: object, field: str, what: str, allow_empty: bool = False, limit: int = MAX_NAME) -> str:
+def _text(value: object, field: str, sentence: str, allow_empty: bool = False, limit: int = MAX_NAME,
+          **params) -> str:
     if not isinstance(value, str) or (not value.strip() and not allow_empty) or len(value) > limit:
-        raise RuleError("bad_name", f"Give {what} a name of 1 to {limit} characters.", field)
+        raise RuleError("bad_name", sentence, field, count=limit, **params)
     return value.strip()
 
 
 def _size(value: object, field: str) -> int:
     # 3.0 == 3 in Python, but a float size would break every board function: refuse it.
     if isinstance(value, bool) or not isinstance(value, int) or value not in (3, 4):
-        raise RuleError("bad_size", "The board is 3 (two players) or 4 (four players) cells wide.", field)
+        raise RuleError("bad_size", N_("The board is 3 (two players) or 4 (four players) cells wide."), field)
     return value
 
 
@@ -514,22 +553,23 @@ def _seats(value: object, size: int, field: str) -> dict[str, str]:
     expected = SEATING[_players_for(size)]
     for player, seat in value.items():
         if not isinstance(seat, str) or seat not in expected:
-            board = f"{size}x{size}"
-            shown = f"“{seat[:12]}”" if isinstance(seat, str) else "That seat"
-            raise RuleError("bad_seat", f"{shown} is not a seat of a {board} board: use {' '.join(expected)}.",
-                            f"{field}.{player}")
-        _text(player, f"{field}", "each player")
+            if not isinstance(seat, str):
+                raise RuleError("bad_seat", N_("That seat is not a seat of a %(size)sx%(size)s board: use %(seats)s."),
+                                f"{field}.{player}", size=size, seats=" ".join(expected))
+            raise RuleError("bad_seat", N_("“%(seat)s” is not a seat of a %(size)sx%(size)s board: use %(seats)s."),
+                            f"{field}.{player}", seat=seat[:12], size=size, seats=" ".join(expected))
+        _text(player, f"{field}", N_("Give each player a name of 1 to %(count)s characters."))
     if len(value) == 3:
-        raise RuleError("bad_players", "Square Tactics is played by 2 or 4 players, not 3.", field)
+        raise RuleError("bad_players", N_("Square Tactics is played by 2 or 4 players, not 3."), field)
     if sorted(value.values()) != sorted(expected):
-        raise RuleError("bad_players", f"A {size}x{size} board seats one player on each of {' '.join(expected)}.",
-                        field)
+        raise RuleError("bad_players", N_("A %(size)sx%(size)s board seats one player on each of %(seats)s."),
+                        field, size=size, seats=" ".join(expected))
     return dict(value)
 
 
 def _player(value: object, seats: dict, field: str) -> str:
     if not isinstance(value, str) or value not in seats:
-        raise RuleError("unknown_player", f"The player must be one of {', '.join(seats)}.", field)
+        raise RuleError("unknown_player", N_("The player must be one of %(players)s."), field, players=", ".join(seats))
     return value
 
 
@@ -539,13 +579,13 @@ def _board(value: object, size: int, seats: dict | None, field: str) -> dict:
     for name, held in value.items():
         cell = parse_cell(name, size, f"{field}.{name}")
         if cell in board:
-            raise RuleError("occupied", f"{cell} is given twice on the board.", f"{field}.{name}")
+            raise RuleError("occupied", N_("%(cell)s is given twice on the board."), f"{field}.{name}", cell=cell)
         held = _mapping(held, f"{field}.{name}")
         owner = held.get("owner")
         if seats is not None:
             owner = _player(owner, seats, f"{field}.{name}.owner")
         else:
-            owner = _text(owner, f"{field}.{name}.owner", "the owner")
+            owner = _text(owner, f"{field}.{name}.owner", N_("Give the owner a name of 1 to %(count)s characters."))
         board[cell] = {"owner": owner, "edges": validate_edges(held.get("edges"), f"{field}.{name}.edges")}
     return _sorted_board(board)
 
@@ -554,18 +594,19 @@ def _captured(value: object, field: str) -> dict[str, int]:
     value = _mapping(value, field)
     for player, count in value.items():
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_CAPTURED:
-            raise RuleError("bad_captured", "Captured cards are counted with a whole number, 0 or more.",
+            raise RuleError("bad_captured", N_("Captured cards are counted with a whole number, 0 or more."),
                             f"{field}.{player}")
-        _text(player, field, "each player")
+        _text(player, field, N_("Give each player a name of 1 to %(count)s characters."))
     return dict(value)
 
 
 def _check_hand(value: object, edges: list[int], player: str) -> None:
     if not isinstance(value, list):
-        raise RuleError("bad_request", "play.hand must be a list of cards of four numbers.", "play.hand")
+        raise RuleError("bad_request", N_("play.hand must be a list of cards of four numbers."), "play.hand")
     hand = [validate_edges(card, f"play.hand[{index}]") for index, card in enumerate(value)]
     if edges not in hand:
-        raise RuleError("not_in_hand", f"{player} holds no card {_numbers(edges)}.", "play.edges")
+        raise RuleError("not_in_hand", N_("%(player)s holds no card %(numbers)s."), "play.edges",
+                        player=player, numbers=_numbers(edges))
 
 
 def _names(value: object, players: list[str]) -> dict[str, str]:
@@ -573,7 +614,8 @@ def _names(value: object, players: list[str]) -> dict[str, str]:
     names = {}
     for number, player in enumerate(players, start=1):
         given = value.get(player)
-        names[player] = _text(given, f"names.{player}", player) if given not in (None, "") else f"Player {number}"
+        names[player] = _text(given, f"names.{player}", N_("Give %(player)s a name of 1 to %(count)s characters."),
+                               player=player) if given not in (None, "") else f"Player {number}"
     return names
 
 
@@ -582,11 +624,11 @@ def _seat_faction(state: dict, player: str, choice: object, field: str) -> None:
         try:
             chosen = faction(choice)
         except RuleError as error:
-            raise RuleError(error.code, error.message, field) from None
+            raise error.at(field) from None
     elif isinstance(choice, dict):
         chosen = validate_faction(choice, field)
     else:
-        raise RuleError("bad_faction", f"Choose a faction for {player}.", field)
+        raise RuleError("bad_faction", N_("Choose a faction for %(player)s."), field, player=player)
     state["factions"][player] = {key: chosen[key] for key in ("id", "name", "description", "emblem")}
     for number, card in enumerate(chosen["cards"], start=1):
         card_id = f"{player}-{number:02d}"
@@ -611,10 +653,10 @@ def _check_actor(state: dict, actor: str, player: str | None, kind: str) -> None
     if actor == "referee" or (player is not None and actor == player):
         return
     if kind == "next_game":
-        raise RuleError("not_referee", "Only the referee starts the next game.")
+        raise RuleError("not_referee", N_("Only the referee starts the next game."))
     if kind == "hand":
-        raise RuleError("not_your_hand", "A player's link enters only that player's own hand.")
-    raise RuleError("out_of_turn", f"It is {state['names'][player]}'s turn: wait for yours.")
+        raise RuleError("not_your_hand", N_("A player's link enters only that player's own hand."))
+    raise RuleError("out_of_turn", N_("It is %(player)s's turn: wait for yours."), player=state["names"][player])
 
 
 def _hand_size(state: dict, player: str) -> int:
@@ -624,15 +666,17 @@ def _hand_size(state: dict, player: str) -> int:
 def _apply_hand(state: dict, player: str, cards: object) -> dict:
     """The cards ``player`` really holds, as far as known: unplayed cards of theirs, at most a hand's worth."""
     if state["over"]:
-        raise RuleError("game_over", "This game is over: enter the hands when the next game begins.")
+        raise RuleError("game_over", N_("This game is over: enter the hands when the next game begins."))
     if not isinstance(cards, list):
-        raise RuleError("bad_request", "List the cards in the hand.", "cards")
+        raise RuleError("bad_request", N_("List the cards in the hand."), "cards")
     size, name = _hand_size(state, player), state["names"][player]
     if len(cards) > size:
-        raise RuleError("too_many_cards", f"{name} holds {size} cards, and {len(cards)} were chosen.", "cards")
+        raise RuleError("too_many_cards", NP_("%(name)s holds %(held)s cards, and %(count)s was chosen.",
+                                               "%(name)s holds %(held)s cards, and %(count)s were chosen."),
+                        "cards", name=name, held=size, count=len(cards))
     chosen = [_find_card(state, player, wanted) for wanted in cards]
     if len(set(chosen)) != len(chosen):
-        raise RuleError("same_card", "The same card was chosen twice: choose each card once.", "cards")
+        raise RuleError("same_card", N_("The same card was chosen twice: choose each card once."), "cards")
     state["hands"][player], state["hidden"][player] = chosen, size - len(chosen)
     return state
 
@@ -649,13 +693,13 @@ def _copy(state: dict) -> dict:
 
 def _apply_play(state: dict, action: dict) -> dict:
     if state["over"]:
-        raise RuleError("game_over", "This game is over: start the next game of the match.")
+        raise RuleError("game_over", N_("This game is over: start the next game of the match."))
     player = state["turn"]
     if "player" in action and action["player"] != player:
-        raise RuleError("out_of_turn", f"It is {state['names'][player]}'s turn.", "player")
+        raise RuleError("out_of_turn", N_("It is %(player)s's turn."), "player", player=state["names"][player])
     cell = parse_cell(action.get("cell"), state["size"], "cell")
     if cell in state["board"]:
-        raise RuleError("occupied", f"{cell} already holds a card: play on an empty cell.", "cell")
+        raise RuleError("occupied", N_("%(cell)s already holds a card: play on an empty cell."), "cell", cell=cell)
     card = _take_card(state, player, action)
     held = {"owner": player, "edges": card["edges"], "card": card["id"], "name": card["name"]}
     result = play(state["board"], state["seats"], state["size"], cell, held)
@@ -671,7 +715,7 @@ def _take_card(state: dict, player: str, action: dict) -> dict:
     """The card played: from the hand as entered, or, while the hand holds cards not entered,
     any unplayed card of the player's; then the player draws, if their deck has a card left."""
     if ("card" in action) == ("edges" in action):
-        raise RuleError("bad_request", "Give either the card played or its four numbers.", "card")
+        raise RuleError("bad_request", N_("Give either the card played or its four numbers."), "card")
     if "card" in action:
         card_id = _find_card(state, player, action["card"])
     else:
@@ -682,17 +726,18 @@ def _take_card(state: dict, player: str, action: dict) -> dict:
     elif state["hidden"][player]:
         state["hidden"][player] -= 1  # it was a card of the hand not entered
     else:
-        raise RuleError("not_in_hand", _not_in_hand(state, player, card_id), "card")
+        raise _not_in_hand(state, player, card_id)
     state["unplayed"][player].remove(card_id)
     if len(state["unplayed"][player]) > _hand_size(state, player):
         state["hidden"][player] += 1  # the card drawn is not known until it is entered
     return state["cards"][card_id]
 
 
-def _not_in_hand(state: dict, player: str, card_id: str) -> str:
+def _not_in_hand(state: dict, player: str, card_id: str) -> RuleError:
     cards = state["cards"]
     held = ", ".join(cards[held]["name"] for held in state["hands"][player])
-    return f"{cards[card_id]['name']} is not in {state['names'][player]}'s hand, which holds {held}."
+    return RuleError("not_in_hand", N_("%(card)s is not in %(player)s's hand, which holds %(held)s."), "card",
+                     card=cards[card_id]["name"], player=state["names"][player], held=held)
 
 
 def _find_card(state: dict, player: str, wanted: object) -> str:
@@ -701,8 +746,11 @@ def _find_card(state: dict, player: str, wanted: object) -> str:
             if wanted == card_id or wanted.strip().casefold() == state["cards"][card_id]["name"].casefold():
                 return card_id
     name = state["names"][player]
-    shown = f"“{wanted.strip()[:40]}”" if isinstance(wanted, str) else "That card"
-    raise RuleError("not_in_hand", f"{shown} is not one of {name}'s cards still to play.", "card")
+    if not isinstance(wanted, str):
+        raise RuleError("not_in_hand", N_("That card is not one of %(player)s's cards still to play."), "card",
+                        player=name)
+    raise RuleError("not_in_hand", N_("“%(card)s” is not one of %(player)s's cards still to play."), "card",
+                    card=wanted.strip()[:40], player=name)
 
 
 def _typed_card(state: dict, player: str, edges: list[int]) -> str:
@@ -715,7 +763,8 @@ def _typed_card(state: dict, player: str, edges: list[int]) -> str:
             return card_id
     if not state["hidden"][player]:
         held = ", ".join(state["cards"][card]["name"] for card in hand)
-        raise RuleError("not_in_hand", f"No card {_numbers(edges)} is in {state['names'][player]}'s hand, which holds {held}.", "edges")
+        raise RuleError("not_in_hand", N_("No card %(numbers)s is in %(player)s's hand, which holds %(held)s."), "edges",
+                        numbers=_numbers(edges), player=state["names"][player], held=held)
     unplayed = state["unplayed"][player]
     set_aside = unknown[-1]
     state["set_aside"][player].append(set_aside)
@@ -757,9 +806,10 @@ def _end_game(state: dict) -> dict:
 
 def _apply_next_game(state: dict) -> dict:
     if not state["over"]:
-        raise RuleError("game_not_over", "Finish this game before starting the next one.")
+        raise RuleError("game_not_over", N_("Finish this game before starting the next one."))
     if state["match_over"]:
-        raise RuleError("match_over", f"The match is over after {GAMES_IN_MATCH} games.")
+        raise RuleError("match_over", NP_("The match is over after %(count)s game.", "The match is over after %(count)s games."),
+                        count=GAMES_IN_MATCH)
     starter = next_starter(state["players"], state["starter"], state["result"]["winner"])
     state["game"] += 1
     return _deal(state, starter)

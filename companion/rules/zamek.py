@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 
-from companion.rules.errors import N_, NP_, Either, Message, RuleError
+from companion.rules.errors import N_, NP_, Either, Message, RuleError, dump
 
 TILE = 1  # every castle starts with the tile 1
 LOWEST, HIGHEST = 2, 46  # the numbers on the cards
@@ -295,6 +295,12 @@ def new_table(options: dict, seed: int) -> dict:
         "winner": None,
         "decided_by": None,
     }
+
+
+def rematch_options(options: dict, state: dict) -> dict:
+    """The options of a new game: the same players or teams in the same turn order, variant and deck
+    (the rules page does not say who begins the next game, so the start form's order stands)."""
+    return dict(options)
 
 
 def apply(state: dict, action: dict, actor: str) -> dict:
@@ -1069,7 +1075,8 @@ def _card_view(state: dict) -> dict | None:
         "picture": picture(state["deck"], state["card"]["number"]),
         "must_go_to_box": must_go_to_box(state["castles"], state["card"]["number"]),
         "choices": [choice for choice, refusal in refusals.items() if refusal is None],
-        "refused": {choice: refusal.sentence for choice, refusal in refusals.items() if refusal},
+        # Stored sentences (errors.dump): a view is plain JSON, said in the reader's language by the page.
+        "refused": {choice: dump(refusal.sentence) for choice, refusal in refusals.items() if refusal},
     }
 
 

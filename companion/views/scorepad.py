@@ -13,11 +13,14 @@ bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
 
 
 def _options(form: dict) -> dict:
-    """The creation form: one player's name per line (or, from the API, a list of names), and
-    whether the lowest total wins (a ticked box: "yes", as the API gives true)."""
+    """The creation form: one player's name per line (or, from the API, a list of names), the
+    players ticked among those of earlier tables (``known``, the page's only), and whether the
+    lowest total wins (a ticked box: "yes", as the API gives true)."""
     names = form.get("players", "")
+    typed = names if isinstance(names, list) else str(names).splitlines()
+    ticked = [name for name in form.get("known", []) if name not in typed]
     return {
-        "players": names if isinstance(names, list) else str(names).splitlines(),
+        "players": typed + ticked,
         "lowest_wins": form.get("lowest_wins") == "yes",
     }
 
@@ -62,7 +65,7 @@ GAME = Game(
     table_options=_options,
     table_title=lambda options: ", ".join(name.strip() for name in options["players"] if name.strip()),
     table_action=_action,
-    list_fields=("points", "minus"),
+    list_fields=("points", "minus", "known"),
     options_schema=schemas.options(
         "The players' names, in the order their points are given.",
         {"players": {"oneOf": [

@@ -159,19 +159,17 @@ def act(token: str):
         return _refuse(
             link, table, game, 403, gettext("This is a viewer's link: it can watch the table but not play on it.")
         )
-    try:
-        form = form_dict(game.list_fields)
+
+    def move(form: dict) -> store.Table:
         action = game.checked_action(game.table_action(form, link.viewer))
         if link.role == "seat":
             action = {**action, "member": _member(), "member_name": _member_name(form)}
         version = None if store.order_free(game.rules, action) else _version(form)
-        table = store.act(get_db(), game.rules, table.id, link.viewer, action, version, _once(link, form))
-    except store.StaleTable as stale:
-        return _refuse(link, stale.table, game, 409, say(str(stale)))
-    except store.Repeated:
-        return _done(link, store.get_table(get_db(), table.id), game)
-    except RuleError as refused:
-        return _refuse(link, table, game, 422, say(refused))
+        return store.act(get_db(), game.rules, table.id, link.viewer, action, version, _once(link, form))
+
+    table, answer = _changed(link, table, game, move)
+    if answer is not None:
+        return answer
     if is_htmx():
         last = store.last_action(get_db(), table.id)  # read once: the notice and the Undo beside it
         notices = [("recorded", say(last["description"]))] if last else []
@@ -204,16 +202,49 @@ def undo(token: str):
     if link.role != "referee":
         return _refuse(link, table, game, 403, gettext("Only the referee can undo."))
     last = store.last_action(get_db(), table.id)
+    return _referee_change(
+        link, table, game, lambda form: store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form)),
+        gettext("Undone: %(move)s", move=say(last["description"])) if last else None,
+    )
+
+
+@bp.post("/t/<token>/finish")
+def finish(token: str):
+    """The referee finishes a table whose game has no end of its own (the score pad): its standing
+    becomes the final score, and the table a play in the history. Undo reopens it."""
+    link, table, game = _open(token)
+    if link.role != "referee":
+        return _refuse(link, table, game, 403, gettext("Only the referee can finish the table."))
+    if not _can_finish(table, game):
+        return _refuse(
+            link, table, game, 422, gettext("This table ends by the game's own rules: there is nothing to finish.")
+        )
+    return _referee_change(
+        link, table, game,
+        lambda form: store.finish(get_db(), game.rules, table.id, _version(form), _once(link, form)),
+        gettext("The table is finished: these totals are the final score. Undo reopens it."),
+    )
+
+
+@bp.post("/t/<token>/rematch")
+@security.limited("tables")
+def rematch(token: str):
+    """From a finished table, a new table of the same game with the same players and options (the
+    seats rotated where the game's rules say who starts next), opened as its referee."""
+    link, table, game = _open(token)
+    if link.role != "referee":
+        return _refuse(link, table, game, 403, gettext("Only the referee can start a rematch."))
+    if not _over(table, game):
+        return _refuse(link, table, game, 422, gettext("A rematch starts once this table is finished."))
+    options = game.rules.rematch_options(table.options, table.state)
+    title = game.table_title(options) if game.table_title else ""
     try:
-        form = form_dict(game.list_fields)
-        table = store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form))
-    except store.StaleTable as stale:
-        return _refuse(link, stale.table, game, 409, say(str(stale)))
-    except store.Repeated:
-        return _done(link, store.get_table(get_db(), table.id), game)
+        _new, made = store.create_table(get_db(), game.rules, game.slug, options, title, table.private)
     except RuleError as refused:
         return _refuse(link, table, game, 422, say(refused))
-    return _done(link, table, game, gettext("Undone: %(move)s", move=say(last["description"])) if last else None)
+    security.count("tables")
+    _remember(made[0].token)
+    return redirect(url_for("tables.show", token=made[0].token), code=303)
 
 
 @bp.get("/t/<token>/history")
@@ -351,7 +382,50 @@ def _context(link, table, game, notices=(), kept: dict | None = None, last=_UNRE
         "refused": kept is not None,
         "can_act": link.role != "viewer",
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        "ending": _ending(link, table, game),
     }
+
+
+def _over(table, game) -> bool:
+    """True once the table is over: ended by its rules, or finished by its referee."""
+    return table.finished or game.rules.result(table.state, False) is not None
+
+
+def _can_finish(table, game) -> bool:
+    """True for a table still on whose game has no end of its own but a standing once finished (the
+    score pad); a game that ends by its rules has no result when stopped early, and no Finish button."""
+    return not _over(table, game) and game.rules.result(table.state, True) is not None
+
+
+def _ending(link, table, game) -> dict:
+    """What the table's foot offers: Finish (the referee, on a table with no end of its own), or once
+    it is over its play in the history (none for a private table) and the referee's Rematch."""
+    over = _over(table, game)
+    return {
+        "over": over,
+        "can_finish": link.role == "referee" and _can_finish(table, game),
+        "can_rematch": over and link.role == "referee",
+        "play": store.table_play(get_db(), table.id) if over else None,
+    }
+
+
+def _changed(link, table, game, change):
+    """A change made from the posted form (a move, an undo, a finish): ``change(form)`` gives the table
+    after it. ``(table, None)``, or ``(None, answer)`` when it was stale, repeated or refused."""
+    try:
+        return change(form_dict(game.list_fields)), None
+    except store.StaleTable as stale:
+        return None, _refuse(link, stale.table, game, 409, say(str(stale)))
+    except store.Repeated:
+        return None, _done(link, store.get_table(get_db(), table.id), game)
+    except RuleError as refused:
+        return None, _refuse(link, table, game, 422, say(refused))
+
+
+def _referee_change(link, table, game, change, message: str | None):
+    """One change of the referee's (undo, finish), answered with ``message`` once it is made."""
+    table, answer = _changed(link, table, game, change)
+    return answer if answer is not None else _done(link, table, game, message)
 
 
 def _render_table(link, table, game, status: int = 200, notices=(), kept: dict | None = None, last=_UNREAD):

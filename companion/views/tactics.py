@@ -18,7 +18,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from companion import api, schemas, store
 from companion.games import Game
 from companion.rules import tactics, tactics_balance
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, Message, RuleError
 from companion.web import render
 
 bp = Blueprint("tactics", __name__, url_prefix="/tactics")
@@ -39,7 +39,7 @@ def table_options(form: dict) -> dict:
     """The creation form: ``players`` (2 or 4), ``faction_<p>``, optional ``own_<p>`` (JSON), ``name_<p>``."""
     players = {"2": 2, "4": 4}.get(str(form.get("players", "2")).strip())
     if players is None:
-        raise RuleError("bad_players", "Square Tactics is played by 2 or 4 players.", "players")
+        raise RuleError("bad_players", N_("Square Tactics is played by 2 or 4 players."), "players")
     ids = tactics.PLAYER_IDS[:players]
     return {
         "players": players,
@@ -64,10 +64,10 @@ def table_action(form: dict, viewer: str) -> dict:
     if kind == "hand":
         return {"type": "hand", "player": form.get("player"), "cards": form.get("cards", [])}
     if kind != "play":
-        raise RuleError("unknown_action", "Choose one of the buttons on the table's screen.", "type")
+        raise RuleError("unknown_action", N_("Choose one of the buttons on the table's screen."), "type")
     cell = form.get("cell")
     if not isinstance(cell, str) or not cell.strip():
-        raise RuleError("no_cell", "Tap the cell the card was laid on first.", "cell")
+        raise RuleError("no_cell", N_("Tap the cell the card was laid on first."), "cell")
     action: dict = {"type": "play", "cell": cell.strip()}
     if isinstance(form.get("player"), str) and form["player"]:
         action["player"] = form["player"]
@@ -76,7 +76,7 @@ def table_action(form: dict, viewer: str) -> dict:
     elif isinstance(form.get("card"), str) and form["card"]:
         action["card"] = form["card"]
     else:
-        raise RuleError("no_card", "Pick the card that was played, or type its four numbers.", "card")
+        raise RuleError("no_card", N_("Pick the card that was played, or type its four numbers."), "card")
     return action
 
 
@@ -107,14 +107,16 @@ ACTION_SCHEMA = schemas.actions(
 
 GAME = Game(
     slug="tactics",
-    name="Square Tactics",
-    tagline="Lay cards on a small grid; each edge's number fights the card next to it.",
-    players="2 players (3x3) or 4 (4x4)",
+    name=N_("Square Tactics"),
+    tagline=N_("Lay cards on a small grid; each edge's number fights the card next to it."),
+    players=N_("2 players (3x3) or 4 (4x4)"),
     order=5,
     summary=(
-        "Each player has a deck of a faction: every card carries four numbers, one per edge.",
-        "Place a card on an empty cell, then compare its edges with neighbouring opponents' cards in turn: top, right, bottom, left. Higher captures, equal goes on, lower stops.",
-        "At the end, captures and the cells you hold score points: centres most, corners least. A match is three games.",
+        N_("Each player has a deck of a faction: every card carries four numbers, one per edge."),
+        N_("Place a card on an empty cell, then compare its edges with neighbouring opponents' cards in turn: "
+           "top, right, bottom, left. Higher captures, equal goes on, lower stops."),
+        N_("At the end, captures and the cells you hold score points: centres most, corners least. "
+           "A match is three games."),
     ),
     rules=tactics,
     table_options=table_options,
@@ -320,13 +322,13 @@ def _faction_choice(form: dict, player: str) -> object:
     own = form.get(f"own_{player}")
     if isinstance(own, str) and own.strip():
         if len(own) > MAX_FACTION_TEXT:
-            raise RuleError("bad_faction", "That faction is too long to be a deck of 12 to 18 cards.", player)
+            raise RuleError("bad_faction", N_("That faction is too long to be a deck of 12 to 18 cards."), player)
         try:
             chosen = json.loads(own)
         except (ValueError, RecursionError):
             chosen = None
         if not isinstance(chosen, dict):
-            raise RuleError("bad_faction", "Your own faction must be written as a JSON object, like the example.",
+            raise RuleError("bad_faction", N_("Your own faction must be written as a JSON object, like the example."),
                             f"factions.{player}")
         return chosen
     return form.get(f"faction_{player}")
@@ -337,8 +339,23 @@ def _edge_number(text: object, edge: str) -> int:
     text = str(text or "").strip()
     if len(text) == 1 and text.isdecimal() and int(text) > 0:  # not isdigit: int() cannot read "²"
         return int(text)
-    shown = f"“{text[:8]}”" if text else "nothing"
-    raise RuleError("bad_edges", f"The {edge} number must be 1 to 9, not {shown}.", edge)
+    if not text:
+        raise RuleError("bad_edges", EDGE_NOTHING[edge], edge)
+    raise RuleError("bad_edges", EDGE_NOT[edge], edge, text=text[:8])
+
+
+EDGE_NOTHING = {
+    "top": N_("The top number must be 1 to 9, not nothing."),
+    "right": N_("The right number must be 1 to 9, not nothing."),
+    "bottom": N_("The bottom number must be 1 to 9, not nothing."),
+    "left": N_("The left number must be 1 to 9, not nothing."),
+}
+EDGE_NOT = {
+    "top": N_("The top number must be 1 to 9, not “%(text)s”."),
+    "right": N_("The right number must be 1 to 9, not “%(text)s”."),
+    "bottom": N_("The bottom number must be 1 to 9, not “%(text)s”."),
+    "left": N_("The left number must be 1 to 9, not “%(text)s”."),
+}
 
 
 def _screen_axes(seen: str) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -396,7 +413,7 @@ def _score_games(view: dict) -> None:
         try:
             result = _score_game(view, game)
         except RuleError as refused:
-            view["errors"].append(f"Game {game}: {refused.message}")
+            view["errors"].append(Message(N_("Game %(game)s: %(reason)s"), game=game, reason=refused.sentence))
             continue
         view["games"].append({"game": game, **result})
         for player in view["ids"]:

@@ -17,7 +17,7 @@ from tests.browser.accessibility import assert_accessible, assert_tap_targets, a
 pytestmark = pytest.mark.browser
 
 PUBLIC_PAGES = [
-    "/", "/print", "/scorepad/",
+    "/", "/print", "/scorepad/", "/history", "/players",
     "/castle/", "/castle/calculator", "/castle/score", "/castle/help",
     "/fort/", "/fort/battle", "/fort/showdown", "/fort/help",
     "/forteresse/", "/forteresse/resolver", "/forteresse/score", "/forteresse/help",

@@ -75,7 +75,7 @@ def _refused_without_javascript(chromium, address):
 
 def test_a_tracked_turn_refused_then_played(server, chromium, phone, second_phone):
     phone.goto(server + "/castle/")
-    phone.get_by_role("textbox", name="East").fill("Ewa")
+    phone.get_by_role("combobox", name="East").fill("Ewa")
     phone.get_by_role("button", name="Start a Castle table").click()
     expect(phone.get_by_text("You are the referee")).to_be_visible()
     assert_accessible(phone)  # before the deal
@@ -118,7 +118,7 @@ CONTRAST = """element => {
 
 def _dealt_table(server, phone):
     phone.goto(server + "/castle/")
-    phone.get_by_role("textbox", name="East").fill("Ewa")
+    phone.get_by_role("combobox", name="East").fill("Ewa")
     phone.get_by_role("button", name="Start a Castle table").click()
     phone.get_by_label("Or all 12 in one line").fill(ROW)
     phone.get_by_role("button", name="Lay out the castle").click()

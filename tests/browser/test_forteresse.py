@@ -38,8 +38,8 @@ def _address(page, server, label):
 def _start(phone, server) -> tuple[str, str]:
     """A two-phone table of Ola (Player A, who shoots first) and Kuba; their two addresses."""
     phone.goto(server + "/forteresse/")
-    phone.get_by_role("textbox", name="Player A").fill("Ola")
-    phone.get_by_role("textbox", name="Player B").fill("Kuba")
+    phone.get_by_role("combobox", name="Player A").fill("Ola")
+    phone.get_by_role("combobox", name="Player B").fill("Kuba")
     phone.locator(".choices label", has_text="Player A").click()
     phone.get_by_role("button", name="Start a Forteresse table").click()
     expect(phone.get_by_text("You are the referee")).to_be_visible()

@@ -49,7 +49,7 @@ def _start(page, server, game):
         page.locator("fieldset", has_text="Players").locator("label", has_text=re.compile("^4$")).click()
         page.get_by_role("button", name="Start a Fort table").click()
     elif game == "castle":
-        page.get_by_role("textbox", name="East").fill("Ewa")
+        page.get_by_role("combobox", name="East").fill("Ewa")
         page.get_by_role("button", name="Start a Castle table").click()
         expect(page.get_by_text("You are the referee")).to_be_visible()
         assert_fits(page, "castle before the deal")
@@ -60,8 +60,8 @@ def _start(page, server, game):
         page.get_by_label("2.").fill("Kuba")
         page.get_by_role("button", name="Start the table").click()
     elif game == "forteresse":
-        page.get_by_role("textbox", name="Player A").fill("Ola")
-        page.get_by_role("textbox", name="Player B").fill("Kuba")
+        page.get_by_role("combobox", name="Player A").fill("Ola")
+        page.get_by_role("combobox", name="Player B").fill("Kuba")
         page.get_by_role("button", name="Start a Forteresse table").click()
     elif game == "tactics":
         page.get_by_role("button", name="Start a Square Tactics table").click()

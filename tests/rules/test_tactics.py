@@ -314,8 +314,8 @@ def test_only_the_referee_and_the_player_see_an_entered_hand():
         assert me["sees_hand"] is sees and me["hand_size"] == 3 and me["deck"] == len(state["unplayed"]["p1"]) - 3
         assert [card["id"] for card in me["hand"]] == (state["unplayed"]["p1"][:3] if sees else [])
     secret = state["cards"][state["unplayed"]["p1"][0]]["name"]
-    assert secret not in tactics.describe(table(), {"type": "hand", "player": "p1",
-                                                    "cards": state["unplayed"]["p1"][:3]}, "referee")
+    assert secret not in str(tactics.describe(table(), {"type": "hand", "player": "p1",
+                                                        "cards": state["unplayed"]["p1"][:3]}, "referee"))
 
 
 def test_typed_numbers_stand_in_for_an_unknown_card():
@@ -372,7 +372,7 @@ def test_random_games_keep_every_card_exactly_once(seed):
     while (choice := tactics.random_legal_action(state, rng)) is not None:
         actor, action = choice
         frozen = json.dumps(state, sort_keys=True)
-        assert isinstance(tactics.describe(state, action, actor), str)
+        assert str(tactics.describe(state, action, actor)).endswith(".")
         state = tactics.apply(state, action, actor)
         assert json.dumps(json.loads(frozen), sort_keys=True) == frozen
         places = all_cards(state)

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from companion.rules import zamek
-from companion.rules.errors import RuleError
+from companion.rules.errors import RuleError, load
 
 DECK = zamek.default_deck()  # king 41, queen 34, wizard 18
 PLAIN = [n for n in range(2, 47) if zamek.picture(DECK, n) is None]
@@ -380,7 +380,7 @@ def test_the_box_rule_needs_no_choice():
 def test_an_illegal_add_is_refused_with_the_reason():
     state = play(table(), card(1, 20), choose("add"), card(2, 5), choose("add"), card(3, 10))
     view = zamek.view(state, "referee")["card"]
-    assert view["choices"] == ["put_back"] and "not higher than 20" in str(view["refused"]["add"])
+    assert view["choices"] == ["put_back"] and "not higher than 20" in str(load(view["refused"]["add"]))
     refused("not_higher", zamek.apply, state, choose("add")[1], "referee", field="choice")
     refused("not_for_the_box", zamek.apply, state, choose("box")[1], "referee", field="choice")
 

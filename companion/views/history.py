@@ -1,0 +1,249 @@
+"""The history: every play newest first, a play's page, each player's and each game's record.
+
+Plays and players live in ``companion.store`` (a finished table becomes a play); these pages only
+read them, and let anyone at the table rename, merge or forget a player (there are no accounts:
+the server is the club's). The pictures are SVG from ``companion.charts``, each beside a table of
+the same numbers. Not a game: the module declares a blueprint and no ``GAME``.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from jinja2 import TemplateNotFound, UndefinedError
+from markupsafe import Markup
+
+from companion import charts, get_db, registry, store
+from companion.rules.errors import RuleError
+from companion.web import form_dict
+
+bp = Blueprint("history", __name__)
+PAGE = 20  # plays per page of the history: a phone's screenful or three
+OFFERED_NAMES = 100  # the datalist of a start form: a club's regulars, and still a small page
+
+
+@bp.get("/history")
+def index():
+    """Plays newest first, filtered by game and by player (a GET form), a page at a time."""
+    filters = _filters()
+    plays = store.list_plays(get_db(), limit=PAGE + 1, before=request.args.get("before") or None, **filters)
+    older = plays[PAGE - 1]["id"] if len(plays) > PAGE else None  # one more than shown: is there a next page?
+    return render_template(
+        "history/index.html",
+        plays=plays[:PAGE],
+        older=older,
+        total=store.count_plays(get_db(), **filters),
+        filters=filters,
+        shown_filters={key: value for key, value in filters.items() if value is not None},
+        names=store.player_names(get_db(), "", 200),
+    )
+
+
+@bp.get("/history/<play_id>")
+def play_page(play_id: str):
+    """One play: when, how long, each player's score, team and win, the game's own details, and the
+    scores round by round where the game has rounds."""
+    play = store.play(get_db(), play_id)
+    if play is None:
+        abort(404)
+    game = registry().games.get(play["game"])
+    return render_template(
+        "history/play.html", play=play, game=game, details=_details(play, game), chart=_rounds_chart(play, game)
+    )
+
+
+@bp.get("/history/game/<slug>")
+def game_page(slug: str):
+    """A game's record: how many plays, the winners' table, the average length, the latest plays."""
+    game = registry().games.get(slug)
+    if game is None or not game.has_tables:
+        abort(404)
+    stats = store.game_stats(get_db(), slug)
+    return render_template(
+        "history/game.html", game=game, stats=stats, plays=store.list_plays(get_db(), game=slug, limit=PAGE)
+    )
+
+
+@bp.get("/players")
+def players():
+    """Every player the server remembers, by name, with their number of plays."""
+    return render_template("history/players.html", players=store.players(get_db()))
+
+
+@bp.get("/players/<int:player_id>")
+def player_page(player_id: int):
+    """A player's record, their latest plays, the wins-over-time chart, and the forms that rename,
+    merge or forget them."""
+    return _player_page(_player(player_id))
+
+
+@bp.post("/players/<int:player_id>/rename")
+def rename(player_id: int):
+    """Give the player a new name, in every play at once."""
+    player = _player(player_id)
+    name = str(form_dict().get("name", ""))
+    try:
+        renamed = store.rename_player(get_db(), player_id, name)
+    except RuleError as refused:
+        return _player_page(player, 422, refused.message, {"name": name})
+    flash(f"{player['name']} is now called {renamed['name']}, in every play.", "success")
+    return redirect(url_for("history.player_page", player_id=player_id), code=303)
+
+
+@bp.post("/players/<int:player_id>/merge")
+def merge(player_id: int):
+    """Make another player (a duplicate name) this one: their plays become this player's."""
+    player = _player(player_id)
+    chosen = str(form_dict().get("other", ""))
+    other = store.player(get_db(), int(chosen)) if chosen.isdigit() else None
+    if other is None:
+        return _player_page(player, 422, "Choose from the list the player to merge into this one.")
+    try:
+        store.merge_players(get_db(), player_id, other["id"])
+    except RuleError as refused:
+        return _player_page(player, 422, refused.message)
+    flash(f"{other['name']} and {player['name']} are one player now: {player['name']}.", "success")
+    return redirect(url_for("history.player_page", player_id=player_id), code=303)
+
+
+@bp.get("/players/<int:player_id>/forget")
+def forget_page(player_id: int):
+    """The confirmation step: what forgetting does, and the button that does it."""
+    return render_template("history/forget.html", player=_player(player_id))
+
+
+@bp.post("/players/<int:player_id>/forget")
+def forget(player_id: int):
+    """Forget the player's name at once: it becomes "Player N" in every play."""
+    player = _player(player_id)
+    forgotten = store.forget_player(get_db(), player_id)
+    flash(f"{player['name']} is forgotten: every play now says {forgotten['name']}.", "success")
+    return redirect(url_for("history.player_page", player_id=player_id), code=303)
+
+
+def duration(started: str, finished: str) -> str:
+    """How long a play lasted, in words: "under a minute", "25 min", "1 h 05 min"."""
+    seconds = max(0, int((_moment(finished) - _moment(started)).total_seconds()))
+    return duration_words(seconds)
+
+
+def duration_words(seconds: float) -> str:
+    """A length of time in hours and minutes, as the history shows it."""
+    minutes = int(seconds) // 60
+    if minutes < 1:
+        return "under a minute"
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def offered_names() -> list[str]:
+    """The names a start form offers as a player's name is typed: the most played first."""
+    return store.player_names(get_db(), "", OFFERED_NAMES)
+
+
+bp.add_app_template_filter(duration_words, "duration_words")
+bp.add_app_template_global(duration, "play_duration")
+bp.add_app_template_global(offered_names, "player_names")
+
+
+def _filters() -> dict:
+    """The history's filters from the query: a game's slug (an unknown one is none) and a player's
+    name or id as typed (an unknown player has no plays)."""
+    game = request.args.get("game", "")
+    player = request.args.get("player", "").strip()[: store.PLAYER_NAME_LENGTH]
+    return {
+        "game": game if game in registry().games else None,
+        "player": player or None,
+    }
+
+
+def _player(player_id: int) -> dict:
+    """The player with this id, or a 404 page (a merged player's old page is gone)."""
+    player = store.player(get_db(), player_id)
+    if player is None:
+        abort(404)
+    return player
+
+
+def _player_page(player: dict, status: int = 200, error: str | None = None, kept: dict | None = None):
+    """A player's page; after a refused form, with the refusal and what was typed."""
+    stats = store.player_stats(get_db(), player["id"])
+    others = [other for other in store.players(get_db()) if other["id"] != player["id"]]
+    return render_template(
+        "history/player.html",
+        player=player,
+        stats=stats,
+        plays=store.list_plays(get_db(), player=player["id"], limit=PAGE),
+        others=others,
+        chart=_wins_chart(player, stats),
+        error=error,
+        kept=kept or {},
+    ), status
+
+
+# What reading details of another shape raises: an imported play's details are any JSON object.
+UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError, UndefinedError)
+
+
+def _details(play: dict, game) -> Markup | None:
+    """The game's own details of the play, as its ``<game>/_play.html`` draws them; None when the game
+    has no such template or the details are not in its shape (a play imported from elsewhere)."""
+    if game is None:
+        return None
+    try:
+        return Markup(render_template(f"{game.slug}/_play.html", play=play))
+    except TemplateNotFound:
+        return None
+    except UNREADABLE:
+        return None
+
+
+def _rounds_chart(play: dict, game) -> dict | None:
+    """The play's running totals round by round (SVG, and the same numbers for the table beside
+    it), where its game's rules module says what its rounds were (``round_scores``)."""
+    reader = getattr(game.rules, "round_scores", None) if game else None
+    try:
+        unit, rounds = reader(play["details"]) if reader else ("round", [])
+    except UNREADABLE:
+        return None
+    names = [seat["name"] for seat in play["players"]]
+    whole = all(isinstance(value, int) and not isinstance(value, bool) for points in rounds for value in points)
+    if not rounds or not whole or any(len(points) != len(names) for points in rounds):
+        return None
+    unit_name = {"round": "Round", "game": "Game"}.get(unit, "Round")
+    title = f"{game.name}: running totals after each {unit_name.lower()}"
+    leaders = ", ".join(seat["name"] for seat in play["players"] if seat["winner"]) or "nobody"
+    description = f"One line per player, from 0 before the first {unit_name.lower()}. Won by: {leaders}."
+    totals, running = [], [0] * len(names)
+    for points in rounds:
+        running = [total + value for total, value in zip(running, points, strict=True)]
+        totals.append(running)
+    return {
+        "svg": charts.rounds_chart(f"play-chart-{play['id']}", title, description, unit_name, names, rounds),
+        "unit": unit_name,
+        "names": names,
+        "totals": totals,
+    }
+
+
+def _wins_chart(player: dict, stats: dict) -> dict | None:
+    """The player's plays and wins counted up by day, or by month for a long record (SVG, and the
+    same numbers for the table beside it); none before a second play."""
+    if stats["plays"] < 2:  # one play is a point, not a trend: the numbers above say it
+        return None
+    days = [(date.fromisoformat(day), plays, wins) for day, plays, wins in store.player_days(get_db(), player["id"])]
+    unit, counts = charts.counted_up(days)
+    title = f"{player['name']}: plays and wins over time"
+    description = f"{stats['wins']} wins in {stats['plays']} plays, counted up from the first play to the last."
+    return {
+        "svg": charts.wins_chart(f"wins-chart-{player['id']}", title, description, "Date", ("Plays", "Wins"), counts),
+        "unit": unit,
+        "counts": counts,
+    }
+
+
+def _moment(stamp: str) -> datetime:
+    """An API time (``2026-11-23T20:14:05Z``) as a datetime."""
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))

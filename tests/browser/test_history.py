@@ -1,0 +1,107 @@
+"""The history as people use it, on a 360 px phone: finish a score pad, rematch, find the plays in the
+history, open a play's chart and a player's page, rename a player; every page axe-clean, light and dark."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.accessibility import assert_accessible, assert_tap_targets, assert_zoomable
+from tests.browser.conftest import _context
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def narrow_phone(chromium):
+    """The narrowest phone Castellan is laid out for."""
+    yield from _context(chromium, viewport={"width": 360, "height": 740})
+
+
+def _checked(page) -> None:
+    """axe (light and dark, at this width), the tap targets, text at 200 %; and no sideways scroll."""
+    assert_accessible(page, both_widths=False)
+    assert_tap_targets(page)
+    assert_zoomable(page)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"{page.url} scrolls sideways: {width}px"
+
+
+def _start_pad(phone, server, *names: str) -> None:
+    """A score pad for these players, opened as its referee (names unique to the test: the server's
+    history is shared by the whole run)."""
+    phone.goto(server + "/scorepad/")
+    phone.get_by_label("Players, one name per line").fill("\n".join(names))
+    phone.get_by_role("button", name="Start").click()
+    expect(phone.get_by_text("You are the referee")).to_be_visible()
+
+
+def _rounds_then_finish(phone, names: tuple[str, str], rounds) -> None:
+    """Record these rounds, then tap Finish the table."""
+    for points in rounds:
+        for name, value in zip(names, points, strict=True):
+            phone.get_by_label(name, exact=True).fill(str(value))
+        phone.get_by_role("button", name="Record round").click()
+        expect(phone.locator(".answer-fresh")).to_contain_text("Recorded.")
+    phone.get_by_role("button", name="Finish the table").click()
+    expect(phone.get_by_text("The table is finished: these totals are the final score.")).to_be_visible()
+
+
+def test_finished_score_pads_are_in_the_history_with_their_charts_and_players(server, narrow_phone):
+    phone = narrow_phone
+    ola, kuba = f"Ola {secrets.token_hex(3)}", f"Kuba {secrets.token_hex(3)}"
+    _start_pad(phone, server, ola, kuba)
+    _rounds_then_finish(phone, (ola, kuba), [(5, 3), (2, 8)])
+    assert_accessible(phone, both_widths=False)
+
+    first = phone.url
+    phone.get_by_role("button", name="Rematch").click()
+    expect(phone.get_by_text("You are the referee")).to_be_visible()
+    assert phone.url != first
+    expect(phone.locator("thead th")).to_have_text(["Round", ola, kuba])
+    expect(phone.locator("tfoot .total")).to_have_text(["0", "0"])
+    _rounds_then_finish(phone, (ola, kuba), [(1, 6)])
+
+    phone.get_by_role("link", name="See this play in the history").click()
+    expect(phone.get_by_role("heading", level=1)).to_contain_text("Score pad")
+    chart = phone.get_by_role("img", name="Score pad: running totals after each round")
+    expect(chart).to_be_visible()
+    assert chart.bounding_box()["width"] <= 360 - 2 * 16 + 1  # the chart fits inside the page's margins
+    phone.get_by_text("The chart's numbers").click()
+    expect(phone.get_by_role("region", name="Running totals")).to_contain_text("6")
+    _checked(phone)
+
+    phone.get_by_role("link", name=kuba).first.click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text(kuba)
+    expect(phone.get_by_text("2 of 2 plays won: 100 %.")).to_be_visible()
+    expect(phone.get_by_role("img", name=f"{kuba}: plays and wins over time")).to_be_visible()
+    _checked(phone)
+
+    phone.get_by_label(f"New name for {kuba}, in every play").fill(f"{kuba} K")
+    phone.get_by_role("button", name="Rename").click()
+    expect(phone.get_by_text(f"{kuba} is now called {kuba} K, in every play.")).to_be_visible()
+
+    phone.get_by_role("link", name="History", exact=True).click()
+    phone.get_by_label("Game").select_option("scorepad")
+    phone.get_by_label("Player").fill(f"{kuba} K")
+    phone.get_by_role("button", name="Show").click()
+    expect(phone.locator("ol.plays > li")).to_have_count(2)
+    expect(phone.locator("ol.plays > li").first).to_contain_text(f"{kuba} K 6")
+    _checked(phone)
+
+    phone.get_by_role("link", name="Score pad: the winners' table and the average length").click()
+    expect(phone.get_by_role("heading", name="Winners")).to_be_visible()
+    _checked(phone)
+
+
+def test_a_start_form_offers_the_names_played_before(server, narrow_phone):
+    phone = narrow_phone
+    name = f"Zofia {secrets.token_hex(3)}"
+    _start_pad(phone, server, name)
+    phone.get_by_role("button", name="Record round").click()
+    phone.get_by_role("button", name="Finish the table").click()
+    phone.goto(server + "/zamek/")
+    assert name in phone.locator("#player-names option").evaluate_all("options => options.map(o => o.value)")
+    expect(phone.locator("input[name=players]").first).to_have_attribute("list", "player-names")
