@@ -147,6 +147,11 @@ def test_the_history_lists_plays_newest_first_and_filters_by_game_and_player(app
 def test_the_download_links_carry_the_same_filters(app, browser):
     page = text(browser.get("/history?game=castle&player=Ola"))
     assert 'href="/api/v1/plays.csv?game=castle&player=Ola"' in page
+    assert 'href="/api/v1/plays/bgstats.json?game=castle&player=Ola"' in page
+    bgstats = browser.get("/api/v1/plays/bgstats.json?game=castle&player=Ola")
+    assert bgstats.status_code == 200 and "plays" in bgstats.get_json()
+    files = text(browser.get("/history/files"))
+    assert 'href="/history/files"' in page and "BG Stats" in files
 
 
 def test_the_history_goes_back_a_page_at_a_time(app, browser):
