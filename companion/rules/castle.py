@@ -21,7 +21,7 @@ from companion.rules.cards import (
     opposite_colour,
     parse,
 )
-from companion.rules.errors import N_, Either, Message, RuleError
+from companion.rules.errors import N_, Either, Message, RuleError, then
 
 COLUMNS = "ABCD"
 ROWS = (1, 2, 3)
@@ -76,8 +76,7 @@ TOO_MANY = {
     ("black", "2-10"): N_("The deck holds only %(most)s black cards from 2 to 10, not %(typed)s."),
 }
 
-TAKEN_BY_COLOUR = {"red": N_("taken by red"), "black": N_("taken by black")}
-TAKEN_BY_COLOUR = {colour: Message(words) for colour, words in TAKEN_BY_COLOUR.items()}
+TAKEN_BY_COLOUR = {"red": Message(N_("taken by red")), "black": Message(N_("taken by black"))}
 
 # "A black jack needs more than this pile's 11.": the colour in the sentence, for its agreement.
 NEEDS_MORE = {
@@ -780,8 +779,8 @@ def _describe_play(state: dict, action: dict) -> Message:
         colours = _colours_fixed_by(state, _team_of(state, seat), card.colour)
         (first, colour), (second, _other) = colours.items()
         fixed = Message(COLOURS_FIXED[colour], first=_team_name(state, first), second=_team_name(state, second))
-        words = _then(words, fixed)
-    return _then(words, _describe_after(state, seat))
+        words = then(words, fixed)
+    return then(words, _describe_after(state, seat))
 
 
 def _describe_pass(state: dict, action: dict) -> Message:
@@ -790,7 +789,7 @@ def _describe_pass(state: dict, action: dict) -> Message:
         N_("%(player)s passes; %(taker)s takes the %(card)s."),
         player=state["names"][seat], taker=state["names"][_next_seat(state, seat)], card=card.in_words,
     )
-    return _then(words, _describe_after(state, seat))
+    return then(words, _describe_after(state, seat))
 
 
 def _describe_after(state: dict, seat: str) -> Message | None:
@@ -802,9 +801,3 @@ def _describe_after(state: dict, seat: str) -> Message | None:
         return Message(N_("That was the last turn: the game is over."))
     return None
 
-
-def _then(first: Message, second: Message | None) -> Message:
-    """Two whole sentences one after the other (each translated whole)."""
-    if second is None:
-        return first
-    return Message(N_("%(first)s %(second)s"), first=first, second=second)

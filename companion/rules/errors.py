@@ -80,6 +80,12 @@ class Message:
         return hash((self.template, tuple(sorted(self.params))))
 
 
+def then(*sentences: Message | None) -> Message:
+    """Whole sentences said one after the other, each translated whole (a ``None`` says nothing)."""
+    first, *more = [sentence for sentence in sentences if sentence is not None]
+    return Message(N_("%(first)s %(then)s"), first=first, then=then(*more)) if more else first
+
+
 def dump(sentence: str | Message) -> str:
     """A sentence as text to store (a move's description): a ``Message`` as JSON, a string as it is."""
     if not isinstance(sentence, Message):

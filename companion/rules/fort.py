@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.rules.cards import ACE_HIGH, Card, deck, parse, parse_distinct
-from companion.rules.errors import N_, NP_, Message, RuleError, dump
+from companion.rules.errors import N_, NP_, Message, RuleError, dump, then
 
 BATTLE_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ROYALS_AND_ACES = frozenset({"J", "Q", "K", "A"})
@@ -1434,11 +1434,6 @@ def _card_names(cards: Iterable[str]) -> object:
     return _listed([parse(card).in_words for card in cards])
 
 
-def _then(first: Message, *more: Message) -> Message:
-    """Sentences said one after the other."""
-    return Message(N_("%(first)s %(then)s"), first=first, then=_then(*more)) if more else first
-
-
 def _say_deal(state: dict, action: dict, after: dict) -> Message:
     forts = [
         Message(N_("%(name)s: %(cards)s"), name=_name(after, p),
@@ -1539,7 +1534,7 @@ def _say_challenge(state: dict, action: dict, after: dict) -> Message:
         more.append(Message(N_("The card goes to the barracks and is replaced.")))
     if last["attacker_out"]:
         more.append(Message(N_("%(name)s has no fort and is out of the game."), name=attacker))
-    return _then(said, *more)
+    return then(said, *more)
 
 
 def _say_replace(state: dict, action: dict, after: dict) -> Message:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 
-from companion.rules.errors import N_, NP_, Either, Message, RuleError, dump
+from companion.rules.errors import N_, NP_, Either, Message, RuleError, dump, then
 
 TILE = 1  # every castle starts with the tile 1
 LOWEST, HIGHEST = 2, 46  # the numbers on the cards
@@ -1104,11 +1104,11 @@ def _describe_turn(before: dict, after: dict, action: dict, actor: str) -> Messa
     """"Ola turned over 23." (never the position)."""
     name, number = _seat_name(before, before["turn"]), action["number"]
     if after["card"] is None and after["last"]["by"] == "box rule":
-        return _then(Message(N_("%(name)s turned over %(number)s: lower than every castle's end, it goes to the box."),
+        return then(Message(N_("%(name)s turned over %(number)s: lower than every castle's end, it goes to the box."),
                              name=name, number=number), _ending(after))
     turned = Message(N_("%(name)s turned over %(number)s."), name=name, number=number)
     if after["card"] is None:
-        return _then(turned, _result_words(before, after), _ending(after))
+        return then(turned, _result_words(before, after), _ending(after))
     if after["card"] and must_go_to_box(after["castles"], number):
         return Message(N_("%(name)s turned over %(number)s: it would go to the box, but %(name)s may use the wizard."),
                        name=name, number=number)
@@ -1117,7 +1117,7 @@ def _describe_turn(before: dict, after: dict, action: dict, actor: str) -> Messa
 
 def _describe_choice(before: dict, after: dict, action: dict, actor: str) -> Message:
     """What became of the face-up card."""
-    return _then(_result_words(before, after), _ending(after))
+    return then(_result_words(before, after), _ending(after))
 
 
 def _result_words(before: dict, after: dict) -> Message:
@@ -1148,20 +1148,20 @@ def _describe_leave(before: dict, after: dict, action: dict, actor: str) -> Mess
     """"Ala left Red."."""
     seat, entry = _leaving(before, action, actor)
     left = Message(N_("%(member)s left %(team)s."), member=entry["name"], team=_seat_name(before, seat))
-    return _then(left, _vote_words(before, after))
+    return then(left, _vote_words(before, after))
 
 
 def _describe_vote(before: dict, after: dict, action: dict, actor: str) -> Message:
     """Who voted, never what, until the team decides."""
     entry = _member_of(before, actor, action)
     voted = Message(N_("%(member)s voted for %(team)s."), member=entry["name"], team=_seat_name(before, actor))
-    return _then(voted, _vote_words(before, after))
+    return then(voted, _vote_words(before, after))
 
 
 def _describe_close(before: dict, after: dict, action: dict, actor: str) -> Message:
     """The referee counted the ballots cast so far."""
     closed = Message(N_("The referee closed %(team)s's vote."), team=_seat_name(before, before["turn"]))
-    return _then(closed, _vote_words(before, after))
+    return then(closed, _vote_words(before, after))
 
 
 def _vote_words(before: dict, after: dict) -> Message | None:
@@ -1169,7 +1169,7 @@ def _vote_words(before: dict, after: dict) -> Message | None:
     if after["chosen_position"] and not before["chosen_position"]:
         return Message(N_("The team chose the card to turn over."))
     if after["last"] != before["last"]:
-        return _then(Message(N_("The team decided: %(result)s"), result=_result_words(before, after)), _ending(after))
+        return then(Message(N_("The team decided: %(result)s"), result=_result_words(before, after)), _ending(after))
     return None
 
 
@@ -1189,17 +1189,8 @@ def _describe_end(before: dict, after: dict, action: dict, actor: str) -> Messag
                         number=before["card"]["number"])
     else:
         ended = Message(N_("The referee ended the game here."))
-    return _then(ended, _ending(after))
+    return then(ended, _ending(after))
 
-
-def _then(*sentences: Message | None) -> Message:
-    """Whole sentences one after the other, each said in the reader's language (None: nothing)."""
-    said = [sentence for sentence in sentences if sentence is not None]
-    if len(said) == 1:
-        return said[0]
-    # Not a sentence to translate: sentences follow each other with a space in English, French and Polish.
-    return Message(" ".join(f"%(s{index})s" for index in range(len(said))),
-                   **{f"s{index}": sentence for index, sentence in enumerate(said)})
 
 
 _DESCRIBERS: dict[str, Callable[[dict, dict, dict, str], Message]] = {
