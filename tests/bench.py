@@ -17,6 +17,7 @@ from companion import create_app, db, store
 from companion.rules import scorepad
 from tests import bench_pdf, bench_plays, bench_server, bench_tactics
 from tests.conftest import Browser
+from tests.pg import on_a_throwaway_server
 
 
 def main() -> None:
@@ -25,7 +26,7 @@ def main() -> None:
     app = create_app({"DATABASE": str(folder / "bench.sqlite3"), "SECRET_KEY": "bench"})
     _page_weights(app)
     _action_costs(str(folder / "actions.sqlite3"))
-    _action_costs_on_postgresql()
+    on_a_throwaway_server(_action_costs)  # the same on PostgreSQL, when it is installed
     bench_pdf.main()
     bench_server.main()
     bench_tactics.main()
@@ -53,22 +54,6 @@ def _page_weights(app) -> None:
     for game in ("", "castle/", "fort/", "forteresse/", "zamek/", "tactics/"):
         body = phone.get(f"/{game}").data
         print(f"  /{game:31} {len(body):8,}  {len(gzip.compress(body)):8,} gz")
-
-
-def _action_costs_on_postgresql() -> None:
-    """The same on a throwaway PostgreSQL server (tests/pg.py), when the postgresql package is installed."""
-    from tests.pg import Server, binaries
-
-    try:
-        binaries()
-    except RuntimeError as missing:
-        print(f"\nPostgreSQL skipped: {missing}")
-        return
-    server = Server()
-    try:
-        _action_costs(server.new_database())
-    finally:
-        server.stop()
 
 
 def _action_costs(database: str) -> None:

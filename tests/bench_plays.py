@@ -26,18 +26,9 @@ RUNS = 15
 def main() -> None:
     """On a SQLite file, then on a throwaway PostgreSQL server when it is installed."""
     _bench(str(Path(tempfile.mkdtemp()) / "plays.sqlite3"))
-    from tests.pg import Server, binaries
+    from tests.pg import on_a_throwaway_server
 
-    try:
-        binaries()
-    except RuntimeError as missing:
-        print(f"\nPostgreSQL skipped: {missing}")
-        return
-    server = Server()
-    try:
-        _bench(server.new_database())
-    finally:
-        server.stop()
+    on_a_throwaway_server(_bench)
 
 
 def _bench(database: str) -> None:

@@ -14,6 +14,7 @@ import pwd
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -80,3 +81,18 @@ class Server:
         if os.getuid() == 0:
             command = ["runuser", "-u", "postgres", "--", *command]
         subprocess.run(command, check=True, capture_output=True, cwd=self.folder)
+
+
+def on_a_throwaway_server(run: Callable[[str], None]) -> None:
+    """``run(url)`` on a fresh database of a throwaway server, for the benchmarks; when PostgreSQL
+    is not installed, a line says it was skipped."""
+    try:
+        binaries()
+    except RuntimeError as missing:
+        print(f"\nPostgreSQL skipped: {missing}")
+        return
+    server = Server()
+    try:
+        run(server.new_database())
+    finally:
+        server.stop()
