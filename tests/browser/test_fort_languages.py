@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_narrow import NARROW, assert_fits
+from tests.browser.test_narrow import assert_fits, narrow_phone
 
 pytestmark = pytest.mark.browser
 
@@ -25,8 +25,7 @@ WORDS = {
 @pytest.mark.parametrize("lang", ["fr", "pl"])
 def test_forts_pages_in_the_phones_language_at_360_px(server, chromium, lang):
     words = WORDS[lang]
-    context = chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                   locale=lang)
+    context = narrow_phone(chromium, locale=lang)
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(f"{server}/fort/")

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.test_narrow import NARROW, WRAPPED_BUTTONS
+from tests.browser.test_narrow import assert_fits, narrow_phone
 
 pytestmark = pytest.mark.browser
 
@@ -19,21 +19,15 @@ WORDS = {
 }
 
 
-def _fits(page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"]
-    assert page.evaluate(WRAPPED_BUTTONS) == []
-
-
 @pytest.mark.parametrize("lang", ["fr", "pl"])
 def test_the_score_pad_in_the_phones_language_at_360_px(server, chromium, lang):
     words = WORDS[lang]
-    context = chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True,
-                                   locale=lang)
+    context = narrow_phone(chromium, locale=lang)
     context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(f"{server}/scorepad/")
     assert page.locator("html").get_attribute("lang") == lang
-    _fits(page)
+    assert_fits(page, f"score pad, {lang}")
     page.get_by_label(words["players"]).fill("Ola\nKuba")
     page.get_by_role("button", name=words["start"]).click()
     expect(page.get_by_text(words["referee"])).to_be_visible()
@@ -43,7 +37,7 @@ def test_the_score_pad_in_the_phones_language_at_360_px(server, chromium, lang):
     page.get_by_role("button", name=words["record"]).click()
     expect(page.locator("#answer")).to_contain_text(words["recorded"])
     expect(page.locator(".leader")).to_have_text(words["leader"])
-    _fits(page)
+    assert_fits(page, f"score pad table, {lang}")
     assert_accessible(page)
     page.get_by_role("link", name="English").click()
     expect(page.get_by_text("You are the referee")).to_be_visible()

@@ -108,6 +108,11 @@ def _capture(page, check=lambda where: None):
     check("tactics after a capture")
 
 
+def narrow_phone(chromium, **extra):
+    """A 360 px touch phone's browser context (``extra``: a locale, a colour scheme)."""
+    return chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True, **extra)
+
+
 def assert_fits(page, where):
     """No sideways scroll and no wrapped button label on ``page``."""
     assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"], where
@@ -118,7 +123,7 @@ def assert_fits(page, where):
 
 @pytest.mark.parametrize("game", ["scorepad", "fort", "castle", "zamek", "forteresse", "tactics"])
 def test_every_table_page_fits_360_px(server, chromium, game):
-    context = chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = narrow_phone(chromium)
     page = context.new_page()
     _start(page, server, game)
     assert_fits(page, game)
@@ -149,7 +154,7 @@ def test_a_captured_card_is_marked_by_a_symbol_and_a_pattern(server, chromium, s
 def test_the_forteresse_board_keeps_44_px_cells_within_the_page(server, chromium):
     # 1 px gaps and narrow row numbers: seven 44 px columns fit a 360 px phone's page, where the
     # cells used to be wider than their columns and stuck out past the margin.
-    context = chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context = narrow_phone(chromium)
     page = context.new_page()
     walls, besieged = "B2 B3 B4 B5 B6 C2 C3 C4 C5 C6", "D2 D3 D4 D5 D6"
     page.goto(f"{server}/forteresse/resolver?walls={walls}&besieged={besieged}&do=fire&weapon=cannon&direction=E&from=A2")
