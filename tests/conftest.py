@@ -31,8 +31,13 @@ def postgresql_server():
 @pytest.fixture
 def database(request, tmp_path):
     """The ``CASTELLAN_DATABASE`` of a fresh, empty database: a SQLite file, or on PostgreSQL."""
-    if getattr(request, "param", "sqlite") == "sqlite":
-        yield str(tmp_path / "castellan.sqlite3")
+    yield from fresh_database(request, tmp_path, getattr(request, "param", "sqlite"))
+
+
+def fresh_database(request, tmp_path, backend: str, name: str = "castellan"):
+    """Yield a fresh, empty database on ``backend`` ("sqlite" or "postgresql"), dropped afterwards."""
+    if backend == "sqlite":
+        yield str(tmp_path / f"{name}.sqlite3")
         return
     server = request.getfixturevalue("postgresql_server")
     url = server.new_database()

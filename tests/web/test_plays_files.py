@@ -16,7 +16,7 @@ import pytest
 from companion import create_app, db, get_db, plays_export, store
 from companion.cli import main as castellan
 from companion.rules import castle, fort, forteresse, scorepad, tactics, zamek
-from tests.conftest import Browser, text
+from tests.conftest import Browser, fresh_database, text
 from tests.rules.test_all_games import OPTIONS
 
 pytestmark = pytest.mark.both_backends
@@ -37,13 +37,8 @@ TEAMS_PLAY = {
 @pytest.fixture
 def other_database(request, database, tmp_path):
     """A second fresh database on the same backend: the server a club moves to."""
-    if not database.startswith("postgresql"):
-        yield str(tmp_path / "other.sqlite3")
-        return
-    server = request.getfixturevalue("postgresql_server")
-    url = server.new_database()
-    yield url
-    server.drop(url)
+    backend = "postgresql" if database.startswith("postgresql") else "sqlite"
+    yield from fresh_database(request, tmp_path, backend, "other")
 
 
 @pytest.fixture
