@@ -195,8 +195,12 @@ def test_the_card_picker_shows_and_reads_the_pages_letters(browser):
     assert '<input type="radio" name="pick_rank" value="Q"><span>D</span>' in page
     assert '<input type="radio" name="pick_rank" value="J"><span>W</span>' in page
     assert "albo wpisz ją" in page and '<span class="sr-only">kier</span>' in page
-    refused = text(browser.get("/castle/calculator?card=QH", headers={"Accept-Language": "fr"}))
+    refused = text(browser.get("/castle/calculator?do=check&pick=QH", headers={"Accept-Language": "fr"}))
     assert "(A, 2-10, V, D, R)" in refused and "(P, C, K, T)" in refused  # QH is no card in French
+    # The card checked travels on in a hidden field by its canonical name, which every language reads.
+    kept = text(browser.get("/castle/calculator?do=check&pick=DC", headers={"Accept-Language": "fr"}))
+    assert '<input type="hidden" name="card" value="QH">' in kept
+    assert "(P, C, K, T)" not in text(browser.get("/castle/calculator?card=QH", headers={"Accept-Language": "fr"}))
 
 
 def test_a_phone_that_changes_language_gets_the_live_table_again(browser):
