@@ -14,6 +14,7 @@ import hashlib
 import json
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 
 from companion import api, schemas, store
 from companion.games import Game
@@ -385,8 +386,10 @@ def _placed_card(card: dict, seats: dict, seen: str) -> dict:
 
 def _example_card(seat: str) -> list[list[dict]]:
     """The help page's picture of a seat: one card laid from ``seat``, seen from S (north up),
-    its edges marked T, R, B, L."""
-    card = {"owner": "p1", "edges": ["T", "R", "B", "L"], "name": "", "number": 1, "seat": None,
+    its edges marked T, R, B, L (top, right, bottom, left: the help page says which is which)."""
+    # Translators: four letters, one a word, for a card's top, right, bottom and left.
+    letters = gettext("T R B L").split()
+    card = {"owner": "p1", "edges": letters if len(letters) == 4 else ["T", "R", "B", "L"], "name": "", "number": 1, "seat": None,
             "turn": TURN_DEGREES[seat]}
     return [[{"cell": "", "value": 3, "card": card}]]
 

@@ -106,3 +106,23 @@ def test_the_api_refuses_in_the_accepted_language_with_the_english_code(app, lan
                                       headers={"Accept-Language": lang})
     error = response.get_json()["error"]
     assert error["code"] == "off_board" and error["message"] == refusal
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("fr", ["Square Tactics" + NBSP + ": comment jouer", "Ce qu’il vous faut", "Castellan en imprime 4" + NBSP + ":",
+            "Posée depuis la place S (côté sud)" + NBSP + ": son haut pointe vers le nord.",
+            "Le vôtre est plus fort",
+            "W est sud ouest nord",  # the seat table's row for W: where its top, right, bottom and left point
+            "«" + NBSP + "haut" + NBSP + ": 5 contre 3 → prise en B2" + NBSP + "»", "le but est 40 à 60" + NBSP + "% pour chaque paire"]),
+    ("pl", ["Square Tactics: jak grać", "Czego potrzebujesz", "Castellan drukuje 4:",
+            "Położona z miejsca S (strona południowa): jej góra wskazuje północ.",
+            "Twoja jest wyższa", "W wschód południe zachód północ",
+            "„góra: 5 kontra 3 → zdobywa B2”", "celem jest 40–60% w każdej parze"]),
+])
+def test_the_help_page_in_each_language(browser, lang, said):
+    html = text(browser.get("/tactics/help", headers={"Accept-Language": lang}))
+    assert [sentence for sentence in said if sentence not in words(html)] == []
+    letters = {"fr": "HDBG", "pl": "GPDL"}[lang]  # the pictured card's top, right, bottom and left
+    assert "".join(re.findall(r'<span class="e e-\w+">(\w)</span>', html)[:4]) == letters
+    for anchor in ("what-you-need", "your-turn", "seats", "end-of-a-game", "referee-s-decisions"):  # linked to
+        assert f'<h2 id="{anchor}">' in html
