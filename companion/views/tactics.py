@@ -32,6 +32,14 @@ SEAT_WORDS = {"S": "south", "N": "north", "W": "west", "E": "east"}
 SCORE_GAMES = tactics.GAMES_IN_MATCH
 SCORE_FIELDS = ("captured", "corners", "sides", "centres")
 CELL_KINDS = {"corners": 1, "sides": 2, "centres": 3}  # a cell's value names its kind
+# The shipped factions' descriptions (companion/rules/factions/*.json) marked for translation: a page
+# or a sheet says a faction's description with `say`, which finds the English text in the catalog.
+FACTION_DESCRIPTIONS = (
+    N_("Border barons who hold the flanks: strong to either side, thin ahead and behind."),
+    N_("Wild beasts of the high spire: two fearsome edges on every card, two plain ones."),
+    N_("Steady soldiers with no weak side and no great strength either."),
+    N_("Sentries who see the enemy coming: towering top edges, soft undersides."),
+)
 REMEMBERED_SEATS = 10
 MAX_FACTION_TEXT = 20_000
 
