@@ -115,7 +115,7 @@ def draw_firing_cells(doc: Document, rect: Rect, number: int) -> None:
 
 def draw_score_box(doc: Document, rect: Rect) -> None:
     """Two rounds of kills, cannons, rifles and points for me and my opponent, and the total."""
-    doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2), doc.say(N_("Score")), size=10, bold=True)
+    doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2), doc.say(N_("Points")), size=10, bold=True)
     box = Rect(rect.x, rect.y, rect.w, rect.h - TITLE)
     heads = [""] + [doc.say(head) for head in (
         N_("Round 1: kills"), N_("cannons"), N_("rifles"), N_("points"), N_("Round 2: kills"), N_("cannons"),

@@ -48,7 +48,6 @@ ANNOUNCEMENTS = {
     "wall": N_("Wall."),
     "miss": N_("Miss."),
 }
-WEAPON_WORDS = {"cannon": N_("cannon"), "rifle": N_("rifle")}
 NAME_LENGTH = 40
 
 _CELL_AT = {(index, row): f"{column}{row}" for index, column in enumerate(COLUMNS) for row in ROWS}

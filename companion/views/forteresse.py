@@ -16,8 +16,8 @@ from flask import Blueprint, render_template, request
 
 from companion import api, schemas
 from companion.games import Game
-from companion.rules import forteresse
 from companion.i18n import say
+from companion.rules import forteresse
 from companion.rules.errors import N_, Message, RuleError
 from companion.web import render
 

@@ -84,7 +84,7 @@ def test_the_sheets_in_french_keep_the_sources_words_and_their_accents(build_pdf
     sheet = _words(read_pdf(build_pdf("forteresse-player-sheet", lang="fr")))
     assert "Manche 1 · grille 1 · ma forteresse" in sheet and "Manche 2 · grille 2 · mes attaques" in sheet
     assert "ce que mes tirs ont révélé" in sheet and "Règle : chaque joueur reçoit 7 par assiégé tué" in sheet
-    assert "canon sur un mur : « mur détruit en … »" in sheet and "Adversaire" in sheet
+    assert "Canon sur un mur : « mur détruit en … »" in sheet and "Adversaire" in sheet
     pad = _words(read_pdf(build_pdf("forteresse-score-pad", lang="fr")))
     assert "Partie" in pad and "M1 tués" in pad and "l'égalité est un match nul" in pad
 
