@@ -1,6 +1,6 @@
 """Square Tactics in French and Polish: its pages, a tracked table's steps and captures, a refusal
 of its rules on the table page and through the API in the reader's language (the API's code stays
-English), and the history's lines."""
+English), the history's lines, and its printed sheets."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import re
 import pytest
 
 from tests.conftest import text
+from tests.printables.test_languages import _sheet as sheet
+from tests.printables.test_languages import _words as pdf_words
 from tests.web.test_tactics import act, mover, new_table, page, typed
 
 NBSP = "\u00a0"
@@ -106,3 +108,47 @@ def test_the_api_refuses_in_the_accepted_language_with_the_english_code(app, lan
                                       headers={"Accept-Language": lang})
     error = response.get_json()["error"]
     assert error["code"] == "off_board" and error["message"] == refusal
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("fr", ["Square Tactics" + NBSP + ": comment jouer", "Ce qu’il vous faut", "Castellan en imprime 4" + NBSP + ":",
+            "Posée depuis la place S (côté sud)" + NBSP + ": son haut pointe vers le nord.",
+            "Le vôtre est plus fort",
+            "W est sud ouest nord",  # the seat table's row for W: where its top, right, bottom and left point
+            "«" + NBSP + "haut" + NBSP + ": 5 contre 3 → prise en B2" + NBSP + "»", "le but est 40 à 60" + NBSP + "% pour chaque paire"]),
+    ("pl", ["Square Tactics: jak grać", "Czego potrzebujesz", "Castellan drukuje 4:",
+            "Położona z miejsca S (strona południowa): jej góra wskazuje północ.",
+            "Twoja jest wyższa", "W wschód południe zachód północ",
+            "„góra: 5 kontra 3 → zdobywa B2”", "celem jest 40–60% w każdej parze"]),
+])
+def test_the_help_page_in_each_language(browser, lang, said):
+    html = text(browser.get("/tactics/help", headers={"Accept-Language": lang}))
+    assert [sentence for sentence in said if sentence not in words(html)] == []
+    letters = {"fr": "HDBG", "pl": "GPDL"}[lang]  # the pictured card's top, right, bottom and left
+    assert "".join(re.findall(r'<span class="e e-\w+">(\w)</span>', html)[:4]) == letters
+    for anchor in ("what-you-need", "your-turn", "seats", "end-of-a-game", "referee-s-decisions"):  # linked to
+        assert f'<h2 id="{anchor}">' in html
+
+
+def test_the_sheets_in_polish_read_back(browser, tmp_path):
+    pad = " ".join(pdf_words(sheet("tactics-score-pad", "pl"), tmp_path).split())
+    assert "Bloczek wyników, mecz z trzech partii" in pad
+    assert "W każdej partii: 1 za każdą zdobytą kartę przeciwnika; za zajęte pole: narożne 1, boczne 2, środkowe 3" in pad
+    assert pad.count("Gracz Zdobyte Narożne × 1 Boczne × 2 Środkowe × 3 Suma") == 3
+    assert "Partia 3" in pad and "Mecz: suma trzech partii" in pad and pad.count("Imię i suma") == 4
+    mat = " ".join(pdf_words(sheet("tactics-mat-3x3", "pl"), tmp_path).split())
+    assert "Plansza 3x3, dwóch graczy" in mat and "Miejsce S, pierwszy gracz" in mat
+    assert "Miejsce N (2 graczy: S i N)" in mat and "mała liczba to punkty za zajęcie pola na koniec" in mat
+    deck = " ".join(pdf_words(sheet("tactics-marches", "pl"), tmp_path).split())
+    assert "Marcher Lords: talia 15 kart frakcji Marcher Lords do Square Tactics, z rewersami. " \
+           "Baronowie pogranicza, którzy trzymają flanki" in deck
+    assert set("ąęłóśżź") <= set(pad + mat + deck)  # drawn, embedded and read back
+    listed = words(text(browser.get("/print", headers={"Accept-Language": "pl"})))
+    assert "Plansza 4x4, czterech graczy" in listed and "Wartownicy, którzy widzą nadchodzącego wroga" in listed
+
+
+def test_every_shipped_factions_description_is_marked_for_translation():
+    from companion.rules import tactics
+    from companion.views.tactics import FACTION_DESCRIPTIONS
+
+    assert sorted(FACTION_DESCRIPTIONS) == sorted(faction["description"] for faction in tactics.load_factions().values())
