@@ -14,27 +14,35 @@ from types import FunctionType
 import jinja2
 from flask.templating import Environment as FlaskEnvironment
 from jinja2.runtime import Context, Macro
+from jinja2.utils import _PassArg
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 _STOPPED = "value was undefined because a callable raised a StopIteration exception"
 
 
 class TemplateContext(Context):
-    """A context whose ``call`` passes a macro, or a function that takes no context, its arguments
-    directly (without the loop's and block's variables, which only a function taking the
-    context would get); anything else as Jinja does."""
+    """A context whose ``call`` passes a macro, or a function that takes no context (or only the
+    evaluation context: the gettext functions), its arguments directly (without the loop's
+    and block's variables, which only a function taking the context would get); anything
+    else as Jinja does."""
 
     def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
         kind = type(__obj)
-        if kind is Macro or (kind is FunctionType and "jinja_pass_arg" not in __obj.__dict__):
-            if kwargs:
-                kwargs.pop("_loop_vars", None)
-                kwargs.pop("_block_vars", None)
-            try:
-                return __obj(*args, **kwargs)
-            except StopIteration:
-                return __self.environment.undefined(_STOPPED)
-        return super().call(__obj, *args, **kwargs)
+        if kind is Macro:
+            wants = None
+        elif kind is FunctionType:
+            wants = __obj.__dict__.get("jinja_pass_arg")
+            if wants is not None and wants is not _PassArg.eval_context:
+                return super().call(__obj, *args, **kwargs)
+        else:
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_loop_vars", None)
+            kwargs.pop("_block_vars", None)
+        try:
+            return __obj(__self.eval_ctx, *args, **kwargs) if wants is not None else __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(_STOPPED)
 
 
 class TemplateEnvironment(FlaskEnvironment):
