@@ -103,7 +103,7 @@ def test_castles_sheets_in_polish_read_back_with_every_letter(paper, build_pdf, 
         assert f"{name} {points}" in reference
     pad = _pdftotext(build_pdf("castle-score-pad", lang="pl", paper=paper), tmp_path)
     assert "Notes wyników do Castle" in pad and "Drużyna 1:" in pad and "Drużyna 2:" in pad
-    assert pad.count(" W ") >= 2 and "Suma" in pad and "Gra" in pad  # W: walet, the Polish jack
+    assert pad.count(" W ") >= 2 and "Suma" in pad and "Partia" in pad  # W: walet, the Polish jack
     mat = _pdftotext(build_pdf("castle-mat", lang="pl", paper=paper), tmp_path)
     assert mat.count("4 sąsiadów") == 2 and mat.count("2 sąsiadów") == 4 and mat.count("3 sąsiadów") == 6
     assert set("ąćęłóśż") <= set(reference + pad + mat)  # drawn, embedded and read back
