@@ -17,8 +17,10 @@ it and gets ``Repeated`` with the first answer, never a second move. Every funct
 only after its transaction is committed (a commit survives the server being killed), so an
 answered move is a kept move. The module knows nothing of Flask.
 
-An action reads and decodes the table once and writes it once: its cost does not grow with
-the log, only with the state's size.
+An action reads the table once and writes it once: its cost does not grow with the log. The
+state a change leaves is kept decoded in this process (``HEADS_KEPT`` tables), for the next
+change to start from, and the next state's JSON text reuses the text of the parts the two
+share (``companion.jsontext``): a move late in a game costs what a move early in it costs.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import hashlib
 import json
 import re
 import secrets
+import threading
 import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -37,12 +40,14 @@ from types import ModuleType
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from companion import jsontext
 from companion.db import Sql, action_keys, actions, links, play_players, remembered, run, snapshots, tables
 from companion.db import players as player_rows
 from companion.db import plays as play_rows
 from companion.rules.errors import RuleError
 
 SNAPSHOT_EVERY = 25
+HEADS_KEPT = 64  # tables whose state this process keeps decoded after changing them (see _Heads)
 ROLES = ("referee", "viewer", "seat")
 TITLE_LENGTH = 120  # a title is made from the players' names; a list shows no more
 KEYS_KEPT = timedelta(days=2)  # a phone retries within seconds; a day is the promise, two the margin
@@ -272,11 +277,14 @@ def act(
         state = rules.apply(table.state, action, actor)
         description = rules.describe(table.state, action, actor)
         seq = _append(conn, table_id, actor, action, description, "move")
-        stored = _dump(state)
+        stored = _state_text(rules, state, _HEADS.state(table_id, table.version) is table.state)
         if seq % SNAPSHOT_EVERY == 0:
             conn.execute(snapshots.insert().values(table_id=table_id, seq=seq, state=stored))
         _keep_play(conn, rules, table, state, False, withdraw=False)  # a move never reopens a game
-        return _keep(conn, _set_head(conn, table, seq, state, stored), once)
+        table = _keep(conn, _set_head(conn, table, seq, state, stored), once)
+    if seq % SNAPSHOT_EVERY == 0:
+        _HEADS.keep_base(table_id, seq, stored, state)
+    return _HEADS.keep(table)
 
 
 def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
@@ -293,8 +301,8 @@ def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, onc
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
         _keep_play(conn, rules, table, table.state, True)
-        table = _set_head(conn, replace(table, finished_at=now), seq, table.state)
-        return _keep(conn, table, once)
+        table = _keep(conn, _set_head(conn, replace(table, finished_at=now), seq, table.state), once)
+    return _HEADS.keep(table)
 
 
 def order_free(rules: ModuleType, action: dict) -> bool:
@@ -327,7 +335,8 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
             in_force = conn.execute(
                 sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id, actions.c.undone_at.is_(None))
             ).scalar()
-            return _keep(conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state), once)
+            table = _keep(conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state), once)
+            return _HEADS.keep(table)
         conn.execute(snapshots.delete().where(snapshots.c.table_id == table_id, snapshots.c.seq >= table.head_seq))
         base = conn.execute(
             sa.select(snapshots.c.seq, snapshots.c.state)
@@ -335,7 +344,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
             .order_by(snapshots.c.seq.desc())
             .limit(1)
         ).one()
-        state, head = json.loads(base.state), base.seq
+        state, head = _HEADS.base(table_id, base.seq, base.state) or json.loads(base.state), base.seq
         replayed = conn.execute(
             sa.select(actions.c.seq, actions.c.actor, actions.c.payload)
             .where(
@@ -349,7 +358,8 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         for row in replayed:
             state, head = rules.apply(state, json.loads(row.payload), row.actor), row.seq
         _keep_play(conn, rules, table, state, False)
-        return _keep(conn, _set_head(conn, table, head, state), once)
+        table = _keep(conn, _set_head(conn, table, head, state, _state_text(rules, state, True)), once)
+    return _HEADS.keep(table)
 
 
 def replay(conn: Connection, rules: ModuleType, table_id: str, step: int) -> tuple[dict, list[dict]]:
@@ -950,7 +960,7 @@ def _current(conn: Connection, table_id: str, version: int | None, once: Once | 
                     "This Idempotency-Key was already used through another link: choose a new key for every action.",
                 )
             raise Repeated(json.loads(answer) if answer is not None else None)
-    table = _table(row)
+    table = _table(row, _HEADS.state(row[0], row[5]))  # row[0], row[5]: its id, its version
     if version is not None and table.version != version:
         raise StaleTable(table)
     return table
@@ -1040,8 +1050,71 @@ def _link(row: tuple) -> Link:
     return Link(token, table_id, role, seat, label, claimed_by, joined_at is not None)
 
 
-def _table(row: tuple) -> Table:
-    """A table from a row of ``_TABLE_COLUMNS``."""
+class _Heads:
+    """The decoded state of the tables this process changed last, by table and version, and of
+    each one's newest snapshot.
+
+    A version names one state for good: it grows with every change, and a state is kept here
+    only once its change is committed, so a state kept under the version the database holds
+    is the state the database holds (whichever worker wrote it). A snapshot is kept with its
+    text, which is compared with the database's. The states are shared, never changed: the
+    rules modules' ``apply`` and ``view`` never change the state they are given
+    (tests/rules/test_all_games.py).
+    """
+
+    def __init__(self, size: int):
+        self.size, self.kept, self.bases, self.lock = size, {}, {}, threading.Lock()
+
+    def state(self, table_id: str, version: int) -> dict | None:
+        kept = self.kept.get(table_id)
+        return kept[1] if kept is not None and kept[0] == version else None
+
+    def keep(self, table: Table) -> Table:
+        self._put(self.kept, table.id, (table.version, table.state))
+        return table
+
+    def base(self, table_id: str, seq: int, text: str) -> dict | None:
+        """The decoded state of a table's snapshot, if this process wrote that very snapshot."""
+        kept = self.bases.get(table_id)
+        return kept[2] if kept is not None and kept[0] == seq and kept[1] == text else None
+
+    def keep_base(self, table_id: str, seq: int, text: str, state: dict) -> None:
+        """Keep the newest snapshot a move wrote, decoded: an undo replays from it."""
+        self._put(self.bases, table_id, (seq, text, state))
+
+    def forget(self, table_id: str) -> None:
+        with self.lock:
+            self.kept.pop(table_id, None)
+            self.bases.pop(table_id, None)
+
+    def _put(self, kept: dict, table_id: str, value: tuple) -> None:
+        with self.lock:
+            kept.pop(table_id, None)
+            kept[table_id] = value
+            if len(kept) > self.size:
+                del kept[next(iter(kept))]
+
+
+_HEADS = _Heads(HEADS_KEPT)
+_TEXTS = jsontext.Encoder(HEADS_KEPT)
+
+
+def _state_text(rules: ModuleType, state: dict, kept: bool) -> str:
+    """The state's JSON text. For a game whose moves share with the state before them what they
+    leave unchanged (``SHARED_STATES``), from a state kept decoded here (``kept``, and an
+    undo's, which replays from a snapshot kept here), the text of the parts already written is
+    reused; the text is the same.
+    """
+    return _TEXTS.dumps(state) if kept and getattr(rules, "SHARED_STATES", False) else _dump(state)
+
+
+def forget_head(table_id: str) -> None:
+    """Forget the states kept for a table, after its state was written otherwise than by this module."""
+    _HEADS.forget(table_id)
+
+
+def _table(row: tuple, decoded: dict | None = None) -> Table:
+    """A table from a row of ``_TABLE_COLUMNS`` (``decoded``: its state, already decoded)."""
     table_id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private = row
     return Table(
         id=table_id,
@@ -1051,7 +1124,7 @@ def _table(row: tuple) -> Table:
         seed=seed,
         version=version,
         head_seq=head_seq,
-        state=json.loads(state),
+        state=json.loads(state) if decoded is None else decoded,
         created_at=created_at,
         updated_at=updated_at,
         finished_at=finished_at,
