@@ -232,31 +232,33 @@ def run(conn: Connection, statement: Sql, params: dict | None = None):
     return raw.execute(statement.postgresql, params)
 
 
-_readers = threading.local()
-READERS_PER_THREAD = 4  # databases a thread keeps a reader for (a server has one; tests make many)
+_held = threading.local()
+HELD_PER_THREAD = 4  # databases a thread keeps a connection to (a server has one; tests make many)
 
 
-def reader(database: str | Path) -> Connection:
-    """This thread's own connection to ``database`` for reads outside any transaction, kept open.
+def thread_connection(database: str | Path) -> Connection:
+    """This thread's own connection to ``database``, kept open from one request to the next.
 
-    For the unchanged poll's one lookup (``companion.views.tables.UnchangedPolls``): borrowing
-    from the pool and giving back cost more than the lookup. Never in a transaction, it holds
-    no lock (SQLite in WAL, PostgreSQL in autocommit: see ``run``).
+    Borrowing a connection from the pool and giving it back (with its reset) cost more than
+    an unchanged poll's lookup; a gunicorn thread serves one request at a time, so it keeps
+    one. Whoever uses it ends what it began (``companion.get_db``'s teardown rolls back a
+    transaction left open); outside a transaction it holds no lock (SQLite in WAL, PostgreSQL
+    in autocommit: see ``run``).
     """
-    held = _readers.__dict__.setdefault("held", {})
+    held = _held.__dict__.setdefault("connections", {})
     key = (os.getpid(), str(database))
     conn = held.get(key)
-    if conn is None:
-        if len(held) >= READERS_PER_THREAD:
+    if conn is None or conn.invalidated:
+        if len(held) >= HELD_PER_THREAD:
             for old in list(held):
                 _discard(held.pop(old))
         conn = held[key] = connect(database)
     return conn
 
 
-def drop_reader(database: str | Path) -> None:
-    """Close this thread's reader of ``database`` (after an error: the next read opens a new one)."""
-    conn = _readers.__dict__.get("held", {}).pop((os.getpid(), str(database)), None)
+def drop_thread_connection(database: str | Path) -> None:
+    """Close this thread's connection to ``database`` (after an error: the next use opens a new one)."""
+    conn = _held.__dict__.get("connections", {}).pop((os.getpid(), str(database)), None)
     if conn is not None:
         _discard(conn)
 

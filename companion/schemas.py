@@ -78,11 +78,94 @@ def check(schema: dict, value: object, what: str) -> None:
             names = ", ".join(kinds)
             raise RuleError("unknown_action", f"An action is an object whose type is one of: {names}.", f"{what}.type")
         schema = kinds[kind]
-    error = best_match(Draft202012Validator(schema).iter_errors(value))
+    if _surely_valid(schema, value):
+        return
+    error = best_match(_validator(schema).iter_errors(value))
     if error is not None:
         path = ".".join(str(part) for part in error.absolute_path)
         field = f"{what}.{path}" if path else what
         raise RuleError(f"bad_{what}", _sentence(error, what, path or what), field)
+
+
+# The keywords ``_surely_valid`` knows; a schema using any other is left to jsonschema.
+_KNOWN = frozenset({
+    "type", "properties", "required", "additionalProperties", "const", "enum", "items", "minItems", "maxItems",
+    "minLength", "maxLength", "minimum", "maximum", "description", "title",
+})
+_CONTAINERS = {"string": str, "array": list, "object": dict}
+
+
+def _surely_valid(schema: object, value: object) -> bool:
+    """True when ``value`` fits ``schema`` for certain, checked in a few microseconds; False when it
+    may not (jsonschema then decides, and names the place).
+
+    jsonschema took a third of a millisecond to accept a score pad's round. This knows the
+    keywords the games' schemas use and answers True only where JSON Schema surely agrees:
+    a number that is a float, a ``const`` that is not text, an integer or null, any keyword
+    it does not know, and anything refused, go to jsonschema.
+    """
+    if not isinstance(schema, dict) or not schema.keys() <= _KNOWN:
+        return False
+    kinds = schema.get("type")
+    if kinds is not None and not any(_surely_of(kind, value) for kind in ([kinds] if isinstance(kinds, str) else kinds)):
+        return False
+    if "const" in schema and not _surely_same(schema["const"], value):
+        return False
+    if "enum" in schema and not any(_surely_same(choice, value) for choice in schema["enum"]):
+        return False
+    if isinstance(value, dict):
+        fields, others = schema.get("properties", {}), schema.get("additionalProperties", True)
+        if not all(name in value for name in schema.get("required", ())):
+            return False
+        for name, item in value.items():
+            inner = fields.get(name, others)
+            if inner is False or (inner is not True and not _surely_valid(inner, item)):
+                return False
+    elif isinstance(value, list):
+        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", len(value)):
+            return False
+        if "items" in schema and not all(_surely_valid(schema["items"], item) for item in value):
+            return False
+    elif isinstance(value, str):
+        if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", len(value)):
+            return False
+    elif type(value) is int:
+        if not schema.get("minimum", value) <= value <= schema.get("maximum", value):
+            return False
+    elif "minimum" in schema or "maximum" in schema:
+        return False
+    return True
+
+
+def _surely_of(kind: str, value: object) -> bool:
+    if kind == "integer":
+        return type(value) is int  # 1.0 is an integer too in JSON Schema: jsonschema decides
+    if kind == "boolean":
+        return type(value) is bool
+    if kind == "null":
+        return value is None
+    container = _CONTAINERS.get(kind)
+    return container is not None and isinstance(value, container)
+
+
+def _surely_same(expected: object, value: object) -> bool:
+    # True == 1 in Python but not in JSON Schema: only text, integers and null compared here.
+    return type(expected) in (str, int, type(None)) and type(value) is type(expected) and value == expected
+
+
+_VALIDATORS: dict[int, tuple[dict, Draft202012Validator]] = {}
+
+
+def _validator(schema: dict) -> Draft202012Validator:
+    """The validator of a schema, made once: making one took a sixth of an API move's time.
+
+    Schemas are the games' constants; the dict is kept beside its validator so that its ``id``
+    names it for as long as the entry lives.
+    """
+    found = _VALIDATORS.get(id(schema))
+    if found is None or found[0] is not schema:
+        found = _VALIDATORS[id(schema)] = (schema, Draft202012Validator(schema))
+    return found[1]
 
 
 _TYPE_WORDS = {"string": "text", "integer": "a whole number", "number": "a number", "array": "a list",

@@ -259,6 +259,6 @@ def init_app(app: Flask) -> None:
     def add_headers(response):
         if response.status_code == 304:
             return response  # a 304 only revalidates: the cached answer keeps the headers it had
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
+        present = {name.lower() for name in response.headers.keys()}  # noqa: SIM118 - Headers, not a dict
+        response.headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
         return response

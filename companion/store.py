@@ -300,7 +300,7 @@ def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, onc
         seq = _append(conn, table_id, "referee", FINISH, "The referee finished the table.", "finish")
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
-        _keep_play(conn, rules, table, table.state, True)
+        _keep_play(conn, rules, table, table.state, True, withdraw=False)
         table = _keep(conn, _set_head(conn, replace(table, finished_at=now), seq, table.state), once)
     return _HEADS.keep(table)
 
@@ -324,6 +324,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         table = _current(conn, table_id, version, once)
         if table.head_seq == 0:
             raise RuleError("nothing_to_undo", "There is nothing to undo: no move is recorded yet.")
+        was_a_play = rules.result(table.state, table.finished) is not None  # else there is no play to withdraw
         conn.execute(
             actions.update()
             .where(actions.c.table_id == table_id, actions.c.seq == table.head_seq)
@@ -331,12 +332,12 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         )
         if table.finished:
             conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=None))
-            _keep_play(conn, rules, table, table.state, False)
+            _keep_play(conn, rules, table, table.state, False, withdraw=was_a_play)
             in_force = conn.execute(
                 sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id, actions.c.undone_at.is_(None))
             ).scalar()
-            table = _keep(conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state), once)
-            return _HEADS.keep(table)
+            # Not kept decoded: this return is inside the transaction (a state is kept only once committed).
+            return _keep(conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state), once)
         conn.execute(snapshots.delete().where(snapshots.c.table_id == table_id, snapshots.c.seq >= table.head_seq))
         base = conn.execute(
             sa.select(snapshots.c.seq, snapshots.c.state)
@@ -357,7 +358,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         ).all()
         for row in replayed:
             state, head = rules.apply(state, json.loads(row.payload), row.actor), row.seq
-        _keep_play(conn, rules, table, state, False)
+        _keep_play(conn, rules, table, state, False, withdraw=was_a_play)
         table = _keep(conn, _set_head(conn, table, head, state, _state_text(rules, state, True)), once)
     return _HEADS.keep(table)
 
@@ -749,9 +750,35 @@ def import_plays(conn: Connection, imported: list[dict]) -> int:
     return added
 
 
-def _keep_play(conn: Connection, rules: ModuleType, table: Table, state: dict, finished: bool, withdraw: bool = True) -> None:
+def record_past_plays(conn: Connection, rules_for: Callable[[str], ModuleType | None]) -> int:
+    """In the caller's transaction (migration 0009): a play for every table that ended before
+    plays were kept, ended when it was last changed, and the names typed at every table's start
+    remembered; how many plays. ``rules_for(game)`` is the game's rules module (None: passed
+    over), and so is a table whose state its rules cannot read."""
+    recorded = 0
+    for table_id in list(conn.execute(sa.select(tables.c.id).order_by(tables.c.created_at)).scalars()):
+        table = get_table(conn, table_id)
+        rules = rules_for(table.game)
+        try:
+            names = rules.names(table.state) if rules else []
+            ended = rules is not None and rules.result(table.state, table.finished) is not None
+        except Exception:  # noqa: BLE001 -- a state from an older Castellan its rules no longer read
+            continue
+        for name in sorted(names, key=name_key):
+            _player_id(conn, name, offered=True)
+        if ended and not table.private:
+            _keep_play(conn, rules, table, table.state, table.finished, False, table.finished_at or table.updated_at)
+            recorded += 1
+    return recorded
+
+
+def _keep_play(
+    conn: Connection, rules: ModuleType, table: Table, state: dict, finished: bool, withdraw: bool,
+    ended_at: str | None = None,
+) -> None:
     """Inside a change's transaction: the table's play as the new state says (written when the
-    game is over, withdrawn when it is not, or never for a private table)."""
+    game is over, ending now or ``ended_at``; withdrawn when it is not, if ``withdraw``: the table
+    was a play before; never for a private table)."""
     if table.private:
         return
     result = rules.result(state, finished)
@@ -764,7 +791,7 @@ def _keep_play(conn: Connection, rules: ModuleType, table: Table, state: dict, f
     details = _dump(rules.play_details(state))
     kept = conn.execute(sa.select(play_rows.c.finished).where(play_rows.c.id == play_id)).scalar()
     if kept is None:
-        kept = _now()
+        kept = ended_at or _now()
         conn.execute(play_rows.insert().values(
             id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept,
             seconds=_seconds(table.created_at, kept), details=details,

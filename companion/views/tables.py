@@ -137,9 +137,9 @@ class UnchangedPolls:
     def _etag(self, environ, token: str) -> str | None:
         app = self.app
         try:
-            version = store.version_by_token(db.reader(app.config["DATABASE"]), token)
+            version = store.version_by_token(db.thread_connection(app.config["DATABASE"]), token)
         except Exception:  # noqa: BLE001 - Flask's path answers (and reports) whatever went wrong
-            db.drop_reader(app.config["DATABASE"])
+            db.drop_thread_connection(app.config["DATABASE"])
             return None
         if version is None:
             return None

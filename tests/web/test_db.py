@@ -39,6 +39,8 @@ def test_a_sqlite_database_from_before_alembic_is_upgraded_in_place_and_keeps_it
 
         conn = get_db()
         assert db.schema_version(conn) == db.head()
+        assert store.player_names(conn) == ["Kuba", "Ola"]  # migration 0009 remembered the names typed
+        assert store.list_plays(conn) == []  # the pad was never finished: no play
         link = store.find_link(conn, OLD_REFEREE)
         assert [lk.role for lk in store.table_links(conn, link.table_id)] == ["referee", "viewer"]
         table = store.get_table(conn, OLD_TABLE)

@@ -203,3 +203,23 @@ def test_an_import_adds_each_play_once_and_refuses_a_broken_file_whole(conn):
         store.import_plays(conn, [{**moved, "id": "from-another-server-3"}, broken])
     assert refused.value.message == "Play number 2 of the file is not a Castellan play."
     assert store.play(conn, "from-another-server-3") is None
+
+
+def test_the_tables_that_ended_before_plays_were_kept_become_plays_on_upgrade(conn):
+    from companion.db import play_players, players, plays
+
+    pad = _pad(conn, names=("Ola", "Kuba"), rounds=((5, 3),))
+    _pad(conn, names=("Zosia", "Ewa"), private=True)
+    store.create_table(conn, scorepad, "scorepad", {"players": ["Jan", "Ada"]})  # still open
+    before = store.list_plays(conn)
+    conn.rollback()
+    with conn.begin():  # as before migration 0009: no play, no player
+        for table in (play_players, plays, players):
+            conn.execute(table.delete())
+    with conn.begin():
+        assert store.record_past_plays(conn, {"scorepad": scorepad}.get) == 1
+    [play] = store.list_plays(conn)
+    assert {**play, "players": [], "finished": ""} == {**before[0], "players": [], "finished": ""}
+    assert play["finished"] == store.utc(store.get_table(conn, pad.id).finished_at)
+    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [("Ola", 5, True), ("Kuba", 3, False)]
+    assert store.player_names(conn) == ["Kuba", "Ola", "Ada", "Ewa", "Jan", "Zosia"]
