@@ -37,6 +37,9 @@ SEATS = ("a", "b")
 SECRET_ACTIONS = True
 # A drawing does not depend on the other player's: two players may send theirs at the same moment.
 ORDER_FREE_ACTIONS = ("setup",)
+# ``apply`` shares with its input what a move leaves unchanged: the store writes only the new parts
+# (companion.jsontext).
+SHARED_STATES = True
 MODES = ("phones", "paper")
 FIRST_CHOICES = ("a", "b", "random")
 DEFAULT_NAMES = {"a": "Player A", "b": "Player B"}
