@@ -12,12 +12,11 @@ import secrets
 from datetime import timedelta
 from pathlib import Path
 
-import jinja2
 import sqlalchemy as sa
 from flask import Flask, current_app, g, url_for
 from flask.globals import _cv_request
 
-from companion import db, games, i18n, netinfo, ratelimit, security, store, web
+from companion import db, games, i18n, netinfo, ratelimit, security, store, templating, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 # How often a table's other phones ask whether it changed. A poll of an unchanged table is a
@@ -29,6 +28,7 @@ POLL_SECONDS = 0.8
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: configuration, database, security, and every game's blueprint."""
     app = Flask(__name__, instance_relative_config=True, template_folder=str(_templates_dir()))
+    app.jinja_environment = templating.TemplateEnvironment  # before anything makes app.jinja_env
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE=os.environ.get("CASTELLAN_DATABASE", os.path.join(app.instance_path, "castellan.sqlite3")),
@@ -36,6 +36,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         POLL_SECONDS=POLL_SECONDS,
         TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
         PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
+        IMPORTS_PER_MINUTE=int(os.environ.get("CASTELLAN_IMPORTS_PER_MINUTE", "5")),
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
         SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
@@ -142,7 +143,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
             stylesheets[slug] = (Path(app.static_folder) / name).exists()
         return static_url(name) if stylesheets[slug] else None
 
-    app.jinja_env.template_class = _Template
+    app.jinja_env.template_class = templating.TemplateClass
     app.jinja_env.filters["with_contents"] = web.with_contents
     app.jinja_env.globals.update(
         url_for=template_url_for,
@@ -178,19 +179,3 @@ def template_url_for(endpoint: str, **values) -> str:
 @functools.lru_cache(maxsize=8192)
 def _built_url(_app: Flask, _script_root: str, endpoint: str, values: tuple) -> str:
     return url_for(endpoint, **dict(values))
-
-
-class _Template(jinja2.Template):
-    """A template whose ``{% from ... import %}`` finds its module made once, quickly.
-
-    Jinja makes an imported template's module anew when the importing context has globals the
-    imported template lacks, and finds out by comparing the context's names with its globals
-    (a ChainMap, name by name): a tenth of a table page's rendering, for three imports that
-    always found nothing missing. The same comparison with the environment's globals (a dict)
-    when the template has no globals of its own, then Jinja's own way.
-    """
-
-    def _get_default_module(self, ctx=None):
-        if ctx is not None and not self.globals.maps[0] and not ctx.globals_keys - self.environment.globals.keys():
-            ctx = None
-        return super()._get_default_module(ctx)

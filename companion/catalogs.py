@@ -24,7 +24,8 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGUAGES = ("en", "fr", "pl")  # English first: the source and the default
 DOMAIN = "messages"
 # The marker functions rules modules use (companion/rules/errors.py), besides gettext's own.
-KEYWORDS = ("N_", "NP_:1,2", "_l", "gettext", "ngettext:1,2", "_", "lazy_gettext", "lazy_ngettext:1,2")
+KEYWORDS = ("N_", "NP_:1,2", "_l", "gettext", "ngettext:1,2", "_", "lazy_gettext", "lazy_ngettext:1,2",
+            "pgettext:1c,2")  # pgettext: a word whose sense needs a context ("Game" of a match)
 
 
 def po_path(lang: str, directory: Path = TRANSLATIONS) -> Path:

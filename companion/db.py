@@ -55,6 +55,7 @@ tables = sa.Table(
     sa.Column("updated_at", sa.Text, nullable=False),
     sa.Column("finished_at", sa.Text),  # set when the referee finished the table
     sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),  # never becomes a play
+    sa.Column("rematch_id", sa.Text),  # the table its Rematch started: tapped again, the same one opens
 )
 
 # Every link to a table: the referee's, the viewer's and one per private seat.
@@ -127,6 +128,7 @@ plays = sa.Table(
     sa.Column("finished", sa.Text, nullable=False),
     sa.Column("seconds", sa.Integer, nullable=False),
     sa.Column("details", sa.Text, nullable=False, server_default="{}"),
+    sa.Column("lowest_wins", sa.Boolean, nullable=False, server_default=sa.false()),  # its scores count down (store.lowest_wins)
     sa.Index("plays_by_finished", "finished", "id"),
     sa.Index("plays_by_game", "game", "finished", "id"),
 )

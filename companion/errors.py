@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import html
 import logging
+import math
+import time
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from flask.globals import request_ctx
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -32,6 +35,8 @@ _MESSAGES = {
     500: N_("Something went wrong on Castellan's side. Nothing you recorded was lost."),
     503: N_("Castellan is making other sheets just now. Try again in a few seconds."),
 }
+# A 503 is a sheet queue that was full for a few seconds: a program may ask again after this long.
+BUSY_RETRY_SECONDS = 5
 
 
 def init_app(app: Flask) -> None:
@@ -57,11 +62,27 @@ def _answer(status: int, error: HTTPException):
     else:
         message = say(_MESSAGES.get(status, N_("That did not work.")))
     if request.path.startswith("/api/"):
-        return jsonify({"error": {"code": _CODES.get(status, "http_error"), "message": message}}), status
-    if request_ctx.url_adapter is None:
+        answer = jsonify({"error": {"code": _CODES.get(status, "http_error"), "message": message}})
+    elif request_ctx.url_adapter is None:
         # Routing never happened, so no url_for works: the page without the layout's links.
-        return _STATIC_PAGE.format(status=status, message=html.escape(message)), status
-    return render_template("errors/page.html", status=status, message=message), status
+        answer = _STATIC_PAGE.format(status=status, message=html.escape(message))
+    else:
+        answer = render_template("errors/page.html", status=status, message=message)
+    retry = _retry_after(status, error)
+    return (answer, status) if retry is None else (answer, status, {"Retry-After": str(retry)})
+
+
+def _retry_after(status: int, error: HTTPException) -> int | None:
+    """Seconds after which the same request can succeed (RFC 9110 Retry-After), when that is known."""
+    if status == 503:
+        return BUSY_RETRY_SECONDS
+    if isinstance(error, RateLimitExceeded):
+        # The limits are fixed windows: the count starts again when the full window ends.
+        limiters = current_app.extensions.get("limiter", ())
+        breached = next((limiter.current_limit for limiter in limiters if limiter.current_limit), None)
+        reset_at = breached.window.reset_time if breached else time.time() + error.limit.limit.get_expiry()
+        return max(1, math.ceil(reset_at - time.time()))
+    return None
 
 
 _STATIC_PAGE = """<!doctype html>

@@ -19,7 +19,8 @@ from babel.dates import format_date, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
-from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
+from flask import Blueprint, Flask, redirect, request
+from flask.globals import _cv_request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
 from werkzeug.datastructures import LanguageAccept
@@ -47,6 +48,14 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(catalogs.TRANSLATIONS))
     Babel(app, locale_selector=select_language)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks span lines in the source
+    # Flask-Babel's own look up the request's catalog anew at each sentence: a table page says hundreds.
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: _catalog().ugettext(s),
+        ngettext=lambda s, p, n: _catalog().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: _catalog().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _catalog().unpgettext(c, s, p, n),
+    )
     app.jinja_env.filters.update(
         say=say, card_label=card_label, card_in_words=card_in_words, rank_label=rank_label, utc_time=utc_time,
         number=number, seat_name=say_name,
@@ -85,12 +94,36 @@ def choose_language(cookie: str | None, accept_language: str | None) -> str:
 
 def current_language() -> str:
     """The language this request is answered in (``"en"`` outside a request)."""
-    return str(get_locale() or LANGUAGES[0]) if _in_request() else LANGUAGES[0]
+    words = _words()
+    return words[0] if words else LANGUAGES[0]
 
 
-def _in_request() -> bool:
-    # A request of an app with Castellan's languages (a bare Flask app in a test has none).
-    return has_request_context() and "babel" in current_app.extensions
+def _words() -> tuple[str, NullTranslations] | None:
+    """This request's language and catalog, or None outside a request of an app with Castellan's
+    languages (a bare Flask app in a test has none).
+
+    Flask-Babel finds both anew at each call (its context on ``g``, the locale, the catalog
+    cache's key: a tenth of a table page); they are found once per request and kept on the
+    request's context.
+    """
+    request_ctx = _cv_request.get(None)
+    if request_ctx is None:
+        return None
+    words = getattr(request_ctx, "castellan_words", None)
+    if words is None:
+        if "babel" not in request_ctx.app.extensions:
+            return None
+        words = request_ctx.castellan_words = (str(get_locale() or LANGUAGES[0]), get_translations())
+    return words
+
+
+def _catalog() -> NullTranslations:
+    """This request's catalog (none outside a request: English)."""
+    words = _words()
+    return words[1] if words else _UNTRANSLATED
+
+
+_UNTRANSLATED = NullTranslations()
 
 
 def here() -> str:
@@ -135,11 +168,16 @@ def translations(lang: str) -> NullTranslations:
 def say(value: object, lang: str | None = None) -> str:
     """``value`` in ``lang`` (this request's language by default): a ``RuleError``'s or a ``Message``'s
     sentence with its parameters, or a sentence marked with ``N_`` (any other string is looked up as is)."""
-    if lang is None and _in_request():
-        lang, catalog = current_language(), get_translations()
+    words = _words() if lang is None else None
+    if words:
+        lang, catalog = words
     else:
         lang = lang if lang in LANGUAGES else LANGUAGES[0]
         catalog = translations(lang)
+    return _said(value, lang, catalog)
+
+
+def _said(value: object, lang: str, catalog: NullTranslations) -> str:
     if value is None:  # nothing to say (an optional sentence of a view)
         return ""
     if isinstance(value, RuleError):
@@ -170,7 +208,7 @@ def _param(lang: str, catalog: NullTranslations, value: object) -> object:
     if isinstance(value, bool):
         return value
     if isinstance(value, int):
-        return format_decimal(value, locale=lang)
+        return _decimal(value, lang)
     if isinstance(value, Message):
         return value.render(functools.partial(_translate, catalog), functools.partial(_param, lang, catalog))
     if isinstance(value, Card):
@@ -189,14 +227,29 @@ def _as_message(item: object) -> object:
 
 def card_label(card: Card | str, lang: str | None = None) -> str:
     """A card as the reader's language writes it (``"D♠"`` in French), from a ``Card`` or its canonical name."""
-    if isinstance(card, str):
-        card = cards.parse(card)
-    return card.label(lang or current_language())
+    return _card_label(str(card), lang or current_language())
 
 
 def card_in_words(card: Card | str) -> str:
     """A card in words in this request's language (a screen reader's name for it): ``"dame de pique"``."""
-    return say((cards.parse(card) if isinstance(card, str) else card).in_words)
+    lang, catalog = _words() or (LANGUAGES[0], translations(LANGUAGES[0]))
+    return _card_in_words(str(card), lang, catalog)
+
+
+# A table page names dozens of cards and numbers, each the same every time in the same language.
+@functools.lru_cache(maxsize=1024)
+def _card_label(name: str, lang: str) -> str:
+    return cards.parse(name).label(lang)
+
+
+@functools.lru_cache(maxsize=1024)
+def _card_in_words(name: str, lang: str, catalog: NullTranslations) -> str:
+    return _said(cards.parse(name).in_words, lang, catalog)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _decimal(value: int | float, lang: str) -> str:
+    return format_decimal(value, locale=lang)
 
 
 def rank_label(rank: str) -> str:
@@ -212,7 +265,7 @@ def card_placeholder() -> str:
 
 def number(value: int | float, lang: str | None = None) -> str:
     """A number with the language's digit grouping and decimal sign (``12 345,5`` in French)."""
-    return format_decimal(value, locale=lang or current_language())
+    return _decimal(value, lang or current_language())
 
 
 def utc_time(iso: str, date: bool = False, lang: str | None = None) -> str:

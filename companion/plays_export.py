@@ -134,8 +134,8 @@ def bgstats_document(
     """
     plays = sorted(plays, key=_chronological)
     order = {slug: position for position, slug in enumerate(game_names)}
-    slugs = sorted({play["game"] for play in plays}, key=lambda slug: (order.get(slug, len(order)), slug))
-    game_ids = {slug: number for number, slug in enumerate(slugs, 1)}
+    keys = sorted({_game_key(play) for play in plays}, key=lambda key: (order.get(key[0], len(order)), key))
+    game_ids = {key: number for number, key in enumerate(keys, 1)}
     player_ids: dict[str, int] = {}
     player_rows: list[dict] = []
     for play in plays:
@@ -151,7 +151,7 @@ def bgstats_document(
                 })
     location_row = {"id": 1, "uuid": _uuid("location", store.name_key(location)), "name": location}
     document = {
-        "games": [_bgstats_game(slug, game_ids[slug], game_names.get(slug, slug), plays) for slug in slugs],
+        "games": [_bgstats_game(key, game_ids[key], game_names.get(key[0], key[0]), plays) for key in keys],
         "players": player_rows,
         "locations": [location_row],
         "plays": [_bgstats_play(play, game_ids, player_ids, zone) for play in plays],
@@ -163,23 +163,30 @@ def bgstats_document(
     return document
 
 
-def _bgstats_game(slug: str, number: int, name: str, plays: list[dict]) -> dict:
-    seats = [seat for play in plays if play["game"] == slug for seat in play["players"]]
+def _game_key(play: dict) -> tuple[str, bool]:
+    """The BG Stats game a play belongs to: its game, and whether its scores count down. BG Stats
+    knows one direction per game, so a "lowest total wins" score pad is a game of its own there."""
+    return play["game"], store.lowest_wins(play["details"])
+
+
+def _bgstats_game(key: tuple[str, bool], number: int, name: str, plays: list[dict]) -> dict:
+    slug, lowest = key
+    seats = [seat for play in plays if _game_key(play) == key for seat in play["players"]]
     return {
         "id": number,
-        "uuid": _uuid("game", slug),
-        "name": name,
+        "uuid": _uuid("game", f"{slug}:lowest" if lowest else slug),
+        "name": f"{name} (lowest total wins)" if lowest else name,
         "bggId": 0,  # Castellan's games are its own: none has a BoardGameGeek entry
         "bggName": "",
         "bggYear": 0,
-        "highestWins": True,  # every Castellan score counts up: the most points (or elements, or wins) wins
+        "highestWins": not lowest,  # the most points (or elements, or wins) win, but where the lowest total does
         "noPoints": all(seat.get("score") is None for seat in seats),
         "cooperative": False,
         "usesTeams": any(seat.get("team") for seat in seats),
     }
 
 
-def _bgstats_play(play: dict, game_ids: dict[str, int], player_ids: dict[str, int], zone: tzinfo | None) -> dict:
+def _bgstats_play(play: dict, game_ids: dict[tuple[str, bool], int], player_ids: dict[str, int], zone: tzinfo | None) -> dict:
     started, finished = _moment(play["started"]), _moment(play["finished"])
     teams = any(seat.get("team") for seat in play["players"])
     scores = []
@@ -199,7 +206,7 @@ def _bgstats_play(play: dict, game_ids: dict[str, int], player_ids: dict[str, in
         scores.append(entry)
     return {
         "uuid": _uuid("play", play["id"]),
-        "gameRefId": game_ids[play["game"]],
+        "gameRefId": game_ids[_game_key(play)],
         "locationRefId": 1,
         "playDate": started.astimezone(zone).strftime(BGSTATS_DATE),
         "entryDate": finished.astimezone(zone).strftime(BGSTATS_DATE),

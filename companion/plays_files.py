@@ -30,8 +30,10 @@ def plays_export_file():
 
 @bp.post("/plays/import")
 @security.takes_upload(plays_export.MAX_FILE_BYTES)
+@security.limited("imports")
 def plays_import():
     """Add the plays of a Castellan export that are not here yet: ``{"imported", "skipped", "plays"}``."""
+    security.count("imports")  # read and checked, refused or not: a few a minute from one address
     added, total = import_document(json_body())  # a RuleError is the API's 422
     return {"imported": added, "skipped": total - added, "plays": total}
 

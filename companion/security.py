@@ -58,6 +58,10 @@ PDFS_MESSAGE = NP_(
     "This address has had %(count)s sheet made in the last minute. Wait a minute, then try again.",
     "This address has had %(count)s sheets made in the last minute. Wait a minute, then try again.",
 )
+IMPORTS_MESSAGE = NP_(
+    "This address has imported %(count)s file of plays in the last minute. Wait a minute, then try again.",
+    "This address has imported %(count)s files of plays in the last minute. Wait a minute, then try again.",
+)
 
 csrf = CSRFProtect()
 
@@ -73,11 +77,16 @@ def csrf_token() -> str:
     return session["csrf_form_token"]
 
 
-_LIMITS = {"tables": ("TABLES_PER_MINUTE", TABLES_MESSAGE), "pdfs": ("PDFS_PER_MINUTE", PDFS_MESSAGE)}
+_LIMITS = {
+    "tables": ("TABLES_PER_MINUTE", TABLES_MESSAGE),
+    "pdfs": ("PDFS_PER_MINUTE", PDFS_MESSAGE),
+    "imports": ("IMPORTS_PER_MINUTE", IMPORTS_MESSAGE),
+}
 
 
 def limited(kind: str):
-    """Mark a view as limited per address and minute: ``"tables"`` (created) or ``"pdfs"`` (built).
+    """Mark a view as limited per address and minute: ``"tables"`` (created), ``"pdfs"`` (built) or
+    ``"imports"`` (files of plays read).
 
     ``apply_limits`` puts the limit on when the app is made: each app has its own limiter
     (and its own counts), so one app's tests cannot use up another's minute.
@@ -102,7 +111,8 @@ def takes_upload(max_bytes: int):
 
 
 def count(kind: str) -> None:
-    """Count this request against its view's limit: a table was created, a PDF was built.
+    """Count this request against its view's limit: a table was created, a PDF was built, a file of
+    plays was read to be imported.
 
     A refused creation or a PDF served from the cache costs nothing and is not counted.
     """

@@ -31,7 +31,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from types import ModuleType
 
 import sqlalchemy as sa
@@ -136,6 +136,35 @@ def create_table(
     at the start are remembered as players (``rules.names``); a ``private`` table never
     becomes a play.
     """
+    with _write(conn):
+        return _create_table(conn, rules, game, options, title, private)
+
+
+def rematch(
+    conn: Connection, rules: ModuleType, table_id: str, options: dict, title: str = ""
+) -> tuple[Link, bool]:
+    """The referee's link to the finished table's rematch, and whether it was made now: the first
+    call creates it (as ``create_table``, private if the table was), every later one finds it.
+
+    The table is locked first, so two phones tapping Rematch at once (or a request sent again)
+    get one new table. A rematch that was swept since is made again.
+    """
+    with _write(conn):
+        table = _current(conn, table_id, None, None)
+        made = conn.execute(sa.select(tables.c.rematch_id).where(tables.c.id == table_id)).scalar()
+        if made is not None:
+            row = run(conn, _REFEREE_LINK, {"table_id": made}).fetchone()
+            if row is not None:
+                return _link(row), False
+        new, links_made = _create_table(conn, rules, table.game, options, title, table.private)
+        conn.execute(tables.update().where(tables.c.id == table_id).values(rematch_id=new.id))
+        return links_made[0], True
+
+
+def _create_table(
+    conn: Connection, rules: ModuleType, game: str, options: dict, title: str, private: bool
+) -> tuple[Table, list[Link]]:
+    """In the caller's transaction: ``create_table``'s work."""
     seed = secrets.randbits(62)
     state = rules.new_table(options, seed)
     table_id, now = new_token(), _now()
@@ -145,23 +174,22 @@ def create_table(
     ]
     made += [Link(new_token(), table_id, "seat", seat, label) for seat, label in rules.seats(options)]
     table = Table(table_id, game, title[:TITLE_LENGTH], options, seed, 0, 0, state, now, now, private=private)
-    with _write(conn):
-        conn.execute(
-            tables.insert().values(
-                id=table_id, game=game, title=table.title, options=_dump(options), seed=seed,
-                state=_dump(state), created_at=now, updated_at=now, private=private,
-            )
+    conn.execute(
+        tables.insert().values(
+            id=table_id, game=game, title=table.title, options=_dump(options), seed=seed,
+            state=_dump(state), created_at=now, updated_at=now, private=private,
         )
-        for name in sorted(rules.names(state), key=name_key):  # in one order everywhere: no deadlock
-            _player_id(conn, name, offered=True)
-        conn.execute(snapshots.insert().values(table_id=table_id, seq=0, state=_dump(state)))
-        conn.execute(
-            links.insert(),
-            [
-                {"token": lk.token, "table_id": table_id, "role": lk.role, "seat": lk.seat, "label": lk.label, "position": n}
-                for n, lk in enumerate(made)
-            ],
-        )
+    )
+    for name in sorted(rules.names(state), key=name_key):  # in one order everywhere: no deadlock
+        _player_id(conn, name, offered=True)
+    conn.execute(snapshots.insert().values(table_id=table_id, seq=0, state=_dump(state)))
+    conn.execute(
+        links.insert(),
+        [
+            {"token": lk.token, "table_id": table_id, "role": lk.role, "seat": lk.seat, "label": lk.label, "position": n}
+            for n, lk in enumerate(made)
+        ],
+    )
     return table, made
 
 
@@ -644,27 +672,35 @@ def table_play(conn: Connection, table_id: str) -> dict | None:
 
 
 def player_stats(conn: Connection, player_id: int) -> dict:
-    """A player's record: plays, wins, win rate; per game plays, wins, average and best score;
-    and the players they played against most (``{"name", "id", "plays"}``, at most 5)."""
+    """A player's record: plays, wins, win rate; per game and direction (``games``: a list, by game,
+    high-is-good first) plays, wins, average and best score; and the players they played against most
+    (``{"name", "id", "plays"}``, at most 5).
+
+    A game's plays whose scores count down (``lowest_wins``, a "lowest total wins" score pad) are a
+    row of their own: their best score is their lowest, and it is never compared with, nor averaged
+    into, the scores of the plays where the highest wins.
+    """
     wins_column = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0))
     rows = conn.execute(
         sa.select(
-            play_rows.c.game, sa.func.count().label("plays"), wins_column.label("wins"),
-            sa.func.avg(play_players.c.score).label("average"), sa.func.max(play_players.c.score).label("best"),
+            play_rows.c.game, play_rows.c.lowest_wins, sa.func.count().label("plays"), wins_column.label("wins"),
+            sa.func.avg(play_players.c.score).label("average"), sa.func.max(play_players.c.score).label("highest"),
+            sa.func.min(play_players.c.score).label("lowest"),
         )
         .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id))
         .where(play_players.c.player_id == player_id)
-        .group_by(play_rows.c.game)
-        .order_by(play_rows.c.game)
+        .group_by(play_rows.c.game, play_rows.c.lowest_wins)
+        .order_by(play_rows.c.game, play_rows.c.lowest_wins)
     ).all()
-    per_game = {
-        row.game: {
+    per_game = [
+        {
+            "game": row.game, "lowest_wins": bool(row.lowest_wins),
             "plays": row.plays, "wins": int(row.wins), "win_rate": int(row.wins) / row.plays,
             "average_score": None if row.average is None else float(row.average),
-            "best_score": row.best,
+            "best_score": row.lowest if row.lowest_wins else row.highest,
         }
         for row in rows
-    }
+    ]
     total, wins = sum(row.plays for row in rows), sum(int(row.wins) for row in rows)
     mine = sa.select(play_players.c.play_id).where(play_players.c.player_id == player_id)
     met = sa.func.count(sa.distinct(play_players.c.play_id)).label("plays")
@@ -682,18 +718,27 @@ def player_stats(conn: Connection, player_id: int) -> dict:
     }
 
 
-def player_days(conn: Connection, player_id: int) -> list[tuple[str, int, int]]:
-    """A player's record day by day (UTC days), oldest first: (``2026-11-23``, plays, wins), the
-    wins over time of their page. One row per day played, however many plays a day had."""
-    day = sa.func.substr(play_players.c.finished, 1, 10).label("day")
+def player_days(conn: Connection, player_id: int, zone: tzinfo | None = None) -> list[tuple[str, int, int]]:
+    """A player's record day by day, oldest first: (``2026-11-23``, plays, wins), the wins over time
+    of their page. A day is the reader's: midnight in ``zone`` (their phone's time zone; UTC when
+    none). One row per day played, however many plays a day had."""
+    # Counted by the minute in SQL (every time zone is a whole number of minutes from UTC), then
+    # each minute put on its day in the zone: a play at 23:30 in Warsaw is that day's, not the next.
+    minute = sa.func.substr(play_players.c.finished, 1, 16).label("minute")
     wins = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0))
     rows = conn.execute(
-        sa.select(day, sa.func.count().label("plays"), wins.label("wins"))
+        sa.select(minute, sa.func.count().label("plays"), wins.label("wins"))
         .where(play_players.c.player_id == player_id)
-        .group_by(day)
-        .order_by(day)
+        .group_by(minute)
+        .order_by(minute)
     )
-    return [(row.day, row.plays, int(row.wins)) for row in rows]
+    days: dict[str, list[int]] = {}
+    for row in rows:
+        moment = datetime.fromisoformat(row.minute).replace(tzinfo=UTC)
+        counted = days.setdefault(moment.astimezone(zone or UTC).date().isoformat(), [0, 0])
+        counted[0] += row.plays
+        counted[1] += int(row.wins)
+    return [(day, plays, wins) for day, (plays, wins) in sorted(days.items())]
 
 
 def game_stats(conn: Connection, game: str) -> dict:
@@ -742,7 +787,7 @@ def import_plays(conn: Connection, imported: list[dict]) -> int:
             conn.execute(play_rows.insert(), [
                 {"id": entry["id"], "table_id": None, "game": entry["game"], "started": entry["started"],
                  "finished": entry["finished"], "seconds": _seconds(entry["started"], entry["finished"]),
-                 "details": _dump(entry["details"])}
+                 "details": _dump(entry["details"]), "lowest_wins": lowest_wins(entry["details"])}
                 for entry in new
             ])
             for entry in new:
@@ -776,18 +821,23 @@ def record_past_plays(conn: Connection, rules_for: Callable[[str], ModuleType | 
         for name in sorted(names, key=name_key):
             _player_id(conn, name, offered=True)
         if ended and not table.private:
-            _keep_play(conn, rules, table, table.state, table.finished, False, table.finished_at or table.updated_at)
+            # Migration 0009 runs before plays.lowest_wins exists: 0010 reads it from the details.
+            _keep_play(
+                conn, rules, table, table.state, table.finished, False, table.finished_at or table.updated_at,
+                directed=False,
+            )
             recorded += 1
     return recorded
 
 
 def _keep_play(
     conn: Connection, rules: ModuleType, table: Table, state: dict, finished: bool, withdraw: bool,
-    ended_at: str | None = None,
+    ended_at: str | None = None, directed: bool = True,
 ) -> None:
     """Inside a change's transaction: the table's play as the new state says (written when the
     game is over, ending now or ``ended_at``; withdrawn when it is not, if ``withdraw``: the table
-    was a play before; never for a private table)."""
+    was a play before; never for a private table), with which way its scores count (``lowest_wins``,
+    unless not ``directed``)."""
     if table.private:
         return
     result = rules.result(state, finished)
@@ -797,18 +847,26 @@ def _keep_play(
             conn.execute(play_players.delete().where(play_players.c.play_id == play_id))
             conn.execute(play_rows.delete().where(play_rows.c.id == play_id))
         return
-    details = _dump(rules.play_details(state))
+    play_details = rules.play_details(state)
+    details = _dump(play_details)
+    direction = {"lowest_wins": lowest_wins(play_details)} if directed else {}
     kept = conn.execute(sa.select(play_rows.c.finished).where(play_rows.c.id == play_id)).scalar()
     if kept is None:
         kept = ended_at or _now()
         conn.execute(play_rows.insert().values(
             id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept,
-            seconds=_seconds(table.created_at, kept), details=details,
+            seconds=_seconds(table.created_at, kept), details=details, **direction,
         ))
     else:
-        conn.execute(play_rows.update().where(play_rows.c.id == play_id).values(details=details))
+        conn.execute(play_rows.update().where(play_rows.c.id == play_id).values(details=details, **direction))
         conn.execute(play_players.delete().where(play_players.c.play_id == play_id))
     _write_play_players(conn, play_id, kept, result["players"])
+
+
+def lowest_wins(details: object) -> bool:
+    """Whether a play's scores count down (the lowest is the best), as its game's details say:
+    ``"lowest_wins": true`` (a score pad set to "lowest total wins"). Every other play counts up."""
+    return isinstance(details, dict) and details.get("lowest_wins") is True
 
 
 def _write_play_players(conn: Connection, play_id: str, finished: str, entries: list[dict]) -> None:
@@ -1047,6 +1105,7 @@ _LINK_COLUMNS = "token, table_id, role, seat, label, claimed_by, joined_at"
 _TABLE_COLUMNS = "id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private"
 _LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE token = :token")
 _TABLE_LINKS = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE table_id = :table_id ORDER BY position")
+_REFEREE_LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE table_id = :table_id AND role = 'referee'")
 _CLAIMED_SEAT = Sql(
     f"SELECT {_LINK_COLUMNS} FROM links"
     " WHERE table_id = :table_id AND role = 'seat' AND seat = :seat AND claimed_by IS NOT NULL"

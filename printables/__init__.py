@@ -99,7 +99,7 @@ class Sheet:
     slug: str  # unique, used in URLs: /print/castle-deck.pdf
     game: str  # the game's slug, or "castellan" for general sheets
     title: str | Message  # "Standard 52-card deck", marked with N_ (translated where it is shown)
-    description: str | Message  # one sentence for the /print page, marked with N_ (or a Message)
+    description: str | Message  # one sentence for the /print page, marked with N_ (or a Message with parameters)
     draw: Callable[[Document], None]  # draws the pages
     game_name: str = ""  # the game's name as printed, when its slug capitalised is not it
     kind: str = "pad"  # a key of ADVICE: what to print it on
@@ -133,7 +133,7 @@ def all_sheets() -> list[Sheet]:
             if sheet.slug in sheets:
                 raise ValueError(f"two printables share the slug {sheet.slug!r} (one is in {info.name})")
             sheets[sheet.slug] = sheet
-    return sorted(sheets.values(), key=lambda sheet: (sheet.game, str(sheet.title)))
+    return sorted(sheets.values(), key=lambda sheet: (sheet.game, str(sheet.title)))  # a title may be a Message
 
 
 def get_sheet(slug: str) -> Sheet:

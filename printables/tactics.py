@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 
 from companion.rules import tactics
+from companion.rules.errors import N_, NP_, Message
 from printables import Sheet
 from printables.draw import INK, MUTED, PAPER, SHADE, Document
 from printables.layout import POKER, Rect
@@ -22,19 +23,21 @@ FACTIONS = tactics.load_factions()
 EMBLEM_COLOURS = {"tower": "#2f4f6f", "shield": "#5a3d2b", "crown": "#4b3a6b", "dragon": "#7b2626",
                   "key": "#3d5a3a", "banner": "#6b4a1f", "sword": "#3f4a52", "gate": "#5b5340",
                   "bridge": "#2f5a5a", "horn": "#6b3a4a"}
-SEAT_WORDS = {"S": "Seat S, first player", "W": "Seat W", "N": "Seat N", "E": "Seat E"}
+SEAT_WORDS = {"S": N_("Seat S, first player"), "W": N_("Seat W"), "N": N_("Seat N"), "E": N_("Seat E")}
+SEAT_N_OF_TWO = N_("Seat N (2 players: S and N)")  # the 3x3 mat's far side
 QUARTER_TURNS = {"S": 0, "E": 1, "N": 2, "W": 3}  # anticlockwise turns that make a side's label readable there
 CARD = POKER  # the size of the printed decks' cards
 SEAT_BAND = 6.0  # mm: the border of the board where a seat's name is written
 MAT_NOTES = {
-    3: "Lay each card centred on its cell, upright as you see it from your seat: a cell holds a card "
-       "(63 x 88 mm). Cells are named as seat S sees them; the small number is what holding the cell "
-       "scores at the end.",
-    4: "Lay each card centred on its cell, upright as you see it from your seat: a cell holds a card "
-       "(63 x 88 mm) upright for S and N, sideways for W and E. Cells are named as seat S sees them; the "
-       "small number is what holding the cell scores at the end.",
+    3: N_("Lay each card centred on its cell, upright as you see it from your seat: a cell holds a card "
+          "(63 x 88 mm). Cells are named as seat S sees them; the small number is what holding the cell "
+          "scores at the end."),
+    4: N_("Lay each card centred on its cell, upright as you see it from your seat: a cell holds a card "
+          "(63 x 88 mm) upright for S and N, sideways for W and E. Cells are named as seat S sees them; the "
+          "small number is what holding the cell scores at the end."),
 }
-SCORE_COLUMNS = (("Player", 0), ("Captured", 1), ("Corners", 1), ("Sides", 2), ("Centres", 3), ("Total", 0))
+# Each game's columns: what is counted, and what one of it is worth.
+SCORE_COLUMNS = (N_("Player"), N_("Captured"), N_("Corners × 1"), N_("Sides × 2"), N_("Centres × 3"), N_("Total"))
 SCORE_PLAYERS = 4
 
 
@@ -116,12 +119,12 @@ def draw_mat(size: int) -> Callable[[Document], None]:
 
     def seat(doc: Document, side: str, index: int, rect: Rect) -> None:
         if side in tactics.SEATING[4 if size == 4 else 2]:
-            words = f"{SEAT_WORDS[side]}{' (2 players: S and N)' if size == 3 and side == 'N' else ''}"
+            words = doc.say(SEAT_N_OF_TWO if size == 3 and side == "N" else SEAT_WORDS[side])
             with _quarter_turns(doc, rect, QUARTER_TURNS[side]) as local:
                 doc.label(local.inset(0.8), words, size=10, bold=True, align="centre")
 
     def draw(doc: Document) -> None:
-        doc.mat(mat_spec(size), cell, border=seat, note=MAT_NOTES[size])
+        doc.mat(mat_spec(size), cell, border=seat, note=doc.say(MAT_NOTES[size]))
 
     return draw
 
@@ -130,13 +133,13 @@ def draw_score_pad(doc: Document) -> None:
     """A match of three games for up to four players: captures, corners, sides, centres, totals."""
     content = doc.frame()
     note = Rect(content.x, content.top - 9, content.w, 9)
-    doc.text_block(note, "Each game: 1 per enemy card captured; per cell held, corner 1, side 2, centre 3 "
-                   "(on the 4x4 board the four inner cells are centres). Three games make a match.", size=8,
-                   color=MUTED)
+    doc.text_block(note, doc.say(N_("Each game: 1 per enemy card captured; per cell held, corner 1, side 2, "
+                                    "centre 3 (on the 4x4 board the four inner cells are centres). Three games "
+                                    "make a match.")), size=8, color=MUTED)
     block = (note.y - content.y - 22) / tactics.GAMES_IN_MATCH
     y = note.y - 2
     for game in range(1, tactics.GAMES_IN_MATCH + 1):
-        _score_table(doc, Rect(content.x, y - block, content.w, block), f"Game {game}")
+        _score_table(doc, Rect(content.x, y - block, content.w, block), doc.say(Message(N_("Game %(game)s"), game=game)))
         y -= block
     _match_row(doc, Rect(content.x, content.y, content.w, y - content.y - 2))
 
@@ -150,15 +153,6 @@ def _number(doc: Document, rect: Rect, number: int) -> None:
     if number in (6, 9):
         width = doc.text_width(str(number), size=22, bold=True)
         doc.line(rect.cx - width / 2, rect.cy - 4.6, rect.cx + width / 2, rect.cy - 4.6, width=0.6)
-
-
-def _seat_label(doc: Document, board: Rect, label: float, seat: str, size: int) -> None:
-    """A seat's name beside its side of the board, readable from that seat."""
-    side = {"S": Rect(board.x, board.y - label, board.w, label), "N": Rect(board.x, board.top, board.w, label),
-            "W": Rect(board.x - label, board.y, label, board.h), "E": Rect(board.right, board.y, label, board.h)}
-    words = f"{SEAT_WORDS[seat]}{' (2 players: S and N)' if size == 3 and seat == 'N' else ''}"
-    with _quarter_turns(doc, side[seat], QUARTER_TURNS[seat]) as rect:
-        doc.label(rect.inset(1), words, size=10, bold=True, align="centre")
 
 
 @contextmanager
@@ -178,22 +172,21 @@ def _score_table(doc: Document, rect: Rect, title: str) -> None:
     doc.background(Rect(table.x, table.top - table.h / rows, table.w, table.h / rows), SHADE)
     widths = [0.3] + [0.7 / (len(SCORE_COLUMNS) - 1)] * (len(SCORE_COLUMNS) - 1)
     x = table.x
-    for (name, worth), share in zip(SCORE_COLUMNS, widths, strict=True):
+    for name, share in zip(SCORE_COLUMNS, widths, strict=True):
         column = Rect(x, table.y, table.w * share, table.h)
         cells = doc.grid(column, 1, rows)
-        words = f"{name} × {worth}" if name in ("Corners", "Sides", "Centres") else name
-        doc.label(cells[0][0].inset(1.5), words, size=8, bold=True, align="centre")
+        doc.label(cells[0][0].inset(1.5), doc.say(name), size=8, bold=True, align="centre")
         x = column.right
     doc.box(table, width=0.5)
 
 
 def _match_row(doc: Document, rect: Rect) -> None:
     """The match totals: one box per player, and who won."""
-    doc.text(rect.x, rect.top - 4.5, "Match: total of the three games", size=11, bold=True)
+    doc.text(rect.x, rect.top - 4.5, doc.say(N_("Match: total of the three games")), size=11, bold=True)
     boxes = Rect(rect.x, rect.y, rect.w, rect.h - 7)
     cells = doc.grid(boxes, SCORE_PLAYERS, 1)
     for column in cells[0]:
-        doc.text(column.x + 1.5, column.top - 3.5, "Name and total", size=7, color=MUTED)
+        doc.text(column.x + 1.5, column.top - 3.5, doc.say(N_("Name and total")), size=7, color=MUTED)
     doc.box(boxes, width=0.5)
 
 
@@ -231,18 +224,23 @@ _EMBLEMS: dict[str, list[tuple[list[tuple[float, float]], bool]]] = {
 }
 
 SHEETS = [
-    *(Sheet(slug=f"tactics-{faction_id}", game="tactics", game_name="Square Tactics", title=f"{faction['name']}: the deck",
-            description=(f"The {len(faction['cards'])} cards of the {faction['name']} for Square Tactics, with "
-                         f"their backs. {faction['description']}"),
+    *(Sheet(slug=f"tactics-{faction_id}", game="tactics", game_name="Square Tactics",
+            title=Message(N_("%(faction)s: the deck"), faction=faction["name"]),
+            description=Message(NP_("The %(count)s card of the %(faction)s for Square Tactics, with its back. "
+                                    "%(description)s",
+                                    "The %(count)s cards of the %(faction)s for Square Tactics, with their backs. "
+                                    "%(description)s"),
+                                count=len(faction["cards"]), faction=faction["name"],
+                                description=Message(faction["description"])),  # said if translated (views.tactics)
             draw=draw_deck(faction), kind="cards")
       for faction_id, faction in FACTIONS.items()),
-    Sheet(slug="tactics-mat-3x3", game="tactics", game_name="Square Tactics", title="Board mat 3x3, two players",
-          description="The 3x3 board for two players, seats S and N facing each other; each cell holds a card, "
-                      "named as S sees it, with what it scores.", draw=draw_mat(3), mat=mat_spec(3), kind="mat"),
-    Sheet(slug="tactics-mat-4x4", game="tactics", game_name="Square Tactics", title="Board mat 4x4, four players",
-          description="The 4x4 board for four players, seats S, W, N, E clockwise; each cell holds a card either "
-                      "way, named as S sees it, with what it scores (the four inner cells are centres).", draw=draw_mat(4), mat=mat_spec(4), kind="mat"),
-    Sheet(slug="tactics-score-pad", game="tactics", game_name="Square Tactics", title="Score pad, a three-game match",
-          description="Captures, corners, sides and centres of each player in each game, and the match total.",
+    Sheet(slug="tactics-mat-3x3", game="tactics", game_name="Square Tactics", title=N_("Board mat 3x3, two players"),
+          description=N_("The 3x3 board for two players, seats S and N facing each other; each cell holds a card, "
+                         "named as S sees it, with what it scores."), draw=draw_mat(3), mat=mat_spec(3), kind="mat"),
+    Sheet(slug="tactics-mat-4x4", game="tactics", game_name="Square Tactics", title=N_("Board mat 4x4, four players"),
+          description=N_("The 4x4 board for four players, seats S, W, N, E clockwise; each cell holds a card either "
+                         "way, named as S sees it, with what it scores (the four inner cells are centres)."), draw=draw_mat(4), mat=mat_spec(4), kind="mat"),
+    Sheet(slug="tactics-score-pad", game="tactics", game_name="Square Tactics", title=N_("Score pad, a three-game match"),
+          description=N_("Captures, corners, sides and centres of each player in each game, and the match total."),
           draw=draw_score_pad),
 ]

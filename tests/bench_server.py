@@ -8,6 +8,8 @@ measured in interleaved rounds (bare, Castellan, bare, Castellan, ...) and given
   request with its ETag, answered 304);
 - one phone's moves in a row over one kept-alive connection (htmx posts), against a bare
   Flask view that reads a form and answers a fragment;
+- the same two for every game: its referee's table page halfway through a random game, and
+  the referee's phone making the game's next moves through the page (``game_cases``);
 - a hall of phones: N connections each polling every POLL seconds for a while; the p50 and
   p99 of the answers' latency, and how many polls failed.
 
@@ -128,6 +130,80 @@ class Phone:
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
         return response, data
+
+
+def _game_tables(database: str) -> dict[str, dict]:
+    """A table of every game, halfway through a random game (the score pad: 30 rounds), made in
+    Castellan's database; what follows of that game is the moves the referee's phone then makes."""
+    import importlib
+
+    from companion import create_app, db, store
+    from tests.bench import BENCH_OPTIONS
+
+    db.migrate(database)
+    conn = db.connect(database)
+    app, games = create_app({"DATABASE": database, "SECRET_KEY": "bench", "SWEEP_DAYS": 0}), {}
+    for name, options in {"scorepad": {"players": ["Ola", "Kuba", "Ada"]}, **BENCH_OPTIONS}.items():
+        rules = importlib.import_module(f"companion.rules.{name}")
+        table, links = store.create_table(conn, rules, name, options)
+        rng, moves, state = random.Random(name), [], table.state
+        while len(moves) < 400:
+            chosen = (
+                ("referee", {"type": "round", "points": [rng.randrange(30) for _ in range(3)]})
+                if name == "scorepad" else rules.random_legal_action(state, rng)
+            )
+            if chosen is None:
+                break
+            moves.append(chosen)
+            state = rules.apply(state, chosen[1], chosen[0])
+        half = 30 if name == "scorepad" else len(moves) // 2
+        for actor, action in moves[:half]:
+            table = store.act(conn, rules, table.id, actor, action, table.version)
+        with app.test_request_context():
+            game = app.extensions["castellan.games"].games[name]
+            following = [(actor, action, _page_form(game, actor, action)) for actor, action in moves[half:]]
+        games[name] = {"rules": rules, "table": table, "token": links[0].token, "next": following}
+    conn.close()
+    return games
+
+
+def _game_moves_per_second(phone: Phone, database: str, game: dict, count: int = 30) -> float:
+    """The referee's phone making a game's next moves through the page (htmx posts), timed; a move
+    its page has no form field for as it stands (a dealt hand, a seat's own secret choice) is made
+    in the database between two timed moves."""
+    from companion import db, store
+
+    _, page = phone.request("GET", f"/t/{game['token']}", headers={"Accept-Encoding": "identity"})
+    csrf = _csrf(page)
+    conn = db.connect(database)
+    table, spent, made = store.get_table(conn, game["table"].id), 0.0, 0
+    for actor, action, form in game["next"]:
+        if made == count:
+            break
+        if form is not None:
+            start = time.perf_counter()
+            response, data = phone.request(
+                "POST", f"/t/{game['token']}/act", urlencode({**form, "csrf_token": csrf, "version": table.version}, doseq=True),
+                {"HX-Request": "true"},
+            )
+            if response.status == 200:
+                spent, made = spent + time.perf_counter() - start, made + 1
+                table = store.get_table(conn, table.id)
+                continue
+        table = store.act(conn, game["rules"], table.id, actor, action, table.version)
+    conn.close()
+    return made / spent
+
+
+def _page_form(game, actor: str, action: dict) -> dict | None:
+    """The form a table page posts for ``action``: its fields as they are, if the game's form reader
+    makes the same action of them (most moves: a round, a shot, a card on a pile or a cell), else None."""
+    form = {key: [str(item) for item in value] if isinstance(value, list) else str(value) for key, value in action.items()}
+    try:
+        same = game.table_action(form, actor) == action
+    except Exception:  # noqa: BLE001 - a move the page makes otherwise
+        return None
+    return form if same else None
 
 
 def _castellan_table(port: int) -> dict:
@@ -278,9 +354,9 @@ async def _hall(
     return {"polls": len(latencies), "failed": failures, "p50": quantile(0.5), "p99": quantile(0.99)}
 
 
-def main(phones: int = 1000, workers: int | None = None, database: str | None = None) -> None:
-    """Print Castellan's ratios against bare Flask, and how a hall of polling phones fares
-    (Castellan on ``database``, a SQLite file in a temporary folder unless given)."""
+def main(phones: int = 1000, workers: int | None = None, database: str | None = None, ratios_only: bool = False) -> None:
+    """Print Castellan's ratios against bare Flask, and (unless ``ratios_only``) how a hall of polling
+    phones fares (Castellan on ``database``, a SQLite file in a temporary folder unless given)."""
     from companion import POLL_SECONDS, server
 
     if not shutil.which("wrk"):
@@ -289,7 +365,8 @@ def main(phones: int = 1000, workers: int | None = None, database: str | None = 
     workers = workers or server.default_workers()
     folder = Path(tempfile.mkdtemp())
     figures: dict[str, list[tuple[float, float]]] = {}
-    with Server("bare", folder, workers) as bare, Server("castellan", folder, workers, database) as castle:
+    castle_db = database or str(folder / "bench.sqlite3")
+    with Server("bare", folder, workers) as bare, Server("castellan", folder, workers, castle_db) as castle:
         table = _castellan_table(castle.port)  # watched: its page and polls stay unchanged
         token, etag = table["token"], table["etag"]
         # The phone's own session: its page and its ETag are those of its CSRF token.
@@ -320,12 +397,22 @@ def main(phones: int = 1000, workers: int | None = None, database: str | None = 
             path = f"/api/v1/tables/{moved['token']}/actions"
             rate = _api_moves_per_second(moved["phone"], path, int(_version(moved["page"])))
             figures.setdefault("a move, JSON API, one program", []).append((bare_rate, rate))
+            bare_page, bare_move = figures["table page /t/<token>"][-1][0], figures["a move, htmx post, one phone"][-1][0]
+            for name, game in _game_tables(castle_db).items():  # fresh tables each round, halfway through
+                phone = Phone(castle.port)
+                phone.request("GET", f"/t/{game['token']}")  # its session, as a phone at the table has one
+                page = _wrk(f"http://127.0.0.1:{castle.port}/t/{game['token']}", {"Cookie": phone.cookie})
+                figures.setdefault(f"{name}: table page", []).append((bare_page, page))
+                moves = _game_moves_per_second(phone, castle_db, game)
+                figures.setdefault(f"{name}: a move, htmx post", []).append((bare_move, moves))
         print(f"\nCastellan against bare Flask, both under gunicorn ({workers} workers x 8 threads), median of {ROUNDS}")
         print(f"  {'what':36} {'bare req/s':>11} {'Castellan':>11} {'ratio':>7}")
         for name, pairs in figures.items():
             bare_rate = statistics.median(b for b, _ in pairs)
             rate = statistics.median(c for _, c in pairs)
             print(f"  {name:36} {bare_rate:11,.0f} {rate:11,.0f} {rate / bare_rate:7.2f}")
+        if ratios_only:
+            return
         live_every = float(os.environ.get("BENCH_POLL_SECONDS", POLL_SECONDS))
         delays = _seen_delays(castle.port, watchers=20, moves=30, every=live_every)
         print(
@@ -354,9 +441,10 @@ if __name__ == "__main__":
     parser.add_argument("--phones", type=int, default=1000)
     parser.add_argument("--workers", type=int)
     parser.add_argument("--database", help="Castellan's CASTELLAN_DATABASE (e.g. a postgresql:// URL)")
+    parser.add_argument("--ratios", action="store_true", help="only the ratios to bare Flask (no polling phones)")
     args = parser.parse_args()
     if args.serve:
         kind, port, database, workers = args.serve
         _serve(kind, int(port), database, int(workers))
     else:
-        main(args.phones, args.workers, args.database)
+        main(args.phones, args.workers, args.database, args.ratios)

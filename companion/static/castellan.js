@@ -140,6 +140,16 @@
       if (zone && !fields[i].value) { fields[i].value = zone; }
     }
   }
+  // The phone's time zone in a cookie, so that the server counts a player's days from this phone's
+  // midnight (the wins over time); a page drawn before the server knew it is drawn again, once.
+  function zoneCookie() {
+    var zone = window.Intl && Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!zone || !/^[A-Za-z0-9_+\/-]{1,64}$/.test(zone)) { return; }
+    document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+    var drawn = document.querySelector("[data-zone-seen]");
+    var kept = document.cookie.split("; ").indexOf("tz=" + zone) !== -1;
+    if (drawn && kept && drawn.getAttribute("data-zone-seen") !== zone) { location.reload(); }
+  }
   function wake() { failures = 0; poll(); }
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { wake(); }
@@ -149,6 +159,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     localTimes();
     phoneZone();
+    zoneCookie();
     if (live()) { schedule(interval()); }
   });
 })();

@@ -9,6 +9,7 @@ the same numbers. Not a game: the module declares a blueprint and no ``GAME``.
 from __future__ import annotations
 
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from jinja2 import TemplateNotFound, UndefinedError
@@ -21,6 +22,7 @@ from companion.web import form_dict
 bp = Blueprint("history", __name__)
 PAGE = 20  # plays per page of the history: a phone's screenful or three
 OFFERED_NAMES = 100  # the datalist of a start form: a club's regulars, and still a small page
+ZONE_COOKIE = "tz"  # the phone's time zone, set by castellan.js: a player's days start at its midnight
 
 
 @bp.get("/history")
@@ -233,7 +235,10 @@ def _wins_chart(player: dict, stats: dict) -> dict | None:
     same numbers for the table beside it); none before a second play."""
     if stats["plays"] < 2:  # one play is a point, not a trend: the numbers above say it
         return None
-    days = [(date.fromisoformat(day), plays, wins) for day, plays, wins in store.player_days(get_db(), player["id"])]
+    zone = viewer_zone()
+    days = [
+        (date.fromisoformat(day), plays, wins) for day, plays, wins in store.player_days(get_db(), player["id"], zone)
+    ]
     unit, counts = charts.counted_up(days)
     title = f"{player['name']}: plays and wins over time"
     description = f"{stats['wins']} wins in {stats['plays']} plays, counted up from the first play to the last."
@@ -241,7 +246,23 @@ def _wins_chart(player: dict, stats: dict) -> dict | None:
         "svg": charts.wins_chart(f"wins-chart-{player['id']}", title, description, "Date", ("Plays", "Wins"), counts),
         "unit": unit,
         "counts": counts,
+        "zone": str(zone) if zone else "UTC",
+        # What the phone's cookie said, for castellan.js to draw a page of another zone's days again
+        # (a page that answered a form is not: reloading it would post the form again).
+        "zone_seen": request.cookies.get(ZONE_COOKIE, "")[:64] if request.method == "GET" else None,
     }
+
+
+def viewer_zone() -> ZoneInfo | None:
+    """The phone's time zone, as castellan.js keeps it in the ``tz`` cookie (``Europe/Warsaw``); None
+    (UTC) without script, before the phone's first page, or for a zone this server does not know."""
+    name = request.cookies.get(ZONE_COOKIE, "")
+    if not name or len(name) > 64:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (KeyError, ValueError, OSError):
+        return None
 
 
 def _moment(stamp: str) -> datetime:

@@ -29,10 +29,13 @@ def page():
 
 @bp.post("/history/files")
 @security.takes_upload(UPLOAD_LIMIT)
+@security.limited("imports")
 def upload():
     """Import the uploaded Castellan export; the page again, saying what was added (or why nothing was)."""
     try:
-        added, total = plays_files.import_document(_uploaded())
+        document = _uploaded()
+        security.count("imports")  # a file was read: the page's and the API's imports share one limit
+        added, total = plays_files.import_document(document)
     except RuleError as refused:
         return _render([("error", refused.message)], status=422)
     return redirect(url_for("history_files.page", imported=added, skipped=total - added), 303)

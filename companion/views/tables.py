@@ -230,7 +230,8 @@ def finish(token: str):
 @security.limited("tables")
 def rematch(token: str):
     """From a finished table, a new table of the same game with the same players and options (the
-    seats rotated where the game's rules say who starts next), opened as its referee."""
+    seats rotated where the game's rules say who starts next), opened as its referee; the same one
+    each time the finished table's Rematch is tapped."""
     link, table, game = _open(token)
     if link.role != "referee":
         return _refuse(link, table, game, 403, gettext("Only the referee can start a rematch."))
@@ -239,12 +240,13 @@ def rematch(token: str):
     options = game.rules.rematch_options(table.options, table.state)
     title = game.table_title(options) if game.table_title else ""
     try:
-        _new, made = store.create_table(get_db(), game.rules, game.slug, options, title, table.private)
+        referee, made = store.rematch(get_db(), game.rules, table.id, options, title)
     except RuleError as refused:
         return _refuse(link, table, game, 422, say(refused))
-    security.count("tables")
-    _remember(made[0].token)
-    return redirect(url_for("tables.show", token=made[0].token), code=303)
+    if made:  # tapped again, or on another phone: the same new table, and nothing more counted
+        security.count("tables")
+    _remember(referee.token)
+    return redirect(url_for("tables.show", token=referee.token), code=303)
 
 
 @bp.get("/t/<token>/history")

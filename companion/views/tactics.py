@@ -14,6 +14,7 @@ import hashlib
 import json
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 
 from companion import api, schemas, store
 from companion.games import Game
@@ -31,6 +32,14 @@ SEAT_WORDS = {"S": "south", "N": "north", "W": "west", "E": "east"}
 SCORE_GAMES = tactics.GAMES_IN_MATCH
 SCORE_FIELDS = ("captured", "corners", "sides", "centres")
 CELL_KINDS = {"corners": 1, "sides": 2, "centres": 3}  # a cell's value names its kind
+# The shipped factions' descriptions (companion/rules/factions/*.json) marked for translation: a page
+# or a sheet says a faction's description with `say`, which finds the English text in the catalog.
+FACTION_DESCRIPTIONS = (
+    N_("Border barons who hold the flanks: strong to either side, thin ahead and behind."),
+    N_("Wild beasts of the high spire: two fearsome edges on every card, two plain ones."),
+    N_("Steady soldiers with no weak side and no great strength either."),
+    N_("Sentries who see the enemy coming: towering top edges, soft undersides."),
+)
 REMEMBERED_SEATS = 10
 MAX_FACTION_TEXT = 20_000
 
@@ -385,8 +394,10 @@ def _placed_card(card: dict, seats: dict, seen: str) -> dict:
 
 def _example_card(seat: str) -> list[list[dict]]:
     """The help page's picture of a seat: one card laid from ``seat``, seen from S (north up),
-    its edges marked T, R, B, L."""
-    card = {"owner": "p1", "edges": ["T", "R", "B", "L"], "name": "", "number": 1, "seat": None,
+    its edges marked T, R, B, L (top, right, bottom, left: the help page says which is which)."""
+    # Translators: four letters, one a word, for a card's top, right, bottom and left.
+    letters = gettext("T R B L").split()
+    card = {"owner": "p1", "edges": letters if len(letters) == 4 else ["T", "R", "B", "L"], "name": "", "number": 1, "seat": None,
             "turn": TURN_DEGREES[seat]}
     return [[{"cell": "", "value": 3, "card": card}]]
 

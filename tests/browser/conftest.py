@@ -56,6 +56,7 @@ def server(tmp_path_factory):
             "POLL_SECONDS": 0.5,
             "TABLES_PER_MINUTE": 100_000,
             "PDFS_PER_MINUTE": 100_000,
+            "IMPORTS_PER_MINUTE": 100_000,
         }
     )
     port = _free_port()

@@ -92,19 +92,25 @@ OUTSIDE = """kinds => {
 }"""
 
 
-def _capture(page, check=lambda where: None):
-    """Square Tactics from its first turn to a capture on C3 (as tests/browser/test_tactics.py plays it)."""
+# What _capture reads and taps on a Square Tactics table, in English.
+TACTICS_WORDS = {"edges": ("top", "right", "bottom", "left"), "play": "Play these numbers", "on": "on {cell}.",
+                 "captured": "Captured 1: C3, now empty."}
+
+
+def _capture(page, check=lambda where: None, words=TACTICS_WORDS):
+    """Square Tactics from its first turn to a capture on C3 (as tests/browser/test_tactics.py plays it),
+    read and tapped in the page's language (``words``: TACTICS_WORDS in that language)."""
     page.locator('label.tcell:has(input[value="A1"])').click()
     page.locator(".hand .card-button").first.click()
-    expect(page.locator("#last-play")).to_contain_text("on A1.")
+    expect(page.locator("#last-play")).to_contain_text(words["on"].format(cell="A1"))
     check("tactics after a card from the hand")
     for cell, number in (("C3", 1), ("B3", 9)):
         page.locator(f'label.tcell:has(input[value="{cell}"])').click()
-        for edge in ("top", "right", "bottom", "left"):
+        for edge in words["edges"]:
             page.get_by_label(edge, exact=True).fill(str(number))
-        page.get_by_role("button", name="Play these numbers").click()
-        expect(page.locator("#last-play")).to_contain_text(f"on {cell}.")
-    expect(page.locator("#last-play")).to_contain_text("Captured 1: C3, now empty.")
+        page.get_by_role("button", name=words["play"]).click()
+        expect(page.locator("#last-play")).to_contain_text(words["on"].format(cell=cell))
+    expect(page.locator("#last-play")).to_contain_text(words["captured"])
     check("tactics after a capture")
 
 

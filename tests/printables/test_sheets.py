@@ -52,7 +52,7 @@ def test_the_proof_sheets_are_discovered():
 
 
 def test_sheets_are_sorted_by_game_then_title():
-    keys = [(sheet.game, str(sheet.title)) for sheet in printables.all_sheets()]
+    keys = [(sheet.game, str(sheet.title)) for sheet in printables.all_sheets()]  # a title may be a Message
     assert keys == sorted(keys)
 
 
@@ -85,7 +85,7 @@ def test_every_page_names_the_game_and_sheet_and_says_how_to_calibrate(sheet, pa
     for page in read_pdf(build_pdf(sheet, paper=paper)).pages:
         text = page.extract_text()
         assert game_name(sheet).lower() in text.lower()
-        assert str(sheet.title) in " ".join(text.split())
+        assert str(sheet.title) in " ".join(text.split())  # in English: a Message says itself in English
         assert CALIBRATION_SENTENCE in text
 
 

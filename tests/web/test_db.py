@@ -100,3 +100,26 @@ def test_a_pooled_connection_is_reused_and_never_keeps_a_transaction(database):
         assert again.connection.dbapi_connection is raw
         assert not again.in_transaction()
         assert not sa.inspect(again).has_table("t")
+
+
+@pytest.mark.both_backends
+def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_details(database):
+    db.migrate(database)
+    with db.connect(database) as conn, conn.begin():  # back to version 0009 (the test server's are migrated)
+        conn.execute(sa.text("ALTER TABLE plays DROP COLUMN lowest_wins"))
+        conn.execute(sa.text("ALTER TABLE tables DROP COLUMN rematch_id"))
+        conn.execute(sa.text("UPDATE alembic_version SET version_num = '0009'"))
+    rows = {"low-pad-0001": '{"lowest_wins":true,"rounds":[[3,9]]}', "high-pad-0001": '{"lowest_wins":false,"rounds":[]}',
+            "castle-play-01": '{"sides":[]}'}
+    with db.connect(database) as conn, conn.begin():
+        for play_id, details in rows.items():
+            conn.execute(sa.text(
+                "INSERT INTO plays (id, game, started, finished, seconds, details)"
+                " VALUES (:id, 'scorepad', '2026-11-20T19:00:00.000+00:00', '2026-11-20T19:30:00.000+00:00', 1800, :details)"
+            ), {"id": play_id, "details": details})
+    assert db.migrate(database) == db.head()
+    with db.connect(database) as conn:
+        kept = dict(conn.execute(sa.select(db.plays.c.id, db.plays.c.lowest_wins)).all())
+    assert {play_id: bool(low) for play_id, low in kept.items()} == {
+        "low-pad-0001": True, "high-pad-0001": False, "castle-play-01": False
+    }

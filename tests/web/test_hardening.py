@@ -101,6 +101,27 @@ def test_one_address_may_have_only_so_many_sheets_built_a_minute(tmp_path):
     refused = client.get("/print/score-pad.pdf?ink=saver")
     assert refused.status_code == 429
     assert "This address has had 2 sheets made in the last minute." in text(refused)
+    # When the minute's window ends, not a whole minute from the refusal.
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+
+
+def test_a_program_refused_by_the_limit_is_told_when_to_ask_again(tmp_path):
+    app = _app(tmp_path, TABLES_PER_MINUTE=1)
+    client = app.test_client()
+    first = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}})
+    assert first.status_code == 201 and "Retry-After" not in first.headers
+    refused = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}})
+    assert refused.status_code == 429 and refused.get_json()["error"]["code"] == "too_many_requests"
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+
+
+def test_a_sheet_refused_while_others_are_built_says_when_to_ask_again(app, browser):
+    from companion.pdf_cache import SheetCache
+
+    app.extensions["castellan.sheets"] = SheetCache(queue=0)  # no room to wait: every build is refused
+    refused = browser.get("/print/score-pad.pdf")
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
+    assert "Castellan is making other sheets just now." in text(refused)
 
 
 @pytest.mark.parametrize(

@@ -9,10 +9,11 @@ import random
 import re
 
 import pytest
+import sqlalchemy as sa
 
 from companion import db, store
 from companion.rules import forteresse
-from tests.conftest import text
+from tests.conftest import Browser, text
 from tests.web.test_charts import read_back
 
 
@@ -195,6 +196,45 @@ def test_a_players_page_counts_wins_rates_scores_and_opponents(app, browser):
     assert "2 wins in 3 plays" in svg
 
 
+def test_a_players_best_score_is_the_lowest_where_the_lowest_total_wins(app, browser):
+    low = {"rounds": [], "lowest_wins": True}
+    _imported(app, [
+        _play(1, "scorepad", [("Ola", 40, True), ("Kuba", 24, False)]),
+        {**_play(2, "scorepad", [("Ola", 12, True), ("Kuba", 30, False)]), "details": low},
+        {**_play(3, "scorepad", [("Ola", 18, False), ("Kuba", 9, True)]), "details": low},
+    ])
+    page = text(browser.get(f"/players/{_player_id(app, 'Ola')}"))
+    by_game = re.search(r'aria-label="Record by game">(.*?)</table>', page, re.S).group(1)
+    rows = re.findall(r'<tr><th scope="row"><a[^>]*>([^<]+)</a>(.*?)</th>(.*?)</tr>', by_game, re.S)
+    assert [(game, re.sub(r"<[^>]+>", "", label).strip(), re.findall(r"<td[^>]*>([^<]*)</td>", cells))
+            for game, label, cells in rows] == [
+        ("Score pad", "", ["1", "1", "100 %", "40.0", "40"]),
+        ("Score pad", "(lowest total wins)", ["2", "1", "50 %", "15.0", "12"]),
+    ]
+
+
+def test_the_wins_over_time_count_the_days_of_the_phones_time_zone(app, browser):
+    def late(number: int, finished: str, won: bool) -> dict:
+        return {**_play(number, "castle", [("Ola", 1, won)]), "started": finished, "finished": finished}
+
+    _imported(app, [late(1, "2026-10-01T21:30:00Z", True), late(2, "2026-10-01T22:30:00Z", False)])
+    ola = _player_id(app, "Ola")
+
+    def days(page: str) -> list[tuple[str, str, str]]:
+        table = re.search(r'aria-label="Plays and wins so far">(.*?)</table>', page, re.S).group(1)
+        return re.findall(r'<th scope="row">([\d-]+)</th><td>(\d+)</td><td>(\d+)</td>', table)
+
+    utc = text(browser.get(f"/players/{ola}"))
+    assert days(utc) == [("2026-10-01", "2", "1")] and "Days begin at midnight, UTC time." in utc
+    assert 'data-zone-seen=""' in utc  # castellan.js sets the cookie and draws the page again
+    browser.client.set_cookie("tz", "Europe/Warsaw")  # as castellan.js keeps it: 22:30 UTC is past midnight there
+    warsaw = text(browser.get(f"/players/{ola}"))
+    assert days(warsaw) == [("2026-10-01", "1", "1"), ("2026-10-02", "2", "1")]
+    assert "Days begin at midnight, Europe/Warsaw time." in warsaw and 'data-zone-seen="Europe/Warsaw"' in warsaw
+    browser.client.set_cookie("tz", "Mars/Olympus")  # a zone this server does not know: UTC, said so
+    assert days(text(browser.get(f"/players/{ola}"))) == [("2026-10-01", "2", "1")]
+
+
 def test_a_games_page_has_the_winners_table_and_the_average_length(app, browser):
     _imported(app, [
         _play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)], minutes=20),
@@ -282,6 +322,21 @@ def test_rematch_opens_a_new_table_of_the_same_game_and_players_as_its_referee(a
     page = text(browser.get(f"/t/{new_token}"))
     assert "You are the referee" in page and "Round 1" in page
     assert re.findall(r'<label for="points-\d">(\w+)</label>', page) == ["Ola", "Kuba", "Ewa"]
+
+
+def test_rematch_tapped_twice_or_on_two_phones_opens_the_same_new_table(app, browser):
+    token = _pad(browser, players="Ola\nKuba", rounds=((1, 2),))
+    first = browser.post(f"/t/{token}/rematch")
+    again = browser.post(f"/t/{token}/rematch")  # a double tap, or the request sent again on bad Wi-Fi
+    other_phone = Browser(app.test_client())  # the referee's link opened on a second phone
+    other_phone.get(f"/t/{token}")
+    third = other_phone.post(f"/t/{token}/rematch")
+    assert first.status_code == again.status_code == third.status_code == 303
+    assert first.headers["Location"] == again.headers["Location"] == third.headers["Location"]
+    with db.connect(app.config["DATABASE"]) as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(db.tables)).scalar() == 2
+    new_token = first.headers["Location"].rsplit("/t/", 1)[1]
+    assert "You are the referee" in text(browser.get(f"/t/{new_token}"))
 
 
 def test_rematch_is_refused_before_the_end_and_to_a_viewer(browser):

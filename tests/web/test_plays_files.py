@@ -42,8 +42,14 @@ def other_database(request, database, tmp_path):
 
 
 @pytest.fixture
+def app(database):
+    """The app, importing as often as these tests do (the limit has its own test)."""
+    return create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "IMPORTS_PER_MINUTE": 10_000})
+
+
+@pytest.fixture
 def other_app(other_database):
-    return create_app({"DATABASE": other_database, "SECRET_KEY": "test", "TESTING": True})
+    return create_app({"DATABASE": other_database, "SECRET_KEY": "test", "TESTING": True, "IMPORTS_PER_MINUTE": 10_000})
 
 
 def _play_every_game(app, seed: str = "history") -> None:
@@ -366,3 +372,45 @@ def test_the_command_moves_every_play_to_another_database(app, database, other_d
     (tmp_path / "other.json").write_text('{"format": "castellan-plays", "version": 3, "plays": []}')
     assert castellan(["plays", "import", str(tmp_path / "other.json")]) == 1
     assert "made by a newer Castellan (export version 3)" in capsys.readouterr().err
+
+
+def test_imports_from_one_address_are_limited_on_the_page_and_the_api_together(database):
+    import io
+
+    limited = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "IMPORTS_PER_MINUTE": 2})
+    phone = Browser(limited.test_client())
+    empty = json.dumps({"format": "castellan-plays", "version": 1, "plays": []}).encode()
+    assert phone.client.post("/api/v1/plays/import", json=json.loads(empty)).get_json()["plays"] == 0
+    first = phone.post("/history/files", data={"file": (io.BytesIO(empty), "p.json")}, content_type="multipart/form-data")
+    assert first.status_code == 303
+    sentence = "This address has imported 2 files of plays in the last minute. Wait a minute, then try again."
+    page = phone.post("/history/files", data={"file": (io.BytesIO(empty), "p.json")}, content_type="multipart/form-data")
+    assert page.status_code == 429 and sentence in text(page)
+    api = phone.client.post("/api/v1/plays/import", json=json.loads(empty))
+    assert api.status_code == 429 and api.get_json()["error"] == {"code": "too_many_requests", "message": sentence}
+    other = limited.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.7"  # another address has its own minute
+    assert other.post("/api/v1/plays/import", json=json.loads(empty)).status_code == 200
+
+
+def test_a_lowest_total_wins_pad_is_a_bgstats_game_where_the_lowest_wins(app):
+    def pad(number: int, lowest: bool) -> dict:
+        return {"id": f"pad-play-{number:06d}", "game": "scorepad", "started": "2026-11-20T19:00:00Z",
+                "finished": "2026-11-20T19:30:00Z", "details": {"rounds": [[3, 9]], "lowest_wins": lowest},
+                "players": [{"name": "Ola", "score": 3, "winner": lowest, "team": None},
+                            {"name": "Kuba", "score": 9, "winner": not lowest, "team": None}]}
+
+    with app.app_context():
+        store.import_plays(get_db(), [pad(1, False), pad(2, True), pad(3, True)])
+    document = _bgstats(app.test_client(), "?tz=UTC")
+    assert_bgstats_shape(document)
+    games = {game["id"]: game for game in document["games"]}
+    assert sorted((game["name"], game["highestWins"]) for game in games.values()) == [
+        ("Score pad", True), ("Score pad (lowest total wins)", False)
+    ]
+    by_play = {play["uuid"]: games[play["gameRefId"]]["highestWins"] for play in document["plays"]}
+    assert [by_play[str(uuid.uuid5(plays_export.NAMESPACE, f"play:pad-play-{n:06d}")).upper()] for n in (1, 2, 3)] == [
+        True, False, False
+    ]
+    [plain] = [game for game in games.values() if game["highestWins"]]
+    assert plain["uuid"] == str(uuid.uuid5(plays_export.NAMESPACE, "game:scorepad")).upper()  # as before

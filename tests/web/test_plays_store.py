@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import sqlalchemy as sa
 
 from companion import db, store
 from companion.rules import castle, scorepad
@@ -172,7 +173,8 @@ def test_a_players_and_a_games_statistics(conn):
     ola = store.find_player(conn, "Ola")
     stats = store.player_stats(conn, ola["id"])
     assert (stats["plays"], stats["wins"], stats["win_rate"]) == (3, 2, 2 / 3)
-    assert stats["games"] == {"scorepad": {"plays": 3, "wins": 2, "win_rate": 2 / 3, "average_score": 13 / 3, "best_score": 7}}
+    assert stats["games"] == [{"game": "scorepad", "lowest_wins": False, "plays": 3, "wins": 2, "win_rate": 2 / 3,
+                               "average_score": 13 / 3, "best_score": 7}]
     assert [(o["name"], o["plays"]) for o in stats["opponents"]] == [("Kuba", 2), ("Ada", 1)]
     game = store.game_stats(conn, "scorepad")
     assert game["plays"] == 3 and game["average_seconds"] >= 0
@@ -223,3 +225,86 @@ def test_the_tables_that_ended_before_plays_were_kept_become_plays_on_upgrade(co
     assert play["finished"] == store.utc(store.get_table(conn, pad.id).finished_at)
     assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [("Ola", 5, True), ("Kuba", 3, False)]
     assert store.player_names(conn) == ["Kuba", "Ola", "Ada", "Ewa", "Jan", "Zosia"]
+
+
+def test_a_best_score_follows_each_plays_direction_and_never_mixes_the_two(conn):
+    _pad(conn, names=("Ola", "Kuba"), rounds=((5, 3),))  # highest wins: Ola's 5 is her best
+    _pad(conn, names=("Ola", "Kuba"), rounds=((9, 3),))
+    _pad(conn, names=("Ola", "Kuba"), rounds=((12, 30),), lowest_wins=True)  # lowest wins: Ola's 4 is her best
+    _pad(conn, names=("Ola", "Kuba"), rounds=((4, 2),), lowest_wins=True)
+    stats = store.player_stats(conn, store.find_player(conn, "Ola")["id"])
+    assert (stats["plays"], stats["wins"]) == (4, 3)
+    assert stats["games"] == [
+        {"game": "scorepad", "lowest_wins": False, "plays": 2, "wins": 2, "win_rate": 1.0, "average_score": 7.0,
+         "best_score": 9},
+        {"game": "scorepad", "lowest_wins": True, "plays": 2, "wins": 1, "win_rate": 0.5, "average_score": 8.0,
+         "best_score": 4},
+    ]
+    kuba = store.player_stats(conn, store.find_player(conn, "Kuba")["id"])
+    assert [(row["lowest_wins"], row["best_score"]) for row in kuba["games"]] == [(False, 3), (True, 2)]
+
+
+def test_an_imported_play_keeps_its_direction_from_its_details(conn):
+    low = {"rounds": [[30, 12]], "lowest_wins": True}
+    store.import_plays(conn, [{
+        "id": "imported-low-pad-1", "game": "scorepad", "started": "2026-11-20T19:00:00Z",
+        "finished": "2026-11-20T19:40:00Z", "details": low,
+        "players": [{"name": "Ola", "score": 30, "winner": False, "team": None},
+                    {"name": "Kuba", "score": 12, "winner": True, "team": None}],
+    }])
+    kuba = store.player_stats(conn, store.find_player(conn, "Kuba")["id"])
+    assert [(row["lowest_wins"], row["best_score"]) for row in kuba["games"]] == [(True, 12)]
+    assert store.play(conn, "imported-low-pad-1")["details"] == low  # the API's play is as it was
+
+
+def test_a_players_days_are_counted_from_the_readers_midnight(conn):
+    from zoneinfo import ZoneInfo
+
+    def play(number: int, finished: str, won: bool) -> dict:
+        return {"id": f"late-play-{number}", "game": "scorepad", "started": finished, "finished": finished,
+                "details": {}, "players": [{"name": "Ola", "score": 1, "winner": won, "team": None}]}
+
+    store.import_plays(conn, [
+        play(1, "2026-10-01T21:30:00Z", True),  # Warsaw (UTC+2): 23:30 on the 1st
+        play(2, "2026-10-01T22:30:00Z", True),  # Warsaw: 00:30 on the 2nd, past midnight
+        play(3, "2026-10-02T00:30:00Z", False),  # New York (UTC-4): 20:30 on the 1st
+    ])
+    ola = store.find_player(conn, "Ola")["id"]
+    assert store.player_days(conn, ola) == [("2026-10-01", 2, 2), ("2026-10-02", 1, 0)]  # UTC
+    assert store.player_days(conn, ola, ZoneInfo("Europe/Warsaw")) == [("2026-10-01", 1, 1), ("2026-10-02", 2, 1)]
+    assert store.player_days(conn, ola, ZoneInfo("America/New_York")) == [("2026-10-01", 3, 2)]
+    assert store.player_days(conn, ola, ZoneInfo("Asia/Kolkata")) == [("2026-10-02", 3, 2)]  # UTC+5:30: 03:00 on
+
+
+def test_rematch_twice_gives_the_same_new_table(conn):
+    table = _pad(conn, names=("Ola", "Kuba"), private=True)
+    options = scorepad.rematch_options(table.options, table.state)
+    first, made = store.rematch(conn, scorepad, table.id, options, "Ola, Kuba")
+    again, made_again = store.rematch(conn, scorepad, table.id, options, "Ola, Kuba")
+    assert made and not made_again and again == first and first.role == "referee"
+    new = store.get_table(conn, first.table_id)
+    assert new.id != table.id and new.options == table.options and new.private and not new.finished
+
+
+def test_rematch_tapped_on_several_phones_at_once_makes_one_table(conn, database):
+    import threading
+
+    table = _pad(conn, names=("Ola", "Kuba"))
+    options = scorepad.rematch_options(table.options, table.state)
+    conn.rollback()
+    answers, start = [], threading.Barrier(6)
+
+    def tap():
+        with db.connect(database) as own:
+            start.wait()
+            answers.append(store.rematch(own, scorepad, table.id, options, "Ola, Kuba"))
+
+    phones = [threading.Thread(target=tap) for _ in range(6)]
+    for phone in phones:
+        phone.start()
+    for phone in phones:
+        phone.join()
+    assert len(answers) == 6 and len({link.token for link, _made in answers}) == 1
+    assert sorted(made for _link, made in answers) == [False] * 5 + [True]
+    count = conn.execute(sa.select(sa.func.count()).select_from(db.tables)).scalar()
+    assert count == 2  # the finished table and its one rematch
