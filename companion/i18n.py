@@ -23,6 +23,8 @@ from flask import Blueprint, Flask, redirect, request
 from flask.globals import _cv_request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel, get_locale, get_translations
+from jinja2 import pass_eval_context
+from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -48,14 +50,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(catalogs.TRANSLATIONS))
     Babel(app, locale_selector=select_language)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks span lines in the source
-    # Flask-Babel's own look up the request's catalog anew at each sentence: a table page says hundreds.
-    app.jinja_env.install_gettext_callables(
-        gettext=lambda s: _catalog().ugettext(s),
-        ngettext=lambda s, p, n: _catalog().ungettext(s, p, n),
-        newstyle=True,
-        pgettext=lambda c, s: _catalog().upgettext(c, s),
-        npgettext=lambda c, s, p, n: _catalog().unpgettext(c, s, p, n),
-    )
+    _install_gettext(app.jinja_env)
     app.jinja_env.filters.update(
         say=say, card_label=card_label, card_in_words=card_in_words, rank_label=rank_label, utc_time=utc_time,
         number=number, seat_name=say_name,
@@ -66,6 +61,43 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.after_request(_vary)
     app.json = _JSONProvider(app)
+
+
+def _install_gettext(env) -> None:
+    """Jinja's gettext functions on this request's catalog (``_catalog``), as ``_()`` and ``{% trans %}`` use them.
+
+    They do what Jinja's "newstyle" ones do (the sentence marked safe under autoescape, then
+    its ``%(name)s`` filled in, escaped), taking only the evaluation context: Flask-Babel's
+    looked up the request's catalog anew at each sentence, and Jinja's wrappers reach it
+    through two context calls (``_`` looks ``gettext`` up by name first). A table page says
+    hundreds of sentences.
+    """
+    env.install_gettext_callables(gettext=str, ngettext=str, newstyle=True)  # compiles {% trans %} newstyle
+
+    def said(eval_ctx, text: str, variables: dict) -> str:
+        return (Markup(text) if eval_ctx.autoescape else text) % variables
+
+    @pass_eval_context
+    def gettext(eval_ctx, string: str, /, **variables) -> str:
+        return said(eval_ctx, _catalog().ugettext(string), variables)
+
+    @pass_eval_context
+    def ngettext(eval_ctx, singular: str, plural: str, num: int, /, **variables) -> str:
+        variables.setdefault("num", num)
+        return said(eval_ctx, _catalog().ungettext(singular, plural, num), variables)
+
+    @pass_eval_context
+    def pgettext(eval_ctx, context: str, string: str, /, **variables) -> str:
+        variables.setdefault("context", context)
+        return said(eval_ctx, _catalog().upgettext(context, string), variables)
+
+    @pass_eval_context
+    def npgettext(eval_ctx, context: str, singular: str, plural: str, num: int, /, **variables) -> str:
+        variables.setdefault("context", context)
+        variables.setdefault("num", num)
+        return said(eval_ctx, _catalog().unpgettext(context, singular, plural, num), variables)
+
+    env.globals.update(_=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
 
 
 class _JSONProvider(DefaultJSONProvider):

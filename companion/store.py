@@ -588,8 +588,8 @@ def rename_player(conn: Connection, player_id: int, name: str) -> dict:
         if taken is not None:
             raise RuleError(
                 "name_taken",
-                f"Another player is already called {taken}: if {row.name} and {taken} are the same person, merge them instead.",
-                "name",
+                N_("Another player is already called %(taken)s: if %(name)s and %(taken)s are the same person, merge them instead."),
+                "name", taken=taken, name=row.name,
             )
         conn.execute(player_rows.update().where(player_rows.c.id == player_id).values(name=name, key=name_key(name), offered=True))
     return player(conn, player_id)
@@ -601,7 +601,7 @@ def merge_players(conn: Connection, keep_id: int, drop_id: int) -> dict:
     Refused (``RuleError``) when both are the same player or either is unknown.
     """
     if keep_id == drop_id:
-        raise RuleError("same_player", "Choose two different players to merge.", "drop")
+        raise RuleError("same_player", N_("Choose two different players to merge."), "drop")
     with _write(conn):
         _player_row(conn, keep_id)
         _player_row(conn, drop_id)
@@ -912,14 +912,14 @@ def _player_id(conn: Connection, name: str, offered: bool = False) -> int:
 def _player_row(conn: Connection, player_id: int) -> sa.Row:
     row = conn.execute(sa.select(player_rows).where(player_rows.c.id == player_id)).first() if _is_id(player_id) else None
     if row is None:
-        raise RuleError("unknown_player", "There is no such player: they may have been merged into another.", "player")
+        raise RuleError("unknown_player", N_("There is no such player: they may have been merged into another."), "player")
     return row
 
 
 def _player_name(name: object) -> str:
     name = re.sub(r"\s+", " ", name).strip() if isinstance(name, str) else ""
     if not 0 < len(name) <= PLAYER_NAME_LENGTH or not name.isprintable():
-        raise RuleError("bad_name", f"A player's name is 1 to {PLAYER_NAME_LENGTH} characters.", "name")
+        raise RuleError("bad_name", N_("A player's name is 1 to %(most)s characters."), "name", most=PLAYER_NAME_LENGTH)
     return name
 
 
@@ -975,7 +975,9 @@ def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
 def _imported(entry: object, index: int) -> dict:
     """One imported play, checked: its id, game, times (kept as stored here), players and details."""
     def refuse() -> RuleError:
-        return RuleError("bad_play", f"Play number {index + 1} of the file is not a Castellan play.", f"plays.{index}")
+        return RuleError(
+            "bad_play", N_("Play number %(number)s of the file is not a Castellan play."), f"plays.{index}", number=index + 1
+        )
 
     if not isinstance(entry, dict):
         raise refuse()

@@ -1,10 +1,11 @@
 """Jinja, made cheaper where a table page spends its time, with the same output.
 
-A table page calls a few hundred macros and functions and reads a few thousand attributes
-of its view (plain dicts). Jinja finds out at each call whether the callable wants the
-context (three ``hasattr``), and at each ``view.phase`` tries an attribute first, which for a
-dict always fails with an exception. These classes take the short way where the answer is
-known from the object's type, and Jinja's own way everywhere else.
+A table page calls a few hundred macros and functions, reads a few thousand attributes of
+its view (plain dicts) and writes a few thousand values. Jinja finds out at each call whether
+the callable wants the context (three ``hasattr``), at each ``view.phase`` tries an attribute
+first, which for a dict always fails with an exception, and makes a Markup of every value it
+writes. These classes take the short way where the answer is known from the object's type,
+and Jinja's own way everywhere else.
 """
 
 from __future__ import annotations
@@ -12,29 +13,40 @@ from __future__ import annotations
 from types import FunctionType
 
 import jinja2
+import markupsafe
 from flask.templating import Environment as FlaskEnvironment
 from jinja2.runtime import Context, Macro
+from jinja2.utils import _PassArg
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+# markupsafe's own escaping of a str (in C), which its ``escape`` wraps in a Markup.
+_escape_text = getattr(markupsafe, "_escape_inner", None) or (lambda text: str(markupsafe.escape(text)))
 _STOPPED = "value was undefined because a callable raised a StopIteration exception"
 
 
 class TemplateContext(Context):
-    """A context whose ``call`` passes a macro, or a function that takes no context, its arguments
-    directly (without the loop's and block's variables, which only a function taking the
-    context would get); anything else as Jinja does."""
+    """A context whose ``call`` passes a macro, or a function that takes no context (or only the
+    evaluation context: the gettext functions), its arguments directly (without the loop's
+    and block's variables, which only a function taking the context would get); anything
+    else as Jinja does."""
 
     def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
         kind = type(__obj)
-        if kind is Macro or (kind is FunctionType and "jinja_pass_arg" not in __obj.__dict__):
-            if kwargs:
-                kwargs.pop("_loop_vars", None)
-                kwargs.pop("_block_vars", None)
-            try:
-                return __obj(*args, **kwargs)
-            except StopIteration:
-                return __self.environment.undefined(_STOPPED)
-        return super().call(__obj, *args, **kwargs)
+        if kind is Macro:
+            wants = None
+        elif kind is FunctionType:
+            wants = __obj.__dict__.get("jinja_pass_arg")
+            if wants is not None and wants is not _PassArg.eval_context:
+                return super().call(__obj, *args, **kwargs)
+        else:
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_loop_vars", None)
+            kwargs.pop("_block_vars", None)
+        try:
+            return __obj(__self.eval_ctx, *args, **kwargs) if wants is not None else __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(_STOPPED)
 
 
 class TemplateEnvironment(FlaskEnvironment):
@@ -64,7 +76,28 @@ class TemplateClass(jinja2.Template):
     when the template has no globals of its own, then Jinja's own way.
     """
 
+    @classmethod
+    def _from_namespace(cls, environment, namespace, globals):
+        namespace["escape"] = _escape_output  # the name compiled templates write ``{{ value }}`` with
+        return super()._from_namespace(environment, namespace, globals)
+
     def _get_default_module(self, ctx=None):
         if ctx is not None and not self.globals.maps[0] and not ctx.globals_keys - self.environment.globals.keys():
             ctx = None
         return super()._get_default_module(ctx)
+
+
+def _escape_output(value):
+    """``{{ value }}`` under autoescape: what ``markupsafe.escape`` writes, as plain text.
+
+    Compiled templates call it for every value they write (thousands on a Square Tactics
+    table) only to join the results into the page, so the Markup that ``escape`` makes of
+    each is thrown away at once; text and whole numbers, the most common, are escaped
+    without it.
+    """
+    kind = type(value)
+    if kind is str:
+        return _escape_text(value)
+    if kind is int:
+        return str(value)  # digits and a minus sign: nothing to escape
+    return markupsafe.escape(value)

@@ -54,11 +54,11 @@ def test_tactics_pages_in_each_language(browser, lang, pages):
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("fr", ["Partie 1 sur 3", "9 contre 1 → prise en B2", "1 carte prise" + NBSP + ": B2, la case est vide.",
+    ("fr", ["Partie 1 sur 3", "{second} a joué Carte [9 9 9 9] en B3.", "9 contre 1 → prise en B2", "1 carte prise" + NBSP + ": B2, la case est vide.",
             "{second} a pris 1 carte dans cette partie.", "Au tour de {first}", "Jouer ces nombres",
             "Touchez la case où {first} a posé la carte.", "Ou tapez ses quatre nombres", "Vu depuis",
             "Saisir la main de {second} (0 sur 3 saisies)"]),
-    ("pl", ["Partia 1 z 3", "9 kontra 1 → zdobywa B2", "Zdobyta 1 karta: B2, pole jest teraz puste.",
+    ("pl", ["Partia 1 z 3", "Zagranie gracza {second}", ": Karta [9 9 9 9] na B3.", "9 kontra 1 → zdobywa B2", "Zdobyta 1 karta: B2, pole jest teraz puste.",
             "Gracz {second} zdobył w tej partii 1 kartę.", "Kolej gracza {first}", "Zagraj te liczby",
             "Dotknij pola, na którym gracz {first} położył kartę.", "Albo wpisz jej cztery liczby", "Widok z miejsca",
             "Wpisz rękę gracza {second} (wpisano 0 z 3)"]),
