@@ -154,10 +154,13 @@ def with_state_changed(app, token: str, change, then):
 
 
 def _store_state(conn, table_id: str, state: dict) -> None:
+    """Write a state behind the store's back (its version unchanged): the store forgets the state it kept."""
+    from companion import store
     from companion.db import tables
 
     conn.execute(tables.update().where(tables.c.id == table_id).values(state=json.dumps(state)))
     conn.commit()
+    store.forget_head(table_id)
 
 
 def table_state(app, token: str) -> dict:

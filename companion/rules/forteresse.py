@@ -37,6 +37,9 @@ SEATS = ("a", "b")
 SECRET_ACTIONS = True
 # A drawing does not depend on the other player's: two players may send theirs at the same moment.
 ORDER_FREE_ACTIONS = ("setup",)
+# ``apply`` shares with its input what a move leaves unchanged: the store writes only the new parts
+# (companion.jsontext).
+SHARED_STATES = True
 MODES = ("phones", "paper")
 FIRST_CHOICES = ("a", "b", "random")
 DEFAULT_NAMES = {"a": "Player A", "b": "Player B"}
@@ -622,16 +625,18 @@ def _apply_shot(state: dict, action: dict, actor: str) -> None:
         raise RuleError("fortresses_not_ready", N_("Both fortresses must be drawn before the round's first shot."))
     current = state["rounds"][-1]
     shooter = _shooter(state, action, actor)
-    used = {shot["from"] for shot in current["shots"] if shot["shooter"] == shooter}
+    facts = _facts(current["shots"])  # one pass over the round's shots, for the shot and the turn after it
+    used, kills, hits = facts[shooter]
     shot = check_shot(action.get("from"), action.get("direction"), action.get("weapon"), used)
     if state["mode"] == "phones":
-        result = resolve_shot(_standing(current, _other(shooter)), shot)
+        result = resolve_shot(_standing(current, _other(shooter), cleared=hits), shot)
         outcome, cell = result["outcome"], result["cell"]
     else:
         outcome, cell = _read_answer(current, shooter, shot, action)
     current["shots"].append({"shooter": shooter, **shot, "outcome": outcome, "cell": cell,
                              "announcement": announce(outcome, cell)})
-    _advance(state, shooter)
+    facts[shooter] = (used | {shot["from"]}, kills + (outcome == "besieged_killed"), hits | ({cell} if cell else set()))
+    _advance(state, shooter, facts)
 
 
 def _shooter(state: dict, action: dict, actor: str) -> str:
@@ -650,10 +655,11 @@ def _shooter(state: dict, action: dict, actor: str) -> str:
     return shooter
 
 
-def _advance(state: dict, shooter: str) -> None:
-    current = state["rounds"][-1]
+def _advance(state: dict, shooter: str, facts: dict) -> None:
+    """The turn after ``shooter``'s shot (``facts``: ``_facts`` of the round's shots, that one included)."""
     for seat in (_other(shooter), shooter):
-        if not _stopped(current, seat):
+        used, kills, _hits = facts[seat]
+        if not (kills == BESIEGED or used.issuperset(FIRING_CELLS)):  # as _stopped
             state["turn"] = seat
             return
     if len(state["rounds"]) < ROUNDS:
@@ -797,10 +803,13 @@ def _imagined_setups(state: dict) -> dict:
     return {seat: random_fortress(random.Random(f"{state['seed']}:{number}:{seat}")) for seat in SEATS}
 
 
-def _standing(current: dict, seat: str, setups: dict | None = None) -> dict:
-    """``seat``'s fortress now: its set-up less what the opponent's shots cleared."""
+def _standing(current: dict, seat: str, setups: dict | None = None, cleared: set | None = None) -> dict:
+    """``seat``'s fortress now: its set-up less what the opponent's shots cleared (``cleared``,
+    when the caller has it)."""
     setup = (setups or current["setups"])[seat]
-    cleared = {shot["cell"] for shot in current["shots"] if shot["shooter"] == _other(seat) and shot["cell"]}
+    if cleared is None:
+        opponent = _other(seat)
+        cleared = {shot["cell"] for shot in current["shots"] if shot["shooter"] == opponent and shot["cell"]}
     return {kind: [cell for cell in setup[kind] if cell not in cleared] for kind in ("walls", "besieged")}
 
 
@@ -826,7 +835,21 @@ def _free_firing_cells(current: dict, seat: str) -> list[str]:
 
 
 def _stopped(current: dict, seat: str) -> bool:
-    return _kills(current, seat) == BESIEGED or not _free_firing_cells(current, seat)
+    used, kills, _hits = _facts(current["shots"])[seat]
+    return kills == BESIEGED or used.issuperset(FIRING_CELLS)  # every firing cell is used
+
+
+def _facts(shots: list[dict]) -> dict:
+    """For each seat, what its shots of a round did, in one pass: the firing cells it used, the
+    besieged it killed, the cells it cleared (walls destroyed, besieged killed)."""
+    used, kills, hits = {seat: set() for seat in SEATS}, dict.fromkeys(SEATS, 0), {seat: set() for seat in SEATS}
+    for shot in shots:
+        seat = shot["shooter"]
+        used[seat].add(shot["from"])
+        kills[seat] += shot["outcome"] == "besieged_killed"
+        if shot["cell"]:
+            hits[seat].add(shot["cell"])
+    return {seat: (used[seat], kills[seat], hits[seat]) for seat in SEATS}
 
 
 def _counts(current: dict, seat: str) -> dict:

@@ -196,8 +196,9 @@ def _player_page(player: dict, status: int = 200, error: str | None = None, kept
     ), status
 
 
-# What reading details of another shape raises: an imported play's details are any JSON object.
-UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError, UndefinedError)
+# What reading details of another shape raises: an imported play's details are any JSON object (a word
+# where a number should be: Babel's decimal.InvalidOperation, an ArithmeticError).
+UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError, ArithmeticError, UndefinedError)
 
 
 def _details(play: dict, game) -> Markup | None:

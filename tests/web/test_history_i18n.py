@@ -148,3 +148,23 @@ def test_the_plays_apis_refusal_in_each_language_keeps_its_english_code(app, lan
     refused = app.test_client().get("/api/v1/plays?limit=0", headers={"Accept-Language": lang})
     assert refused.status_code == 422
     assert refused.get_json()["error"] == {"code": "bad_limit", "message": message, "field": "limit"}
+
+
+@pytest.mark.parametrize("lang, zamek, fort", [
+    ("fr", ["Le jeu avancé.", "Une égalité, départagée par la reine.", "Ola" + NBSP + ": 5 éléments", "Kuba" + NBSP + ": 1 élément"],
+     ["Épreuve finale", "La partie s'est terminée par une épreuve finale, et la victoire a été partagée.", "Ola: 2"]),
+    ("pl", ["Wariant rozszerzony.", "Remis rozstrzygnięty przez posiadanie królowej.", "Ola: 5 elementów",
+            "Kuba: 1 element", "Ewa: 3 elementy"],
+     ["Finał", "Gra zakończyła się finałem, a zwycięstwo zostało podzielone.", "Ola: 2"]),
+])
+def test_a_zamek_and_a_fort_plays_details_in_each_language(app, browser, lang, zamek, fort):
+    _imported(app, [
+        {**_play(1, "zamek", [("Ola", 5, True), ("Kuba", 1, False), ("Ewa", 3, False)]),
+         "details": {"variant": "extended", "decided_by": "queen", "castles": [5, 1, 3]}},
+        {**_play(2, "fort", [("Ola", 1, True), ("Kuba", 1, True)]),
+         "details": {"ended_by": "showdown", "shared": True, "showdown": {"stage": 1, "tricks": [2, None]}}},
+    ])
+    for play_id, said in (("imported-play-0001", zamek), ("imported-play-0002", fort)):
+        page = words(text(browser.get(f"/history/{play_id}", headers={"Accept-Language": lang})))
+        for sentence in said:
+            assert sentence in page, (lang, sentence)
