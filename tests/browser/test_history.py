@@ -148,7 +148,7 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
     expect(phone.get_by_text("2 parties gagnées sur 2\u00a0: 100\u00a0%.")).to_be_visible()
     expect(phone.get_by_role("img", name=f"{kuba}\u00a0: parties et victoires au fil du temps")).to_be_visible()
     # castellan.js told the server the phone's time zone (a cookie): the days are Paris's
-    expect(phone.get_by_text("Les jours commencent à minuit, heure de Europe/Paris.")).to_be_attached()
+    expect(phone.get_by_text("Les jours commencent à minuit, dans le fuseau horaire Europe/Paris.")).to_be_attached()
     assert_fits(phone, "player, fr")
     assert_accessible(phone, both_widths=False)
     context.close()
