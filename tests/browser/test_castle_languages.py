@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.accessibility import assert_accessible
 from tests.browser.test_narrow import assert_fits, narrow_phone
 
 pytestmark = pytest.mark.browser
@@ -57,4 +58,5 @@ def test_castles_table_and_calculator_in_the_phones_language_at_360_px(server, c
     page.goto(f"{server}/castle/calculator?{FULL}&card=9S")
     expect(page.locator(".verdict")).to_contain_text(words["verdict"])
     assert_fits(page, f"castle calculator, {lang}")
+    assert_accessible(page, both_widths=False)
     context.close()

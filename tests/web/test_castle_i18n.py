@@ -170,3 +170,13 @@ def test_a_finished_game_in_the_history_says_each_side_in_each_language(app, bro
     with db.connect(app.config["DATABASE"]) as conn:
         assert store.import_plays(conn, [play]) == 1
     assert _missing(words, text(browser.get("/history/imported-play-0001", headers={"Accept-Language": lang}))) == []
+
+
+def test_a_two_player_table_says_the_cards_waiting_for_the_second_deal_only_once_dealt(browser):
+    token = browser.create_table("castle", {"players": "2", "dealer": "N", "name_N": "Ola", "name_S": "Kuba"})
+    browser.client.set_cookie("lang", "pl")
+    assert "na drugie rozdanie, gdy" not in _words(text(browser.get(f"/t/{token}")))  # not "52 cards wait"
+    dealt = browser.post(f"/t/{token}/act", {"version": "0", "type": "deal", "castle_line": ROW.replace("js", "ws")},
+                         htmx=True)
+    assert "20 kart czeka na drugie rozdanie, gdy obie ręce będą puste." in _words(text(dealt))
+    assert _missing(["Kolej gracza Kuba", "Kolory nie są jeszcze ustalone"], text(browser.get(f"/t/{token}"))) == []
