@@ -51,11 +51,8 @@ def table_options(form: dict) -> dict:
 
 
 def table_title(options: dict) -> str:
-    """A table's title in lists: the players' names, "Ola, Kuba and Ewa"."""
-    names = list(options.get("names") or [])
-    if len(names) < 2:
-        return "".join(names)
-    return say(Message(N_("%(names)s and %(last)s"), names=", ".join(names[:-1]), last=names[-1]))
+    """A table's title in lists: the players' names, "Ola, Kuba, Ewa" (stored once, read in every language)."""
+    return ", ".join(options.get("names") or [])
 
 
 def table_action(form: dict, viewer: str) -> dict:

@@ -60,8 +60,8 @@ def table_options(form: dict) -> dict:
 
 
 def table_title(options: dict) -> str:
-    """A table's title in lists: "Ola v Kuba, extended"."""
-    return " v ".join(options["players"]) + f", {options.get('variant', 'basic')}"
+    """A table's title in lists: "Ola v Kuba" (stored once, read in every language: no English variant's name)."""
+    return " v ".join(options["players"])
 
 
 def table_action(form: dict, viewer: str) -> dict:
