@@ -12,6 +12,7 @@ description, axis names) comes from the caller, which translates it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from html import escape
@@ -111,12 +112,13 @@ def rounds_chart(
 
 def wins_chart(
     chart_id: str, title: str, description: str, x_name: str, names: tuple[str, str],
-    counts: list[tuple[date, int, int]],
+    counts: list[tuple[date, int, int]], label: Callable[[date], str] = date.isoformat,
 ) -> str:
     """A player's plays and wins counted up over time: ``counts`` holds (a day, the plays so far,
-    the wins so far), oldest first (see ``counted_up``); ``names`` the two lines' ("Plays", "Wins")."""
+    the wins so far), oldest first (see ``counted_up``); ``names`` the two lines' ("Plays", "Wins");
+    ``label`` writes a day under the axis (as the reader's language does)."""
     xs = [day.toordinal() for day, _plays, _wins in counts]
-    return line_chart(chart_id, title, description, x_name, xs, _date_ticks(xs), [
+    return line_chart(chart_id, title, description, x_name, xs, _date_ticks(xs, label), [
         Series(names[0], tuple(plays for _day, plays, _wins in counts)),
         Series(names[1], tuple(wins for _day, _plays, wins in counts)),
     ])
@@ -148,15 +150,14 @@ def nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
     return [low, high]
 
 
-def _date_ticks(xs: list[int]) -> list[tuple[float, str]]:
-    """The first and last day, and the first of each month between when there is room (ISO dates:
-    the page's table gives them in full; every reader knows them)."""
+def _date_ticks(xs: list[int], label: Callable[[date], str] = date.isoformat) -> list[tuple[float, str]]:
+    """The first and last day, written by ``label`` (the page's table gives every day)."""
     if not xs:
         return []
     first, last = xs[0], xs[-1]
-    ticks = [(first, date.fromordinal(first).isoformat())]
+    ticks = [(first, label(date.fromordinal(first)))]
     if last != first:
-        ticks.append((last, date.fromordinal(last).isoformat()))
+        ticks.append((last, label(date.fromordinal(last))))
     return ticks
 
 

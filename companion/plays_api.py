@@ -14,6 +14,7 @@ from flask import Response, jsonify, request
 
 from companion import api, get_db, registry, store
 from companion.api import Refused, bp
+from companion.rules.errors import N_
 
 CSV_HEADER = ("play", "game", "started", "finished", "player", "team", "score", "winner")
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
@@ -67,19 +68,27 @@ def _filters(default_limit: int | None) -> tuple[str | None, str | None, int | N
     game = args.get("game") or None
     if game is not None and (game not in registry().games or not registry().games[game].has_tables):
         playable = ", ".join(slug for slug, known in registry().games.items() if known.has_tables)
-        raise Refused(422, "unknown_game", f"The game must be one of: {playable}.", "game")
+        raise Refused(422, "unknown_game", N_("The game must be one of: %(games)s."), "game", games=playable)
     player = args.get("player") or None
     if player is not None and len(player) > store.PLAYER_NAME_LENGTH:
-        raise Refused(422, "bad_player", f"A player's name is 1 to {store.PLAYER_NAME_LENGTH} characters.", "player")
+        raise Refused(
+            422, "bad_player", N_("A player's name is 1 to %(most)s characters."), "player", most=store.PLAYER_NAME_LENGTH
+        )
     limit = default_limit
     if args.get("limit"):
         text = args["limit"]
         if not (text.isascii() and text.isdigit() and 1 <= int(text) <= store.MAX_PAGE):
-            raise Refused(422, "bad_limit", f"The limit is a whole number from 1 to {store.MAX_PAGE}.", "limit")
+            raise Refused(
+                422, "bad_limit", N_("The limit is a whole number from %(least)s to %(most)s."), "limit", least=1,
+                most=store.MAX_PAGE,
+            )
         limit = int(text)
     before = args.get("before") or None
     if before is not None and store.play(get_db(), before) is None:
-        raise Refused(422, "unknown_play", "There is no play with the id given as “before”: give a play's id, as “next” gave it.", "before")
+        raise Refused(
+            422, "unknown_play", N_("There is no play with the id given as “before”: give a play's id, as “next” gave it."),
+            "before",
+        )
     return game, player, limit, before
 
 

@@ -20,7 +20,7 @@ from datetime import datetime, tzinfo
 from sqlalchemy.engine import Connection
 
 from companion import store
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, NP_, RuleError
 
 FORMAT = "castellan-plays"
 VERSION = 1
@@ -82,26 +82,27 @@ def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise RuleError(
             "not_castellan_plays",
-            "This file is not a Castellan export of plays: export one on the other server's Export and import plays page.",
+            N_("This file is not a Castellan export of plays: export one on the other server's Export and import plays page."),
             "format",
         )
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise RuleError("bad_version", "This file does not say which version of the export it is.", "version")
+        raise RuleError("bad_version", N_("This file does not say which version of the export it is."), "version")
     if version > VERSION:
         raise RuleError(
             "newer_version",
-            f"This file was made by a newer Castellan (export version {version}): update this server to import it.",
-            "version",
+            N_("This file was made by a newer Castellan (export version %(version)s): update this server to import it."),
+            "version", version=str(version),
         )
     plays = document.get("plays")
     if not isinstance(plays, list):
-        raise RuleError("no_plays", "This file has no list of plays.", "plays")
+        raise RuleError("no_plays", N_("This file has no list of plays."), "plays")
     if len(plays) > MAX_PLAYS:
         raise RuleError(
             "too_many_plays",
-            f"This file has {len(plays)} plays; import at most {MAX_PLAYS} at a time.",
-            "plays",
+            NP_("This file has %(count)s play; import at most %(most)s at a time.",
+                "This file has %(count)s plays; import at most %(most)s at a time."),
+            "plays", count=len(plays), most=MAX_PLAYS,
         )
     known = set(games)
     for index, play in enumerate(plays):
@@ -109,8 +110,8 @@ def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
         if isinstance(game, str) and game not in known:
             raise RuleError(
                 "unknown_game",
-                f"Play number {index + 1} of the file is a game of {game[:40]}, which this server does not have.",
-                f"plays.{index}.game",
+                N_("Play number %(number)s of the file is a game of %(game)s, which this server does not have."),
+                f"plays.{index}.game", number=index + 1, game=game[:40],
             )
     return plays
 

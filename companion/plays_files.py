@@ -17,6 +17,7 @@ from flask import Response, current_app, request
 
 from companion import api, get_db, plays_api, plays_export, registry, security, store
 from companion.api import Refused, bp, json_body
+from companion.rules.errors import N_
 
 MAX_ZONE = 64  # "America/Argentina/ComodRivadavia" is 32
 
@@ -73,7 +74,8 @@ def _zone(name: str | None):
         return ZoneInfo(name)
     except (KeyError, ValueError, OSError):
         raise Refused(
-            422, "unknown_time_zone", f"There is no time zone called {name[:MAX_ZONE]}: give one such as Europe/Warsaw.", "tz"
+            422, "unknown_time_zone", N_("There is no time zone called %(zone)s: give one such as Europe/Warsaw."), "tz",
+            zone=name[:MAX_ZONE],
         ) from None
 
 

@@ -17,8 +17,10 @@ it and gets ``Repeated`` with the first answer, never a second move. Every funct
 only after its transaction is committed (a commit survives the server being killed), so an
 answered move is a kept move. The module knows nothing of Flask.
 
-An action reads and decodes the table once and writes it once: its cost does not grow with
-the log, only with the state's size.
+An action reads the table once and writes it once: its cost does not grow with the log. The
+state a change leaves is kept decoded in this process (``HEADS_KEPT`` tables), for the next
+change to start from, and the next state's JSON text reuses the text of the parts the two
+share (``companion.jsontext``): a move late in a game costs what a move early in it costs.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import hashlib
 import json
 import re
 import secrets
+import threading
 import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -37,6 +40,7 @@ from types import ModuleType
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from companion import jsontext
 from companion.db import Sql, action_keys, actions, links, play_players, remembered, run, snapshots, tables
 from companion.db import players as player_rows
 from companion.db import plays as play_rows
@@ -44,6 +48,7 @@ from companion.rules import errors
 from companion.rules.errors import N_, RuleError
 
 SNAPSHOT_EVERY = 25
+HEADS_KEPT = 64  # tables whose state this process keeps decoded after changing them (see _Heads)
 ROLES = ("referee", "viewer", "seat")
 TITLE_LENGTH = 120  # a title is made from the players' names; a list shows no more
 KEYS_KEPT = timedelta(days=2)  # a phone retries within seconds; a day is the promise, two the margin
@@ -128,16 +133,17 @@ def token_shaped(token: str) -> bool:
 
 
 def create_table(
-    conn: Connection, rules: ModuleType, game: str, options: dict, title: str = "", private: bool = False
+    conn: Connection, rules: ModuleType, game: str, options: dict, title: str = "", private: bool = False,
+    seed: int | None = None,
 ) -> tuple[Table, list[Link]]:
     """Create a table and its links (referee, viewer, one per private seat).
 
     The rules module validates ``options`` (a ``RuleError`` creates nothing). The names typed
     at the start are remembered as players (``rules.names``); a ``private`` table never
-    becomes a play.
+    becomes a play. ``seed``: chance's seed, random unless given (the bench deals two tables alike).
     """
     with _write(conn):
-        return _create_table(conn, rules, game, options, title, private)
+        return _create_table(conn, rules, game, options, title, private, seed)
 
 
 def rematch(
@@ -162,10 +168,10 @@ def rematch(
 
 
 def _create_table(
-    conn: Connection, rules: ModuleType, game: str, options: dict, title: str, private: bool
+    conn: Connection, rules: ModuleType, game: str, options: dict, title: str, private: bool, seed: int | None = None
 ) -> tuple[Table, list[Link]]:
     """In the caller's transaction: ``create_table``'s work."""
-    seed = secrets.randbits(62)
+    seed = secrets.randbits(62) if seed is None else seed
     state = rules.new_table(options, seed)
     table_id, now = new_token(), _now()
     made = [
@@ -303,11 +309,13 @@ def act(
         state = rules.apply(table.state, action, actor)
         description = rules.describe(table.state, action, actor)
         seq = _append(conn, table_id, actor, action, description, "move")
-        stored = _dump(state)
+        stored = _state_text(rules, state, _HEADS.state(table_id, table.version) is table.state)
         if seq % SNAPSHOT_EVERY == 0:
             conn.execute(snapshots.insert().values(table_id=table_id, seq=seq, state=stored))
         _keep_play(conn, rules, table, state, False, withdraw=False)  # a move never reopens a game
-        return _keep(conn, _set_head(conn, table, seq, state, stored), once)
+        before = table
+        table = _keep(conn, _set_head(conn, table, seq, state, stored), once)
+    return _HEADS.keep(table, before.state)
 
 
 def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
@@ -324,8 +332,8 @@ def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, onc
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
         _keep_play(conn, rules, table, table.state, True, withdraw=False)
-        table = _set_head(conn, replace(table, finished_at=now), seq, table.state)
-        return _keep(conn, table, once)
+        table = _keep(conn, _set_head(conn, replace(table, finished_at=now), seq, table.state), once)
+    return _HEADS.keep(table)
 
 
 def order_free(rules: ModuleType, action: dict) -> bool:
@@ -341,7 +349,9 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
     """Undo the last entry still in force: it stays in the log, marked undone.
 
     Undoing the referee's finish reopens the table. Undoing a move rebuilds the state
-    from the newest snapshot before it, replaying only the moves in force after it.
+    from the newest snapshot before it, replaying only the moves in force after it; undoing
+    the table's last change, a move this process made, takes the state that move was made
+    on, kept decoded here.
     """
     with _write(conn):
         table = _current(conn, table_id, version, once)
@@ -359,29 +369,43 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
             in_force = conn.execute(
                 sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id, actions.c.undone_at.is_(None))
             ).scalar()
+            # Not kept decoded: this return is inside the transaction (a state is kept only once committed).
             return _keep(conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state), once)
         conn.execute(snapshots.delete().where(snapshots.c.table_id == table_id, snapshots.c.seq >= table.head_seq))
-        base = conn.execute(
-            sa.select(snapshots.c.seq, snapshots.c.state)
-            .where(snapshots.c.table_id == table_id)
-            .order_by(snapshots.c.seq.desc())
-            .limit(1)
-        ).one()
-        state, head = json.loads(base.state), base.seq
-        replayed = conn.execute(
-            sa.select(actions.c.seq, actions.c.actor, actions.c.payload)
-            .where(
-                actions.c.table_id == table_id,
-                actions.c.seq > base.seq,
-                actions.c.undone_at.is_(None),
-                actions.c.kind == "move",
-            )
-            .order_by(actions.c.seq)
-        ).all()
-        for row in replayed:
-            state, head = rules.apply(state, json.loads(row.payload), row.actor), row.seq
+        state = _HEADS.before(table_id, table.version)
+        if state is not None:  # the state the undone move was made on, kept: no replay
+            head = run(conn, _LAST_MOVE, {"table_id": table_id}).fetchone()[0] or 0
+            stored = _state_text(rules, state, True)
+        else:
+            state, head = _replay_head(conn, rules, table_id)
+            stored = None
         _keep_play(conn, rules, table, state, False, withdraw=was_a_play)
-        return _keep(conn, _set_head(conn, table, head, state), once)
+        table = _keep(conn, _set_head(conn, table, head, state, stored), once)
+    return _HEADS.keep(table)
+
+
+def _replay_head(conn: Connection, rules: ModuleType, table_id: str) -> tuple[dict, int]:
+    """The state after the moves in force, from the newest snapshot, and the last one's seq."""
+    base = conn.execute(
+        sa.select(snapshots.c.seq, snapshots.c.state)
+        .where(snapshots.c.table_id == table_id)
+        .order_by(snapshots.c.seq.desc())
+        .limit(1)
+    ).one()
+    state, head = json.loads(base.state), base.seq
+    replayed = conn.execute(
+        sa.select(actions.c.seq, actions.c.actor, actions.c.payload)
+        .where(
+            actions.c.table_id == table_id,
+            actions.c.seq > base.seq,
+            actions.c.undone_at.is_(None),
+            actions.c.kind == "move",
+        )
+        .order_by(actions.c.seq)
+    ).all()
+    for row in replayed:
+        state, head = rules.apply(state, json.loads(row.payload), row.actor), row.seq
+    return state, head
 
 
 def replay(conn: Connection, rules: ModuleType, table_id: str, step: int) -> tuple[dict, list[dict]]:
@@ -588,8 +612,8 @@ def rename_player(conn: Connection, player_id: int, name: str) -> dict:
         if taken is not None:
             raise RuleError(
                 "name_taken",
-                f"Another player is already called {taken}: if {row.name} and {taken} are the same person, merge them instead.",
-                "name",
+                N_("Another player is already called %(taken)s: if %(name)s and %(taken)s are the same person, merge them instead."),
+                "name", taken=taken, name=row.name,
             )
         conn.execute(player_rows.update().where(player_rows.c.id == player_id).values(name=name, key=name_key(name), offered=True))
     return player(conn, player_id)
@@ -601,7 +625,7 @@ def merge_players(conn: Connection, keep_id: int, drop_id: int) -> dict:
     Refused (``RuleError``) when both are the same player or either is unknown.
     """
     if keep_id == drop_id:
-        raise RuleError("same_player", "Choose two different players to merge.", "drop")
+        raise RuleError("same_player", N_("Choose two different players to merge."), "drop")
     with _write(conn):
         _player_row(conn, keep_id)
         _player_row(conn, drop_id)
@@ -912,14 +936,14 @@ def _player_id(conn: Connection, name: str, offered: bool = False) -> int:
 def _player_row(conn: Connection, player_id: int) -> sa.Row:
     row = conn.execute(sa.select(player_rows).where(player_rows.c.id == player_id)).first() if _is_id(player_id) else None
     if row is None:
-        raise RuleError("unknown_player", "There is no such player: they may have been merged into another.", "player")
+        raise RuleError("unknown_player", N_("There is no such player: they may have been merged into another."), "player")
     return row
 
 
 def _player_name(name: object) -> str:
     name = re.sub(r"\s+", " ", name).strip() if isinstance(name, str) else ""
     if not 0 < len(name) <= PLAYER_NAME_LENGTH or not name.isprintable():
-        raise RuleError("bad_name", f"A player's name is 1 to {PLAYER_NAME_LENGTH} characters.", "name")
+        raise RuleError("bad_name", N_("A player's name is 1 to %(most)s characters."), "name", most=PLAYER_NAME_LENGTH)
     return name
 
 
@@ -975,7 +999,9 @@ def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
 def _imported(entry: object, index: int) -> dict:
     """One imported play, checked: its id, game, times (kept as stored here), players and details."""
     def refuse() -> RuleError:
-        return RuleError("bad_play", f"Play number {index + 1} of the file is not a Castellan play.", f"plays.{index}")
+        return RuleError(
+            "bad_play", N_("Play number %(number)s of the file is not a Castellan play."), f"plays.{index}", number=index + 1
+        )
 
     if not isinstance(entry, dict):
         raise refuse()
@@ -1054,7 +1080,7 @@ def _current(conn: Connection, table_id: str, version: int | None, once: Once | 
                     "This Idempotency-Key was already used through another link: choose a new key for every action.",
                 )
             raise Repeated(json.loads(answer) if answer is not None else None)
-    table = _table(row)
+    table = _table(row, _HEADS.state(row[0], row[5]))  # row[0], row[5]: its id, its version
     if version is not None and table.version != version:
         raise StaleTable(table)
     return table
@@ -1116,6 +1142,7 @@ _TABLE_VERSION = Sql("SELECT version FROM tables WHERE id = :id")
 _VERSION_BY_TOKEN = Sql("SELECT t.version FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token")
 _KEPT = Sql("SELECT token, answer FROM action_keys WHERE table_id = :table_id AND key = :key")
 _LAST_SEQ = Sql("SELECT MAX(seq) FROM actions WHERE table_id = :table_id")
+_LAST_MOVE = Sql("SELECT MAX(seq) FROM actions WHERE table_id = :table_id AND kind = 'move' AND undone_at IS NULL")
 _APPEND = Sql(
     "INSERT INTO actions (table_id, seq, actor, payload, description, created_at, kind)"
     " VALUES (:table_id, :seq, :actor, :payload, :description, :created_at, :kind)"
@@ -1148,8 +1175,66 @@ def _link(row: tuple) -> Link:
     return Link(token, table_id, role, seat, label, claimed_by, joined_at is not None)
 
 
-def _table(row: tuple) -> Table:
-    """A table from a row of ``_TABLE_COLUMNS``."""
+class _Heads:
+    """The decoded state of the tables this process changed last, by table and version, and
+    after a move, the state it was made on (for its undo).
+
+    A version names one state for good: it grows with every change, and a state is kept here
+    only once its change is committed, so a state kept under the version the database holds
+    is the state the database holds (whichever worker wrote it), and the state before it is
+    the state the table's last move was made on. The states are shared, never changed: the
+    rules modules' ``apply`` and ``view`` never change the state they are given
+    (tests/rules/test_all_games.py). At most ``size`` tables are kept, the least recently
+    changed forgotten first.
+    """
+
+    def __init__(self, size: int):
+        self.size, self.kept, self.lock = size, {}, threading.Lock()
+
+    def state(self, table_id: str, version: int) -> dict | None:
+        kept = self.kept.get(table_id)
+        return kept[1] if kept is not None and kept[0] == version else None
+
+    def before(self, table_id: str, version: int) -> dict | None:
+        """The state the move that made ``version`` was made on, if this process made it."""
+        kept = self.kept.get(table_id)
+        return kept[2] if kept is not None and kept[0] == version else None
+
+    def keep(self, table: Table, before: dict | None = None) -> Table:
+        """Keep a table's state after a committed change (``before``: the state a move was made on)."""
+        with self.lock:
+            self.kept.pop(table.id, None)
+            self.kept[table.id] = (table.version, table.state, before)
+            if len(self.kept) > self.size:
+                del self.kept[next(iter(self.kept))]
+        return table
+
+    def forget(self, table_id: str) -> None:
+        with self.lock:
+            self.kept.pop(table_id, None)
+
+
+_HEADS = _Heads(HEADS_KEPT)
+_TEXTS = jsontext.Encoder(HEADS_KEPT)
+
+
+def _state_text(rules: ModuleType, state: dict, kept: bool) -> str:
+    """The state's JSON text. For a game whose moves share with the state before them what they
+    leave unchanged (``SHARED_STATES``), from a state kept decoded here (``kept``: a move's, or
+    an undo's that replays from a snapshot kept here), the text of the parts already written is
+    reused; the text is the same. A state decoded afresh is written whole: its parts are all
+    new to the encoder, and ``json.dumps`` writes them faster.
+    """
+    return _TEXTS.dumps(state) if kept and getattr(rules, "SHARED_STATES", False) else _dump(state)
+
+
+def forget_head(table_id: str) -> None:
+    """Forget the states kept for a table, after its state was written otherwise than by this module."""
+    _HEADS.forget(table_id)
+
+
+def _table(row: tuple, decoded: dict | None = None) -> Table:
+    """A table from a row of ``_TABLE_COLUMNS`` (``decoded``: its state, already decoded)."""
     table_id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private = row
     return Table(
         id=table_id,
@@ -1159,7 +1244,7 @@ def _table(row: tuple) -> Table:
         seed=seed,
         version=version,
         head_seq=head_seq,
-        state=json.loads(state),
+        state=json.loads(state) if decoded is None else decoded,
         created_at=created_at,
         updated_at=updated_at,
         finished_at=finished_at,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.rules import forteresse
+from companion.rules.errors import N_, Message
 from printables import Sheet
 from printables.draw import MUTED, SHADE, Document
 from printables.layout import Rect
@@ -23,13 +24,15 @@ ROUNDS = (1, 2)
 FIRING_ROWS = (len(forteresse.FIRING_CELLS) + 1) // 2 + 1  # two columns of cells under a head row
 MIN_FIRING_ROW = 6.5  # mm: room to write a weapon and a direction by hand
 FOOT = 27.0  # mm: the legend, or the score box, under the firing cells
-LEGEND = (
+LEGEND = N_(
     "Grid 1: draw 10 walls (X) and 5 besieged (O) in the fortress, each on its own cell. "
     "Grid 2: note what your shots find. A shot: a firing cell not used this round, a weapon, a direction "
     "into the fortress. Only the first wall or besieged on the path counts. Cannon on a wall: "
     "“wall destroyed at …”; a besieged: “besieged killed at …”; rifle on a wall: “wall”; nothing: “miss”. "
     "You score 7 per besieged killed, 3 per cannon and 1 per rifle your opponent fired. Two rounds."
 )
+SUBTITLE = N_("Grid 1: my fortress (10 walls, 5 besieged) · grid 2: what my shots revealed. Rule: each player "
+              "gets 7 per besieged killed, 3 per cannon and 1 per rifle of the opponent.")
 
 
 def draw_player_sheet(doc: Document) -> None:
@@ -39,16 +42,15 @@ def draw_player_sheet(doc: Document) -> None:
         doc.new_page()
         content = doc.frame()
         parts = player_sheet_parts(content)
-        titles = (f"Round {number} · grid 1 · my fortress", f"Round {number} · grid 2 · my attacks")
+        titles = (doc.say(Message(N_("Round %(round)s · grid 1 · my fortress"), round=number)),
+                  doc.say(Message(N_("Round %(round)s · grid 2 · my attacks"), round=number)))
         for rect, title in zip(parts.grids, titles, strict=True):
             draw_grid(doc, rect, title)
         draw_firing_cells(doc, parts.firing, number)
         if number == ROUNDS[0]:
-            subtitle = ("Grille 1 : ma forteresse (10 murs, 5 assiégés) · grille 2 : ce que mes tirs ont révélé. "
-                        "Règle : chaque joueur reçoit 7 par assiégé tué, 3 par canon et 1 par fusil de "
-                        "l'adversaire.")
-            y = doc.text_block(parts.foot, subtitle, size=7.5, color=MUTED)
-            doc.text_block(Rect(parts.foot.x, parts.foot.y, parts.foot.w, y - 1 - parts.foot.y), LEGEND, size=7.5)
+            y = doc.text_block(parts.foot, doc.say(SUBTITLE), size=7.5, color=MUTED)
+            doc.text_block(Rect(parts.foot.x, parts.foot.y, parts.foot.w, y - 1 - parts.foot.y), doc.say(LEGEND),
+                           size=7.5)
         else:
             draw_score_box(doc, parts.foot)
 
@@ -100,7 +102,8 @@ def draw_grid(doc: Document, rect: Rect, title: str) -> None:
 def draw_firing_cells(doc: Document, rect: Rect, number: int) -> None:
     """The 24 firing cells of one round in two columns: legal directions, the shot, what it found."""
     doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2),
-              f"Round {number}: my firing cells, each used once (weapon C or R, direction)", size=10, bold=True)
+              doc.say(Message(N_("Round %(round)s: my firing cells, each used once (weapon C or R, direction)"),
+                              round=number)), size=10, bold=True)
     body = Rect(rect.x, rect.y, rect.w, rect.h - TITLE)
     cells = forteresse.FIRING_CELLS
     half = (len(cells) + 1) // 2
@@ -112,25 +115,27 @@ def draw_firing_cells(doc: Document, rect: Rect, number: int) -> None:
 
 def draw_score_box(doc: Document, rect: Rect) -> None:
     """Two rounds of kills, cannons, rifles and points for me and my opponent, and the total."""
-    doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2), "Score", size=10, bold=True)
+    doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2), doc.say(N_("Points")), size=10, bold=True)
     box = Rect(rect.x, rect.y, rect.w, rect.h - TITLE)
-    heads = ["", "Round 1: kills", "cannons", "rifles", "points", "Round 2: kills", "cannons", "rifles",
-             "points", "Total"]
+    heads = [""] + [doc.say(head) for head in (
+        N_("Round 1: kills"), N_("cannons"), N_("rifles"), N_("points"), N_("Round 2: kills"), N_("cannons"),
+        N_("rifles"), N_("points"), N_("Total"))]
     rows = doc.grid(box, len(heads), 3, width=0.3)
     doc.background(Rect(box.x, rows[0][0].y, box.w, rows[0][0].h), SHADE)
     doc.grid(box, len(heads), 3, width=0.3)
     for rect_, head in zip(rows[0], heads, strict=True):
         doc.label(rect_.inset(0.8), head, size=7, bold=True, align="centre")
-    doc.label(rows[1][0].inset(1), "Me", size=8, bold=True)
-    doc.label(rows[2][0].inset(1), "Opponent", size=8, bold=True)
+    doc.label(rows[1][0].inset(1), doc.say(N_("Me")), size=8, bold=True)
+    doc.label(rows[2][0].inset(1), doc.say(N_("Opponent")), size=8, bold=True)
     doc.box(box, width=0.6)
 
 
 def draw_score_pad(doc: Document) -> None:
     """A page of games: per game, each player's kills, cannons, rifles and points in both rounds."""
     content = doc.frame()
-    heads = ["Game", "Player", "R1 kills", "cannons", "rifles", "points", "R2 kills", "cannons", "rifles",
-             "points", "Total"]
+    heads = [doc.say(head) for head in (
+        N_("Game"), N_("Player"), N_("R1 kills"), N_("cannons"), N_("rifles"), N_("points"), N_("R2 kills"),
+        N_("cannons"), N_("rifles"), N_("points"), N_("Total"))]
     weights = [1.0, 2.4] + [1.0] * 9
     unit = content.w / sum(weights)
     lefts = [content.x + unit * sum(weights[:i]) for i in range(len(weights))]
@@ -151,14 +156,15 @@ def draw_score_pad(doc: Document) -> None:
         y = table.top - (1 + 2 * game) * row_h
         doc.label(Rect(lefts[0], y - 2 * row_h, unit, 2 * row_h), str(game + 1), size=10, align="centre", color=MUTED)
     doc.text_block(Rect(content.x, table.y - 14, content.w, 12),
-                   "Each round: 7 points per besieged you killed, 3 per cannon and 1 per rifle your opponent fired. "
-                   "Deux manches ; le plus haut total gagne, l'égalité est un match nul.", size=7.5, color=MUTED)
+                   doc.say(N_("Each round: 7 points per besieged you killed, 3 per cannon and 1 per rifle your opponent "
+                              "fired. Two rounds; the higher total wins, equal totals are a draw.")),
+                   size=7.5, color=MUTED)
 
 
 def _firing_column(doc: Document, block: Rect, cells) -> None:
     row_h = block.h / (len(cells) + 1)
     widths = (0.14, 0.26, 0.28, 0.32)
-    heads = ("Cell", "Ways in", "Shot", "Found")
+    heads = [doc.say(head) for head in (N_("Cell"), N_("Ways in"), N_("Shot"), N_("Found"))]
     xs = [block.x + block.w * sum(widths[:i]) for i in range(len(widths))]
     doc.background(Rect(block.x, block.top - row_h, block.w, row_h), SHADE)
     for x, w, head in zip(xs, widths, heads, strict=True):
@@ -178,17 +184,17 @@ SHEETS = [
     Sheet(
         slug="forteresse-player-sheet",
         game="forteresse",
-        title="Player sheet",
-        description="Both rounds of a game, a page each: your fortress and attack grids, the 24 firing cells "
-        "with each shot and what it found, the score box. One sheet, both sides, per player per game.",
+        title=N_("Player sheet"),
+        description=N_("Both rounds of a game, a page each: your fortress and attack grids, the 24 firing cells "
+                       "with each shot and what it found, the score box. One sheet, both sides, per player per game."),
         draw=draw_player_sheet,
         kind="two-sided pad",
     ),
     Sheet(
         slug="forteresse-score-pad",
         game="forteresse",
-        title="Score pad",
-        description="Seven games of two rounds: each player's kills, cannons, rifles and points.",
+        title=N_("Score pad"),
+        description=N_("Seven games of two rounds: each player's kills, cannons, rifles and points."),
         draw=draw_score_pad,
     ),
 ]

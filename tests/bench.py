@@ -60,38 +60,51 @@ def _action_costs(database: str) -> None:
     """What one move costs at the end of each game's longest realistic table, against its first.
 
     The table is the longest of ``GAMES_PLAYED`` random games (the score pad: ``PAD_ROUNDS``
-    rounds). At the first move and at the last, the move is made and undone 15 times: the
-    medians of both, and the ratio last/first of the move (the goal: at most 1.2). Times are
-    this process's CPU time: on a shared machine, wall-clock medians were mostly the other
-    processes (a PostgreSQL server's own work is not counted).
+    rounds). The late move is the last one that leaves the game going (the move that ends a
+    game also records its play, once: not a cost that grows with the log); the early one is the
+    first move of the same kind (Forteresse's first shot, not the drawing of a fortress before
+    it: what is measured is what the log's length adds). Two tables are dealt from the same seed
+    and played up to those two moves; then, ``REPEATS`` times in turn, each one's move is made
+    and undone: the medians of each, and the ratio late/early of the move (the goal: at most 1.2). Measured in turn, a change in the machine's load
+    weighs on both alike. Times are this process's CPU time: on a shared machine, wall-clock
+    medians were mostly the other processes (a PostgreSQL server's own work is not counted).
     """
     db.migrate(database)
     conn = db.connect(database)
-    print(f"\nCost of one move at the first and at the last move of each game's longest table ({db.url(database).split(':')[0]}; CPU ms, median of 15)")
-    for name, rules, table, moves in _longest_tables(conn):
-        figures = []
-        for position in (0, len(moves) - 1):
-            for actor, action in moves[:position]:
-                table = store.act(conn, rules, table.id, actor, action, table.version)
-            actor, action = moves[position]
-            acts, undos = [], []
-            for _ in range(15):
+    print(
+        f"\nCost of one move early and late in each game's longest table (the first and the last of a kind)"
+        f" ({db.url(database).split(':')[0]}; CPU ms, median of {REPEATS}, in turn)"
+    )
+    for name, rules, first, moves in _longest_tables(conn):
+        state, going = first.state, 0
+        for number, (actor, action) in enumerate(moves):
+            state = rules.apply(state, action, actor)
+            going = number if rules.result(state, False) is None else going
+        early = next(number for number, (_actor, action) in enumerate(moves) if action.get("type") == moves[going][1].get("type"))
+        late, _links = store.create_table(conn, rules, name, first.options, seed=first.seed)
+        for number, (actor, action) in enumerate(moves[:going]):
+            late = store.act(conn, rules, late.id, actor, action, late.version)
+            if number < early:
+                first = store.act(conn, rules, first.id, actor, action, first.version)
+        tables, acts, undos = [first, late], ([], []), ([], [])
+        for _ in range(REPEATS):
+            for which, (actor, action) in enumerate((moves[early], moves[going])):
                 start = time.process_time()
-                table = store.act(conn, rules, table.id, actor, action, table.version)
-                acts.append(time.process_time() - start)
+                table = store.act(conn, rules, tables[which].id, actor, action, tables[which].version)
+                acts[which].append(time.process_time() - start)
                 start = time.process_time()
-                table = store.undo(conn, rules, table.id, table.version)
-                undos.append(time.process_time() - start)
-            figures.append((statistics.median(acts) * 1000, statistics.median(undos) * 1000))
-        (first, first_undo), (last, last_undo) = figures
+                tables[which] = store.undo(conn, rules, table.id, table.version)
+                undos[which].append(time.process_time() - start)
+        (first_act, last_act), (first_undo, last_undo) = ([statistics.median(times) * 1000 for times in kind] for kind in (acts, undos))
         print(
-            f"  {name:10} {len(moves):5} moves: move 1 {first:6.2f}  move {len(moves):<5} {last:6.2f}"
-            f"  ratio {last / first:4.2f}   undo {first_undo:6.2f} -> {last_undo:6.2f}"
+            f"  {name:10} {len(moves):5} moves: move {early + 1:<3} {first_act:6.2f}  move {going + 1:<5} {last_act:6.2f}"
+            f"  ratio {last_act / first_act:4.2f}   undo {first_undo:6.2f} -> {last_undo:6.2f}"
         )
     conn.close()
     db.engine(database).dispose()
 
 
+REPEATS = 41
 GAMES_PLAYED = 6
 PAD_ROUNDS = 1000
 BENCH_OPTIONS = {

@@ -88,6 +88,19 @@ def text(response) -> str:
     return html.unescape(response.data.decode())
 
 
+def pages_say_in(browser, lang: str, pages: dict, help_path: str, anchors) -> None:
+    """Each page, asked in ``lang``, is in that language and says each of its words (tags aside);
+    the help page at ``help_path`` keeps the section anchors a table page links to."""
+    for path, words in pages.items():
+        page = text(browser.get(path, headers={"Accept-Language": lang}))
+        assert f'<html lang="{lang}">' in page
+        said = re.sub(r"[ \t\r\n]+", " ", re.sub(r"<[^>]+>", " ", page)).replace(" .", ".").replace(" ,", ",")
+        assert [word for word in words if word not in said] == [], path
+    help_page = text(browser.get(help_path, headers={"Accept-Language": lang}))
+    for anchor in anchors:
+        assert f'<h2 id="{anchor}">' in help_page
+
+
 @pytest.fixture
 def browser(app):
     """One phone."""
@@ -141,10 +154,13 @@ def with_state_changed(app, token: str, change, then):
 
 
 def _store_state(conn, table_id: str, state: dict) -> None:
+    """Write a state behind the store's back (its version unchanged): the store forgets the state it kept."""
+    from companion import store
     from companion.db import tables
 
     conn.execute(tables.update().where(tables.c.id == table_id).values(state=json.dumps(state)))
     conn.commit()
+    store.forget_head(table_id)
 
 
 def table_state(app, token: str) -> dict:

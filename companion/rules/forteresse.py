@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import random
 
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, Either, Message, RuleError, then
 
 COLUMNS = "ABCDEFG"
 ROWS = (1, 2, 3, 4, 5, 6, 7)
@@ -37,9 +37,20 @@ SEATS = ("a", "b")
 SECRET_ACTIONS = True
 # A drawing does not depend on the other player's: two players may send theirs at the same moment.
 ORDER_FREE_ACTIONS = ("setup",)
+# ``apply`` shares with its input what a move leaves unchanged: the store writes only the new parts
+# (companion.jsontext).
+SHARED_STATES = True
 MODES = ("phones", "paper")
 FIRST_CHOICES = ("a", "b", "random")
 DEFAULT_NAMES = {"a": "Player A", "b": "Player B"}
+# An unnamed seat is said in the reader's language (the state keeps the English name).
+DEFAULT_NAME_WORDS = {"a": N_("Player A"), "b": N_("Player B")}
+ANNOUNCEMENTS = {
+    "wall_destroyed": N_("Wall destroyed at %(cell)s."),
+    "besieged_killed": N_("Besieged killed at %(cell)s."),
+    "wall": N_("Wall."),
+    "miss": N_("Miss."),
+}
 NAME_LENGTH = 40
 
 _CELL_AT = {(index, row): f"{column}{row}" for index, column in enumerate(COLUMNS) for row in ROWS}
@@ -54,7 +65,22 @@ LEGAL_DIRECTIONS = {
     for cell in FIRING_CELLS
 }
 TRAJECTORIES = tuple((cell, direction) for cell in FIRING_CELLS for direction in LEGAL_DIRECTIONS[cell])
-_KIND = {"walls": "wall", "besieged": "besieged"}
+# Each refusal of a fortress's marks, whole, for walls and for besieged.
+_MARKS_WORDS = {
+    "walls": {
+        "not_a_list": N_("The walls must be a list of cells, like [\"B2\", \"C4\"]."),
+        "outside_fortress": N_("A wall at %(cell)s would be outside the fortress: walls and besieged go in B2-F6."),
+        "exactly": N_("A fortress holds exactly %(limit)s walls at set-up; this one has %(number)s."),
+        "at_most": N_("A fortress holds at most %(limit)s walls; this one has %(number)s."),
+    },
+    "besieged": {
+        "not_a_list": N_("The besieged must be a list of cells, like [\"B2\", \"C4\"]."),
+        "outside_fortress": N_("A besieged at %(cell)s would be outside the fortress: walls and besieged go in "
+                               "B2-F6."),
+        "exactly": N_("A fortress holds exactly %(limit)s besieged at set-up; this one has %(number)s."),
+        "at_most": N_("A fortress holds at most %(limit)s besieged; this one has %(number)s."),
+    },
+}
 _LIMIT = {"walls": WALLS, "besieged": BESIEGED}
 _COUNT_CODE = {"walls": "wrong_wall_count", "besieged": "wrong_besieged_count"}
 _HITS = ("wall_destroyed", "besieged_killed")
@@ -66,13 +92,13 @@ _HITS = ("wall_destroyed", "besieged_killed")
 def parse_cell(text: object, field: str | None = None) -> str:
     """Read one cell name (``C4``; lower case and spaces are forgiven) or raise ``RuleError``."""
     if not isinstance(text, str) or not text.strip():
-        raise RuleError("unknown_cell", "A cell name is needed, like C4.", field)
+        raise RuleError("unknown_cell", N_("A cell name is needed, like C4."), field)
     cell = text.strip().upper()
     if cell not in _POSITION:
         raise RuleError(
             "unknown_cell",
-            f"“{text.strip()[:12]}” is not a cell of the grid: write a column A-G and a row 1-7, like C4.",
-            field,
+            N_("“%(text)s” is not a cell of the grid: write a column A-G and a row 1-7, like C4."),
+            field, text=text.strip()[:12],
         )
     return cell
 
@@ -128,15 +154,15 @@ def check_shot(firing_cell: object, direction: object, weapon: object, used=(), 
     if cell in FORTRESS:
         raise RuleError(
             "not_a_firing_cell",
-            f"{cell} is inside the fortress: shots are fired from the 24 cells around it "
-            "(columns A and G, rows 1 and 7).",
-            f"{prefix}from",
+            N_("%(cell)s is inside the fortress: shots are fired from the 24 cells around it "
+               "(columns A and G, rows 1 and 7)."),
+            f"{prefix}from", cell=cell,
         )
     if cell in used:
         raise RuleError(
             "firing_cell_used",
-            f"{cell} has already been fired from this round: each firing cell serves once.",
-            f"{prefix}from",
+            N_("%(cell)s has already been fired from this round: each firing cell serves once."),
+            f"{prefix}from", cell=cell,
         )
     return {"from": cell, "direction": _read_direction(cell, direction, prefix),
             "weapon": _read_weapon(weapon, prefix)}
@@ -168,12 +194,12 @@ def resolve_shot(fortress: dict, shot: dict) -> dict:
 
 def announce(outcome: str, cell: str | None) -> str:
     """What the defender says aloud: "Wall destroyed at B2.", "Besieged killed at C4.", "Wall.", "Miss."."""
-    return {
-        "wall_destroyed": f"Wall destroyed at {cell}.",
-        "besieged_killed": f"Besieged killed at {cell}.",
-        "wall": "Wall.",
-        "miss": "Miss.",
-    }[outcome]
+    return str(announcement(outcome, cell))
+
+
+def announcement(outcome: str, cell: str | None) -> Message:
+    """The defender's answer as a sentence to say in the reader's language (the state keeps it in English)."""
+    return Message(ANNOUNCEMENTS[outcome], cell=cell) if outcome in _HITS else Message(ANNOUNCEMENTS[outcome])
 
 
 def score_round(tallies: dict) -> dict:
@@ -201,33 +227,34 @@ def score_game(rounds: list[dict]) -> dict:
 
 def api_setup(body: object) -> dict:
     """``POST /forteresse/setup``: ``{"walls": [10], "besieged": [5]}`` -> ``{"valid": true}``."""
-    body = _object(body, None, "The request")
+    body = _object(body, None, N_("The request must be a JSON object."))
     read_fortress(_required(body, "walls", ""), _required(body, "besieged", ""), complete=True)
     return {"valid": True}
 
 
 def api_shot(body: object) -> dict:
     """``POST /forteresse/shot``: resolve one shot on a fortress in any state of a round."""
-    body = _object(body, None, "The request")
-    fortress = _object(_required(body, "fortress", ""), "fortress", "The fortress")
+    body = _object(body, None, N_("The request must be a JSON object."))
+    fortress = _object(_required(body, "fortress", ""), "fortress", N_("The fortress must be a JSON object."))
     fortress = read_fortress(_required(fortress, "walls", "fortress."),
                              _required(fortress, "besieged", "fortress."),
                              complete=False, prefix="fortress.")
     used = _read_used(body.get("used", []))
-    shot = _object(_required(body, "shot", ""), "shot", "The shot")
+    shot = _object(_required(body, "shot", ""), "shot", N_("The shot must be a JSON object."))
     shot = check_shot(shot.get("from"), shot.get("direction"), shot.get("weapon"), used, "shot.")
     return resolve_shot(fortress, shot)
 
 
 def api_score(body: object) -> dict:
     """``POST /forteresse/score``: points per round, totals and winner from 1 or 2 rounds' tallies."""
-    body = _object(body, None, "The request")
+    body = _object(body, None, N_("The request must be a JSON object."))
     rounds = _required(body, "rounds", "")
     if not isinstance(rounds, list):
-        raise RuleError("not_a_list", "“rounds” must be a list of 1 or 2 rounds.", "rounds")
+        raise RuleError("not_a_list", N_("“rounds” must be a list of 1 or 2 rounds."), "rounds")
     if len(rounds) not in (1, ROUNDS):
         raise RuleError(
-            "wrong_round_count", f"A game has 1 or 2 rounds to score; this request has {len(rounds)}.", "rounds"
+            "wrong_round_count", N_("A game has 1 or 2 rounds to score; this request has %(number)s."), "rounds",
+            number=len(rounds),
         )
     return score_game([_read_round(item, f"rounds[{index}]") for index, item in enumerate(rounds)])
 
@@ -247,7 +274,7 @@ def new_table(options: dict, seed: int) -> dict:
     """The first state of a table; options ``{"mode", "first", "names"}`` (all optional)."""
     settings = _read_options(options)
     if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RuleError("bad_seed", "The table's seed must be a whole number.", "seed")
+        raise RuleError("bad_seed", N_("The table's seed must be a whole number."), "seed")
     first = settings["first"]
     if first == "random":
         first = random.Random(seed).choice(SEATS)
@@ -272,15 +299,15 @@ def round_scores(details: dict) -> tuple[str, list[list[int]]]:
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after ``actor`` (``"referee"``, ``"a"`` or ``"b"``) does ``action``; the input is kept."""
     if not isinstance(action, dict):
-        raise RuleError("not_an_object", "An action is a JSON object, like {\"type\": \"shot\", ...}.")
+        raise RuleError("not_an_object", N_("An action is a JSON object, like {\"type\": \"shot\", ...}."))
     if actor not in ("referee", *SEATS):
-        raise RuleError("unknown_actor", "Only the referee or a player's seat (a or b) can act.")
+        raise RuleError("unknown_actor", N_("Only the referee or a player's seat (a or b) can act."))
     if state["phase"] == "finished":
-        raise RuleError("game_over", "The game is over: both rounds have been played.")
+        raise RuleError("game_over", N_("The game is over: both rounds have been played."))
     kind = action.get("type")
     handlers = {"setup": _apply_setup, "shot": _apply_shot}
     if not isinstance(kind, str) or kind not in handlers:
-        raise RuleError("unknown_action", "An action is a “setup” or a “shot”.", "type")
+        raise RuleError("unknown_action", N_("An action is a “setup” or a “shot”."), "type")
     current = state["rounds"][-1]
     # Only the current round changes (its set-ups and shots, and a round may start): the rounds
     # and shots before are shared with the input, so a shot costs the same late in the game.
@@ -290,20 +317,28 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     return after
 
 
-def describe(state: dict, action: dict, actor: str) -> str:
+def describe(state: dict, action: dict, actor: str) -> Message:
     """The action in plain words for the table's history, given the state it was applied to."""
     after = apply(state, action, actor)
     number = len(state["rounds"])
     if action["type"] == "setup":
-        return f"{state['names'][actor]} drew a fortress for round {number}."
+        return Message(N_("%(name)s drew a fortress for round %(round)s."), name=said_name(state, actor), round=number)
     shot = after["rounds"][number - 1]["shots"][-1]
-    text = (f"{state['names'][shot['shooter']]} fired a {shot['weapon']} from {shot['from']} "
-            f"toward {shot['direction']}: {shot['announcement']}")
+    fired = {"cannon": N_("%(name)s fired a cannon from %(cell)s toward %(direction)s: %(answer)s"),
+             "rifle": N_("%(name)s fired a rifle from %(cell)s toward %(direction)s: %(answer)s")}[shot["weapon"]]
+    text = Message(fired, name=said_name(state, shot["shooter"]), cell=shot["from"], direction=shot["direction"],
+                   answer=announcement(shot["outcome"], shot["cell"]))
     if after["phase"] == "finished":
-        return f"{text} The game is over."
+        return then(text, Message(N_("The game is over.")))
     if len(after["rounds"]) > number:
-        return f"{text} Round {number} is over."
+        return then(text, Message(N_("Round %(round)s is over."), round=number))
     return text
+
+
+def said_name(state: dict, seat: str) -> str | Message:
+    """A seat's name as a sentence's parameter: as typed, or "Player A" in the reader's language."""
+    name = state["names"][seat]
+    return Message(DEFAULT_NAME_WORDS[seat]) if name == DEFAULT_NAMES[seat] else name
 
 
 def view(state: dict, viewer: str) -> dict:
@@ -427,7 +462,7 @@ def _leader(totals: dict) -> str | None:
 def _read_marks(marks: object, kind: str, prefix: str, taken: set) -> list[str]:
     field = f"{prefix}{kind}"
     if not isinstance(marks, list):
-        raise RuleError("not_a_list", f"The {kind} must be a list of cells, like [\"B2\", \"C4\"].", field)
+        raise RuleError("not_a_list", _MARKS_WORDS[kind]["not_a_list"], field)
     if len(marks) > len(FORTRESS):
         _check_count(kind, len(marks), False, prefix)
     cells = []
@@ -436,13 +471,12 @@ def _read_marks(marks: object, kind: str, prefix: str, taken: set) -> list[str]:
         if cell not in FORTRESS:
             raise RuleError(
                 "outside_fortress",
-                f"A {_KIND[kind]} at {cell} would be outside the fortress: walls and besieged go in B2-F6.",
-                f"{field}[{index}]",
+                _MARKS_WORDS[kind]["outside_fortress"], f"{field}[{index}]", cell=cell,
             )
         if cell in taken:
             raise RuleError(
-                "cell_taken", f"{cell} is marked twice: each wall and each besieged needs a cell of its own.",
-                f"{field}[{index}]",
+                "cell_taken", N_("%(cell)s is marked twice: each wall and each besieged needs a cell of its own."),
+                f"{field}[{index}]", cell=cell,
             )
         taken.add(cell)
         cells.append(cell)
@@ -453,10 +487,9 @@ def _check_count(kind: str, count: int, complete: bool, prefix: str) -> None:
     limit = _LIMIT[kind]
     if count == limit or (count < limit and not complete):
         return
-    rule = "exactly" if complete else "at most"
     raise RuleError(
-        _COUNT_CODE[kind], f"A fortress holds {rule} {limit} {kind}{' at set-up' if complete else ''}; "
-        f"this one has {count}.", f"{prefix}{kind}",
+        _COUNT_CODE[kind], _MARKS_WORDS[kind]["exactly" if complete else "at_most"], f"{prefix}{kind}",
+        limit=limit, number=count,
     )
 
 
@@ -464,15 +497,13 @@ def _read_direction(firing_cell: str, direction: object, prefix: str) -> str:
     field = f"{prefix}direction"
     name = direction.strip().upper() if isinstance(direction, str) else None
     if name not in DIRECTIONS:
-        raise RuleError("unknown_direction", "A direction is one of N, NE, E, SE, S, SW, W or NW.", field)
+        raise RuleError("unknown_direction", N_("A direction is one of N, NE, E, SE, S, SW, W or NW."), field)
     legal = LEGAL_DIRECTIONS[firing_cell]
     if name not in legal:
-        choices = " or ".join(", ".join(legal).rsplit(", ", 1))
         raise RuleError(
             "direction_misses_fortress",
-            f"A shot from {firing_cell} toward {name} does not enter the fortress: from {firing_cell} "
-            f"fire {choices}.",
-            field,
+            N_("A shot from %(cell)s toward %(direction)s does not enter the fortress: from %(cell)s fire %(choices)s."),
+            field, cell=firing_cell, direction=name, choices=Either(legal),
         )
     return name
 
@@ -480,86 +511,89 @@ def _read_direction(firing_cell: str, direction: object, prefix: str) -> str:
 def _read_weapon(weapon: object, prefix: str) -> str:
     name = weapon.strip().lower() if isinstance(weapon, str) else None
     if name not in WEAPONS:
-        raise RuleError("unknown_weapon", "The weapon is a cannon or a rifle.", f"{prefix}weapon")
+        raise RuleError("unknown_weapon", N_("The weapon is a cannon or a rifle."), f"{prefix}weapon")
     return name
 
 
-def _object(value: object, field: str | None, what: str) -> dict:
+def _object(value: object, field: str | None, refusal: str) -> dict:
     if not isinstance(value, dict):
-        raise RuleError("not_an_object", f"{what} must be a JSON object.", field)
+        raise RuleError("not_an_object", refusal, field)
     return value
 
 
 def _required(body: dict, key: str, prefix: str) -> object:
     if key not in body:
-        raise RuleError("missing_field", f"“{prefix}{key}” is missing.", f"{prefix}{key}")
+        raise RuleError("missing_field", N_("“%(key)s” is missing."), f"{prefix}{key}", key=f"{prefix}{key}")
     return body[key]
 
 
 def _read_used(used: object) -> set[str]:
     if not isinstance(used, list):
-        raise RuleError("not_a_list", "“used” must be a list of firing cells, like [\"A1\", \"G4\"].", "used")
+        raise RuleError("not_a_list", N_("“used” must be a list of firing cells, like [\"A1\", \"G4\"]."), "used")
     cells = set()
     for index, text in enumerate(used):
         cell = parse_cell(text, f"used[{index}]")
         if cell in FORTRESS:
-            raise RuleError("not_a_firing_cell", f"{cell} is inside the fortress, so it is not a firing cell.",
-                            f"used[{index}]")
+            raise RuleError("not_a_firing_cell", N_("%(cell)s is inside the fortress, so it is not a firing cell."),
+                            f"used[{index}]", cell=cell)
         cells.add(cell)
     return cells
 
 
 def _read_round(item: object, field: str) -> dict:
-    item = _object(item, field, "Each round")
+    item = _object(item, field, N_("Each round must be a JSON object."))
     return {seat: _read_tally(_required(item, seat, f"{field}."), f"{field}.{seat}") for seat in SEATS}
 
 
 def _read_tally(tally: object, field: str) -> dict:
-    tally = _object(tally, field, "Each player's round")
+    tally = _object(tally, field, N_("Each player's round must be a JSON object."))
     counts = {key: _read_count(_required(tally, key, f"{field}."), f"{field}.{key}")
               for key in ("killed", "cannons", "rifles")}
     shots = counts["cannons"] + counts["rifles"]
     if counts["killed"] > BESIEGED:
-        raise RuleError("too_many_kills", f"A fortress holds 5 besieged, so “killed” is 0 to 5, not "
-                        f"{counts['killed']}.", f"{field}.killed")
+        raise RuleError("too_many_kills", N_("A fortress holds 5 besieged, so “killed” is 0 to 5, not %(killed)s."),
+                        f"{field}.killed", killed=counts["killed"])
     if shots > len(FIRING_CELLS):
-        raise RuleError("too_many_shots", f"A player fires at most 24 shots a round; here cannons and rifles "
-                        f"make {shots}.", field)
+        raise RuleError("too_many_shots", N_("A player fires at most 24 shots a round; here cannons and rifles "
+                                             "make %(shots)s."), field, shots=shots)
     if counts["killed"] > shots:
-        raise RuleError("more_kills_than_shots", f"Each shot kills at most one besieged: {counts['killed']} "
-                        f"killed needs at least as many shots, not {shots}.", f"{field}.killed")
+        raise RuleError("more_kills_than_shots", N_("Each shot kills at most one besieged: %(killed)s killed needs "
+                                                    "at least as many shots, not %(shots)s."),
+                        f"{field}.killed", killed=counts["killed"], shots=shots)
     return counts
 
 
 def _read_count(value: object, field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RuleError("not_an_integer", f"“{field}” must be a whole number.", field)
+        raise RuleError("not_an_integer", N_("“%(key)s” must be a whole number."), field, key=field)
     if value < 0:
-        raise RuleError("negative_number", f"“{field}” cannot be negative.", field)
+        raise RuleError("negative_number", N_("“%(key)s” cannot be negative."), field, key=field)
     return value
 
 
 def _read_options(options: object) -> dict:
-    options = _object(options, None, "The table's options")
+    options = _object(options, None, N_("The table's options must be a JSON object."))
     unknown = sorted(str(key) for key in options if key not in ("mode", "first", "names"))
     if unknown:
-        raise RuleError("unknown_option", f"Forteresse has no option “{unknown[0][:20]}”.", unknown[0][:20])
+        raise RuleError("unknown_option", N_("Forteresse has no option “%(option)s”."), unknown[0][:20],
+                        option=unknown[0][:20])
     mode, first = options.get("mode", "phones"), options.get("first", "random")
     if not isinstance(mode, str) or mode not in MODES:
-        raise RuleError("bad_mode", "The mode is “phones” (Castellan keeps the fortresses) or “paper”.", "mode")
+        raise RuleError("bad_mode", N_("The mode is “phones” (Castellan keeps the fortresses) or “paper”."), "mode")
     if not isinstance(first, str) or first not in FIRST_CHOICES:
-        raise RuleError("bad_first", "The first shooter is “a”, “b” or “random”.", "first")
+        raise RuleError("bad_first", N_("The first shooter is “a”, “b” or “random”."), "first")
     return {"mode": mode, "first": first, "names": _read_names(options.get("names", {}))}
 
 
 def _read_names(names: object) -> dict:
-    names = _object(names, "names", "The players' names")
+    names = _object(names, "names", N_("The players' names must be a JSON object."))
     result = dict(DEFAULT_NAMES)
     for key, name in names.items():
         if key not in SEATS:
-            raise RuleError("unknown_seat", "Names are given for seats “a” and “b”.", "names")
+            raise RuleError("unknown_seat", N_("Names are given for seats “a” and “b”."), "names")
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
-            raise RuleError("bad_name", f"A player's name is 1 to {NAME_LENGTH} characters.", f"names.{key}")
+            raise RuleError("bad_name", N_("A player's name is 1 to %(most)s characters."), f"names.{key}",
+                            most=NAME_LENGTH)
         result[key] = name.strip()
     return result
 
@@ -573,12 +607,13 @@ def _start_round(state: dict, first: str) -> None:
 
 def _apply_setup(state: dict, action: dict, actor: str) -> None:
     if state["mode"] == "paper":
-        raise RuleError("paper_fortress", "In paper mode the fortresses stay on paper: only shots are recorded.")
+        raise RuleError("paper_fortress", N_("In paper mode the fortresses stay on paper: only shots are recorded."))
     if actor not in SEATS:
-        raise RuleError("own_fortress_only", "Each player draws their own fortress from their own seat; "
-                        "the referee never sees it.")
+        raise RuleError("own_fortress_only", N_("Each player draws their own fortress from their own seat; "
+                                                "the referee never sees it."))
     if state["phase"] != "setup":
-        raise RuleError("shooting_started", "The shooting has started: a fortress is not redrawn during a round.")
+        raise RuleError("shooting_started",
+                        N_("The shooting has started: a fortress is not redrawn during a round."))
     current = state["rounds"][-1]
     current["setups"][actor] = validate_setup(action.get("walls"), action.get("besieged"))
     if all(current["setups"][seat] is not None for seat in SEATS):
@@ -587,40 +622,44 @@ def _apply_setup(state: dict, action: dict, actor: str) -> None:
 
 def _apply_shot(state: dict, action: dict, actor: str) -> None:
     if state["phase"] != "shooting":
-        raise RuleError("fortresses_not_ready", "Both fortresses must be drawn before the round's first shot.")
+        raise RuleError("fortresses_not_ready", N_("Both fortresses must be drawn before the round's first shot."))
     current = state["rounds"][-1]
     shooter = _shooter(state, action, actor)
-    used = {shot["from"] for shot in current["shots"] if shot["shooter"] == shooter}
+    facts = _facts(current["shots"])  # one pass over the round's shots, for the shot and the turn after it
+    used, kills, hits = facts[shooter]
     shot = check_shot(action.get("from"), action.get("direction"), action.get("weapon"), used)
     if state["mode"] == "phones":
-        result = resolve_shot(_standing(current, _other(shooter)), shot)
+        result = resolve_shot(_standing(current, _other(shooter), cleared=hits), shot)
         outcome, cell = result["outcome"], result["cell"]
     else:
         outcome, cell = _read_answer(current, shooter, shot, action)
     current["shots"].append({"shooter": shooter, **shot, "outcome": outcome, "cell": cell,
                              "announcement": announce(outcome, cell)})
-    _advance(state, shooter)
+    facts[shooter] = (used | {shot["from"]}, kills + (outcome == "besieged_killed"), hits | ({cell} if cell else set()))
+    _advance(state, shooter, facts)
 
 
 def _shooter(state: dict, action: dict, actor: str) -> str:
     """A seat shoots for itself; the referee shoots for ``action["shooter"]``, or whoever's turn it is."""
     shooter = actor if actor in SEATS else action.get("shooter", state["turn"])
     if not isinstance(shooter, str) or shooter not in SEATS:
-        raise RuleError("unknown_seat", "The shooter is seat “a” or “b”.", "shooter")
+        raise RuleError("unknown_seat", N_("The shooter is seat “a” or “b”."), "shooter")
     current = state["rounds"][-1]
     if _stopped(current, shooter):
-        reason = "killed all 5 besieged" if _kills(current, shooter) == BESIEGED else "used all 24 firing cells"
-        raise RuleError("shooter_stopped", f"{state['names'][shooter]} has {reason} and has stopped shooting "
-                        "this round.")
+        reason = (N_("%(name)s has killed all 5 besieged and has stopped shooting this round.")
+                  if _kills(current, shooter) == BESIEGED
+                  else N_("%(name)s has used all 24 firing cells and has stopped shooting this round."))
+        raise RuleError("shooter_stopped", reason, name=said_name(state, shooter))
     if shooter != state["turn"]:
-        raise RuleError("not_your_turn", f"It is {state['names'][state['turn']]}'s turn to shoot.")
+        raise RuleError("not_your_turn", N_("It is %(name)s's turn to shoot."), name=said_name(state, state["turn"]))
     return shooter
 
 
-def _advance(state: dict, shooter: str) -> None:
-    current = state["rounds"][-1]
+def _advance(state: dict, shooter: str, facts: dict) -> None:
+    """The turn after ``shooter``'s shot (``facts``: ``_facts`` of the round's shots, that one included)."""
     for seat in (_other(shooter), shooter):
-        if not _stopped(current, seat):
+        used, kills, _hits = facts[seat]
+        if not (kills == BESIEGED or used.issuperset(FIRING_CELLS)):  # as _stopped
             state["turn"] = seat
             return
     if len(state["rounds"]) < ROUNDS:
@@ -632,11 +671,12 @@ def _advance(state: dict, shooter: str) -> None:
 def _read_answer(current: dict, shooter: str, shot: dict, action: dict) -> tuple[str, str | None]:
     outcome = action.get("outcome")
     if not isinstance(outcome, str) or outcome not in OUTCOMES:
-        raise RuleError("unknown_outcome", "The answer is wall_destroyed, besieged_killed, wall or miss.", "outcome")
+        raise RuleError("unknown_outcome", N_("The answer is wall_destroyed, besieged_killed, wall or miss."),
+                        "outcome")
     if outcome in _HITS:
         cell = parse_cell(action.get("cell"), "cell")
     elif action.get("cell") is not None:
-        raise RuleError("inconsistent_answer", "“Wall” and “miss” name no cell.", "cell")
+        raise RuleError("inconsistent_answer", N_("“Wall” and “miss” name no cell."), "cell")
     else:
         cell = None
     _check_answer(attack_record(current["shots"], shooter), shot, outcome, cell)
@@ -649,56 +689,61 @@ def _check_answer(record: dict, shot: dict, outcome: str, cell: str | None) -> N
     cleared = set(record["destroyed_walls"]) | set(record["killed_besieged"])
     problem = _weapon_problem(shot["weapon"], outcome)
     if cell is not None and cell not in trajectory:
-        raise RuleError("cell_off_path", f"{cell} is not on the path of a shot from {shot['from']} toward "
-                        f"{shot['direction']}, which crosses {' '.join(trajectory)}.", "cell")
+        raise RuleError("cell_off_path", N_("%(cell)s is not on the path of a shot from %(start)s toward "
+                                            "%(direction)s, which crosses %(path)s."), "cell",
+                        cell=cell, start=shot["from"], direction=shot["direction"], path=" ".join(trajectory))
     if problem is None and cell is not None:
         problem = _hit_problem(record, trajectory, cleared, outcome, cell)
     if problem is None and outcome == "miss":
-        problem = _blocker(record, trajectory, len(trajectory), "so it is not a miss")
+        problem = _blocker(record, trajectory, len(trajectory), None)
     if problem is None and outcome == "wall":
         problem = _wall_problem(record, trajectory, cleared)
     if problem:
         raise RuleError("inconsistent_answer", problem, "outcome")
 
 
-def _weapon_problem(weapon: str, outcome: str) -> str | None:
+def _weapon_problem(weapon: str, outcome: str) -> Message | None:
     if weapon == "rifle" and outcome == "wall_destroyed":
-        return "A rifle cannot destroy a wall: a wall hit by a rifle answers “wall”."
+        return Message(N_("A rifle cannot destroy a wall: a wall hit by a rifle answers “wall”."))
     if weapon == "cannon" and outcome == "wall":
-        return "A cannon destroys the first wall it meets, so the answer names the wall's cell."
+        return Message(N_("A cannon destroys the first wall it meets, so the answer names the wall's cell."))
     return None
 
 
-def _hit_problem(record: dict, trajectory: tuple, cleared: set, outcome: str, cell: str) -> str | None:
+def _hit_problem(record: dict, trajectory: tuple, cleared: set, outcome: str, cell: str) -> Message | None:
     if cell in cleared:
-        return f"{cell} was already cleared this round: shots now pass through it."
+        return Message(N_("%(cell)s was already cleared this round: shots now pass through it."), cell=cell)
     if cell in record["known_empty"]:
-        return f"{cell} is known to be empty: an earlier shot passed through it."
+        return Message(N_("%(cell)s is known to be empty: an earlier shot passed through it."), cell=cell)
     if outcome == "besieged_killed" and cell in record["known_walls"]:
-        return f"{cell} is known to hold a wall, not a besieged."
+        return Message(N_("%(cell)s is known to hold a wall, not a besieged."), cell=cell)
     if outcome == "besieged_killed" and len(record["killed_besieged"]) >= BESIEGED:
-        return "All 5 besieged of this fortress are already dead."
+        return Message(N_("All 5 besieged of this fortress are already dead."))
     walls_known = len(record["destroyed_walls"]) + len(set(record["known_walls"]) - {cell})
     if outcome == "wall_destroyed" and walls_known >= WALLS:
-        return "All 10 walls of this fortress are already accounted for."
-    return _blocker(record, trajectory, trajectory.index(cell), f"so the shot cannot reach {cell}")
+        return Message(N_("All 10 walls of this fortress are already accounted for."))
+    return _blocker(record, trajectory, trajectory.index(cell), cell)
 
 
-def _blocker(record: dict, trajectory: tuple, stop: int, consequence: str) -> str | None:
+def _blocker(record: dict, trajectory: tuple, stop: int, target: str | None) -> Message | None:
+    """The known wall before ``stop`` on the path: the shot cannot reach ``target`` (None: it is not a miss)."""
     for cell in trajectory[:stop]:
         if cell in record["known_walls"]:
-            return f"The known wall at {cell} stands on this path, {consequence}."
+            if target is None:
+                return Message(N_("The known wall at %(wall)s stands on this path, so it is not a miss."), wall=cell)
+            return Message(N_("The known wall at %(wall)s stands on this path, so the shot cannot reach %(cell)s."),
+                           wall=cell, cell=target)
     return None
 
 
-def _wall_problem(record: dict, trajectory: tuple, cleared: set) -> str | None:
+def _wall_problem(record: dict, trajectory: tuple, cleared: set) -> Message | None:
     if len(record["destroyed_walls"]) >= WALLS:
-        return "All 10 walls of this fortress are already destroyed, so no wall can stop the shot."
+        return Message(N_("All 10 walls of this fortress are already destroyed, so no wall can stop the shot."))
     if all(cell in cleared or cell in record["known_empty"] for cell in trajectory):
-        return "Every cell on this path is known to be empty, so no wall can stop the shot."
+        return Message(N_("Every cell on this path is known to be empty, so no wall can stop the shot."))
     accounted = len(record["destroyed_walls"]) + len(record["known_walls"]) >= WALLS
     if accounted and not set(trajectory) & set(record["known_walls"]):
-        return "All 10 walls of this fortress are accounted for and none of them is on this path."
+        return Message(N_("All 10 walls of this fortress are accounted for and none of them is on this path."))
     return None
 
 
@@ -758,10 +803,13 @@ def _imagined_setups(state: dict) -> dict:
     return {seat: random_fortress(random.Random(f"{state['seed']}:{number}:{seat}")) for seat in SEATS}
 
 
-def _standing(current: dict, seat: str, setups: dict | None = None) -> dict:
-    """``seat``'s fortress now: its set-up less what the opponent's shots cleared."""
+def _standing(current: dict, seat: str, setups: dict | None = None, cleared: set | None = None) -> dict:
+    """``seat``'s fortress now: its set-up less what the opponent's shots cleared (``cleared``,
+    when the caller has it)."""
     setup = (setups or current["setups"])[seat]
-    cleared = {shot["cell"] for shot in current["shots"] if shot["shooter"] == _other(seat) and shot["cell"]}
+    if cleared is None:
+        opponent = _other(seat)
+        cleared = {shot["cell"] for shot in current["shots"] if shot["shooter"] == opponent and shot["cell"]}
     return {kind: [cell for cell in setup[kind] if cell not in cleared] for kind in ("walls", "besieged")}
 
 
@@ -787,7 +835,21 @@ def _free_firing_cells(current: dict, seat: str) -> list[str]:
 
 
 def _stopped(current: dict, seat: str) -> bool:
-    return _kills(current, seat) == BESIEGED or not _free_firing_cells(current, seat)
+    used, kills, _hits = _facts(current["shots"])[seat]
+    return kills == BESIEGED or used.issuperset(FIRING_CELLS)  # every firing cell is used
+
+
+def _facts(shots: list[dict]) -> dict:
+    """For each seat, what its shots of a round did, in one pass: the firing cells it used, the
+    besieged it killed, the cells it cleared (walls destroyed, besieged killed)."""
+    used, kills, hits = {seat: set() for seat in SEATS}, dict.fromkeys(SEATS, 0), {seat: set() for seat in SEATS}
+    for shot in shots:
+        seat = shot["shooter"]
+        used[seat].add(shot["from"])
+        kills[seat] += shot["outcome"] == "besieged_killed"
+        if shot["cell"]:
+            hits[seat].add(shot["cell"])
+    return {seat: (used[seat], kills[seat], hits[seat]) for seat in SEATS}
 
 
 def _counts(current: dict, seat: str) -> dict:

@@ -16,6 +16,9 @@ MIN_PLAYERS = 1
 MAX_PLAYERS = 8
 MAX_POINTS = 100_000
 MAX_NAME = 24
+# ``apply`` shares with its input what a move leaves unchanged: the store writes only the new parts
+# (companion.jsontext).
+SHARED_STATES = True
 
 
 def seats(options: dict) -> list[tuple[str, str]]:

@@ -38,6 +38,9 @@ MIN_CARDS, MAX_CARDS = 12, 18
 MIN_EDGE, MAX_EDGE = 1, 9
 MAX_NAME = 40
 MAX_CAPTURED = 1000
+# ``apply`` shares with its input what a move leaves unchanged: the store writes only the new parts
+# (companion.jsontext).
+SHARED_STATES = True
 EMBLEMS = ("tower", "shield", "crown", "key", "banner", "sword", "dragon", "gate", "bridge", "horn")
 SECRET_ACTIONS = True  # a "hand" action names the cards a player holds
 ORDER_FREE_ACTIONS = ("hand",)  # a hand is checked against the table as it is, whatever was seen

@@ -16,7 +16,7 @@ from companion.games import Game
 from companion.i18n import current_language, say
 from companion.rules import fort
 from companion.rules.cards import Card, from_picker, parse, parse_distinct
-from companion.rules.errors import N_, NP_, Message, RuleError, load
+from companion.rules.errors import N_, NP_, Message, RuleError
 from companion.web import render
 
 bp = Blueprint("fort", __name__, url_prefix="/fort")
@@ -141,12 +141,6 @@ GAME = Game(
 
 
 # --- Pages ----------------------------------------------------------------------------
-
-
-@bp.app_template_filter("fort_said")
-def fort_said(stored: str | None) -> str:
-    """A reason the table's view keeps as a stored sentence (``errors.dump``), said in the page's language."""
-    return say(load(stored)) if stored else ""
 
 
 @bp.get("/")

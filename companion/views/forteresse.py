@@ -16,16 +16,17 @@ from flask import Blueprint, render_template, request
 
 from companion import api, schemas
 from companion.games import Game
+from companion.i18n import say
 from companion.rules import forteresse
-from companion.rules.errors import RuleError
+from companion.rules.errors import N_, Message, RuleError
 from companion.web import render
 
 bp = Blueprint("forteresse", __name__, url_prefix="/forteresse")
 
 ARROWS = {"N": "↑", "NE": "↗", "E": "→", "SE": "↘", "S": "↓", "SW": "↙", "W": "←", "NW": "↖"}
-WEAPON_WORDS = {"cannon": "Cannon", "rifle": "Rifle"}
-OUTCOME_WORDS = {"wall_destroyed": "Wall destroyed at …", "besieged_killed": "Besieged killed at …",
-                 "wall": "Wall.", "miss": "Miss."}
+WEAPON_WORDS = {"cannon": N_("Cannon"), "rifle": N_("Rifle")}
+OUTCOME_WORDS = {"wall_destroyed": N_("Wall destroyed at …"), "besieged_killed": N_("Besieged killed at …"),
+                 "wall": N_("Wall."), "miss": N_("Miss.")}
 MARKS = ("empty", "wall", "besieged")
 FORTRESS_CELLS = tuple(forteresse.sort_cells(forteresse.FORTRESS))
 # The help page's diagram: a corner, a cell beside a corner and the middle of a side.
@@ -44,8 +45,8 @@ def table_options(form: dict) -> dict:
 
 def table_title(options: dict) -> str:
     """A table's title in lists: "Ola v Kuba"."""
-    names = {**forteresse.DEFAULT_NAMES, **options.get("names", {})}
-    return " v ".join(names[seat] for seat in forteresse.SEATS)
+    names = {**_default_names(), **options.get("names", {})}
+    return say(Message(N_("%(first)s v %(second)s"), first=names["a"], second=names["b"]))
 
 
 def table_action(form: dict, viewer: str) -> dict:
@@ -69,7 +70,7 @@ def table_action(form: dict, viewer: str) -> dict:
             hit = form["outcome"] in ("wall_destroyed", "besieged_killed")
             action["cell"] = form.get("cell") if hit else None
         return action
-    raise RuleError("unknown_action", "Choose to draw a fortress or to fire a shot.", "type")
+    raise RuleError("unknown_action", N_("Choose to draw a fortress or to fire a shot."), "type")
 
 
 def marked_fortress(form) -> dict:
@@ -87,8 +88,8 @@ def read_marks(form) -> dict[str, str]:
         mark = form.get(f"c_{cell}") or "empty"
         if mark not in MARKS:
             shown = mark[:12] if isinstance(mark, str) else "that"
-            raise RuleError("unknown_mark", f"A fortress cell holds a wall, a besieged or nothing, not “{shown}”.",
-                            f"c_{cell}")
+            raise RuleError("unknown_mark", N_("A fortress cell holds a wall, a besieged or nothing, not “%(mark)s”."),
+                            f"c_{cell}", mark=shown)
         marks[cell] = mark
     return marks
 
@@ -115,14 +116,14 @@ ACTION_SCHEMA = schemas.actions(
 
 GAME = Game(
     slug="forteresse",
-    name="Forteresse",
-    tagline="A pencil-and-paper siege: find and fell the five defenders hidden in your opponent's fortress.",
-    players="2 players",
+    name=N_("Forteresse"),
+    tagline=N_("A pencil-and-paper siege: find and fell the five defenders hidden in your opponent's fortress."),
+    players=N_("2 players"),
     order=1,
     summary=(
-        "Each player hides a fortress on a 7x7 grid: ten walls and five besieged inside the central 5x5 square.",
-        "Players take turns firing from the cells around the fortress, with a cannon that breaks walls or a rifle that only harms the besieged. Only the first thing in the line of fire is hit.",
-        "Killing a besieged is worth a lot; every shot you fire gives points to your opponent, so cheap rifle shots and careful aim pay. Two rounds make a game.",
+        N_("Each player hides a fortress on a 7x7 grid: ten walls and five besieged inside the central 5x5 square."),
+        N_("Players take turns firing from the cells around the fortress, with a cannon that breaks walls or a rifle that only harms the besieged. Only the first thing in the line of fire is hit."),
+        N_("Killing a besieged is worth a lot; every shot you fire gives points to your opponent, so cheap rifle shots and careful aim pay. Two rounds make a game."),
     ),
     rules=forteresse,
     table_options=table_options,
@@ -140,7 +141,7 @@ GAME = Game(
 @bp.get("/")
 def index():
     """The game in short, its tools, and the form that starts a table."""
-    return render_template("forteresse/page.html", game=GAME, names=forteresse.DEFAULT_NAMES)
+    return render_template("forteresse/page.html", game=GAME, names=_default_names())
 
 
 @bp.get("/resolver")
@@ -183,13 +184,14 @@ def resolver_view(args) -> dict:
     try:
         setup, fired = _resolver_game(args)
     except RuleError as refused:
-        notices.append(("error", f"This resolver's address is damaged: {refused.message} Draw the fortress again."))
+        notices.append(("error", say(Message(N_("This resolver's address is damaged: %(reason)s Draw the fortress again."),
+                                             reason=refused.sentence))))
         setup, fired, do = None, [], None
     if setup is None and do == "start":
         try:
             setup = forteresse.validate_setup(**marked_fortress(args))
         except RuleError as refused:
-            notices.append(("error", refused.message))
+            notices.append(("error", say(refused)))
     if setup is None:
         return _drawing_view(args, notices)
     aim = args.get("from") or None
@@ -197,12 +199,12 @@ def resolver_view(args) -> dict:
         try:
             fired, aim = _fire(setup, fired, args), None
         except RuleError as refused:
-            notices.append(("error", refused.message))
+            notices.append(("error", say(refused)))
     if aim is not None:
         try:
             aim = _aimed(fired, aim)
         except RuleError as refused:
-            notices[:] = notices or [("error", refused.message)]
+            notices[:] = notices or [("error", say(refused))]
             aim = None
     return _firing_view(setup, fired, aim, notices)
 
@@ -211,7 +213,7 @@ def score_view(args) -> dict:
     """The score sheet's counts as typed, and the points once something is typed."""
     counts = {number: {seat: {key: args.get(f"r{number}_{seat}_{key}", "") for key in ("killed", "cannons", "rifles")}
                        for seat in forteresse.SEATS} for number in (1, 2)}
-    names = {seat: _name(args.get(f"name_{seat}"), forteresse.DEFAULT_NAMES[seat]) for seat in forteresse.SEATS}
+    names = {seat: _name(args.get(f"name_{seat}"), default) for seat, default in _default_names().items()}
     result, error = None, None
     typed = [number for number, seats in counts.items()
              if any(str(text).strip() for tally in seats.values() for text in tally.values())]
@@ -276,6 +278,7 @@ def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool)
                                                          if view["history"] and view["history"][-1]["shots"] else None),
         "directions": forteresse.legal_directions(aim) if aim else (),
         "arrows": ARROWS, "weapons": WEAPON_WORDS, "outcomes": OUTCOME_WORDS,
+        "names": {s: say(forteresse.said_name(view, s)) for s in forteresse.SEATS},
     }
 
 
@@ -283,6 +286,12 @@ def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool)
 def forteresse_arrow(direction: str) -> str:
     """The arrow of a compass direction: "NE" -> "↗"."""
     return ARROWS.get(direction, direction)
+
+
+@bp.app_template_global("forteresse_answer")
+def forteresse_answer(outcome: str, cell: str | None) -> str:
+    """The defender's answer in the page's language: "Besieged killed at D4.", "Assiégé tué en D4."."""
+    return say(forteresse.announcement(outcome, cell))
 
 
 # --- JSON API -------------------------------------------------------------------------
@@ -397,7 +406,7 @@ def _resolver_game(args) -> tuple[dict | None, list[dict]]:
     for token in str(args.get("shots", "")).split():
         parts = token.split("-")
         if len(parts) != 3:
-            raise RuleError("bad_shot", f"“{token[:16]}” is not a shot.", "shots")
+            raise RuleError("bad_shot", N_("“%(token)s” is not a shot."), "shots", token=token[:16])
         fired = _fire(setup, fired, dict(zip(("from", "direction", "weapon"), parts, strict=True)))
     return setup, fired
 
@@ -407,8 +416,8 @@ def _fire(setup: dict, fired: list[dict], args) -> list[dict]:
     fortress = fired[-1]["fortress"] if fired else setup
     used = [shot["shot"]["from"] for shot in fired]
     if len(setup["besieged"]) - len(fortress["besieged"]) == forteresse.BESIEGED or len(used) == len(forteresse.FIRING_CELLS):
-        raise RuleError("shooter_stopped", "This shooter has stopped: all 5 besieged are dead, or all 24 firing "
-                        "cells are used. Draw a new fortress for another round.")
+        raise RuleError("shooter_stopped", N_("This shooter has stopped: all 5 besieged are dead, or all 24 firing "
+                                              "cells are used. Draw a new fortress for another round."))
     called = forteresse.check_shot(args.get("from"), args.get("direction"), args.get("weapon"), used)
     return [*fired, {"shot": called, **forteresse.resolve_shot(fortress, called)}]
 
@@ -430,7 +439,7 @@ def _drawing_view(args, notices: list) -> dict:
     try:
         marks = read_marks(args)
     except RuleError as refused:
-        notices.append(("error", refused.message))
+        notices.append(("error", say(refused)))
         marks = {}
     return {"step": "draw", "marks": _marks_grid(marks), "notices": notices}
 
@@ -478,7 +487,7 @@ def _table_aim(view: dict, shooter: str, chosen) -> tuple[str | None, str | None
         else:
             direction = None
     except RuleError as refused:
-        return None, None, refused.message
+        return None, None, say(refused)
     return aim, direction, None
 
 
@@ -521,10 +530,19 @@ def _round_numbers(typed: dict, number: int, names: dict) -> dict:
             text = str(text).strip() or "0"
             # ASCII digits only: "²" and "٣" pass str.isdigit() but are not counts a player types.
             if not re.fullmatch(r"[0-9]{1,6}", text):
-                raise RuleError("bad_number", f"Round {number}, {names[seat]}'s {key}: “{text[:12]}” is not a "
-                                "count: type a whole number from 0 up, in digits.", f"r{number}_{seat}_{key}")
+                raise RuleError("bad_number", _BAD_NUMBER[key], f"r{number}_{seat}_{key}",
+                                round=number, name=names[seat], text=text[:12])
             tallies[seat][key] = int(text)
     return tallies
+
+
+_BAD_NUMBER = {
+    "killed": N_("Round %(round)s, %(name)s's killed: “%(text)s” is not a count: type a whole number from 0 up, in digits."),
+    "cannons": N_("Round %(round)s, %(name)s's cannons: “%(text)s” is not a count: type a whole number from 0 up, in "
+                  "digits."),
+    "rifles": N_("Round %(round)s, %(name)s's rifles: “%(text)s” is not a count: type a whole number from 0 up, in "
+                 "digits."),
+}
 
 
 def _score_message(refused: RuleError, names: dict) -> str:
@@ -533,8 +551,14 @@ def _score_message(refused: RuleError, names: dict) -> str:
     if field.startswith("rounds[") and "." in field:
         number = int(field[7]) + 1
         seat = field.split(".")[1]
-        return f"Round {number}, {names.get(seat, seat)}: {refused.message}"
-    return refused.message
+        return say(Message(N_("Round %(round)s, %(name)s: %(reason)s"), round=number, name=names.get(seat, seat),
+                           reason=refused.sentence))
+    return say(refused)
+
+
+def _default_names() -> dict[str, str]:
+    """The seats' names when none is typed, in the page's language: "Player A", "Joueur A"."""
+    return {seat: say(words) for seat, words in forteresse.DEFAULT_NAME_WORDS.items()}
 
 
 def _name(text: object, default: str) -> str:

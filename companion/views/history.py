@@ -11,12 +11,16 @@ from __future__ import annotations
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
+from babel.dates import format_date, format_skeleton
+from babel.numbers import format_decimal
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext, pgettext
 from jinja2 import TemplateNotFound, UndefinedError
 from markupsafe import Markup
 
 from companion import charts, get_db, registry, store
-from companion.rules.errors import RuleError
+from companion.i18n import current_language, say
+from companion.rules.errors import NP_, Message, RuleError
 from companion.web import form_dict
 
 bp = Blueprint("history", __name__)
@@ -88,8 +92,8 @@ def rename(player_id: int):
     try:
         renamed = store.rename_player(get_db(), player_id, name)
     except RuleError as refused:
-        return _player_page(player, 422, refused.message, {"name": name})
-    flash(f"{player['name']} is now called {renamed['name']}, in every play.", "success")
+        return _player_page(player, 422, say(refused), {"name": name})
+    flash(gettext("%(old)s is now called %(new)s, in every play.", old=player["name"], new=renamed["name"]), "success")
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
 
@@ -100,12 +104,12 @@ def merge(player_id: int):
     chosen = str(form_dict().get("other", ""))
     other = store.player(get_db(), int(chosen)) if chosen.isdigit() else None
     if other is None:
-        return _player_page(player, 422, "Choose from the list the player to merge into this one.")
+        return _player_page(player, 422, gettext("Choose from the list the player to merge into this one."))
     try:
         store.merge_players(get_db(), player_id, other["id"])
     except RuleError as refused:
-        return _player_page(player, 422, refused.message)
-    flash(f"{other['name']} and {player['name']} are one player now: {player['name']}.", "success")
+        return _player_page(player, 422, say(refused))
+    flash(gettext("%(other)s and %(name)s are one player now: %(name)s.", other=other["name"], name=player["name"]), "success")
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
 
@@ -120,7 +124,8 @@ def forget(player_id: int):
     """Forget the player's name at once: it becomes "Player N" in every play."""
     player = _player(player_id)
     forgotten = store.forget_player(get_db(), player_id)
-    flash(f"{player['name']} is forgotten: every play now says {forgotten['name']}.", "success")
+    flash(gettext("%(name)s is forgotten: every play now says %(number)s.", name=player["name"], number=forgotten["name"]),
+          "success")
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
 
@@ -131,13 +136,18 @@ def duration(started: str, finished: str) -> str:
 
 
 def duration_words(seconds: float) -> str:
-    """A length of time in hours and minutes, as the history shows it."""
+    """A length of time in hours and minutes, as the history shows it (in the page's language)."""
     minutes = int(seconds) // 60
     if minutes < 1:
-        return "under a minute"
+        return gettext("under a minute")
     if minutes < 60:
-        return f"{minutes} min"
-    return f"{minutes // 60} h {minutes % 60:02d} min"
+        return gettext("%(minutes)s min", minutes=minutes)
+    return gettext("%(hours)s h %(minutes)s min", hours=minutes // 60, minutes=f"{minutes % 60:02d}")
+
+
+def one_decimal(value: float) -> str:
+    """An average as the page's language writes it, to one decimal: 25.0, 25,0."""
+    return format_decimal(value, "#,##0.0", locale=current_language())
 
 
 def offered_names() -> list[str]:
@@ -146,6 +156,7 @@ def offered_names() -> list[str]:
 
 
 bp.add_app_template_filter(duration_words, "duration_words")
+bp.add_app_template_filter(one_decimal, "one_decimal")
 bp.add_app_template_global(duration, "play_duration")
 bp.add_app_template_global(offered_names, "player_names")
 
@@ -185,8 +196,9 @@ def _player_page(player: dict, status: int = 200, error: str | None = None, kept
     ), status
 
 
-# What reading details of another shape raises: an imported play's details are any JSON object.
-UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError, UndefinedError)
+# What reading details of another shape raises: an imported play's details are any JSON object (a word
+# where a number should be: Babel's decimal.InvalidOperation, an ArithmeticError).
+UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError, ArithmeticError, UndefinedError)
 
 
 def _details(play: dict, game) -> Markup | None:
@@ -214,10 +226,20 @@ def _rounds_chart(play: dict, game) -> dict | None:
     whole = all(isinstance(value, int) and not isinstance(value, bool) for points in rounds for value in points)
     if not rounds or not whole or any(len(points) != len(names) for points in rounds):
         return None
-    unit_name = {"round": "Round", "game": "Game"}.get(unit, "Round")
-    title = f"{game.name}: running totals after each {unit_name.lower()}"
-    leaders = ", ".join(seat["name"] for seat in play["players"] if seat["winner"]) or "nobody"
-    description = f"One line per player, from 0 before the first {unit_name.lower()}. Won by: {leaders}."
+    if unit == "game":  # a match's games (Square Tactics)
+        unit_name = pgettext("match", "Game")
+        title = gettext("%(game)s: running totals after each game", game=say(game.name))
+        lines = gettext("One line per player, from 0 before the first game.")
+    else:
+        unit_name = gettext("Round")
+        title = gettext("%(game)s: running totals after each round", game=say(game.name))
+        lines = gettext("One line per player, from 0 before the first round.")
+    leaders = [seat["name"] for seat in play["players"] if seat["winner"]]
+    if leaders:
+        won = say(Message(NP_("Won by: %(names)s.", "Won by: %(names)s."), count=len(leaders), names=", ".join(leaders)))
+    else:
+        won = gettext("Won by: nobody.")
+    description = f"{lines} {won}"  # two sentences, one after the other
     totals, running = [], [0] * len(names)
     for points in rounds:
         running = [total + value for total, value in zip(running, points, strict=True)]
@@ -240,17 +262,32 @@ def _wins_chart(player: dict, stats: dict) -> dict | None:
         (date.fromisoformat(day), plays, wins) for day, plays, wins in store.player_days(get_db(), player["id"], zone)
     ]
     unit, counts = charts.counted_up(days)
-    title = f"{player['name']}: plays and wins over time"
-    description = f"{stats['wins']} wins in {stats['plays']} plays, counted up from the first play to the last."
+    title = gettext("%(name)s: plays and wins over time", name=player["name"])
+    description = say(Message(
+        NP_("%(count)s win in %(plays)s plays, counted up from the first play to the last.",
+            "%(count)s wins in %(plays)s plays, counted up from the first play to the last."),
+        count=stats["wins"], plays=stats["plays"],
+    ))
+    names = (gettext("Plays"), gettext("Wins"))
     return {
-        "svg": charts.wins_chart(f"wins-chart-{player['id']}", title, description, "Date", ("Plays", "Wins"), counts),
+        "svg": charts.wins_chart(f"wins-chart-{player['id']}", title, description, gettext("Date"), names, counts,
+                                 label=day_label),
         "unit": unit,
-        "counts": counts,
+        "counts": [(day_label(day, unit), plays, wins) for day, plays, wins in counts],
         "zone": str(zone) if zone else "UTC",
         # What the phone's cookie said, for castellan.js to draw a page of another zone's days again
         # (a page that answered a form is not: reloading it would post the form again).
         "zone_seen": request.cookies.get(ZONE_COOKIE, "")[:64] if request.method == "GET" else None,
     }
+
+
+def day_label(day: date, unit: str = "day") -> str:
+    """A day (or with ``unit`` "month", its month) as the page's language writes it, short: English
+    keeps ISO (2026-10-01, 2026-10), which reads the same on both sides of the Atlantic."""
+    lang = current_language()
+    if lang == "en":
+        return day.isoformat()[:7] if unit == "month" else day.isoformat()
+    return format_skeleton("yMM", day, locale=lang) if unit == "month" else format_date(day, "short", locale=lang)
 
 
 def viewer_zone() -> ZoneInfo | None:

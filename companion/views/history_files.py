@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from companion import plays_export, plays_files, registry, security
-from companion.rules.errors import RuleError
+from companion.i18n import say
+from companion.rules.errors import N_, NP_, Message, RuleError
 
 bp = Blueprint("history_files", __name__)
 UPLOAD_LIMIT = 2 * plays_export.MAX_FILE_BYTES  # beyond the file's own cap, so that the page can say how big it was
@@ -37,7 +39,7 @@ def upload():
         security.count("imports")  # a file was read: the page's and the API's imports share one limit
         added, total = plays_files.import_document(document)
     except RuleError as refused:
-        return _render([("error", refused.message)], status=422)
+        return _render([("error", say(refused))], status=422)
     return redirect(url_for("history_files.page", imported=added, skipped=total - added), 303)
 
 
@@ -45,20 +47,20 @@ def _uploaded() -> object:
     """The uploaded file's JSON; ``RuleError`` when there is none, or it is too big or not JSON."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        raise RuleError("no_file", "Choose the file to import: a Castellan export of plays, ending in .json.", "file")
+        raise RuleError("no_file", N_("Choose the file to import: a Castellan export of plays, ending in .json."), "file")
     data = upload.read(plays_export.MAX_FILE_BYTES + 1)
     if len(data) > plays_export.MAX_FILE_BYTES:
         raise RuleError(
             "file_too_large",
-            f"This file is larger than {plays_export.MAX_FILE_BYTES // MB} MB, the most Castellan imports at once.",
-            "file",
+            N_("This file is larger than %(megabytes)s MB, the most Castellan imports at once."),
+            "file", megabytes=plays_export.MAX_FILE_BYTES // MB,
         )
     try:
         return json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise RuleError(
             "not_json",
-            "This file is not a Castellan export of plays: export one on the other server's Export and import plays page.",
+            N_("This file is not a Castellan export of plays: export one on the other server's Export and import plays page."),
             "file",
         ) from None
 
@@ -71,10 +73,13 @@ def _render(notices: list[tuple[str, str]], status: int = 200):
 
 def _imported_sentence(imported: int, skipped: int) -> str:
     if imported == 0 and skipped == 0:
-        return "The file held no plays, so nothing was added."
+        return gettext("The file held no plays, so nothing was added.")
     if imported == 0:
-        return f"Nothing was added: the file's plays were all here already ({skipped} in all)."
-    return f"Plays added: {imported}. Plays of the file already here, left as they were: {skipped}."
+        return say(Message(NP_("Nothing was added: the file's play was here already (%(count)s in all).",
+                               "Nothing was added: the file's plays were all here already (%(count)s in all)."),
+                           count=skipped))
+    return say(Message(N_("Plays added: %(imported)s. Plays of the file already here, left as they were: %(skipped)s."),
+                       imported=imported, skipped=skipped))
 
 
 def _count(name: str) -> int | None:

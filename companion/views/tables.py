@@ -191,7 +191,7 @@ def release(token: str):
         return _refuse(
             link, table, game, 422, gettext("That seat is not taken by any phone: there is nothing to release.")
         )
-    message = gettext("%(seat)s's seat is free: the next phone to open its link takes it.", seat=released.label)
+    message = gettext("%(seat)s's seat is free: the next phone to open its link takes it.", seat=i18n.say_name(released.label))
     return _done(link, store.get_table(get_db(), table.id), game, message)
 
 
@@ -356,7 +356,7 @@ def _open(token: str):
         abort(404)
     shared = getattr(game.rules, "TEAM_SEATS", False)
     if link.role == "seat" and not shared and not store.claim_seat(get_db(), link, _member()):
-        abort(403, description=gettext(SEAT_TAKEN, seat=link.label))
+        abort(403, description=gettext(SEAT_TAKEN, seat=i18n.say_name(link.label)))
     return link, table, game
 
 

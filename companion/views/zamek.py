@@ -215,6 +215,15 @@ def deck_name(deck: dict) -> str:
     return say(zamek.SHIPPED_DECK_NAME) if deck.get("id") == zamek.SHIPPED_DECK_ID else deck.get("name", "")
 
 
+@bp.app_template_filter("zamek_deck_words")
+def deck_words(reference: str) -> str:
+    """The deck a table or a score uses, for a hint: the shipped deck by its name in the page's language
+    and its reference, another deck by its reference."""
+    if reference == zamek.deck_reference(zamek.default_deck()):
+        return say(Message(N_("%(name)s (%(reference)s)"), name=Message(zamek.SHIPPED_DECK_NAME), reference=reference))
+    return say(Message(N_("deck %(reference)s"), reference=reference))
+
+
 @bp.app_template_filter("zamek_wins")
 def wins(decided_by: str, name: str) -> str:
     """Who won and how, in one sentence: ``"Ola wins on points."``."""

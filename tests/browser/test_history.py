@@ -1,5 +1,6 @@
 """The history as people use it, on a 360 px phone: finish a score pad, rematch, find the plays in the
-history, open a play's chart and a player's page, rename a player; every page axe-clean, light and dark."""
+history, open a play's chart and a player's page, rename a player; every page axe-clean, light and dark.
+And the same pages in French, the days counted from the phone's own midnight."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import secrets
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import test_narrow
 from tests.browser.accessibility import assert_accessible, assert_tap_targets, assert_zoomable
 from tests.browser.conftest import _context
+from tests.browser.test_narrow import assert_fits
 
 pytestmark = pytest.mark.browser
 
@@ -105,3 +108,47 @@ def test_a_start_form_offers_the_names_played_before(server, narrow_phone):
     phone.goto(server + "/zamek/")
     assert name in phone.locator("#player-names option").evaluate_all("options => options.map(o => o.value)")
     expect(phone.locator("input[name=players]").first).to_have_attribute("list", "player-names")
+
+
+def _finished_pad(phone, server, names: tuple[str, str], rounds) -> None:
+    """A score pad played and finished through the API (the test reads the history's pages, not the table's)."""
+    created = phone.request.post(f"{server}/api/v1/tables", data={"game": "scorepad", "options": {"players": list(names)}})
+    token = created.json()["links"]["referee"]["token"]
+    for version, points in enumerate(rounds):
+        answer = phone.request.post(f"{server}/api/v1/tables/{token}/actions",
+                                    data={"action": {"type": "round", "points": list(points)}, "version": version})
+        assert answer.ok, answer.text()
+    assert phone.request.post(f"{server}/api/v1/tables/{token}/finish", data={"version": len(rounds)}).ok
+
+
+def test_the_history_in_french_on_a_360_px_phone(server, chromium):
+    context = test_narrow.narrow_phone(chromium, locale="fr", timezone_id="Europe/Paris")
+    context.set_default_timeout(10_000)
+    phone = context.new_page()
+    ola, kuba = f"Ola {secrets.token_hex(3)}", f"Kuba {secrets.token_hex(3)}"
+    _finished_pad(phone, server, (ola, kuba), [(5, 3), (2, 8)])
+    _finished_pad(phone, server, (ola, kuba), [(1, 6)])
+
+    phone.goto(f"{server}/history?player={kuba}")
+    assert phone.locator("html").get_attribute("lang") == "fr"
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Historique")
+    expect(phone.get_by_text("2 parties.", exact=True)).to_be_visible()
+    assert_fits(phone, "history, fr")
+    assert_accessible(phone, both_widths=False)
+
+    phone.locator("a.play-link").first.click()
+    expect(phone.get_by_role("img", name="Feuille de score\u00a0: totaux cumulés après chaque manche")).to_be_visible()
+    phone.get_by_text("Les chiffres du graphique").click()
+    expect(phone.get_by_role("region", name="Totaux cumulés")).to_contain_text("6")
+    assert_fits(phone, "play, fr")
+    assert_accessible(phone, both_widths=False)
+
+    phone.get_by_role("link", name=kuba).first.click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text(kuba)
+    expect(phone.get_by_text("2 parties gagnées sur 2\u00a0: 100\u00a0%.")).to_be_visible()
+    expect(phone.get_by_role("img", name=f"{kuba}\u00a0: parties et victoires au fil du temps")).to_be_visible()
+    # castellan.js told the server the phone's time zone (a cookie): the days are Paris's
+    expect(phone.get_by_text("Les jours commencent à minuit, dans le fuseau horaire Europe/Paris.")).to_be_attached()
+    assert_fits(phone, "player, fr")
+    assert_accessible(phone, both_widths=False)
+    context.close()

@@ -34,7 +34,7 @@ def test_the_player_sheet_holds_both_rounds_each_with_both_grids_every_firing_ce
         assert "↘SE" in words and "↙SW ←W" in words and "↑N ↗NE ↖NW" in words
     words = _words(reader)
     assert "Round 1: kills" in words and "Round 2: kills" in words and "Opponent" in words
-    assert "assiégés" in words and "révélé" in words and "reçoit" in words and "Règle" in words
+    assert "what my shots revealed" in words and "Rule: each player gets 7 per besieged killed" in words
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -76,7 +76,26 @@ def test_the_score_pad_has_seven_games_with_both_rounds(paper, build_pdf, read_p
     assert "R1 kills" in words and "R2 kills" in words and "Total" in words
     for game in range(1, 8):
         assert re.search(rf"\b{game}\b", words)
-    assert "égalité" in words
+    assert "Two rounds; the higher total wins, equal totals are a draw." in words
+
+
+def test_the_sheets_in_french_keep_the_sources_words_and_their_accents(build_pdf, read_pdf):
+    """Forteresse is a French game: its French sheets speak as the source does (murs, assiégés, manche)."""
+    sheet = _words(read_pdf(build_pdf("forteresse-player-sheet", lang="fr")))
+    assert "Manche 1 · grille 1 · ma forteresse" in sheet and "Manche 2 · grille 2 · mes attaques" in sheet
+    assert "ce que mes tirs ont révélé" in sheet and "Règle : chaque joueur reçoit 7 par assiégé tué" in sheet
+    assert "Canon sur un mur : « mur détruit en … »" in sheet and "Adversaire" in sheet
+    pad = _words(read_pdf(build_pdf("forteresse-score-pad", lang="fr")))
+    assert "Partie" in pad and "M1 tués" in pad and "l'égalité est un match nul" in pad
+
+
+def test_the_sheets_in_polish(build_pdf, read_pdf):
+    sheet = _words(read_pdf(build_pdf("forteresse-player-sheet", lang="pl")))
+    assert "Runda 1 · siatka 1 · moja twierdza" in sheet and "Runda 2: moje pola strzału" in sheet
+    assert "Przeciwnik" in sheet and "zabitego oblężonego" in sheet
+    assert set("ąęłóśż") <= set(sheet)
+    pad = _words(read_pdf(build_pdf("forteresse-score-pad", lang="pl")))
+    assert "Partia" in pad and "R1 zabici" in pad and "remis" in pad
 
 
 @pytest.mark.parametrize(("duplex", "name"), [("long", "/DuplexFlipLongEdge"), ("short", "/DuplexFlipShortEdge")])

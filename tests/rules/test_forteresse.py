@@ -523,13 +523,13 @@ def test_the_game_has_a_winner_when_totals_differ():
 
 def test_describe_says_the_move_and_the_round_end():
     state = shooting_table()
-    assert f.describe(phones_table(), {"type": "setup", **ROWS_FORTRESS}, "a") == \
+    assert str(f.describe(phones_table(), {"type": "setup", **ROWS_FORTRESS}, "a")) == \
         "Player A drew a fortress for round 1."
-    assert f.describe(state, shot("A4", "E", "cannon"), "a") == \
+    assert str(f.describe(state, shot("A4", "E", "cannon"), "a")) == \
         "Player A fired a cannon from A4 toward E: Miss."
     state, _ = play_round(state, {"a": QUICK_SHOTS, "b": LONG_SHOTS[:-1]})
     last = LONG_SHOTS[-1]
-    assert f.describe(state, shot(*last[:3]), "referee").endswith("Wall destroyed at E6. Round 1 is over.")
+    assert str(f.describe(state, shot(*last[:3]), "referee")).endswith("Wall destroyed at E6. Round 1 is over.")
 
 
 def test_shots_out_of_turn_by_a_stopped_player_or_from_a_used_cell_are_refused():

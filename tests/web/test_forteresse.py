@@ -455,4 +455,4 @@ def test_the_score_sheet_refuses_a_count_that_is_not_digits_without_crashing(bro
 
 def test_the_score_sheet_says_a_large_count_breaks_the_rules_not_that_it_is_no_number(browser):
     page = text(browser.get("/forteresse/score?" + urlencode({"r1_a_killed": "1000", "r1_a_cannons": "1000"})))
-    assert "Round 1, Player A: A fortress holds 5 besieged, so “killed” is 0 to 5, not 1000." in page
+    assert "Round 1, Player A: A fortress holds 5 besieged, so “killed” is 0 to 5, not 1,000." in page  # the reader's digit grouping
