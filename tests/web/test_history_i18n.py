@@ -92,7 +92,7 @@ def test_a_plays_page_and_its_chart_in_each_language(browser, lang, said):
 @pytest.mark.parametrize("lang, refusal, merged", [
     ("fr", "Un autre joueur s'appelle déjà Kuba" + NBSP + ": si Ola et Kuba sont la même personne, fusionnez-les plutôt.",
      "Kuba et Ola ne sont plus qu'un seul joueur" + NBSP + ": Ola."),
-    ("pl", "Inny gracz nazywa się już Kuba: jeśli Ola i Kuba to ta sama osoba, połącz ich zamiast tego.",
+    ("pl", "Inny gracz nazywa się już Kuba: jeśli Ola i Kuba to ta sama osoba, połącz ich w jednego gracza.",
      "Kuba i Ola to teraz jeden gracz: Ola."),
 ])
 def test_renaming_and_merging_answer_in_each_language(app, browser, lang, refusal, merged):

@@ -59,8 +59,8 @@ def test_tactics_pages_in_each_language(browser, lang, pages):
             "Touchez la case où {first} a posé la carte.", "Ou tapez ses quatre nombres", "Vu depuis",
             "Saisir la main de {second} (0 sur 3 saisies)"]),
     ("pl", ["Partia 1 z 3", "Zagranie gracza {second}", ": Karta [9 9 9 9] na B3.", "9 kontra 1 → zdobywa B2", "Zdobyta 1 karta: B2, pole jest teraz puste.",
-            "Gracz {second} zdobył w tej partii 1 kartę.", "Kolej gracza {first}", "Zagraj te liczby",
-            "Dotknij pola, na którym gracz {first} położył kartę.", "Albo wpisz jej cztery liczby", "Widok z miejsca",
+            "Gracz {second} ma w tej partii 1 zdobytą kartę.", "Kolej gracza {first}", "Zagraj te liczby",
+            "Dotknij pola, na które gracz {first} kładzie kartę.", "Albo wpisz jej cztery liczby", "Widok z miejsca",
             "Wpisz rękę gracza {second} (wpisano 0 z 3)"]),
 ])
 def test_a_capture_on_the_table_is_told_in_the_pages_language(browser, lang, said):
