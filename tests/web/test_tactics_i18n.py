@@ -132,7 +132,7 @@ def test_the_help_page_in_each_language(browser, lang, said):
 
 def test_the_sheets_in_polish_read_back(browser, tmp_path):
     pad = " ".join(pdf_words(sheet("tactics-score-pad", "pl"), tmp_path).split())
-    assert "Bloczek wyników, mecz z trzech partii" in pad
+    assert "Notes wyników, mecz z trzech partii" in pad
     assert "W każdej partii: 1 za każdą zdobytą kartę przeciwnika; za zajęte pole: narożne 1, boczne 2, środkowe 3" in pad
     assert pad.count("Gracz Zdobyte Narożne × 1 Boczne × 2 Środkowe × 3 Suma") == 3
     assert "Partia 3" in pad and "Mecz: suma trzech partii" in pad and pad.count("Imię i suma") == 4
