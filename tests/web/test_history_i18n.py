@@ -57,7 +57,7 @@ def test_the_history_page_in_each_language(app, browser, lang, said):
             "Oublier le nom de Ola…"]),
     ("pl", ["Wygrane: 2 z 3 rozgrywek, czyli 67%.", "Według gry", "Odsetek wygranych", "Najlepszy wynik", "50%",
             "625,0", "Najczęściej gra z", "3 wspólne rozgrywki", "Wygrane w czasie",
-            "2 wygrane w 3 rozgrywkach, liczone narastająco od pierwszej rozgrywki do ostatniej.",
+            "Rozgrywki: 3, wygrane: 2, liczone narastająco od pierwszej rozgrywki do ostatniej.",
             "Dni zaczynają się o północy w strefie czasowej UTC.", "1.10.2026", "Nowe imię dla gracza Ola, we wszystkich rozgrywkach",
             "Zapomnij imię gracza Ola…"]),
 ])
