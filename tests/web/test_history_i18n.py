@@ -50,14 +50,14 @@ def test_the_history_page_in_each_language(app, browser, lang, said):
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("fr", ["2 parties gagnées sur 3" + NBSP + ": 67" + NBSP + "%.", "Par jeu", "Taux de victoire", "Meilleur score",
+    ("fr", ["Parties gagnées" + NBSP + ": 2 sur 3, soit 67" + NBSP + "%.", "Par jeu", "Taux de victoire", "Meilleur score",
             "50" + NBSP + "%", "625,0", "Joue le plus souvent avec", "3 parties ensemble", "Victoires au fil du temps",
             "2 victoires en 3 parties, cumulées de la première partie à la dernière.",
             "Les jours commencent à minuit, dans le fuseau horaire UTC.", "01/10/2026", "Nouveau nom pour Ola, dans toutes les parties",
             "Oublier le nom de Ola…"]),
     ("pl", ["Wygrane: 2 z 3 rozgrywek, czyli 67%.", "Według gry", "Odsetek wygranych", "Najlepszy wynik", "50%",
             "625,0", "Najczęściej gra z", "3 wspólne rozgrywki", "Wygrane w czasie",
-            "2 wygrane w 3 rozgrywkach, liczone narastająco od pierwszej rozgrywki do ostatniej.",
+            "Rozgrywki: 3, wygrane: 2, liczone narastająco od pierwszej rozgrywki do ostatniej.",
             "Dni zaczynają się o północy w strefie czasowej UTC.", "1.10.2026", "Nowe imię dla gracza Ola, we wszystkich rozgrywkach",
             "Zapomnij imię gracza Ola…"]),
 ])

@@ -79,7 +79,7 @@ def test_a_tables_replay(browser, headers, sentences):
      ["Cette table est terminée.", "Voir cette partie dans l'historique", "Revanche",
       "Une nouvelle table de Feuille de score"]),
     (PL, ["Zakończ stół", "Po zakończeniu te sumy staną się wynikiem końcowym, a rozgrywka zostanie w historii."],
-     ["Ten stół jest zakończony.", "Zobacz tę partię w historii", "Rewanż", "Nowy stół gry"]),
+     ["Ten stół jest zakończony.", "Zobacz tę rozgrywkę w historii", "Rewanż", "Nowy stół gry"]),
 ])
 def test_finishing_a_table_and_its_end(browser, headers, before, after):
     token = _scorepad(browser)

@@ -73,7 +73,7 @@ def test_the_score_pad_printed_in_polish_reads_back_in_polish(browser, tmp_path)
     path = tmp_path / "pad.pdf"
     path.write_bytes(browser.get("/print/zamek-score-pad.pdf?lang=pl").data)
     words = " ".join(subprocess.run([tool, str(path), "-"], check=True, capture_output=True, text=True).stdout.split())
-    for sentence in ("Arkusz wyników, wariant rozszerzony", "Talia zamek-default@1: Domyślna talia Castellana do Zamku.",
+    for sentence in ("Notes wyników, wariant rozszerzony", "Talia zamek-default@1: Domyślna talia Castellana do Zamku.",
                      "Król 41, królowa 34, czarnoksiężnik 18", "Pary księżniczka–rycerz", "Ma czarnoksiężnika? (remisy)",
                      "Wygrywa najwyższa suma."):
         assert sentence in words
