@@ -15,7 +15,7 @@ import pytest
 from flask.templating import Environment as FlaskEnvironment
 
 from companion import create_app, db, store, templating
-from tests.bench import BENCH_OPTIONS
+from tests.bench import BENCH_OPTIONS, random_moves
 
 # What differs between two renderings of one page by design: the session's CSRF token, a
 # form's fresh idempotency key.
@@ -30,16 +30,7 @@ def _mid_game_tables(database: str) -> dict[str, str]:
     for name, options in {"scorepad": {"players": ["Ola", "Kuba", "Ada"]}, **BENCH_OPTIONS}.items():
         rules = importlib.import_module(f"companion.rules.{name}")
         table, links = store.create_table(conn, rules, name, options)
-        rng, moves, state = random.Random(name), [], table.state
-        while len(moves) < 160:
-            chosen = (
-                ("referee", {"type": "round", "points": [rng.randrange(30) for _ in range(3)]})
-                if name == "scorepad" else rules.random_legal_action(state, rng)
-            )
-            if chosen is None:
-                break
-            moves.append(chosen)
-            state = rules.apply(state, chosen[1], chosen[0])
+        moves = random_moves(name, rules, table.state, random.Random(name), limit=160)
         for actor, action in moves[: max(len(moves) // 2, 1)]:
             table = store.act(conn, rules, table.id, actor, action, table.version)
         tokens[name] = links[0].token
