@@ -15,6 +15,7 @@ import logging
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
+from babel.core import Locale
 from babel.dates import format_date, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal
@@ -112,15 +113,29 @@ class _JSONProvider(DefaultJSONProvider):
         return DefaultJSONProvider.default(o)
 
 
-def select_language() -> str:
-    """This request's language: the cookie's choice (pages only), else Accept-Language's best, else English."""
+def select_language() -> Locale:
+    """This request's language: the cookie's choice (pages only), else Accept-Language's best, else English.
+
+    Given to Flask-Babel as its Locale, made once per language (Flask-Babel would parse the
+    language's name at each request).
+    """
     api = request.path.startswith("/api/")
-    return choose_language(None if api else request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
+    return _locale(choose_language(None if api else request.cookies.get(COOKIE), request.headers.get("Accept-Language")))
 
 
+@functools.cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+@functools.lru_cache(maxsize=1024)
 def choose_language(cookie: str | None, accept_language: str | None) -> str:
     """The language a ``lang`` cookie chose, else the best match of an Accept-Language header, else
-    English (also for a poll answered before Flask, see ``views.tables.UnchangedPolls``)."""
+    English (also for a poll answered before Flask, see ``views.tables.UnchangedPolls``).
+
+    Remembered: a hall's phones send a handful of different headers, and reading one costs
+    more than answering an unchanged poll.
+    """
     if cookie in LANGUAGES:
         return cookie
     return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES, default=LANGUAGES[0])

@@ -18,7 +18,7 @@ WORDS = {
            "help": "Le magicien appartient au jeu avancé."},
     "pl": {"extended": "Rozszerzony: gra do opróżnienia stołu, potem liczenie punktów",
            "teams": "Drużyny głosują na telefonach", "start": "Załóż stół",
-           "referee": "Jesteś sędzią", "team": "Drużyna Rouge", "deck": "Domyślna talia Zamku od Castellana (zamek-default@1)",
+           "referee": "Jesteś sędzią", "team": "Drużyna Rouge", "deck": "Domyślna talia Castellana do Zamku (zamek-default@1)",
            "help": "Czarnoksiężnik należy do wariantu rozszerzonego."},
 }
 

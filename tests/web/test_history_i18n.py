@@ -50,14 +50,14 @@ def test_the_history_page_in_each_language(app, browser, lang, said):
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("fr", ["2 parties gagnées sur 3" + NBSP + ": 67" + NBSP + "%.", "Par jeu", "Taux de victoire", "Meilleur score",
+    ("fr", ["Parties gagnées" + NBSP + ": 2 sur 3, soit 67" + NBSP + "%.", "Par jeu", "Taux de victoire", "Meilleur score",
             "50" + NBSP + "%", "625,0", "Joue le plus souvent avec", "3 parties ensemble", "Victoires au fil du temps",
             "2 victoires en 3 parties, cumulées de la première partie à la dernière.",
             "Les jours commencent à minuit, dans le fuseau horaire UTC.", "01/10/2026", "Nouveau nom pour Ola, dans toutes les parties",
             "Oublier le nom de Ola…"]),
     ("pl", ["Wygrane: 2 z 3 rozgrywek, czyli 67%.", "Według gry", "Odsetek wygranych", "Najlepszy wynik", "50%",
             "625,0", "Najczęściej gra z", "3 wspólne rozgrywki", "Wygrane w czasie",
-            "2 wygrane w 3 rozgrywkach, liczone narastająco od pierwszej rozgrywki do ostatniej.",
+            "Rozgrywki: 3, wygrane: 2, liczone narastająco od pierwszej rozgrywki do ostatniej.",
             "Dni zaczynają się o północy w strefie czasowej UTC.", "1.10.2026", "Nowe imię dla gracza Ola, we wszystkich rozgrywkach",
             "Zapomnij imię gracza Ola…"]),
 ])
@@ -92,7 +92,7 @@ def test_a_plays_page_and_its_chart_in_each_language(browser, lang, said):
 @pytest.mark.parametrize("lang, refusal, merged", [
     ("fr", "Un autre joueur s'appelle déjà Kuba" + NBSP + ": si Ola et Kuba sont la même personne, fusionnez-les plutôt.",
      "Kuba et Ola ne sont plus qu'un seul joueur" + NBSP + ": Ola."),
-    ("pl", "Inny gracz nazywa się już Kuba: jeśli Ola i Kuba to ta sama osoba, połącz ich zamiast tego.",
+    ("pl", "Inny gracz nazywa się już Kuba: jeśli Ola i Kuba to ta sama osoba, połącz ich w jednego gracza.",
      "Kuba i Ola to teraz jeden gracz: Ola."),
 ])
 def test_renaming_and_merging_answer_in_each_language(app, browser, lang, refusal, merged):

@@ -163,7 +163,7 @@ def test_a_rules_error_keeps_its_english_sentence_and_its_parameters():
     error = refused.value
     assert str(error) == error.message == "A player's name is at most 24 characters."
     assert error.code == "bad_players" and error.sentence.params == {"most": 24}
-    assert i18n.say(error, "pl") == "Imię gracza może mieć najwyżej 24 znaków."
+    assert i18n.say(error, "pl") == "Imię gracza może mieć do 24 znaków."
     with pytest.raises(RuleError) as refused:
         scorepad.apply(scorepad.new_table({"players": ["Ola"]}, 1), {"type": "round", "points": [10**6]}, "referee")
     assert "(at most 100,000)" in str(refused.value)
@@ -179,7 +179,7 @@ def test_a_sentence_is_stored_and_read_back_with_its_parameters():
     assert load("Ola plays.") == "Ola plays."  # a description stored before sentences were kept whole
     assert i18n.say(Message(N_("In the action, “%(name)s” must be %(kinds)s."), name="n",
                             kinds=Either([N_("text"), N_("a list")])), "pl") == \
-        "W akcji „n” musi być: tekst lub lista."
+        "W akcji pole „n” musi być: tekst lub lista."
 
 
 @pytest.mark.parametrize("lang, typed, card, label", [

@@ -36,7 +36,7 @@ def test_the_home_page(browser, headers, sentences):
     (FR, ["Les feuilles sont imprimées dans la langue de cette page", "Jeu standard de 52 cartes",
           "Le paquet Zamek de Castellan (zamek-default@1)", "Plan de table, places 1 à 45"]),
     (PL, ["Arkusze są drukowane w języku tej strony", "Standardowa talia 52 kart",
-          "Domyślna talia Zamku od Castellana (zamek-default@1)", "Plansza, miejsca od 1 do 45"]),
+          "Domyślna talia Castellana do Zamku (zamek-default@1)", "Plansza, miejsca od 1 do 45"]),
 ])
 def test_the_print_page(browser, headers, sentences):
     page = text(browser.get("/print", headers=headers))
@@ -78,8 +78,8 @@ def test_a_tables_replay(browser, headers, sentences):
     (FR, ["Terminer la table", "Terminer fait de ces totaux le score final et garde la partie dans l'historique."],
      ["Cette table est terminée.", "Voir cette partie dans l'historique", "Revanche",
       "Une nouvelle table de Feuille de score"]),
-    (PL, ["Zakończ stół", "Zakończenie czyni te sumy wynikiem końcowym i zapisuje partię w historii."],
-     ["Ten stół jest zakończony.", "Zobacz tę partię w historii", "Rewanż", "Nowy stół gry"]),
+    (PL, ["Zakończ stół", "Po zakończeniu te sumy staną się wynikiem końcowym, a rozgrywka zostanie w historii."],
+     ["Ten stół jest zakończony.", "Zobacz tę rozgrywkę w historii", "Rewanż", "Nowy stół gry"]),
 ])
 def test_finishing_a_table_and_its_end(browser, headers, before, after):
     token = _scorepad(browser)

@@ -60,7 +60,7 @@ def test_the_zamek_page_speaks_the_page_language(browser, lang, sentences):
     ("fr", ["Comment jouer à Zamek", "La partie continue au-delà de 10 éléments",
             "Les paires se comptent une princesse avec un chevalier", "Le paquet Zamek de Castellan"]),
     ("pl", ["Jak grać w Zamek", "Gra toczy się dalej po 10 elementach",
-            "Pary liczy się jako jedna księżniczka z jednym rycerzem", "Domyślna talia Zamku od Castellana"]),
+            "Pary liczy się jako jedna księżniczka z jednym rycerzem", "Domyślna talia Castellana do Zamku"]),
 ])
 def test_the_help_page_speaks_the_page_language(browser, lang, sentences):
     page = text(browser.get("/zamek/help", headers={"Accept-Language": lang}))
@@ -73,7 +73,7 @@ def test_the_score_pad_printed_in_polish_reads_back_in_polish(browser, tmp_path)
     path = tmp_path / "pad.pdf"
     path.write_bytes(browser.get("/print/zamek-score-pad.pdf?lang=pl").data)
     words = " ".join(subprocess.run([tool, str(path), "-"], check=True, capture_output=True, text=True).stdout.split())
-    for sentence in ("Arkusz wyników, wariant rozszerzony", "Talia zamek-default@1: Domyślna talia Zamku od Castellana.",
+    for sentence in ("Notes wyników, wariant rozszerzony", "Talia zamek-default@1: Domyślna talia Castellana do Zamku.",
                      "Król 41, królowa 34, czarnoksiężnik 18", "Pary księżniczka–rycerz", "Ma czarnoksiężnika? (remisy)",
                      "Wygrywa najwyższa suma."):
         assert sentence in words
