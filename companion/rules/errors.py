@@ -87,6 +87,26 @@ def then(*sentences: Message | None) -> Message:
     return Message(N_("%(first)s %(then)s"), first=first, then=then(*more)) if more else first
 
 
+# A table's title is made of its seats' names and said in the reader's language (docs/translating.md):
+# each name stays a parameter, so an unnamed seat's default name is translated where it is said.
+def versus(*sides: str | Message) -> str | Message:
+    """Sides facing each other: "Ola v Kuba", "Ola v Kuba v Ewa" ("Ola contre Kuba", "Ola – Kuba")."""
+    first, *more = sides
+    return Message(N_("%(first)s v %(second)s"), first=first, second=versus(*more)) if more else first
+
+
+def together(*names: str | Message) -> str | Message:
+    """Names one after the other: "Ola", "Ola and Kuba", "Ola, Kuba and Ewa" ("Ola, Kuba et Ewa")."""
+    *first, last = names
+    if not first:
+        return last
+    return Message(N_("%(names)s and %(last)s"), names=_commas(*first), last=last)
+
+
+def _commas(first: str | Message, *more: str | Message) -> str | Message:
+    return Message(N_("%(first)s, %(second)s"), first=first, second=_commas(*more)) if more else first
+
+
 # A seat nobody named is stored under its English default name ("Player 2", "North", "Player A";
 # a team's link "Team Ola"; the referee's and viewer's links), which is also the name the API
 # gives programs. These are the one list of those defaults: ``seat_name`` turns one into a

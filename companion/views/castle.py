@@ -14,7 +14,7 @@ from companion.games import Game
 from companion.i18n import current_language, say
 from companion.rules import castle
 from companion.rules.cards import RANK_WORDS, Card, from_picker, letters, parse
-from companion.rules.errors import N_, RuleError
+from companion.rules.errors import N_, Message, RuleError, versus
 from companion.web import render
 
 bp = Blueprint("castle", __name__, url_prefix="/castle")
@@ -37,11 +37,13 @@ def table_options(form: dict) -> dict:
     return {"players": players, "dealer": form.get("dealer") or "N", "names": names}
 
 
-def table_title(options: dict) -> str:
-    """A table's title in lists: the two sides, "Ola & Kuba v Ewa & Jan"."""
+def table_title(options: dict) -> str | Message:
+    """A table's title in lists: the two sides, "Ola & Kuba v Ewa & Jan" (an unnamed seat "North")."""
     names = {**castle.SEAT_NAMES, **{seat: name for seat, name in options.get("names", {}).items() if name}}
     teams = castle.TEAMS.get(options.get("players"), {})
-    return " v ".join(" & ".join(names[seat] for seat in seats) for seats in teams.values())
+    sides = [Message(N_("%(first)s & %(second)s"), first=names[seats[0]], second=names[seats[1]])
+             if len(seats) == 2 else names[seats[0]] for seats in teams.values()]
+    return versus(*sides) if sides else ""
 
 
 def table_action(form: dict, viewer: str) -> dict:

@@ -53,7 +53,7 @@ def create(game_slug: str):
         form = form_dict(game.list_fields)
         private = bool(form.pop("private", ""))  # "Keep this table out of the history"
         options = game.table_options(form)
-        title = game.table_title(options) if game.table_title else ""
+        title = game.stored_title(options)
         _table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
         security.count("tables")
     except RuleError as refused:
@@ -238,7 +238,7 @@ def rematch(token: str):
     if not _over(table, game):
         return _refuse(link, table, game, 422, gettext("A rematch starts once this table is finished."))
     options = game.rules.rematch_options(table.options, table.state)
-    title = game.table_title(options) if game.table_title else ""
+    title = game.stored_title(options)
     try:
         referee, made = store.rematch(get_db(), game.rules, table.id, options, title)
     except RuleError as refused:

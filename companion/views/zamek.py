@@ -17,7 +17,7 @@ from companion import api, schemas
 from companion.games import Game
 from companion.i18n import say
 from companion.rules import zamek
-from companion.rules.errors import N_, Message, RuleError
+from companion.rules.errors import N_, Message, RuleError, versus
 from companion.web import render
 
 bp = Blueprint("zamek", __name__, url_prefix="/zamek")
@@ -59,9 +59,10 @@ def table_options(form: dict) -> dict:
     }
 
 
-def table_title(options: dict) -> str:
+def table_title(options: dict) -> str | Message:
     """A table's title in lists: "Ola v Kuba, extended"."""
-    return " v ".join(options["players"]) + f", {options.get('variant', 'basic')}"
+    template = N_("%(players)s, extended") if options.get("variant") == "extended" else N_("%(players)s, basic")
+    return Message(template, players=versus(*options["players"]))
 
 
 def table_action(form: dict, viewer: str) -> dict:
