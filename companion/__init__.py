@@ -145,6 +145,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
 
     app.jinja_env.template_class = templating.TemplateClass
     app.jinja_env.filters["with_contents"] = web.with_contents
+    app.jinja_env.filters["table_title"] = registry.said_title  # in the reader's language
     app.jinja_env.globals.update(
         url_for=template_url_for,
         static_url=static_url,
@@ -152,6 +153,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
         all_games=registry.ordered,
         new_token=store.new_token,  # a move form's Idempotency-Key: the form sent twice acts once
         games_by_slug=registry.games,
+        once=templating.once_per(i18n.current_language),
     )
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

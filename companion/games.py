@@ -15,7 +15,9 @@ from types import ModuleType
 
 from flask import Blueprint
 
-from companion import schemas
+from companion import i18n, schemas
+from companion.rules.errors import Message
+from companion.store import TITLE_LENGTH
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,7 @@ class Game:
     summary: tuple[str, ...] = ()  # a few short paragraphs, in Castellan's own words
     rules: ModuleType | None = None  # a rules module with the table protocol, if tables can be played
     table_options: Callable[[dict], dict] | None = None  # creation form -> options for rules.new_table
-    table_title: Callable[[dict], str] | None = None  # options -> a short title for lists
+    table_title: Callable[[dict], str | Message] | None = None  # options -> a short title for lists
     table_action: Callable[[dict, str], dict] | None = None  # (action form, viewer) -> action for rules.apply
     list_fields: tuple[str, ...] = ()  # form fields sent several times (a list); every other field is one string
     options_schema: dict | None = None  # JSON schema of the creation form's fields (the API's "options")
@@ -45,6 +47,27 @@ class Game:
         if self.action_schema is not None:
             schemas.check(self.action_schema, action, "action")
         return action
+
+    def stored_title(self, options: dict) -> str:
+        """The title a new table keeps: ``table_title`` in English, unnamed seats by their stored
+        default names ("Player 1 v Player 2"), as the store and the table's export give it."""
+        return str(self.table_title(options))[:TITLE_LENGTH] if self.table_title else ""
+
+    def said_title(self, title: str, options: dict) -> str:
+        """A table's title in the reader's language. One that ``table_title`` made (in whichever
+        language: older titles were made in their creator's) is made again, each name a parameter,
+        so "Player 1 v Player 2" reads "Joueur 1 contre Joueur 2"; any other is shown as stored."""
+        if not title or self.table_title is None:
+            return title
+        try:
+            made = self.table_title(options)
+        except (KeyError, TypeError, ValueError, AttributeError):  # an older table's options
+            return title
+        if not isinstance(made, Message) or not any(
+            i18n.say(made, lang)[:TITLE_LENGTH] == title for lang in i18n.LANGUAGES
+        ):
+            return title
+        return i18n.say(made)
 
     @property
     def has_tables(self) -> bool:
@@ -63,6 +86,11 @@ class Registry:
         """True when a table's game is over by its rules (an unknown game's table counts as over: kept)."""
         game = self.games.get(slug)
         return game is None or game.rules is None or game.rules.result(state, False) is not None
+
+    def said_title(self, table) -> str:
+        """A table's title as its game says it in the reader's language (``Game.said_title``)."""
+        game = self.games.get(table.game)
+        return game.said_title(table.title, table.options) if game else table.title
 
     def ordered(self) -> list[Game]:
         """Games first, then tools, each by their declared order."""

@@ -15,6 +15,7 @@ import logging
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
+from babel.core import Locale
 from babel.dates import format_date, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal
@@ -31,7 +32,7 @@ from werkzeug.http import parse_accept_header
 from companion import catalogs
 from companion.rules import cards
 from companion.rules.cards import Card
-from companion.rules.errors import Either, Message, Plural, RuleError, load
+from companion.rules.errors import Either, Message, Plural, RuleError, load, seat_name
 
 LANGUAGES = catalogs.LANGUAGES
 NAMES = {"en": "English", "fr": "Français", "pl": "Polski"}  # each language in its own words
@@ -53,7 +54,7 @@ def init_app(app: Flask) -> None:
     _install_gettext(app.jinja_env)
     app.jinja_env.filters.update(
         say=say, card_label=card_label, card_in_words=card_in_words, rank_label=rank_label, utc_time=utc_time,
-        number=number,
+        number=number, seat_name=say_name,
     )
     app.jinja_env.globals.update(
         lang=current_language, language_names=NAMES, here=here, card_placeholder=card_placeholder
@@ -110,15 +111,29 @@ class _JSONProvider(DefaultJSONProvider):
         return DefaultJSONProvider.default(o)
 
 
-def select_language() -> str:
-    """This request's language: the cookie's choice (pages only), else Accept-Language's best, else English."""
+def select_language() -> Locale:
+    """This request's language: the cookie's choice (pages only), else Accept-Language's best, else English.
+
+    Given to Flask-Babel as its Locale, made once per language (Flask-Babel would parse the
+    language's name at each request).
+    """
     api = request.path.startswith("/api/")
-    return choose_language(None if api else request.cookies.get(COOKIE), request.headers.get("Accept-Language"))
+    return _locale(choose_language(None if api else request.cookies.get(COOKIE), request.headers.get("Accept-Language")))
 
 
+@functools.cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+@functools.lru_cache(maxsize=1024)
 def choose_language(cookie: str | None, accept_language: str | None) -> str:
     """The language a ``lang`` cookie chose, else the best match of an Accept-Language header, else
-    English (also for a poll answered before Flask, see ``views.tables.UnchangedPolls``)."""
+    English (also for a poll answered before Flask, see ``views.tables.UnchangedPolls``).
+
+    Remembered: a hall's phones send a handful of different headers, and reading one costs
+    more than answering an unchanged poll.
+    """
     if cookie in LANGUAGES:
         return cookie
     return parse_accept_header(accept_language, LanguageAccept).best_match(LANGUAGES, default=LANGUAGES[0])
@@ -210,6 +225,8 @@ def say(value: object, lang: str | None = None) -> str:
 
 
 def _said(value: object, lang: str, catalog: NullTranslations) -> str:
+    if value is None:  # nothing to say (an optional sentence of a view)
+        return ""
     if isinstance(value, RuleError):
         value = value.sentence
     if isinstance(value, str) and value.startswith('{"sentence":'):  # a sentence kept in a view (errors.dump)
@@ -219,6 +236,13 @@ def _said(value: object, lang: str, catalog: NullTranslations) -> str:
     if isinstance(value, str):
         return catalog.gettext(value) if value else value
     return str(value)
+
+
+def say_name(name: str, lang: str | None = None) -> str:
+    """A stored player's or link's name in ``lang`` (this request's by default): an unnamed seat's
+    default name ("Player 2", "North") in the reader's words, a name a person typed as typed."""
+    named = seat_name(name)
+    return say(named, lang) if isinstance(named, Message) else named
 
 
 def _translate(catalog: NullTranslations, template: str | Plural, count: int | None) -> str:
@@ -236,6 +260,8 @@ def _param(lang: str, catalog: NullTranslations, value: object) -> object:
         return value.render(functools.partial(_translate, catalog), functools.partial(_param, lang, catalog))
     if isinstance(value, Card):
         return value.label(lang)
+    if isinstance(value, str) and isinstance(named := seat_name(value), Message):  # "Player 2": "Joueur 2"
+        return _param(lang, catalog, named)
     if isinstance(value, Either):  # English keeps its own "a, b or c"
         words = [str(_param(lang, catalog, _as_message(item))) for item in value]
         return format_list(words, "or", lang) if lang != LANGUAGES[0] else str(Either(words))

@@ -40,7 +40,7 @@ def create():
     if not isinstance(private, bool):
         raise Refused(422, "bad_private", "“private” is true (the table stays out of the history) or false.", "private")
     options = game.table_options(_form_fields(fields))
-    title = game.table_title(options) if game.table_title else ""
+    title = game.stored_title(options)
     table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
     security.count("tables")
     referee, viewer, seats = links[0], links[1], links[2:]

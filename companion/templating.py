@@ -10,6 +10,7 @@ and Jinja's own way everywhere else.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import FunctionType
 
 import jinja2
@@ -101,3 +102,56 @@ def _escape_output(value):
     if kind is int:
         return str(value)  # digits and a minus sign: nothing to escape
     return markupsafe.escape(value)
+
+
+# Drawn pieces kept by ``once``: (macro, language, arguments) -> the HTML. Emptied when full.
+KEPT_MAX = 8192
+_kept: dict = {}
+
+
+def once_per(variant: Callable[[], object]):
+    """``once(macro)`` for templates: the macro, drawing its HTML once per ``variant()`` (the
+    page's language) and arguments, and giving that HTML again for the same ones.
+
+    For the pieces a table page draws dozens of times (a Square Tactics card, a playing card,
+    a Forteresse cell's marks), whose HTML depends only on their arguments and the language:
+    a macro call costs Jinja about as much as a small page. A template file wraps such a macro
+    where it defines it (``{% set tcard = once(_tcard) %}``), so the templates importing it
+    are unchanged. Arguments are told apart by type as well as value (``True`` is not ``1``);
+    arguments that cannot be told apart that way (objects) draw anew each time.
+    """
+
+    def once(macro):
+        code = getattr(getattr(macro, "_func", None), "__code__", macro)
+
+        def drawn(*args, **kwargs):
+            try:
+                key = (code, variant(), _frozen(args), _frozen(kwargs) if kwargs else None)
+                html = _kept.get(key)
+            except TypeError:  # an argument that is not plain data
+                return macro(*args, **kwargs)
+            if html is None:
+                html = macro(*args, **kwargs)
+                if KEPT_MAX:
+                    if len(_kept) >= KEPT_MAX:
+                        _kept.clear()
+                    _kept[key] = html
+            return html
+
+        return drawn
+
+    return once
+
+
+def _frozen(value):
+    """``value`` as a key: plain data (text, numbers, lists, dicts) told apart by type."""
+    kind = type(value)
+    if kind is str or kind is int or value is None:
+        return value
+    if kind is dict:
+        return (dict, tuple([(key, _frozen(item)) for key, item in value.items()]))
+    if kind is list or kind is tuple:
+        return (kind, tuple([_frozen(item) for item in value]))
+    if kind is bool or kind is float or kind is markupsafe.Markup:
+        return (kind, value)
+    raise TypeError(kind)

@@ -6,7 +6,8 @@ so paper and phone cannot disagree. The deck the game is played with is ``printa
 
 from __future__ import annotations
 
-from companion.rules import castle
+from companion.rules import cards, castle
+from companion.rules.errors import N_, NP_, Message
 from printables import Sheet
 from printables.draw import INK, MUTED, SHADE, Document
 from printables.layout import Rect
@@ -21,13 +22,13 @@ MAT = MatSpec(
     gap=1.0,  # so that the mat fits Tabloid paper in one piece
     label=7.0,
 )
-MAT_NOTE = (
+MAT_NOTE = N_(
     "Each position holds a poker card (63 x 88 mm) or a bridge card (57 x 89 mm). A pile is worth its top "
     "card (ace 1 … king 13), plus 1 for each neighbouring pile topped by the same colour, minus 1 for each "
     "neighbour of the other colour. Neighbours touch along a side, never across a corner."
 )
 GAMES = 18  # rows of the score pad
-REFERENCE_POINTS = (("Ace", "A"), ("King", "K"), ("Queen", "Q"), ("Jack", "J"))
+REFERENCE_POINTS = ("A", "K", "Q", "J")  # named on the card in the sheet's language (cards.RANK_WORDS)
 
 
 def draw_mat(doc: Document) -> None:
@@ -43,7 +44,12 @@ def draw_reference(doc: Document) -> None:
 def draw_score_pad(doc: Document) -> None:
     """One row per game: each team's colour, its captured cards of the other colour per rank, its points."""
     content = doc.frame()
-    ranks = [("A", "×9"), ("K", "×4"), ("Q", "×3"), ("J", "×2"), ("2-10", "×1"), ("Points", "")]
+    letters, _suits = cards.letters(doc.lang)
+    ranks = [
+        *((letters[rank], f"×{castle.PICKUP_POINTS[rank]}") for rank in ("A", "K", "Q", "J")),
+        ("2-10", f"×{castle.OTHER_POINTS}"),
+        (doc.say(N_("Points")), ""),
+    ]
     team_columns = 1 + len(ranks)
     game_w = 12.0
     team_w = (content.w - game_w) / 2
@@ -54,7 +60,8 @@ def draw_score_pad(doc: Document) -> None:
         doc.background(Rect(grid.x, y, grid.w, row_h * (2 if y > grid.y else 1)), SHADE)
     doc.grid(Rect(grid.x, grid.y, game_w, grid.h - row_h), 1, rows - 1)
     doc.label(
-        Rect(grid.x, grid.top - 2 * row_h, game_w, row_h).inset(1), "Game", size=7, bold=True, align="centre"
+        Rect(grid.x, grid.top - 2 * row_h, game_w, row_h).inset(1), doc.say(N_("Game")), size=7, bold=True,
+        align="centre"
     )
     for n in range(1, GAMES + 1):
         doc.label(
@@ -64,13 +71,13 @@ def draw_score_pad(doc: Document) -> None:
             align="centre",
             color=MUTED,
         )
-    doc.label(Rect(grid.x, grid.y, game_w, row_h).inset(1), "Total", size=7, bold=True, align="centre")
+    doc.label(Rect(grid.x, grid.y, game_w, row_h).inset(1), doc.say(N_("Total")), size=7, bold=True, align="centre")
     for t in range(2):
         left = grid.x + game_w + t * team_w
         doc.box(Rect(left, grid.top - row_h, team_w, row_h), width=0.35)
-        doc.label(Rect(left + 2, grid.top - row_h, team_w - 4, row_h), f"Team {t + 1}: ", size=9, bold=True)
+        doc.label(Rect(left + 2, grid.top - row_h, team_w - 4, row_h), doc.say(Message(N_("Team %(number)s:"), number=t + 1)), size=9, bold=True)
         cells = doc.grid(Rect(left, grid.y, team_w, grid.h - row_h), team_columns, rows - 1)
-        heads = [("Colour", "R / B"), *ranks]
+        heads = [(doc.say(N_("Colour")), doc.say(N_("R / B"))), *ranks]
         for cell, (head, points) in zip(cells[0], heads, strict=True):
             doc.label(
                 Rect(cell.x, cell.cy, cell.w, cell.h / 2).inset(0.8), head, size=7, bold=True, align="centre"
@@ -92,7 +99,8 @@ def _position(doc: Document, index: int, rect: Rect) -> None:
     count = len(castle.neighbours(pile))
     doc.label(Rect(rect.x, rect.cy, rect.w, 14), pile, size=26, bold=True, align="centre")
     doc.label(
-        Rect(rect.x, rect.cy - 10, rect.w, 8), f"{count} neighbours", size=10, align="centre", color=MUTED
+        Rect(rect.x, rect.cy - 10, rect.w, 8), doc.say(Message(NP_("%(count)s neighbour", "%(count)s neighbours"), count=count)),
+        size=10, align="centre", color=MUTED
     )
     column, row = castle.COLUMNS.index(pile[0]), int(pile[1])
     for near in castle.neighbours(pile):
@@ -122,23 +130,23 @@ def _reference(doc: Document, rect: Rect) -> None:
     """One quick-reference card: the value rule, the three choices of a turn, the end, the points."""
     doc.box(rect, radius=2, width=0.4)
     inner = rect.inset(4)
-    doc.text(inner.x, inner.top - 5, "Castle: quick reference", size=13, bold=True)
+    doc.text(inner.x, inner.top - 5, doc.say(N_("Castle: quick reference")), size=13, bold=True)
     table_w = 42.0
     text = Rect(inner.x, inner.y, inner.w - table_w - 4, inner.h - 9)
     y = text.top
     for head, body in _REFERENCE:
-        y = doc.text_block(Rect(text.x, y - 40, text.w, 40), head, size=8.5, bold=True)
-        y = doc.text_block(Rect(text.x, y - 40, text.w, 40), body, size=8.5) - 1.2
+        y = doc.text_block(Rect(text.x, y - 40, text.w, 40), doc.say(head), size=8.5, bold=True)
+        y = doc.text_block(Rect(text.x, y - 40, text.w, 40), doc.say(body), size=8.5) - 1.2
     _points_table(doc, Rect(inner.right - table_w, inner.top - 9 - 42, table_w, 42))
 
 
 def _points_table(doc: Document, rect: Rect) -> None:
     """The scoring table: what each captured card of the other colour is worth."""
     rows = [
-        *((name, castle.PICKUP_POINTS[rank]) for name, rank in REFERENCE_POINTS),
-        ("Any other", castle.OTHER_POINTS),
+        *((doc.say(cards.RANK_WORDS[rank]).capitalize(), castle.PICKUP_POINTS[rank]) for rank in REFERENCE_POINTS),
+        (doc.say(N_("Any other")), castle.OTHER_POINTS),
     ]
-    doc.label(Rect(rect.x, rect.top - 6, rect.w, 6), "Other colour scores", size=8, bold=True)
+    doc.label(Rect(rect.x, rect.top - 6, rect.w, 6), doc.say(N_("Other colour scores")), size=8, bold=True)
     cells = doc.grid(Rect(rect.x, rect.y, rect.w, rect.h - 7), 2, len(rows))
     for (name_cell, points_cell), (name, points) in zip(cells, rows, strict=True):
         doc.label(name_cell.inset(1.5), name, size=8.5)
@@ -147,27 +155,27 @@ def _points_table(doc: Document, rect: Rect) -> None:
 
 _REFERENCE = (
     (
-        "What a pile is worth",
-        "Its top card (ace 1, 2-10, jack 11, queen 12, king 13), +1 for each neighbour topped by the same "
-        "colour, −1 for each of the other colour. Neighbours touch along a side: corners have 2, other "
-        "edge piles 3, B2 and C2 have 4. Example: a red 10 with 3 red and 1 black neighbour is worth 12.",
+        N_("What a pile is worth"),
+        N_("Its top card (ace 1, 2-10, jack 11, queen 12, king 13), +1 for each neighbour topped by the same "
+           "colour, −1 for each of the other colour. Neighbours touch along a side: corners have 2, other "
+           "edge piles 3, B2 and C2 have 4. Example: a red 10 with 3 red and 1 black neighbour is worth 12."),
     ),
     (
-        "Your turn: one of",
-        "1. Lay a card on a pile of its own colour: always allowed. "
-        "2. Lay a card on a pile of the other colour only if its own value is higher than the pile's "
-        "value (equal is not enough). "
-        "3. Pass: the opponent on your left draws a card from your hand and keeps it for their team.",
+        N_("Your turn: one of"),
+        N_("1. Lay a card on a pile of its own colour: always allowed. "
+           "2. Lay a card on a pile of the other colour only if its own value is higher than the pile's "
+           "value (equal is not enough). "
+           "3. Pass: the opponent on your left draws a card from your hand and keeps it for their team."),
     ),
     (
-        "Colours",
-        "The first card laid on the castle gives its colour to its player's team; the other team takes "
-        "the other colour.",
+        N_("Colours"),
+        N_("The first card laid on the castle gives its colour to its player's team; the other team takes "
+           "the other colour."),
     ),
     (
-        "The end",
-        "After every player's 10 turns (20 with two players), each team takes the piles topped by its "
-        "colour and the cards it drew on passes, and scores the cards of the other colour.",
+        N_("The end"),
+        N_("After every player's 10 turns (20 with two players), each team takes the piles topped by its "
+           "colour and the cards it drew on passes, and scores the cards of the other colour."),
     ),
 )
 
@@ -176,9 +184,9 @@ SHEETS = [
         slug="castle-mat",
         kind="mat",
         game="castle",
-        title="Castle mat",
-        description="The castle's 12 positions, A1 to D3, each holding a poker or a bridge card, with its number "
-        "of neighbours: lay the castle on it.",
+        title=N_("Castle mat"),
+        description=N_("The castle's 12 positions, A1 to D3, each holding a poker or a bridge card, with its "
+                       "number of neighbours: lay the castle on it."),
         draw=draw_mat,
         mat=MAT,
     ),
@@ -186,15 +194,15 @@ SHEETS = [
         slug="castle-reference",
         kind="reference",
         game="castle",
-        title="Castle quick reference",
-        description="Two reference cards: the value rule, the three choices of a turn, the end and the points.",
+        title=N_("Castle quick reference"),
+        description=N_("Two reference cards: the value rule, the three choices of a turn, the end and the points."),
         draw=draw_reference,
     ),
     Sheet(
         slug="castle-score-pad",
         game="castle",
-        title="Castle score pad",
-        description="A row per game: each team's colour and its captured cards of the other colour, counted by rank.",
+        title=N_("Castle score pad"),
+        description=N_("A row per game: each team's colour and its captured cards of the other colour, counted by rank."),
         draw=draw_score_pad,
     ),
 ]

@@ -7,7 +7,8 @@ hearts and diamonds, black for spades and clubs; the cards come from
 
 from __future__ import annotations
 
-from companion.rules.cards import SUIT_SYMBOLS, Card, deck
+from companion.rules.cards import SUIT_SYMBOLS, Card, deck, letters
+from companion.rules.errors import N_
 from printables import Sheet
 from printables.draw import INK, Document
 from printables.layout import Rect
@@ -22,15 +23,17 @@ def draw_deck(doc: Document) -> None:
 
 
 def draw_face(doc: Document, slot: Rect, card: Card) -> None:
-    """One face: a thin frame, the rank and suit in the top-left and (upside down) bottom-right corners, big in the centre."""
+    """One face: a thin frame, the rank and suit in the top-left and (upside down) bottom-right corners, big in the
+    centre; the rank as the sheet's language writes it (a queen is D in French and Polish)."""
     colour = RED if card.colour == "red" else INK
     symbol = SUIT_SYMBOLS[card.suit]
+    rank = letters(doc.lang)[0].get(card.rank, card.rank)
     doc.box(slot.inset(3), radius=2.5, width=0.3, stroke=colour)
-    _corner(doc, slot, card.rank, symbol, colour)
+    _corner(doc, slot, rank, symbol, colour)
     with doc.turned(slot) as quarter, doc.turned(quarter) as upside_down:
-        _corner(doc, upside_down, card.rank, symbol, colour)
+        _corner(doc, upside_down, rank, symbol, colour)
     doc.label(
-        Rect(slot.x, slot.cy + 2, slot.w, 20), card.rank, size=44, bold=True, align="centre", color=colour
+        Rect(slot.x, slot.cy + 2, slot.w, 20), rank, size=44, bold=True, align="centre", color=colour
     )
     doc.label(Rect(slot.x, slot.cy - 24, slot.w, 22), symbol, size=56, align="centre", color=colour)
 
@@ -61,9 +64,9 @@ SHEETS = [
         slug="castle-deck",
         kind="cards",
         game="castle",
-        title="Standard 52-card deck",
-        description="A full standard deck, A to K in four suits, with one back design: for Castle, and for Fort too. "
-        "Seven sheets printed on both sides, after the sheet that says how.",
+        title=N_("Standard 52-card deck"),
+        description=N_("A full standard deck, A to K in four suits, with one back design: for Castle, and for Fort "
+                       "too. Seven sheets printed on both sides, after the sheet that says how."),
         draw=draw_deck,
     ),
 ]

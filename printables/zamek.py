@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from companion.i18n import say
 from companion.rules import zamek
+from companion.rules.errors import N_, Message
 from printables import Sheet
 from printables.draw import INK, MUTED, PAPER, SHADE, SLATE, Document
 from printables.layout import BLEED, POKER, Rect
@@ -22,24 +24,24 @@ from printables.tiling import SPARE, MatSpec
 DECK = zamek.default_deck()
 DECK_REFERENCE = zamek.deck_reference(DECK)
 NUMBERS = range(zamek.LOWEST, zamek.HIGHEST + 1)
-# Picture names as printed: English, then Polish (the game's own language).
-PICTURE_NAMES = {"knight": ("Knight", "Rycerz"), "princess": ("Princess", "Księżniczka"), "king": ("King", "Król"),
-                 "queen": ("Queen", "Królowa"), "wizard": ("Wizard", "Czarnoksiężnik")}
+# Picture names as printed: in the sheet's language, then in Polish (the game's own) unless the sheet is Polish.
+GAME_LANGUAGE = "pl"
 PICTURE_COLOURS = {"knight": "#9cc3e6", "princess": "#f2b8d6", "king": "#f2cf66", "queen": "#f2cf66",
                    "wizard": "#c9b6ee"}
 # Each tile's colour and its writing: every tile at least 3:1 against white paper, its writing 4.5:1 on it.
-TILE_COLOURS = (("Red", "Czerwony", "#c8463c", PAPER), ("Blue", "Niebieski", "#3f72b5", PAPER),
-                ("Green", "Zielony", "#2f7a3e", PAPER), ("Yellow", "Żółty", "#b07d00", INK))
+TILE_COLOURS = ((N_("Red"), "#c8463c", PAPER), (N_("Blue"), "#3f72b5", PAPER),
+                (N_("Green"), "#2f7a3e", PAPER), (N_("Yellow"), "#b07d00", INK))
 TILE_BACK = "#6b4a1f"  # brown, far from the slate of the numbered cards' back
 CARD = POKER  # the size of the printed deck's cards (``card_sheet``'s default)
 LAYOUT_COLUMNS, LAYOUT_ROWS = 5, 9  # the places 1-45, five across as on the phones
 # A face-down card may lie either way: sideways, a page holds six places instead of four.
 LAYOUT = MatSpec(LAYOUT_COLUMNS, LAYOUT_ROWS, CARD.height + 2 * SPARE, CARD.width + 2 * SPARE, gap=2.0, label=7.0)
-LAYOUT_NOTE = (f"Lay one face-down card sideways on each place. Teams vote by these numbers. Any deck of "
-               f"{CARD.width:g} x {CARD.height:g} mm cards will do; Castellan prints {DECK_REFERENCE}.")
-SCORE_ROWS = (("Name", ""), ("Castle: its numbers", ""), ("Elements (tile 1 too)", "× 1"), ("Knights", "× 1"),
-              ("Princesses", "× 1"), ("Princess–knight pairs", "× 1"), ("King", "+ 3"), ("Queen", "+ 3"),
-              ("Total", ""), ("Holds the wizard? (ties)", ""))
+LAYOUT_NOTE = Message(N_("Lay one face-down card sideways on each place. Teams vote by these numbers. Any deck of "
+                         "%(width)s x %(height)s mm cards will do; Castellan prints %(reference)s."),
+                      width=f"{CARD.width:g}", height=f"{CARD.height:g}", reference=DECK_REFERENCE)
+SCORE_ROWS = ((N_("Name"), ""), (N_("Castle: its numbers"), ""), (N_("Elements (tile 1 too)"), "× 1"),
+              (N_("Knights"), "× 1"), (N_("Princesses"), "× 1"), (N_("Princess–knight pairs"), "× 1"),
+              (N_("King"), "+ 3"), (N_("Queen"), "+ 3"), (N_("Total"), ""), (N_("Holds the wizard? (ties)"), ""))
 CASTLES = zamek.MAX_PLAYERS
 
 
@@ -61,12 +63,12 @@ def deck_card(doc: Document, slot: Rect) -> None:
     inner = slot.inset(4)
     doc.box(slot.inset(3), radius=2.5, width=0.35)
     doc.label(Rect(inner.x, inner.top - 7, inner.w, 6), "ZAMEK", size=12, bold=True, align="centre")
-    doc.label(Rect(inner.x, inner.top - 12, inner.w, 4), f"Deck {DECK_REFERENCE}", size=8, align="centre")
+    doc.label(Rect(inner.x, inner.top - 12, inner.w, 4), doc.say(zamek.SHIPPED_DECK_NAME), size=8, align="centre")
     qr = Rect(inner.x, inner.top - 52, inner.w, 39)
     doc.qr(deck_url(doc), qr)
-    y = qr.y - 1
+    y = doc.text_block(Rect(inner.x + 1, qr.y - 4, inner.w - 2, 3.5), DECK_REFERENCE, size=7)
     for line in _deck_lines():
-        y = doc.text_block(Rect(inner.x + 1, y - 8, inner.w - 2, 8), line, size=7)
+        y = doc.text_block(Rect(inner.x + 1, y - 7.5, inner.w - 2, 7.5), doc.say(line), size=7)
 
 
 def card_back(doc: Document, slot: Rect) -> None:
@@ -87,10 +89,10 @@ def tile_back(doc: Document, slot: Rect) -> None:
     doc.box(slot.inset(3.5), stroke=ink.line, radius=2.5, width=0.5)
     doc.box(slot.inset(6.5), stroke=ink.line, radius=1.5, width=0.5)
     square = Rect(slot.cx - 14, slot.cy - 6, 28, 28)
-    for i, (_english, _polish, colour, _writing) in enumerate(TILE_COLOURS):
+    for i, (_name, colour, _writing) in enumerate(TILE_COLOURS):
         cell = Rect(square.x + (i % 2) * 14, square.top - (i // 2 + 1) * 14, 14, 14)
         doc.box(cell, stroke=ink.line, fill=None if doc.ink_saver else colour, width=0.4)
-    doc.label(Rect(slot.x, slot.y + 14, slot.w, 6), "START", size=13, bold=True, align="centre", color=ink.line)
+    doc.label(Rect(slot.x, slot.y + 14, slot.w, 6), doc.say(N_("START")), size=13, bold=True, align="centre", color=ink.line)
 
 
 def draw_layout(doc: Document) -> None:
@@ -101,11 +103,14 @@ def draw_layout(doc: Document) -> None:
 def draw_score_pad(doc: Document) -> None:
     """A score pad for the extended game: four castles, the breakdown, the tie-break, the deck's pictures."""
     content = doc.frame()
-    y = doc.text_block(Rect(content.x, content.top - 24, content.w, 24),
-                       f"Deck {DECK_REFERENCE}: " + "; ".join(_deck_lines()) + ".", size=8.5)
+    king, knights, princesses = _deck_lines()
+    deck = Message(N_("Deck %(reference)s: %(name)s. %(king)s; %(knights)s; %(princesses)s."), reference=DECK_REFERENCE,
+                   name=Message(zamek.SHIPPED_DECK_NAME), king=king, knights=knights, princesses=princesses)
+    y = doc.text_block(Rect(content.x, content.top - 24, content.w, 24), doc.say(deck), size=8.5)
     legend = Rect(content.x, content.y, content.w, 14)
-    doc.text_block(legend, "Highest total wins. On a tie, among the tied castles: the king wins, else the queen, "
-                           "else the wizard; else it is a draw. Pairs: one princess with one knight.", size=8.5)
+    doc.text_block(legend, doc.say(N_("Highest total wins. On a tie, among the tied castles: the king wins, else the "
+                                      "queen, else the wizard; else it is a draw. Pairs: one princess with one knight.")),
+                   size=8.5)
     table = Rect(content.x, legend.top + 2, content.w, y - 3 - legend.top - 2)
     _score_table(doc, table)
 
@@ -137,14 +142,15 @@ def _card_face(number: int) -> Callable[[Document, Rect], None]:
             return
         _big_number(doc, Rect(inner.x, inner.top - 34, inner.w, 26), number, 44)
         _EMBLEMS[pic](doc, Rect(slot.cx - 14, inner.y + 13, 28, 28), PICTURE_COLOURS[pic])
-        english, polish = PICTURE_NAMES[pic]
-        doc.label(Rect(inner.x, inner.y + 7, inner.w, 4), english, size=8, bold=True, align="centre")
-        doc.label(Rect(inner.x, inner.y + 3, inner.w, 3.5), polish, size=7, align="centre", color=MUTED)
+        name, polish = _in_both(doc, zamek.PICTURE_NAMES[pic])
+        doc.label(Rect(inner.x, inner.y + 7, inner.w, 4), name, size=8, bold=True, align="centre")
+        if polish:
+            doc.label(Rect(inner.x, inner.y + 3, inner.w, 3.5), polish, size=7, align="centre", color=MUTED)
 
     return draw
 
 
-def _tile_face(english: str, polish: str, colour: str, writing: str) -> Callable[[Document, Rect], None]:
+def _tile_face(colour_name: str, colour: str, writing: str) -> Callable[[Document, Rect], None]:
     """A starting tile: the number 1 on the player's colour, its name in words for the ink saver.
     The colour runs ``BLEED`` past the cut line, so a cut a little off leaves no white sliver."""
 
@@ -155,8 +161,10 @@ def _tile_face(english: str, polish: str, colour: str, writing: str) -> Callable
             doc.box(slot.inset(-BLEED), stroke=None, fill=colour)  # clipped to the card and its bleed
         ink = INK if doc.ink_saver else writing
         doc.label(Rect(slot.x, slot.cy - 12, slot.w, 34), "1", size=96, bold=True, align="centre", color=ink)
-        doc.label(Rect(slot.x, slot.y + 16, slot.w, 6), english, size=12, bold=True, align="centre", color=ink)
-        doc.label(Rect(slot.x, slot.y + 10, slot.w, 5), polish, size=10, align="centre", color=ink)
+        name, polish = _in_both(doc, colour_name)
+        doc.label(Rect(slot.x, slot.y + 16, slot.w, 6), name, size=12, bold=True, align="centre", color=ink)
+        if polish:
+            doc.label(Rect(slot.x, slot.y + 10, slot.w, 5), polish, size=10, align="centre", color=ink)
 
     return draw
 
@@ -176,11 +184,17 @@ def _big_number(doc: Document, rect: Rect, number: int, size: float) -> None:
         doc.line(rect.cx - half, y, rect.cx + half, y, width=1.2)
 
 
-def _deck_lines() -> list[str]:
+def _in_both(doc: Document, word: str) -> tuple[str, str]:
+    """A word in the sheet's language, and in Polish, the game's own, when the sheet is not Polish."""
+    return doc.say(word), ("" if doc.lang == GAME_LANGUAGE else say(word, GAME_LANGUAGE))
+
+
+def _deck_lines() -> list[Message]:
     """The deck's pictures in words."""
-    return [f"King {DECK['king']}, queen {DECK['queen']}, wizard {DECK['wizard']}",
-            "Knights " + ", ".join(map(str, DECK["knights"])),
-            "Princesses " + ", ".join(map(str, DECK["princesses"]))]
+    return [Message(N_("King %(king)s, queen %(queen)s, wizard %(wizard)s"), king=DECK["king"], queen=DECK["queen"],
+                    wizard=DECK["wizard"]),
+            Message(N_("Knights %(numbers)s"), numbers=", ".join(map(str, DECK["knights"]))),
+            Message(N_("Princesses %(numbers)s"), numbers=", ".join(map(str, DECK["princesses"])))]
 
 
 def _score_table(doc: Document, rect: Rect) -> None:
@@ -193,7 +207,8 @@ def _score_table(doc: Document, rect: Rect) -> None:
         row = Rect(rect.x, top - weight * unit, rect.w, weight * unit)
         if label in ("Name", "Total"):
             doc.background(row, SHADE)
-        doc.text_block(Rect(row.x + 1.5, row.y, label_w - 12, row.h - 1), label, size=8.5, bold=label == "Total")
+        doc.text_block(Rect(row.x + 1.5, row.y, label_w - 12, row.h - 1), doc.say(label), size=8.5,
+                       bold=label == "Total")
         if points:
             doc.label(Rect(row.x + label_w - 11, row.y, 9.5, row.h), points, size=8, align="right", color=MUTED)
         doc.line(rect.x, row.y, rect.right, row.y, width=0.3)
@@ -292,27 +307,28 @@ SHEETS = [
         slug="zamek-deck",
         kind="memory cards",
         game="zamek",
-        title=f"Deck {DECK_REFERENCE}",
-        description=(f"The 45 cards of Castellan's default Zamek deck ({DECK_REFERENCE}), numbered 2 to 46 with "
-                     "their pictures, the four starting tiles and a deck card whose QR code names the deck."),
+        title=Message(N_("%(name)s (%(reference)s)"), name=Message(zamek.SHIPPED_DECK_NAME), reference=DECK_REFERENCE),
+        description=Message(N_("The 45 cards of Castellan's default Zamek deck (%(reference)s), numbered 2 to 46 with "
+                               "their pictures, the four starting tiles and a deck card whose QR code names the deck."),
+                            reference=DECK_REFERENCE),
         draw=draw_deck,
     ),
     Sheet(
         slug="zamek-layout",
         kind="mat",
         game="zamek",
-        title="Table layout, places 1 to 45",
-        description=f"Where the face-down cards lie, each on a place of its own, numbered as teams vote on their "
-                    f"phones. Deck: any, e.g. {DECK_REFERENCE}.",
+        title=N_("Table layout, places 1 to 45"),
+        description=Message(N_("Where the face-down cards lie, each on a place of its own, numbered as teams vote on "
+                               "their phones. Deck: any, e.g. %(reference)s."), reference=DECK_REFERENCE),
         draw=draw_layout,
         mat=LAYOUT,
     ),
     Sheet(
         slug="zamek-score-pad",
         game="zamek",
-        title="Score pad, extended game",
-        description=f"Score four castles with the pictures of deck {DECK_REFERENCE}: elements, knights, "
-                    "princesses, pairs, king and queen, and the tie-break.",
+        title=N_("Score pad, extended game"),
+        description=Message(N_("Score four castles with the pictures of deck %(reference)s: elements, knights, "
+                               "princesses, pairs, king and queen, and the tie-break."), reference=DECK_REFERENCE),
         draw=draw_score_pad,
     ),
 ]

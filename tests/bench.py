@@ -116,6 +116,22 @@ BENCH_OPTIONS = {
 }
 
 
+def random_moves(name: str, rules, state: dict, rng: random.Random, limit: int = 400) -> list[tuple[str, dict]]:
+    """(actor, action) of a random game of ``name`` from ``state``, at most ``limit`` moves (the
+    score pad: rounds of three players' random points)."""
+    moves = []
+    while len(moves) < limit:
+        chosen = (
+            ("referee", {"type": "round", "points": [rng.randrange(30) for _ in range(3)]})
+            if name == "scorepad" else rules.random_legal_action(state, rng)
+        )
+        if chosen is None:
+            break
+        moves.append(chosen)
+        state = rules.apply(state, chosen[1], chosen[0])
+    return moves
+
+
 def _longest_tables(conn):
     """(game, rules, table, moves): the longest of a few random games of each game (from new
     tables: chance comes from the table's seed), and a long score pad."""

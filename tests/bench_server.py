@@ -138,7 +138,7 @@ def _game_tables(database: str) -> dict[str, dict]:
     import importlib
 
     from companion import create_app, db, store
-    from tests.bench import BENCH_OPTIONS
+    from tests.bench import BENCH_OPTIONS, random_moves
 
     db.migrate(database)
     conn = db.connect(database)
@@ -146,16 +146,7 @@ def _game_tables(database: str) -> dict[str, dict]:
     for name, options in {"scorepad": {"players": ["Ola", "Kuba", "Ada"]}, **BENCH_OPTIONS}.items():
         rules = importlib.import_module(f"companion.rules.{name}")
         table, links = store.create_table(conn, rules, name, options)
-        rng, moves, state = random.Random(name), [], table.state
-        while len(moves) < 400:
-            chosen = (
-                ("referee", {"type": "round", "points": [rng.randrange(30) for _ in range(3)]})
-                if name == "scorepad" else rules.random_legal_action(state, rng)
-            )
-            if chosen is None:
-                break
-            moves.append(chosen)
-            state = rules.apply(state, chosen[1], chosen[0])
+        moves = random_moves(name, rules, table.state, random.Random(name))
         half = 30 if name == "scorepad" else len(moves) // 2
         for actor, action in moves[:half]:
             table = store.act(conn, rules, table.id, actor, action, table.version)

@@ -11,6 +11,7 @@ language (``companion.i18n.say``).
 from __future__ import annotations
 
 import json
+import re
 from typing import NamedTuple
 
 
@@ -84,6 +85,52 @@ def then(*sentences: Message | None) -> Message:
     """Whole sentences said one after the other, each translated whole (a ``None`` says nothing)."""
     first, *more = [sentence for sentence in sentences if sentence is not None]
     return Message(N_("%(first)s %(then)s"), first=first, then=then(*more)) if more else first
+
+
+# A table's title is made of its seats' names and said in the reader's language (docs/translating.md):
+# each name stays a parameter, so an unnamed seat's default name is translated where it is said.
+def versus(*sides: str | Message) -> str | Message:
+    """Sides facing each other: "Ola v Kuba", "Ola v Kuba v Ewa" ("Ola contre Kuba", "Ola – Kuba")."""
+    first, *more = sides
+    return Message(N_("%(first)s v %(second)s"), first=first, second=versus(*more)) if more else first
+
+
+def together(*names: str | Message) -> str | Message:
+    """Names one after the other: "Ola", "Ola and Kuba", "Ola, Kuba and Ewa" ("Ola, Kuba et Ewa")."""
+    *first, last = names
+    if not first:
+        return last
+    return Message(N_("%(names)s and %(last)s"), names=_commas(*first), last=last)
+
+
+def _commas(first: str | Message, *more: str | Message) -> str | Message:
+    return Message(N_("%(first)s, %(second)s"), first=first, second=_commas(*more)) if more else first
+
+
+# A seat nobody named is stored under its English default name ("Player 2", "North", "Player A";
+# a team's link "Team Ola"; the referee's and viewer's links), which is also the name the API
+# gives programs. These are the one list of those defaults: ``seat_name`` turns one into a
+# sentence said in the reader's language; a name a person typed stays as typed.
+SEAT_WORDS = {word: word for word in (N_("North"), N_("East"), N_("South"), N_("West"), N_("Referee"), N_("Viewer"))}
+_NUMBERED = re.compile(r"Player ([1-9][0-9]?)")
+_LETTERED = re.compile(r"Player ([A-Z])")
+_TEAM = re.compile(r"Team (.+)", re.S)
+
+
+def seat_name(name: str) -> str | Message:
+    """A stored name as it is said: a default name (``"Player 2"``, ``"North"``, ``"Team Ola"``) as a
+    ``Message`` in the reader's language, any other name as typed."""
+    if not isinstance(name, str):
+        return name
+    if name in SEAT_WORDS:
+        return Message(SEAT_WORDS[name])
+    if match := _NUMBERED.fullmatch(name):
+        return Message(N_("Player %(number)s"), number=int(match[1]))
+    if match := _LETTERED.fullmatch(name):
+        return Message(N_("Player %(letter)s"), letter=match[1])
+    if match := _TEAM.fullmatch(name):
+        return Message(N_("Team %(name)s"), name=match[1])
+    return name
 
 
 def dump(sentence: str | Message) -> str:

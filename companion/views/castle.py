@@ -13,8 +13,8 @@ from companion import api, schemas
 from companion.games import Game
 from companion.i18n import current_language, say
 from companion.rules import castle
-from companion.rules.cards import Card, from_picker
-from companion.rules.errors import N_, RuleError
+from companion.rules.cards import RANK_WORDS, Card, from_picker, letters, parse
+from companion.rules.errors import N_, Message, RuleError, versus
 from companion.web import render
 
 bp = Blueprint("castle", __name__, url_prefix="/castle")
@@ -37,11 +37,13 @@ def table_options(form: dict) -> dict:
     return {"players": players, "dealer": form.get("dealer") or "N", "names": names}
 
 
-def table_title(options: dict) -> str:
-    """A table's title in lists: the two sides, "Ola & Kuba v Ewa & Jan"."""
+def table_title(options: dict) -> str | Message:
+    """A table's title in lists: the two sides, "Ola & Kuba v Ewa & Jan" (an unnamed seat "North")."""
     names = {**castle.SEAT_NAMES, **{seat: name for seat, name in options.get("names", {}).items() if name}}
     teams = castle.TEAMS.get(options.get("players"), {})
-    return " v ".join(" & ".join(names[seat] for seat in seats) for seats in teams.values())
+    sides = [Message(N_("%(first)s & %(second)s"), first=names[seats[0]], second=names[seats[1]])
+             if len(seats) == 2 else names[seats[0]] for seats in teams.values()]
+    return versus(*sides) if sides else ""
 
 
 def table_action(form: dict, viewer: str) -> dict:
@@ -115,7 +117,8 @@ def calculator():
     tops = _read_or_report(
         lambda: castle.read_tops({p: request.args.get(p) for p in castle.PILES}), notices, {}
     )
-    checked = _read_or_report(lambda: from_picker(request.args.get("card"), field="card", lang=current_language()), notices, None)
+    # The piles and the card checked travel in hidden fields by their canonical names (4C, QH), whatever the page's language.
+    checked = _read_or_report(lambda: from_picker(request.args.get("card"), field="card"), notices, None)
     target = request.args.get("pile", "").strip().upper()
     try:
         tops, target, checked = _calculator_step(request.args.get("do"), tops, target, checked)
@@ -166,6 +169,7 @@ def help_page():
         before=_grid(before),
         after=_grid(after, highlight={pile, "B2"}),
         pickup_points=castle.PICKUP_POINTS,
+        rank_words=RANK_WORDS,
     )
 
 
@@ -291,7 +295,7 @@ def _calculator_step(do: object, tops: dict, target: str, checked: Card | None):
                 "castle_size", N_("The castle has 12 piles; you typed %(typed)s cards."), "row", typed=len(names)
             )
         named = dict(zip(READING_ORDER, names, strict=False))
-        tops = castle.read_tops({pile: "" if name == "-" else name for pile, name in named.items()})
+        tops = castle.read_tops({pile: "" if name == "-" else _canonical(name, pile) for pile, name in named.items()})
         return tops, _next_empty(tops, READING_ORDER[0]), checked
     if do == "check":
         card = _picked(args, "pick", N_("Pick the card to check: tap its rank, then its suit, or type it."))
@@ -322,7 +326,8 @@ def _calculator_view(tops: dict, target: str, checked: Card | None, notices: lis
         "refusals": [(pile, reason) for pile, reason in reasons.items() if reason],
         "legal": [pile for pile, reason in reasons.items() if reason is None],
         "missing": len(castle.PILES) - len(tops),
-        "row": " ".join(_names(tops).get(pile, "-") for pile in READING_ORDER) if tops else "",
+        "row": " ".join(_typed(tops[pile]) if pile in tops else "-" for pile in READING_ORDER) if tops else "",
+        "placeholder": " ".join(_typed(parse(EXAMPLE[pile]), lower=True) for pile in READING_ORDER),
         "notices": notices,
     }
 
@@ -380,7 +385,7 @@ def _dealt_castle(form: dict) -> dict:
                 "castle",
                 typed=len(names),
             )
-        return dict(zip(READING_ORDER, names, strict=True))
+        return {pile: _canonical(name, f"castle.{pile}") for pile, name in zip(READING_ORDER, names, strict=True)}
     named = {pile: form.get(pile) for pile in castle.PILES}
     missing = [pile for pile, text in named.items() if not isinstance(text, str) or not text.strip()]
     if missing:
@@ -388,7 +393,22 @@ def _dealt_castle(form: dict) -> dict:
             "castle_size", N_("The castle has 12 piles; still empty: %(missing)s."), "castle",
             missing=", ".join(missing),
         )
-    return named
+    return {pile: _canonical(text, f"castle.{pile}") for pile, text in named.items()}
+
+
+def _canonical(typed: str, field: str) -> str:
+    """A card typed in the page's letters (``dc`` in French) as its canonical name (``QH``)."""
+    return str(parse(typed, field, current_language()))
+
+
+def _typed(card: Card, lower: bool = False) -> str:
+    """A card as a player of the page's language types it: ``10C`` in English is ``10H`` in Polish and
+    ``10C`` (cœur) in French; with ``lower``, the placeholder's short form (``tc``, ``10c`` in French,
+    whose T is a suit)."""
+    ranks, suits = letters(current_language())
+    rank = "T" if lower and card.rank == "10" and "T" not in suits.values() else ranks.get(card.rank, card.rank)
+    name = rank + suits[card.suit]
+    return name.lower() if lower else name
 
 
 # What a number typed in a form counts, in a whole sentence each: without and with the text typed.

@@ -16,7 +16,7 @@ from companion.games import Game
 from companion.i18n import current_language, say
 from companion.rules import fort
 from companion.rules.cards import Card, from_picker, parse, parse_distinct
-from companion.rules.errors import N_, NP_, Message, RuleError, load
+from companion.rules.errors import N_, NP_, Message, RuleError, together
 from companion.web import render
 
 bp = Blueprint("fort", __name__, url_prefix="/fort")
@@ -50,12 +50,10 @@ def table_options(form: dict) -> dict:
     return {"players": players, "names": names}
 
 
-def table_title(options: dict) -> str:
-    """A table's title in lists: the players' names, "Ola, Kuba and Ewa"."""
+def table_title(options: dict) -> str | Message:
+    """A table's title in lists: the players' names, "Ola, Kuba and Ewa" (an unnamed one "Player 2")."""
     names = list(options.get("names") or [])
-    if len(names) < 2:
-        return "".join(names)
-    return say(Message(N_("%(names)s and %(last)s"), names=", ".join(names[:-1]), last=names[-1]))
+    return together(*names) if names else ""
 
 
 def table_action(form: dict, viewer: str) -> dict:
@@ -141,12 +139,6 @@ GAME = Game(
 
 
 # --- Pages ----------------------------------------------------------------------------
-
-
-@bp.app_template_filter("fort_said")
-def fort_said(stored: str | None) -> str:
-    """A reason the table's view keeps as a stored sentence (``errors.dump``), said in the page's language."""
-    return say(load(stored)) if stored else ""
 
 
 @bp.get("/")

@@ -18,7 +18,7 @@ from companion import api, schemas
 from companion.games import Game
 from companion.i18n import say
 from companion.rules import forteresse
-from companion.rules.errors import N_, Message, RuleError
+from companion.rules.errors import N_, Message, RuleError, versus
 from companion.web import render
 
 bp = Blueprint("forteresse", __name__, url_prefix="/forteresse")
@@ -43,10 +43,10 @@ def table_options(form: dict) -> dict:
     return {"mode": form.get("mode") or "phones", "first": form.get("first") or "random", "names": names}
 
 
-def table_title(options: dict) -> str:
-    """A table's title in lists: "Ola v Kuba"."""
-    names = {**_default_names(), **options.get("names", {})}
-    return say(Message(N_("%(first)s v %(second)s"), first=names["a"], second=names["b"]))
+def table_title(options: dict) -> str | Message:
+    """A table's title in lists: "Ola v Kuba" (an unnamed seat "Player A")."""
+    names = {**forteresse.DEFAULT_NAMES, **{seat: name for seat, name in options.get("names", {}).items() if name}}
+    return versus(names["a"], names["b"])
 
 
 def table_action(form: dict, viewer: str) -> dict:

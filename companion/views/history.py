@@ -19,7 +19,7 @@ from jinja2 import TemplateNotFound, UndefinedError
 from markupsafe import Markup
 
 from companion import charts, get_db, registry, store
-from companion.i18n import current_language, say
+from companion.i18n import current_language, say, say_name
 from companion.rules.errors import NP_, Message, RuleError
 from companion.web import form_dict
 
@@ -93,7 +93,7 @@ def rename(player_id: int):
         renamed = store.rename_player(get_db(), player_id, name)
     except RuleError as refused:
         return _player_page(player, 422, say(refused), {"name": name})
-    flash(gettext("%(old)s is now called %(new)s, in every play.", old=player["name"], new=renamed["name"]), "success")
+    flash(gettext("%(old)s is now called %(new)s, in every play.", old=say_name(player["name"]), new=say_name(renamed["name"])), "success")
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
 
@@ -109,7 +109,7 @@ def merge(player_id: int):
         store.merge_players(get_db(), player_id, other["id"])
     except RuleError as refused:
         return _player_page(player, 422, say(refused))
-    flash(gettext("%(other)s and %(name)s are one player now: %(name)s.", other=other["name"], name=player["name"]), "success")
+    flash(gettext("%(other)s and %(name)s are one player now: %(name)s.", other=say_name(other["name"]), name=say_name(player["name"])), "success")
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
 
@@ -124,7 +124,7 @@ def forget(player_id: int):
     """Forget the player's name at once: it becomes "Player N" in every play."""
     player = _player(player_id)
     forgotten = store.forget_player(get_db(), player_id)
-    flash(gettext("%(name)s is forgotten: every play now says %(number)s.", name=player["name"], number=forgotten["name"]),
+    flash(gettext("%(name)s is forgotten: every play now says %(number)s.", name=say_name(player["name"]), number=say_name(forgotten["name"])),
           "success")
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
@@ -196,8 +196,9 @@ def _player_page(player: dict, status: int = 200, error: str | None = None, kept
     ), status
 
 
-# What reading details of another shape raises: an imported play's details are any JSON object.
-UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError, UndefinedError)
+# What reading details of another shape raises: an imported play's details are any JSON object (a word
+# where a number should be: Babel's decimal.InvalidOperation, an ArithmeticError).
+UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError, ArithmeticError, UndefinedError)
 
 
 def _details(play: dict, game) -> Markup | None:
@@ -221,7 +222,7 @@ def _rounds_chart(play: dict, game) -> dict | None:
         unit, rounds = reader(play["details"]) if reader else ("round", [])
     except UNREADABLE:
         return None
-    names = [seat["name"] for seat in play["players"]]
+    names = [say_name(seat["name"]) for seat in play["players"]]
     whole = all(isinstance(value, int) and not isinstance(value, bool) for points in rounds for value in points)
     if not rounds or not whole or any(len(points) != len(names) for points in rounds):
         return None
@@ -233,7 +234,7 @@ def _rounds_chart(play: dict, game) -> dict | None:
         unit_name = gettext("Round")
         title = gettext("%(game)s: running totals after each round", game=say(game.name))
         lines = gettext("One line per player, from 0 before the first round.")
-    leaders = [seat["name"] for seat in play["players"] if seat["winner"]]
+    leaders = [say_name(seat["name"]) for seat in play["players"] if seat["winner"]]
     if leaders:
         won = say(Message(NP_("Won by: %(names)s.", "Won by: %(names)s."), count=len(leaders), names=", ".join(leaders)))
     else:
@@ -261,11 +262,11 @@ def _wins_chart(player: dict, stats: dict) -> dict | None:
         (date.fromisoformat(day), plays, wins) for day, plays, wins in store.player_days(get_db(), player["id"], zone)
     ]
     unit, counts = charts.counted_up(days)
-    title = gettext("%(name)s: plays and wins over time", name=player["name"])
+    title = gettext("%(name)s: plays and wins over time", name=say_name(player["name"]))
     description = say(Message(
-        NP_("%(count)s win in %(plays)s plays, counted up from the first play to the last.",
-            "%(count)s wins in %(plays)s plays, counted up from the first play to the last."),
-        count=stats["wins"], plays=stats["plays"],
+        NP_("%(wins)s of %(count)s play won, counted up from the first play to the last.",
+            "%(wins)s of %(count)s plays won, counted up from the first play to the last."),
+        count=stats["plays"], wins=stats["wins"],
     ))
     names = (gettext("Plays"), gettext("Wins"))
     return {

@@ -53,7 +53,7 @@ def create(game_slug: str):
         form = form_dict(game.list_fields)
         private = bool(form.pop("private", ""))  # "Keep this table out of the history"
         options = game.table_options(form)
-        title = game.table_title(options) if game.table_title else ""
+        title = game.stored_title(options)
         _table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
         security.count("tables")
     except RuleError as refused:
@@ -191,7 +191,7 @@ def release(token: str):
         return _refuse(
             link, table, game, 422, gettext("That seat is not taken by any phone: there is nothing to release.")
         )
-    message = gettext("%(seat)s's seat is free: the next phone to open its link takes it.", seat=released.label)
+    message = gettext("%(seat)s's seat is free: the next phone to open its link takes it.", seat=i18n.say_name(released.label))
     return _done(link, store.get_table(get_db(), table.id), game, message)
 
 
@@ -238,7 +238,7 @@ def rematch(token: str):
     if not _over(table, game):
         return _refuse(link, table, game, 422, gettext("A rematch starts once this table is finished."))
     options = game.rules.rematch_options(table.options, table.state)
-    title = game.table_title(options) if game.table_title else ""
+    title = game.stored_title(options)
     try:
         referee, made = store.rematch(get_db(), game.rules, table.id, options, title)
     except RuleError as refused:
@@ -356,7 +356,7 @@ def _open(token: str):
         abort(404)
     shared = getattr(game.rules, "TEAM_SEATS", False)
     if link.role == "seat" and not shared and not store.claim_seat(get_db(), link, _member()):
-        abort(403, description=gettext(SEAT_TAKEN, seat=link.label))
+        abort(403, description=gettext(SEAT_TAKEN, seat=i18n.say_name(link.label)))
     return link, table, game
 
 

@@ -18,8 +18,9 @@ from flask_babel import gettext
 
 from companion import api, schemas, store
 from companion.games import Game
+from companion.i18n import say_name
 from companion.rules import tactics, tactics_balance
-from companion.rules.errors import N_, Message, RuleError
+from companion.rules.errors import N_, Message, RuleError, versus
 from companion.web import render
 
 bp = Blueprint("tactics", __name__, url_prefix="/tactics")
@@ -57,11 +58,11 @@ def table_options(form: dict) -> dict:
     }
 
 
-def table_title(options: dict) -> str:
+def table_title(options: dict) -> str | Message:
     """A table's title in lists: "Ola v Kuba" (unnamed players by their number)."""
     names = options.get("names", {})
     ids = tactics.PLAYER_IDS[: options.get("players", 2)]
-    return " v ".join(names.get(player) or f"Player {number}" for number, player in enumerate(ids, start=1))
+    return versus(*(names.get(player) or f"Player {number}" for number, player in enumerate(ids, start=1)))
 
 
 def table_action(form: dict, viewer: str) -> dict:
@@ -234,7 +235,7 @@ def tactics_sides(view: dict, seen: str) -> dict[str, str]:
         for _ in range(turns):
             facing = CLOCKWISE[facing]
         player = by_direction.get(facing)
-        sides[screen] = f"{player['name']} ({player['seat']})" if player else ""
+        sides[screen] = f"{say_name(player['name'])} ({player['seat']})" if player else ""
     return sides
 
 

@@ -17,7 +17,7 @@ from companion import api, schemas
 from companion.games import Game
 from companion.i18n import say
 from companion.rules import zamek
-from companion.rules.errors import N_, Message, RuleError
+from companion.rules.errors import N_, Message, RuleError, versus
 from companion.web import render
 
 bp = Blueprint("zamek", __name__, url_prefix="/zamek")
@@ -59,9 +59,10 @@ def table_options(form: dict) -> dict:
     }
 
 
-def table_title(options: dict) -> str:
+def table_title(options: dict) -> str | Message:
     """A table's title in lists: "Ola v Kuba, extended"."""
-    return " v ".join(options["players"]) + f", {options.get('variant', 'basic')}"
+    template = N_("%(players)s, extended") if options.get("variant") == "extended" else N_("%(players)s, basic")
+    return Message(template, players=versus(*options["players"]))
 
 
 def table_action(form: dict, viewer: str) -> dict:
@@ -213,6 +214,15 @@ def picture_name(picture: str) -> str:
 def deck_name(deck: dict) -> str:
     """A deck's name: the shipped deck's in the page's language, another deck's as its author typed it."""
     return say(zamek.SHIPPED_DECK_NAME) if deck.get("id") == zamek.SHIPPED_DECK_ID else deck.get("name", "")
+
+
+@bp.app_template_filter("zamek_deck_words")
+def deck_words(reference: str) -> str:
+    """The deck a table or a score uses, for a hint: the shipped deck by its name in the page's language
+    and its reference, another deck by its reference."""
+    if reference == zamek.deck_reference(zamek.default_deck()):
+        return say(Message(N_("%(name)s (%(reference)s)"), name=Message(zamek.SHIPPED_DECK_NAME), reference=reference))
+    return say(Message(N_("deck %(reference)s"), reference=reference))
 
 
 @bp.app_template_filter("zamek_wins")

@@ -20,14 +20,14 @@ KUBA = {"walls": ["F2", "F3", "F4", "F5", "F6", "E2", "E3", "E4", "E5", "E6"],
 STANDING = re.compile(r'class="fc inner (wall|besieged)[^"]*" data-cell="([A-G][1-7])"')
 
 
-def _draw(page, fortress):
-    """Tap each cell of the drawing grid: once for a wall, twice for a besieged."""
+def _draw(page, fortress, button="This is my fortress"):
+    """Tap each cell of the drawing grid: once for a wall, twice for a besieged; then send it."""
     for taps, cells in ((1, fortress["walls"]), (2, fortress["besieged"])):
         for cell in cells:
             for _ in range(taps):
                 page.locator(f"#c-{cell}-empty").locator("xpath=..").click()
     assert (page.locator(".m-wall:checked").count(), page.locator(".m-besieged:checked").count()) == (10, 5)
-    page.get_by_role("button", name="This is my fortress").click()
+    page.get_by_role("button", name=button).click()
 
 
 def _address(page, server, label):

@@ -145,10 +145,10 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
 
     phone.get_by_role("link", name=kuba).first.click()
     expect(phone.get_by_role("heading", level=1)).to_have_text(kuba)
-    expect(phone.get_by_text("2 parties gagnées sur 2\u00a0: 100\u00a0%.")).to_be_visible()
+    expect(phone.get_by_text("Parties gagnées\u00a0: 2 sur 2, soit 100\u00a0%.")).to_be_visible()
     expect(phone.get_by_role("img", name=f"{kuba}\u00a0: parties et victoires au fil du temps")).to_be_visible()
     # castellan.js told the server the phone's time zone (a cookie): the days are Paris's
-    expect(phone.get_by_text("Les jours commencent à minuit, heure de Europe/Paris.")).to_be_attached()
+    expect(phone.get_by_text("Les jours commencent à minuit, dans le fuseau horaire Europe/Paris.")).to_be_attached()
     assert_fits(phone, "player, fr")
     assert_accessible(phone, both_widths=False)
     context.close()

@@ -61,7 +61,7 @@ def test_the_web_gives_a_sheet_in_the_asked_language_and_caches_each_language_ap
     assert "Score pad" in _words(english.data, tmp_path)
     assert browser.get("/print/score-pad.pdf?lang=pl").data == polish.data
     page = browser.get("/print", headers={"Accept-Language": "fr"}).data.decode()
-    assert "Imprimez à 100 % (les feuilles" in page  # a literal % in a {% trans %} block (%% in its msgid)
+    assert "Imprimez à 100\u00a0% (les feuilles" in page  # a literal % in a {% trans %} block (%% in its msgid)
     assert "Cartes vierges" in page and "Pour tous les jeux" in page
 
 

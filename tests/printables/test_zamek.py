@@ -45,7 +45,8 @@ def test_every_picture_card_shows_its_picture_in_english_and_polish(build_pdf, r
 def test_the_deck_cards_qr_code_names_the_deck(paper, build_pdf, read_pdf, render, scan):
     data = build_pdf("zamek-deck", paper=paper, base_url=BASE_URL)
     page = 15  # the seventh page of fronts: the tiles and the deck card
-    assert "Deck zamek-default@1" in read_pdf(data).pages[page - 1].extract_text()
+    words = read_pdf(data).pages[page - 1].extract_text()
+    assert "Castellan's default Zamek deck" in words and "zamek-default@1" in words
     assert scan(render(data, page)) == [DECK_URL]
 
 
@@ -105,7 +106,7 @@ def test_the_coloured_tiles_run_their_colour_3_mm_past_every_free_cut_line(paper
     image = render(build_pdf("zamek-deck", paper=paper), 2 + 2 * 6 + 1, dpi=100, mode="RGB")
     px = 100 / 25.4
     slot, bleed = geometry.fronts[0], geometry.bleeds[0]
-    yellow = tuple(int(TILE_COLOURS[3][2][i:i + 2], 16) for i in (1, 3, 5))
+    yellow = tuple(int(TILE_COLOURS[3][1][i:i + 2], 16) for i in (1, 3, 5))
 
     def colour_at(x: float, y: float) -> tuple[int, int, int]:
         return image.getpixel((round(x * px), round((geometry.page.h - y) * px)))

@@ -19,7 +19,7 @@ USED_TWICE = {**FORTRESS, "shots": "A2-E-cannon", "do": "fire", "from": "A2", "d
 REFUSED = {
     "en": "A2 has already been fired from this round: each firing cell serves once.",
     "fr": f"On a déjà tiré depuis A2 dans cette manche{NB}: chaque case de tir ne sert qu'une fois.",
-    "pl": "Z A2 już strzelano w tej rundzie: każde pole strzału służy raz.",
+    "pl": "Z A2 już strzelano w tej rundzie: z każdego pola strzału strzela się raz.",
 }
 
 
@@ -40,7 +40,7 @@ def _words(page: str) -> str:
                              "«" + NB + "Assiégé tué en B4." + NB + "»", "56 tirs possibles en tout"],
     }),
     ("pl", {
-        "/forteresse/": ["Oblężenie na papierze i ołówek", "2 graczy", "Załóż stół Forteresse",
+        "/forteresse/": ["Oblężenie na kartce z ołówkiem", "2 graczy", "Załóż stół Forteresse",
                          "Sędzia strzałów", "Kto strzela pierwszy w rundzie 1", "Gracz A"],
         "/forteresse/resolver": ["Forteresse: sędzia strzałów", "Zacznij strzelać", "10 murów i 5 oblężonych"],
         "/forteresse/score": ["Forteresse: karta wyników", "Policz punkty", "Gracz B"],
@@ -71,7 +71,7 @@ def test_the_apis_refusal_follows_accept_language_and_keeps_its_code(app):
     misses = client.post("/api/v1/forteresse/shot", headers={"Accept-Language": "pl"},
                          json={"fortress": OLA, "shot": {"from": "A1", "direction": "N", "weapon": "rifle"}})
     assert misses.get_json()["error"]["message"] == \
-        "Strzał z A1 w kierunku N nie trafia do twierdzy: z A1 strzelaj na SE."
+        "Strzał z A1 w kierunku N nie trafia do twierdzy: z A1 strzelaj w kierunku SE."
 
 
 def test_a_table_in_polish_and_its_move_log_in_french(browser, other_browser):

@@ -50,15 +50,15 @@ def test_the_history_page_in_each_language(app, browser, lang, said):
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("fr", ["2 parties gagnées sur 3" + NBSP + ": 67" + NBSP + "%.", "Par jeu", "Taux de victoire", "Meilleur score",
+    ("fr", ["Parties gagnées" + NBSP + ": 2 sur 3, soit 67" + NBSP + "%.", "Par jeu", "Taux de victoire", "Meilleur score",
             "50" + NBSP + "%", "625,0", "Joue le plus souvent avec", "3 parties ensemble", "Victoires au fil du temps",
-            "2 victoires en 3 parties, cumulées de la première partie à la dernière.",
-            "Les jours commencent à minuit, heure de UTC.", "01/10/2026", "Nouveau nom pour Ola, dans toutes les parties",
+            "Parties gagnées" + NBSP + ": 2 sur 3, cumulées de la première partie à la dernière.",
+            "Les jours commencent à minuit, dans le fuseau horaire UTC.", "01/10/2026", "Nouveau nom pour Ola, dans toutes les parties",
             "Oublier le nom de Ola…"]),
     ("pl", ["Wygrane: 2 z 3 rozgrywek, czyli 67%.", "Według gry", "Odsetek wygranych", "Najlepszy wynik", "50%",
             "625,0", "Najczęściej gra z", "3 wspólne rozgrywki", "Wygrane w czasie",
-            "2 wygrane w 3 rozgrywkach, liczone narastająco od pierwszej rozgrywki do ostatniej.",
-            "Dni zaczynają się o północy według czasu UTC.", "1.10.2026", "Nowe imię dla gracza Ola, we wszystkich rozgrywkach",
+            "Rozgrywki: 3, wygrane: 2, liczone narastająco od pierwszej rozgrywki do ostatniej.",
+            "Dni zaczynają się o północy w strefie czasowej UTC.", "1.10.2026", "Nowe imię dla gracza Ola, we wszystkich rozgrywkach",
             "Zapomnij imię gracza Ola…"]),
 ])
 def test_a_players_page_in_each_language(app, browser, lang, said):
@@ -92,7 +92,7 @@ def test_a_plays_page_and_its_chart_in_each_language(browser, lang, said):
 @pytest.mark.parametrize("lang, refusal, merged", [
     ("fr", "Un autre joueur s'appelle déjà Kuba" + NBSP + ": si Ola et Kuba sont la même personne, fusionnez-les plutôt.",
      "Kuba et Ola ne sont plus qu'un seul joueur" + NBSP + ": Ola."),
-    ("pl", "Inny gracz nazywa się już Kuba: jeśli Ola i Kuba to ta sama osoba, połącz ich zamiast tego.",
+    ("pl", "Inny gracz nazywa się już Kuba: jeśli Ola i Kuba to ta sama osoba, połącz ich w jednego gracza.",
      "Kuba i Ola to teraz jeden gracz: Ola."),
 ])
 def test_renaming_and_merging_answer_in_each_language(app, browser, lang, refusal, merged):
@@ -148,3 +148,23 @@ def test_the_plays_apis_refusal_in_each_language_keeps_its_english_code(app, lan
     refused = app.test_client().get("/api/v1/plays?limit=0", headers={"Accept-Language": lang})
     assert refused.status_code == 422
     assert refused.get_json()["error"] == {"code": "bad_limit", "message": message, "field": "limit"}
+
+
+@pytest.mark.parametrize("lang, zamek, fort", [
+    ("fr", ["Le jeu avancé.", "Une égalité, départagée par la reine.", "Ola" + NBSP + ": 5 éléments", "Kuba" + NBSP + ": 1 élément"],
+     ["Épreuve finale", "La partie s'est terminée par une épreuve finale, et la victoire a été partagée.", "Ola: 2"]),
+    ("pl", ["Wariant rozszerzony.", "Remis rozstrzygnięty przez posiadanie królowej.", "Ola: 5 elementów",
+            "Kuba: 1 element", "Ewa: 3 elementy"],
+     ["Finał", "Gra zakończyła się finałem, a zwycięstwo zostało podzielone.", "Ola: 2"]),
+])
+def test_a_zamek_and_a_fort_plays_details_in_each_language(app, browser, lang, zamek, fort):
+    _imported(app, [
+        {**_play(1, "zamek", [("Ola", 5, True), ("Kuba", 1, False), ("Ewa", 3, False)]),
+         "details": {"variant": "extended", "decided_by": "queen", "castles": [5, 1, 3]}},
+        {**_play(2, "fort", [("Ola", 1, True), ("Kuba", 1, True)]),
+         "details": {"ended_by": "showdown", "shared": True, "showdown": {"stage": 1, "tricks": [2, None]}}},
+    ])
+    for play_id, said in (("imported-play-0001", zamek), ("imported-play-0002", fort)):
+        page = words(text(browser.get(f"/history/{play_id}", headers={"Accept-Language": lang})))
+        for sentence in said:
+            assert sentence in page, (lang, sentence)

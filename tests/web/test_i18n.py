@@ -4,6 +4,7 @@ description are said in it, on the page and through the API, with CLDR's plural 
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,31 @@ def test_every_sentence_is_translated_and_none_is_fuzzy(lang, forms):
                                                        else [message.string]))
     ]
     assert untranslated == [], f"{lang}: translate these in {catalogs.po_path(lang)} (docs/translating.md)"
+
+
+_PARAMETER = re.compile(r"%\((\w+)\)[sdif]")
+_TAG = re.compile(r"</?([a-z][a-z0-9]*)")
+
+
+@pytest.mark.parametrize("lang", ["fr", "pl"])
+def test_every_translation_keeps_its_sentences_parameters_and_markup(lang):
+    """A translation naming a parameter its sentence lacks would fail when said (a 500), and one
+    dropping a parameter or a link would lose what the sentence says. A plural form may leave out
+    its ``count`` ("une carte")."""
+    catalog = _catalog(lang)
+    assert [(message.id, str(error)) for message, error in catalog.check()] == []
+    wrong = []
+    for message in catalog:
+        if not message.id:
+            continue
+        sources = message.id if isinstance(message.id, tuple) else (message.id,)
+        given = set(_PARAMETER.findall(" ".join(sources)))
+        tags = sorted(_TAG.findall(sources[0]))
+        for translation in message.string if isinstance(message.string, tuple) else (message.string,):
+            said = set(_PARAMETER.findall(translation))
+            if said - given or given - said - {"count"} or sorted(_TAG.findall(translation)) != tags:
+                wrong.append((sources[0], translation))
+    assert wrong == [], f"{lang}: these translations change their sentence's parameters or markup"
 
 
 def test_the_catalogs_hold_exactly_the_sentences_the_code_marks(tmp_path):
@@ -137,7 +163,7 @@ def test_a_rules_error_keeps_its_english_sentence_and_its_parameters():
     error = refused.value
     assert str(error) == error.message == "A player's name is at most 24 characters."
     assert error.code == "bad_players" and error.sentence.params == {"most": 24}
-    assert i18n.say(error, "pl") == "Imię gracza może mieć najwyżej 24 znaków."
+    assert i18n.say(error, "pl") == "Imię gracza może mieć do 24 znaków."
     with pytest.raises(RuleError) as refused:
         scorepad.apply(scorepad.new_table({"players": ["Ola"]}, 1), {"type": "round", "points": [10**6]}, "referee")
     assert "(at most 100,000)" in str(refused.value)
@@ -153,7 +179,7 @@ def test_a_sentence_is_stored_and_read_back_with_its_parameters():
     assert load("Ola plays.") == "Ola plays."  # a description stored before sentences were kept whole
     assert i18n.say(Message(N_("In the action, “%(name)s” must be %(kinds)s."), name="n",
                             kinds=Either([N_("text"), N_("a list")])), "pl") == \
-        "W akcji „n” musi być: tekst lub lista."
+        "W akcji pole „n” musi być: tekst lub lista."
 
 
 @pytest.mark.parametrize("lang, typed, card, label", [
@@ -195,8 +221,12 @@ def test_the_card_picker_shows_and_reads_the_pages_letters(browser):
     assert '<input type="radio" name="pick_rank" value="Q"><span>D</span>' in page
     assert '<input type="radio" name="pick_rank" value="J"><span>W</span>' in page
     assert "albo wpisz ją" in page and '<span class="sr-only">kier</span>' in page
-    refused = text(browser.get("/castle/calculator?card=QH", headers={"Accept-Language": "fr"}))
+    refused = text(browser.get("/castle/calculator?do=check&pick=QH", headers={"Accept-Language": "fr"}))
     assert "(A, 2-10, V, D, R)" in refused and "(P, C, K, T)" in refused  # QH is no card in French
+    # The card checked travels on in a hidden field by its canonical name, which every language reads.
+    kept = text(browser.get("/castle/calculator?do=check&pick=DC", headers={"Accept-Language": "fr"}))
+    assert '<input type="hidden" name="card" value="QH">' in kept
+    assert "(P, C, K, T)" not in text(browser.get("/castle/calculator?card=QH", headers={"Accept-Language": "fr"}))
 
 
 def test_a_phone_that_changes_language_gets_the_live_table_again(browser):

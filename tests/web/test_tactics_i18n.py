@@ -29,7 +29,7 @@ def words(html: str) -> str:
         "/tactics/": ["Posez des cartes sur une petite grille", "2 joueurs (3x3) ou 4 (4x4)", "Suivre un match",
                       "Joueur 2, place N à deux joueurs, W à quatre", "Ouvrir une table de Square Tactics",
                       "Les factions", "15 cartes"],
-        f"/tactics/score?{SCORES}": ["Square Tactics" + NBSP + ": feuille de points", "Partie 3", "Coins sur 4",
+        f"/tactics/score?{SCORES}": ["Square Tactics" + NBSP + ": feuille de score", "Partie 3", "Coins sur 4",
                                      "Compter les points", "Ola mène avec 9.",
                                      "Coin 1 point, bord 2, centre 3" + NBSP + "; chaque carte prise 1."],
         "/tactics/score?players=4": ["4 joueurs, 4x4", "Bords sur 8", "(les quatre cases intérieures du plateau 4x4 "
@@ -59,8 +59,8 @@ def test_tactics_pages_in_each_language(browser, lang, pages):
             "Touchez la case où {first} a posé la carte.", "Ou tapez ses quatre nombres", "Vu depuis",
             "Saisir la main de {second} (0 sur 3 saisies)"]),
     ("pl", ["Partia 1 z 3", "Zagranie gracza {second}", ": Karta [9 9 9 9] na B3.", "9 kontra 1 → zdobywa B2", "Zdobyta 1 karta: B2, pole jest teraz puste.",
-            "Gracz {second} zdobył w tej partii 1 kartę.", "Kolej gracza {first}", "Zagraj te liczby",
-            "Dotknij pola, na którym gracz {first} położył kartę.", "Albo wpisz jej cztery liczby", "Widok z miejsca",
+            "Gracz {second} ma w tej partii 1 zdobytą kartę.", "Kolej gracza {first}", "Zagraj te liczby",
+            "Dotknij pola, na które gracz {first} kładzie kartę.", "Albo wpisz jej cztery liczby", "Widok z miejsca",
             "Wpisz rękę gracza {second} (wpisano 0 z 3)"]),
 ])
 def test_a_capture_on_the_table_is_told_in_the_pages_language(browser, lang, said):
@@ -111,7 +111,7 @@ def test_the_api_refuses_in_the_accepted_language_with_the_english_code(app, lan
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("fr", ["Square Tactics" + NBSP + ": comment jouer", "Ce qu’il vous faut", "Castellan en imprime 4" + NBSP + ":",
+    ("fr", ["Square Tactics" + NBSP + ": comment jouer", "Ce qu'il vous faut", "Castellan en imprime 4" + NBSP + ":",
             "Posée depuis la place S (côté sud)" + NBSP + ": son haut pointe vers le nord.",
             "Le vôtre est plus fort",
             "W est sud ouest nord",  # the seat table's row for W: where its top, right, bottom and left point
@@ -132,7 +132,7 @@ def test_the_help_page_in_each_language(browser, lang, said):
 
 def test_the_sheets_in_polish_read_back(browser, tmp_path):
     pad = " ".join(pdf_words(sheet("tactics-score-pad", "pl"), tmp_path).split())
-    assert "Bloczek wyników, mecz z trzech partii" in pad
+    assert "Notes wyników, mecz z trzech partii" in pad
     assert "W każdej partii: 1 za każdą zdobytą kartę przeciwnika; za zajęte pole: narożne 1, boczne 2, środkowe 3" in pad
     assert pad.count("Gracz Zdobyte Narożne × 1 Boczne × 2 Środkowe × 3 Suma") == 3
     assert "Partia 3" in pad and "Mecz: suma trzech partii" in pad and pad.count("Imię i suma") == 4

@@ -351,7 +351,7 @@ def test_the_referee_takes_out_a_member_who_left(browser, team_table):
 def test_the_score_sheet_scores_each_castle_and_names_the_tie_break(browser):
     page = words(browser.get("/zamek/score?name1=Ola&castle1=41&name2=Kuba&castle2=34"))
     assert "Ola wins on a tie, holding the king." in page
-    assert "deck zamek-default@1" in page
+    assert "Castellan's default Zamek deck (zamek-default@1)" in page
     assert "Ola 5 2 elements, king 3 Kuba 5 2 elements, queen 3" in page
 
 

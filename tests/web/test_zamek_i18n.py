@@ -4,6 +4,8 @@ each in the reader's language, the API's code unchanged."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 
 import pytest
 
@@ -52,3 +54,27 @@ def test_the_score_sheet_names_the_winner_in_the_page_language(browser, lang, se
 def test_the_zamek_page_speaks_the_page_language(browser, lang, sentences):
     page = text(browser.get("/zamek/", headers={"Accept-Language": lang}))
     assert all(sentence in page for sentence in sentences)
+
+
+@pytest.mark.parametrize(("lang", "sentences"), [
+    ("fr", ["Comment jouer à Zamek", "La partie continue au-delà de 10 éléments",
+            "Les paires se comptent une princesse avec un chevalier", "Le paquet Zamek de Castellan"]),
+    ("pl", ["Jak grać w Zamek", "Gra toczy się dalej po 10 elementach",
+            "Pary liczy się jako jedna księżniczka z jednym rycerzem", "Domyślna talia Castellana do Zamku"]),
+])
+def test_the_help_page_speaks_the_page_language(browser, lang, sentences):
+    page = text(browser.get("/zamek/help", headers={"Accept-Language": lang}))
+    assert all(sentence in page for sentence in sentences)
+    assert "How to play" not in page and "The wizard belongs" not in page
+
+
+def test_the_score_pad_printed_in_polish_reads_back_in_polish(browser, tmp_path):
+    tool = shutil.which("pdftotext") or pytest.fail("pdftotext is missing: run `make debs`")
+    path = tmp_path / "pad.pdf"
+    path.write_bytes(browser.get("/print/zamek-score-pad.pdf?lang=pl").data)
+    words = " ".join(subprocess.run([tool, str(path), "-"], check=True, capture_output=True, text=True).stdout.split())
+    for sentence in ("Notes wyników, wariant rozszerzony", "Talia zamek-default@1: Domyślna talia Castellana do Zamku.",
+                     "Król 41, królowa 34, czarnoksiężnik 18", "Pary księżniczka–rycerz", "Ma czarnoksiężnika? (remisy)",
+                     "Wygrywa najwyższa suma."):
+        assert sentence in words
+    assert "Knights" not in words and "Highest total" not in words

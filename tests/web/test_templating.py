@@ -1,0 +1,83 @@
+"""companion/templating.py takes shortcuts through Jinja's private behaviour (Context.call, a
+template's default module, the name compiled templates escape with) and keeps drawn pieces
+(``once``). Real pages drawn with them must be what Flask's plain Jinja environment draws:
+if a Jinja upgrade changes what the shortcuts rely on, this fails (pyproject.toml pins Jinja2's
+minor series they were checked against)."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+
+import jinja2
+import pytest
+from flask.templating import Environment as FlaskEnvironment
+
+from companion import create_app, db, store, templating
+from tests.bench import BENCH_OPTIONS, random_moves
+
+# What differs between two renderings of one page by design: the session's CSRF token, a
+# form's fresh idempotency key.
+_TOKENS = re.compile(r'((?:csrf_token|idempotency_key)"[^>]*value="|X-CSRF-?Token"?: ")[^"]+')
+
+
+def _mid_game_tables(database: str) -> dict[str, str]:
+    """Every game's table halfway through a random game (seeded): its referee's token."""
+    db.migrate(database)
+    conn = db.connect(database)
+    tokens = {}
+    for name, options in {"scorepad": {"players": ["Ola", "Kuba", "Ada"]}, **BENCH_OPTIONS}.items():
+        rules = importlib.import_module(f"companion.rules.{name}")
+        table, links = store.create_table(conn, rules, name, options)
+        moves = random_moves(name, rules, table.state, random.Random(name), limit=160)
+        for actor, action in moves[: max(len(moves) // 2, 1)]:
+            table = store.act(conn, rules, table.id, actor, action, table.version)
+        tokens[name] = links[0].token
+    conn.close()
+    return tokens
+
+
+def _pages(app, tokens: dict[str, str], lang: str) -> dict[str, str]:
+    pages = {}
+    for name, token in tokens.items():
+        client = app.test_client()
+        client.set_cookie("lang", lang)
+        for path, headers in ((f"/t/{token}", {}), (f"/t/{token}/live", {"HX-Request": "true"})):
+            response = client.get(path, headers=headers)
+            assert response.status_code == 200, (path, response.data[:300])
+            pages[f"{name} {lang} {path}"] = _TOKENS.sub(r"\1-", response.get_data(as_text=True))
+    return pages
+
+
+def test_pages_are_what_plain_jinja_draws(tmp_path, monkeypatch):
+    database = str(tmp_path / "castellan.sqlite3")
+    tokens = _mid_game_tables(database)
+    config = {"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SWEEP_DAYS": 0}
+    fast = create_app(config)
+    assert isinstance(fast.jinja_env, templating.TemplateEnvironment)
+    # twice: the second time every drawn piece comes from what ``once`` kept
+    drawn = {lang: [_pages(fast, tokens, lang) for _ in range(2)] for lang in ("en", "fr")}
+
+    monkeypatch.setattr(templating, "TemplateEnvironment", FlaskEnvironment)
+    monkeypatch.setattr(templating, "TemplateClass", jinja2.Template)
+    monkeypatch.setattr(templating, "KEPT_MAX", 0)
+    templating._kept.clear()
+    plain = create_app(config)
+    assert type(plain.jinja_env) is FlaskEnvironment and plain.jinja_env.template_class is jinja2.Template
+    for lang, (first, again) in drawn.items():
+        expected = _pages(plain, tokens, lang)
+        assert not templating._kept
+        assert expected.keys() == first.keys()
+        for page, text in expected.items():
+            assert first[page] == text, page
+            assert again[page] == text, page
+    # the kept pieces were drawn in each page's own language
+    assert re.search(r'class="tcard [^>]*aria-label="[^"]*: haut \d, droite \d', drawn["fr"][1][f"tactics fr /t/{tokens['tactics']}"])
+    assert re.search(r'class="tcard [^>]*aria-label="[^"]*: top \d, right \d', drawn["en"][1][f"tactics en /t/{tokens['tactics']}"])
+
+
+@pytest.mark.parametrize("value", [1, True, 1.0, "1"])
+def test_kept_pieces_tell_arguments_apart_by_type(value):
+    frozen = {type(other): templating._frozen(other) for other in (1, True, 1.0, "1")}
+    assert [kind for kind, key in frozen.items() if key == templating._frozen(value)] == [type(value)]
