@@ -85,8 +85,8 @@ NEEDS_MORE = {
 }
 # Who holds which colour once the first card is played, the first team named first.
 COLOURS_FIXED = {
-    "red": N_("%(first)s are red and %(second)s are black."),
-    "black": N_("%(first)s are black and %(second)s are red."),
+    "red": N_("Colours from now on: %(first)s red, %(second)s black."),
+    "black": N_("Colours from now on: %(first)s black, %(second)s red."),
 }
 
 SEATS: tuple[str, ...] = ()  # nothing is secret: the companion tracks the table, not the hands

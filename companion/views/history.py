@@ -264,9 +264,9 @@ def _wins_chart(player: dict, stats: dict) -> dict | None:
     unit, counts = charts.counted_up(days)
     title = gettext("%(name)s: plays and wins over time", name=say_name(player["name"]))
     description = say(Message(
-        NP_("%(count)s win in %(plays)s plays, counted up from the first play to the last.",
-            "%(count)s wins in %(plays)s plays, counted up from the first play to the last."),
-        count=stats["wins"], plays=stats["plays"],
+        NP_("%(wins)s of %(count)s play won, counted up from the first play to the last.",
+            "%(wins)s of %(count)s plays won, counted up from the first play to the last."),
+        count=stats["plays"], wins=stats["wins"],
     ))
     names = (gettext("Plays"), gettext("Wins"))
     return {

@@ -565,7 +565,7 @@ def test_describe_says_the_action_in_plain_words():
     assert str(deal) == "North deals 10 cards each and lays out the castle."
     assert str(castle.describe(state, {"type": "play", "card": "qs", "pile": "c3"}, "referee")) == (
         "East plays the queen of spades on C3, over the 8 of diamonds. "
-        "North & South are red and East & West are black."
+        "Colours from now on: North & South red, East & West black."
     )
     assert str(castle.describe(state, {"type": "pass", "taken": "7D"}, "referee")) == (
         "East passes; South takes the 7 of diamonds."

@@ -52,7 +52,7 @@ def test_the_history_page_in_each_language(app, browser, lang, said):
 @pytest.mark.parametrize("lang, said", [
     ("fr", ["Parties gagnées" + NBSP + ": 2 sur 3, soit 67" + NBSP + "%.", "Par jeu", "Taux de victoire", "Meilleur score",
             "50" + NBSP + "%", "625,0", "Joue le plus souvent avec", "3 parties ensemble", "Victoires au fil du temps",
-            "2 victoires en 3 parties, cumulées de la première partie à la dernière.",
+            "Parties gagnées" + NBSP + ": 2 sur 3, cumulées de la première partie à la dernière.",
             "Les jours commencent à minuit, dans le fuseau horaire UTC.", "01/10/2026", "Nouveau nom pour Ola, dans toutes les parties",
             "Oublier le nom de Ola…"]),
     ("pl", ["Wygrane: 2 z 3 rozgrywek, czyli 67%.", "Według gry", "Odsetek wygranych", "Najlepszy wynik", "50%",

@@ -193,7 +193,7 @@ def test_a_players_page_counts_wins_rates_scores_and_opponents(app, browser):
     svg = re.search(r"<svg class=\"chart\".*?</svg>", page, re.S).group(0)
     lines = read_back(svg.replace("&amp;", "&"))["lines"]
     assert [y for _x, y in lines["Plays"]] == [1, 2, 3] and [y for _x, y in lines["Wins"]] == [1, 1, 2]
-    assert "2 wins in 3 plays" in svg
+    assert "2 of 3 plays won" in svg
 
 
 def test_a_players_best_score_is_the_lowest_where_the_lowest_total_wins(app, browser):

@@ -70,7 +70,7 @@ def test_a_tracked_play_shows_each_step_the_capture_and_whose_turn(browser):
     assert response.status_code == 200 and html.lstrip().startswith('<section id="live"')
     # Whatever seat the second player has, one of the 9s meets the 1 facing it.
     assert "9 vs 1 → capture B2" in html
-    assert "Captured 1: B2, now empty." in html and f"{second} has taken 1 this game." in html
+    assert "Captured 1: B2, now empty." in html and f"{second} has taken 1 card this game." in html
     assert mover(html) == first
     assert re.search(rf"<th scope=\"row\">.*?{second}.*?</th>\s*<td>\d+</td><td>\d+</td><td>1</td>", html, re.S)
     assert f"<strong>Recorded.</strong> {second} plays" in html and "captures B2" in html
@@ -287,7 +287,7 @@ def test_the_score_sheet_knows_the_4x4_board(browser):
 
 @pytest.mark.parametrize(("query", "message"), [
     ("g1_p1_corners=3&g1_p2_corners=2", "Game 1: The 3x3 board has only 4 corners"),
-    ("g2_p1_centres=2", "has only 1 centres"),
+    ("g2_p1_centres=2", "has only 1 centre, and more"),
     ("g1_p1_captured=x", "Player 1's captured must be a whole number"),
     ("g1_p1_captured=%C2%B2", "Player 1's captured must be a whole number, and “²” is not one"),  # was a 500
     ("g3_p2_sides=-1", "Player 2's sides must be a whole number"),
