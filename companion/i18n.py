@@ -84,6 +84,7 @@ def _install_gettext(env) -> None:
 
     @pass_eval_context
     def ngettext(eval_ctx, singular: str, plural: str, num: int, /, **variables) -> str:
+        num = variables.get("count", num)  # Jinja passes the block's first parameter; the form follows count
         variables.setdefault("num", num)
         return said(eval_ctx, _catalog().ungettext(singular, plural, num), variables)
 
@@ -95,6 +96,7 @@ def _install_gettext(env) -> None:
     @pass_eval_context
     def npgettext(eval_ctx, context: str, singular: str, plural: str, num: int, /, **variables) -> str:
         variables.setdefault("context", context)
+        num = variables.get("count", num)
         variables.setdefault("num", num)
         return said(eval_ctx, _catalog().unpgettext(context, singular, plural, num), variables)
 

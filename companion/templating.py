@@ -104,9 +104,12 @@ def _escape_output(value):
     return markupsafe.escape(value)
 
 
-# Drawn pieces kept by ``once``: (macro, language, arguments) -> the HTML. Emptied when full.
+# Drawn pieces kept by ``once``: (macro, language, arguments) -> the HTML. Emptied when it holds
+# KEPT_MAX pieces or KEPT_CHARS characters of HTML (a Forteresse board is about 5,000).
 KEPT_MAX = 8192
+KEPT_CHARS = 8_000_000
 _kept: dict = {}
+_kept_chars = [0]
 
 
 def once_per(variant: Callable[[], object]):
@@ -114,7 +117,7 @@ def once_per(variant: Callable[[], object]):
     page's language) and arguments, and giving that HTML again for the same ones.
 
     For the pieces a table page draws dozens of times (a Square Tactics card, a playing card,
-    a Forteresse cell's marks), whose HTML depends only on their arguments and the language:
+    a Forteresse cell's marks, a board whose cells did not change), whose HTML depends only on their arguments and the language:
     a macro call costs Jinja about as much as a small page. A template file wraps such a macro
     where it defines it (``{% set tcard = once(_tcard) %}``), so the templates importing it
     are unchanged. Arguments are told apart by type as well as value (``True`` is not ``1``);
@@ -133,9 +136,11 @@ def once_per(variant: Callable[[], object]):
             if html is None:
                 html = macro(*args, **kwargs)
                 if KEPT_MAX:
-                    if len(_kept) >= KEPT_MAX:
+                    if len(_kept) >= KEPT_MAX or _kept_chars[0] >= KEPT_CHARS:
                         _kept.clear()
+                        _kept_chars[0] = 0
                     _kept[key] = html
+                    _kept_chars[0] += len(html)
             return html
 
         return drawn
@@ -143,15 +148,20 @@ def once_per(variant: Callable[[], object]):
     return once
 
 
+_AS_THEY_ARE = frozenset({str, int, type(None)})  # a key as they are: no two of them compare equal
+
+
 def _frozen(value):
     """``value`` as a key: plain data (text, numbers, lists, dicts) told apart by type."""
     kind = type(value)
-    if kind is str or kind is int or value is None:
+    if kind in _AS_THEY_ARE:
         return value
     if kind is dict:
-        return (dict, tuple([(key, _frozen(item)) for key, item in value.items()]))
+        return (dict, tuple([
+            (key, item if type(item) in _AS_THEY_ARE else _frozen(item)) for key, item in value.items()
+        ]))
     if kind is list or kind is tuple:
-        return (kind, tuple([_frozen(item) for item in value]))
+        return (kind, tuple([item if type(item) in _AS_THEY_ARE else _frozen(item) for item in value]))
     if kind is bool or kind is float or kind is markupsafe.Markup:
         return (kind, value)
     raise TypeError(kind)

@@ -371,7 +371,8 @@ def describe(state: dict, action: dict, actor: str) -> Message:
     after = apply(state, action, actor)
     last = after["last"]
     card = last["card"]
-    params = {"player": after["names"][last["player"]], "card": card["name"], "numbers": _numbers(card["edges"]),
+    name = Message(N_("a card")) if card.get("typed") else card["name"]  # a typed card is named by its numbers alone
+    params = {"player": after["names"][last["player"]], "card": name, "numbers": _numbers(card["edges"]),
               "cell": last["cell"], "captured": ", ".join(last["captured"])}
     stopped = last["steps"] and last["steps"][-1]["result"] == "stop"
     if stopped:
@@ -704,7 +705,8 @@ def _apply_play(state: dict, action: dict) -> dict:
     if cell in state["board"]:
         raise RuleError("occupied", N_("%(cell)s already holds a card: play on an empty cell."), "cell", cell=cell)
     card = _take_card(state, player, action)
-    held = {"owner": player, "edges": card["edges"], "card": card["id"], "name": card["name"]}
+    held = {"owner": player, "edges": card["edges"], "card": card["id"], "name": card["name"],
+            **({"typed": True} if card.get("typed") else {})}
     result = play(state["board"], state["seats"], state["size"], cell, held)
     for taken in result["captured"]:
         state["captured"][player].append(state["board"][taken]["card"])

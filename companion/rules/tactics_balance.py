@@ -12,8 +12,8 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from itertools import chain, combinations
-from operator import itemgetter
+from itertools import combinations, repeat
+from operator import and_, itemgetter, rshift
 from xml.sax.saxutils import escape
 
 from companion.rules import tactics
@@ -27,6 +27,14 @@ PLAYERS = ("p1", "p2")  # the rules module's names of players 0 and 1
 CELLS = tactics.cells(SIZE)  # cell numbers 0-8 are these cells, column then row
 VALUES = tuple(tactics.cell_value(cell, SIZE) for cell in CELLS)
 OCCUPIED = 1 << 17  # added to a cell's key while a card lies on it (codes stay below 9 * 10,000)
+# A player's nine keys in one integer, cell x's at bit 18 x: a key stays below 2 ** 18 and above
+# 0, so adding a card's marks to the nine keys at once is adding two integers.
+BITS = 18
+KEY = (1 << BITS) - 1
+AT = tuple(BITS * x for x in range(len(CELLS)))
+START = sum(x << at for x, at in enumerate(AT))  # the empty board's keys
+LAID = tuple(OCCUPIED << at for at in AT)  # what a card laid on a cell adds to both players' keys of it
+POSITIONS_KEPT = 32_768  # a side's cache of positions is emptied past this many (it refills): about 10 MB a side
 
 
 # --- the board as integer tables, derived once from the rules module ---------------------
@@ -109,6 +117,8 @@ class _Gains(dict):
     def __missing__(self, key: int) -> bytes:
         if key >= OCCUPIED:
             gains = bytes(len(self.cards))
+        elif key < 9:  # no opponent's card next to it: every card gains the cell's value
+            gains = bytes([VALUES[key]]) * len(self.cards)
         else:
             facing, value = _facing(self.player, key), VALUES[key % 9]
             gains = bytes([_gain(value, facing, edges) for edges in self.cards])
@@ -128,17 +138,31 @@ class _Captures(dict):
         return captured
 
 
+class _Positions(dict):
+    """A side's nine keys in one integer -> the nine cells' gains joined, filled on demand: the
+    same positions come back game after game (three turns in four)."""
+
+    def __init__(self, gains: _Gains):
+        super().__init__()
+        self.lookup = gains.__getitem__
+
+    def __missing__(self, keys: int) -> bytes:
+        if len(self) >= POSITIONS_KEPT:
+            self.clear()
+        joined = self[keys] = b"".join(map(self.lookup, map(and_, map(rshift, repeat(keys), AT), repeat(KEY))))
+        return joined
+
+
 class _Pickers(dict):
     """A hand (card numbers in order) -> what picks its cards' gains, cell by cell, out of the
-    nine cells' gains joined end to end."""
+    nine cells' gains joined end to end. One for every deck of the same size (``_pickers``)."""
 
     def __init__(self, cards: int):
         super().__init__()
-        # Where each card's gain lies in the nine cells' gains joined: cell by cell.
-        self.places = [range(card, len(CELLS) * cards, cards) for card in range(cards)]
+        self.starts = range(0, len(CELLS) * cards, cards)  # where each cell's gains begin, joined
 
     def __missing__(self, hand: tuple[int, ...]) -> itemgetter:
-        picker = self[hand] = itemgetter(*chain.from_iterable(zip(*map(self.places.__getitem__, hand), strict=True)))
+        picker = self[hand] = itemgetter(*[start + card for start in self.starts for card in hand])
         return picker
 
 
@@ -148,12 +172,13 @@ class Side:
     def __init__(self, player: int, cards: tuple[tuple[int, ...], ...]):
         self.player, self.cards = player, cards
         self.gains = _Gains(player, cards)
-        self.lookup = self.gains.__getitem__
-        self.pickers = _Pickers(len(cards))
+        self.positions = _Positions(self.gains)
+        self.pickers = _pickers(len(cards))
         self.captures = _Captures(player, cards)
-        # What a card laid on a cell adds to the opponent's keys of the cells next to it.
+        # What a card laid on a cell adds to the opponent's keys (its cell's, and those of the
+        # cells next to it), as one integer to add to their nine.
         self.marks = tuple(
-            tuple(((cell, OCCUPIED), *((x, digit * edges[facing]) for x, digit, facing in _DIGITS[1 - player][cell]))
+            tuple(LAID[cell] | sum(digit * edges[facing] << AT[x] for x, digit, facing in _DIGITS[1 - player][cell])
                   for edges in cards)
             for cell in range(len(CELLS))
         )
@@ -172,19 +197,20 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
     A play's gain is exactly what it adds to the difference between the two totals.
     """
     draw = rng.random
-    decks = [list(range(len(side.cards))) for side in sides]
+    first, second = sides
+    decks = [list(range(len(first.cards))), list(range(len(second.cards)))]
     hands = [[deck.pop(int(draw() * len(deck))) for _ in range(tactics.HAND_SIZE)] for deck in decks]
-    keys = [list(range(len(CELLS))), list(range(len(CELLS)))]
-    marks = [()] * len(CELLS)
+    keys = [START, START]  # each player's nine keys (see AT)
+    marks = [0] * len(CELLS)  # what the card on each cell added to its opponent's keys
     margin, empty, left = 0, len(CELLS), len(decks[0]) + len(decks[1]) + 2 * tactics.HAND_SIZE
-    turns = [(1 - 2 * player, hands[player], sides[player].lookup, sides[player].pickers, sides[player].captures,
-              sides[player].marks, keys[player], keys[1 - player], decks[player]) for player in (0, 1)]
-    join = b"".join
+    turns = ((0, 1, 1, hands[0], first.positions, first.pickers, first.captures, first.marks, decks[0]),
+             (1, 0, -1, hands[1], second.positions, second.pickers, second.captures, second.marks, decks[1]))
     while empty and left:
-        for sign, hand, lookup, pickers, captures, side_marks, mine, theirs, deck in turns:
+        for player, other, sign, hand, positions, pickers, captures, side_marks, deck in turns:
             if not hand:
                 continue  # no card in hand: pass
-            gains = pickers[tuple(hand)](join(map(lookup, mine)))
+            mine = keys[player]
+            gains = pickers[tuple(hand)](positions[mine])
             best = max(gains)
             chosen = gains.index(best)
             ties = int(draw() * gains.count(best))
@@ -194,18 +220,17 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
             cell, index = divmod(chosen, len(hand))
             card = hand.pop(index)
             margin += sign * best
+            theirs = keys[other]
             if best != VALUES[cell]:  # something was captured
-                for target in captures[mine[cell] << 5 | card]:
+                for target in captures[(mine >> AT[cell] & KEY) << 5 | card]:
                     empty += 1
-                    theirs[target] -= OCCUPIED
-                    for x, mark in marks[target]:
-                        mine[x] -= mark
+                    theirs -= LAID[target]
+                    mine -= marks[target]
             marks[cell] = laid = side_marks[cell][card]
             empty -= 1
             left -= 1
-            mine[cell] += OCCUPIED
-            for x, mark in laid:
-                theirs[x] += mark
+            keys[player] = mine + LAID[cell]
+            keys[other] = theirs + laid
             if deck:
                 hand.append(deck.pop(int(draw() * len(deck))))
             if not empty or not left:
@@ -345,6 +370,15 @@ def _gain(gain: int, facing: list[tuple[int, int, int]], edges: tuple[int, ...])
 
 
 _SIDES: dict[tuple[int, tuple], Side] = {}
+_PICKERS: dict[int, _Pickers] = {}
+
+
+def _pickers(cards: int) -> _Pickers:
+    """The pickers of every deck of ``cards`` cards, kept for the process's life: a picker
+    depends on the hand alone, so the sides of one size share them (and fill them once)."""
+    if cards not in _PICKERS:
+        _PICKERS[cards] = _Pickers(cards)
+    return _PICKERS[cards]
 
 
 def _side(player: int, cards: tuple) -> Side:

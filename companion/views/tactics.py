@@ -20,7 +20,7 @@ from companion import api, schemas, store
 from companion.games import Game
 from companion.i18n import say_name
 from companion.rules import tactics, tactics_balance
-from companion.rules.errors import N_, Message, RuleError, versus
+from companion.rules.errors import N_, NP_, Message, RuleError, seat_name, versus
 from companion.web import render
 
 bp = Blueprint("tactics", __name__, url_prefix="/tactics")
@@ -443,23 +443,42 @@ def _score_game(view: dict, game: int) -> dict:
     board, captured = {}, {}
     for player in ids:
         name = view["names"][player] or f"Player {ids.index(player) + 1}"
-        numbers = {key: _count(view["counts"][(game, player, key)], f"{name}'s {key}") for key in SCORE_FIELDS}
+        numbers = {key: _count(view["counts"][(game, player, key)], f"{name}'s {key}", _NOT_A_COUNT[key],
+                               seat_name(name)) for key in SCORE_FIELDS}
         captured[player] = numbers["captured"]
         for kind in CELL_KINDS:
             if numbers[kind] > len(free[kind]):
-                raise RuleError("too_many_cells", f"The {size}x{size} board has only {view['limits'][kind]} "
-                                f"{kind}, and more are counted.", kind)
+                raise RuleError("too_many_cells", _TOO_MANY_CELLS[kind], kind, size=size, count=view["limits"][kind])
             for _ in range(numbers[kind]):
                 board[free[kind].pop()] = {"owner": player, "edges": [1, 1, 1, 1]}
     most = (len(ids) - 1) * tactics.MAX_CARDS
     if max(captured.values()) > most:
-        raise RuleError("bad_captured", f"Nobody can capture more than {most} cards in one game.", "captured")
+        raise RuleError("bad_captured", NP_("Nobody can capture more than %(count)s card in one game.",
+                                            "Nobody can capture more than %(count)s cards in one game."),
+                        "captured", count=most)
     return tactics.score(size, board, captured)
 
 
-def _count(text: str, what: str) -> int:
+# A score sheet's count that is not a whole number, and more cells of a kind than the board has.
+_NOT_A_COUNT = {
+    "captured": N_("%(name)s's captured must be a whole number, and “%(text)s” is not one."),
+    "corners": N_("%(name)s's corners must be a whole number, and “%(text)s” is not one."),
+    "sides": N_("%(name)s's sides must be a whole number, and “%(text)s” is not one."),
+    "centres": N_("%(name)s's centres must be a whole number, and “%(text)s” is not one."),
+}
+_TOO_MANY_CELLS = {
+    "corners": NP_("The %(size)sx%(size)s board has only %(count)s corner, and more are counted.",
+                   "The %(size)sx%(size)s board has only %(count)s corners, and more are counted."),
+    "sides": NP_("The %(size)sx%(size)s board has only %(count)s side, and more are counted.",
+                 "The %(size)sx%(size)s board has only %(count)s sides, and more are counted."),
+    "centres": NP_("The %(size)sx%(size)s board has only %(count)s centre, and more are counted.",
+                   "The %(size)sx%(size)s board has only %(count)s centres, and more are counted."),
+}
+
+
+def _count(text: str, field: str, sentence: str, name) -> int:
     """A whole number of cards or cells typed on the score sheet (empty counts as 0)."""
     text = text or "0"
     if text.isdecimal() and len(text) <= 3:  # not isdigit: "²" is a digit int() cannot read
         return int(text)
-    raise RuleError("bad_number", f"{what} must be a whole number, and “{text[:12]}” is not one.", what)
+    raise RuleError("bad_number", sentence, field, name=name, text=text[:12])

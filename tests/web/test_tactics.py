@@ -287,7 +287,7 @@ def test_the_score_sheet_knows_the_4x4_board(browser):
 
 @pytest.mark.parametrize(("query", "message"), [
     ("g1_p1_corners=3&g1_p2_corners=2", "Game 1: The 3x3 board has only 4 corners"),
-    ("g2_p1_centres=2", "has only 1 centres"),
+    ("g2_p1_centres=2", "has only 1 centre, and more"),
     ("g1_p1_captured=x", "Player 1's captured must be a whole number"),
     ("g1_p1_captured=%C2%B2", "Player 1's captured must be a whole number, and “²” is not one"),  # was a 500
     ("g3_p2_sides=-1", "Player 2's sides must be a whole number"),

@@ -87,8 +87,8 @@ def test_a_play_off_the_board_is_refused_in_the_pages_language(browser, lang, re
 
 
 @pytest.mark.parametrize("lang, line", [
-    ("fr", " joue Card [5 5 5 5] [5 5 5 5] en B2."),
-    ("pl", " zagrywa Card [5 5 5 5] [5 5 5 5] na B2."),
+    ("fr", " joue une carte [5 5 5 5] en B2."),
+    ("pl", " zagrywa kartę [5 5 5 5] na B2."),
 ])
 def test_the_history_says_a_play_in_the_readers_language(browser, lang, line):
     token = new_table(browser)

@@ -81,3 +81,11 @@ def test_pages_are_what_plain_jinja_draws(tmp_path, monkeypatch):
 def test_kept_pieces_tell_arguments_apart_by_type(value):
     frozen = {type(other): templating._frozen(other) for other in (1, True, 1.0, "1")}
     assert [kind for kind, key in frozen.items() if key == templating._frozen(value)] == [type(value)]
+
+
+def test_kept_pieces_are_bounded(monkeypatch):
+    monkeypatch.setattr(templating, "KEPT_MAX", 3)
+    monkeypatch.setattr(templating, "_kept", {})
+    drawn = templating.once_per(lambda: "en")(lambda number: f"<b>{number}</b>")
+    assert [drawn(number) for number in range(10)] + [drawn(9)] == [f"<b>{number}</b>" for number in range(10)] + ["<b>9</b>"]
+    assert 1 <= len(templating._kept) <= 3
