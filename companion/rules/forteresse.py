@@ -624,8 +624,8 @@ def _apply_shot(state: dict, action: dict, actor: str) -> None:
     if state["phase"] != "shooting":
         raise RuleError("fortresses_not_ready", N_("Both fortresses must be drawn before the round's first shot."))
     current = state["rounds"][-1]
-    shooter = _shooter(state, action, actor)
     facts = _facts(current["shots"])  # one pass over the round's shots, for the shot and the turn after it
+    shooter = _shooter(state, action, actor, facts)
     used, kills, hits = facts[shooter]
     shot = check_shot(action.get("from"), action.get("direction"), action.get("weapon"), used)
     if state["mode"] == "phones":
@@ -639,13 +639,14 @@ def _apply_shot(state: dict, action: dict, actor: str) -> None:
     _advance(state, shooter, facts)
 
 
-def _shooter(state: dict, action: dict, actor: str) -> str:
-    """A seat shoots for itself; the referee shoots for ``action["shooter"]``, or whoever's turn it is."""
+def _shooter(state: dict, action: dict, actor: str, facts: dict | None = None) -> str:
+    """A seat shoots for itself; the referee shoots for ``action["shooter"]``, or whoever's turn it is
+    (``facts``: ``_facts`` of the round's shots, when the caller has them)."""
     shooter = actor if actor in SEATS else action.get("shooter", state["turn"])
     if not isinstance(shooter, str) or shooter not in SEATS:
         raise RuleError("unknown_seat", N_("The shooter is seat “a” or “b”."), "shooter")
     current = state["rounds"][-1]
-    if _stopped(current, shooter):
+    if _stopped(current, shooter, facts):
         reason = (N_("%(name)s has killed all 5 besieged and has stopped shooting this round.")
                   if _kills(current, shooter) == BESIEGED
                   else N_("%(name)s has used all 24 firing cells and has stopped shooting this round."))
@@ -834,8 +835,8 @@ def _free_firing_cells(current: dict, seat: str) -> list[str]:
     return [cell for cell in FIRING_CELLS if cell not in used]
 
 
-def _stopped(current: dict, seat: str) -> bool:
-    used, kills, _hits = _facts(current["shots"])[seat]
+def _stopped(current: dict, seat: str, facts: dict | None = None) -> bool:
+    used, kills, _hits = (facts or _facts(current["shots"]))[seat]
     return kills == BESIEGED or used.issuperset(FIRING_CELLS)  # every firing cell is used
 
 
