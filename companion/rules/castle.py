@@ -21,7 +21,7 @@ from companion.rules.cards import (
     opposite_colour,
     parse,
 )
-from companion.rules.errors import N_, Either, Message, RuleError, then
+from companion.rules.errors import COMPASS, N_, Either, Message, RuleError, then
 
 COLUMNS = "ABCD"
 ROWS = (1, 2, 3)
@@ -43,8 +43,9 @@ PICKUP_POINTS = {"A": 9, "K": 4, "Q": 3, "J": 2}
 OTHER_POINTS = 1
 
 SEAT_ORDER = {4: ("N", "E", "S", "W"), 2: ("N", "S")}  # clockwise, so "left" is the next seat
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SEAT_NAMES = {word[0]: word for word in COMPASS}  # "N": "North", the shared default names
 TEAMS = {4: {"NS": ("N", "S"), "EW": ("E", "W")}, 2: {"N": ("N",), "S": ("S",)}}
+TEAM_NAMES = {"NS": N_("North–South"), "EW": N_("East–West")}  # a played team, as the history says it
 TURNS_EACH = {4: HAND_SIZE, 2: 2 * HAND_SIZE}
 NAME_LENGTH = 40
 # The score sheet counts captured cards by what they score: aces, kings, queens, jacks, the rest.
@@ -715,8 +716,10 @@ def _colours_fixed_by(state: dict, team: str, colour: str) -> dict[str, str]:
     return {other: colour if other == team else opposite_colour(colour) for other in TEAMS[state["players"]]}
 
 
-def _team_name(state: dict, team: str) -> str:
-    return " & ".join(state["names"][seat] for seat in TEAMS[state["players"]][team])
+def _team_name(state: dict, team: str) -> str | Message:
+    """A side's name, "Ola & South", with each seat's name a parameter (said in the reader's language)."""
+    names = [state["names"][seat] for seat in TEAMS[state["players"]][team]]
+    return Message(N_("%(first)s & %(second)s"), first=names[0], second=names[1]) if len(names) == 2 else names[0]
 
 
 def _table_places(state: dict) -> dict[Card, Message]:
@@ -742,7 +745,7 @@ def _seat_view(state: dict, seat: str) -> dict:
 
 def _team_view(state: dict, team: str) -> dict:
     return {
-        "name": _team_name(state, team),
+        "name": str(_team_name(state, team)),  # the stored names, as the API gives them
         "seats": list(TEAMS[state["players"]][team]),
         "colour": state["colours"][team] if state["colours"] else None,
         "taken": list(state["taken"][team]),

@@ -111,7 +111,8 @@ def _commas(first: str | Message, *more: str | Message) -> str | Message:
 # a team's link "Team Ola"; the referee's and viewer's links), which is also the name the API
 # gives programs. These are the one list of those defaults: ``seat_name`` turns one into a
 # sentence said in the reader's language; a name a person typed stays as typed.
-SEAT_WORDS = {word: word for word in (N_("North"), N_("East"), N_("South"), N_("West"), N_("Referee"), N_("Viewer"))}
+COMPASS = (N_("North"), N_("East"), N_("South"), N_("West"))  # Castle's seats, clockwise
+SEAT_WORDS = {word: word for word in (*COMPASS, N_("Referee"), N_("Viewer"))}
 _NUMBERED = re.compile(r"Player ([1-9][0-9]?)")
 _LETTERED = re.compile(r"Player ([A-Z])")
 _TEAM = re.compile(r"Team (.+)", re.S)

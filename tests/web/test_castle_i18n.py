@@ -180,3 +180,42 @@ def test_a_two_player_table_says_the_cards_waiting_for_the_second_deal_only_once
                          htmx=True)
     assert "20 kart czeka na drugie rozdanie, gdy obie ręce będą puste." in _words(text(dealt))
     assert _missing(["Kolej gracza Kuba", "Kolory nie są jeszcze ustalone"], text(browser.get(f"/t/{token}"))) == []
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("fr", ["Sud distribue 10 cartes", "Au tour de Ouest (Est & Ouest)", "Ola & Sud", "Carte de Ouest"]),
+    ("pl", ["Południe rozdaje każdemu po 10 kart", "Kolej gracza Zachód (Wschód & Zachód)", "Ola & Południe",
+            "Karta gracza Zachód"]),
+])
+def test_an_unnamed_seat_and_its_side_are_said_in_the_readers_language(browser, lang, words):
+    token = browser.create_table("castle", {"players": "4", "dealer": "S", "name_N": "Ola"})
+    browser.client.set_cookie("lang", lang)
+    assert _missing(words[:1], text(browser.get(f"/t/{token}"))) == []
+    browser.client.set_cookie("lang", "en")  # the castle typed in English letters
+    dealt = browser.post(f"/t/{token}/act", {"version": "0", "type": "deal", "castle_line": ROW}, htmx=True)
+    assert dealt.status_code == 200, text(dealt)[:300]
+    browser.client.set_cookie("lang", lang)
+    page = text(browser.get(f"/t/{token}"))
+    assert _missing(words, page) == []
+    assert re.search(r'<th scope="row">\s*Ouest|<th scope="row">\s*Zachód', page)
+    english = browser.client.get(f"/api/v1/tables/{token}", headers={"Accept-Language": lang}).get_json()
+    assert english["view"]["teams"]["NS"]["name"] == "Ola & South"  # the API gives the stored names
+
+
+@pytest.mark.parametrize("lang, team, side", [("fr", "Nord-Sud", "Ola & Sud : 1 point"),
+                                              ("pl", "Północ–Południe", "Ola & Południe: 1 punkt")])
+def test_the_history_says_a_castle_team_and_an_unnamed_seat_in_the_readers_language(app, browser, lang, team, side):
+    from companion import db, store
+
+    sides = [{"players": [0, 1], "colour": None, "score": 1, "captured": {}},
+             {"players": [2, 3], "colour": None, "score": 8, "captured": {}}]
+    play = {"id": "imported-play-0002", "game": "castle", "started": "2026-10-01T10:00:00Z",
+            "finished": "2026-10-01T10:30:00Z", "details": {"sides": sides},
+            "players": [{"name": name, "score": score, "winner": score == 8, "team": group}
+                        for name, score, group in (("Ola", 1, "NS"), ("South", 1, "NS"), ("East", 8, "EW"),
+                                                   ("West", 8, "EW"))]}
+    with db.connect(app.config["DATABASE"]) as conn:
+        assert store.import_plays(conn, [play]) == 1
+    page = text(browser.get("/history/imported-play-0002", headers={"Accept-Language": lang}))
+    assert _missing([side], page) == []
+    assert f"<td>{team}</td>" in page and "<td>NS</td>" not in page

@@ -114,3 +114,18 @@ def test_the_drawing_form_in_french_keeps_its_marks(browser):
     said = _words(page)
     assert ("Au départ, une forteresse compte exactement 10 murs" + NB + "; celle-ci en a 1.") in said
     assert 'aria-label="B2' + NB + ': mur"' in page
+
+
+@pytest.mark.parametrize("lang, name", [("fr", "Joueur 2"), ("pl", "Gracz 2")])
+def test_the_history_says_an_unnamed_players_rounds_in_the_readers_language(app, browser, lang, name):
+    from companion import db, store
+
+    seat = {"killed": 2, "cannons": 1, "rifles": 3, "points": 40}
+    play = {"id": "imported-fort-0001", "game": "forteresse", "started": "2026-10-01T10:00:00Z",
+            "finished": "2026-10-01T10:30:00Z", "details": {"rounds": [[seat, seat]]},
+            "players": [{"name": who, "score": 40, "winner": False, "team": None} for who in ("Ola", "Player 2")]}
+    with db.connect(app.config["DATABASE"]) as conn:
+        assert store.import_plays(conn, [play]) == 1
+    page = text(browser.get("/history/imported-fort-0001", headers={"Accept-Language": lang}))
+    rounds = page.split({"fr": "Manche 1", "pl": "Runda 1"}[lang], 1)[1]
+    assert f'<th scope="row">{name}</th>' in rounds and "Player 2" not in rounds
