@@ -173,9 +173,16 @@ def check_base_url(url: str) -> str:
     return url.rstrip("/")
 
 
+def qr_svg(text: str, label: str | None = None) -> str:
+    """A QR code of ``text`` as an inline SVG element (level M, full quiet zone), which a screen
+    reader names ``label`` (said in the page's language by the caller; "QR code: <text>" if none)."""
+    label = f"QR code: {text}" if label is None else label
+    return _qr_drawing(text).replace("<svg", f'<svg class="qr" role="img" aria-label="{html.escape(label)}"', 1)
+
+
 @functools.lru_cache(maxsize=2048)
-def qr_svg(text: str) -> str:
-    """A QR code of ``text`` as an inline SVG element (level M, full quiet zone).
+def _qr_drawing(text: str) -> str:
+    """A QR code of ``text`` as an SVG element without its name.
 
     Cached: a link's address never changes, and drawing a code was 90 % of a table page's time.
     """
@@ -186,7 +193,7 @@ def qr_svg(text: str) -> str:
     code.make(fit=True)
     svg = code.make_image().to_string(encoding="unicode")
     svg = re.sub(r'\s(width|height)="[^"]*"', "", svg[svg.index("<svg") :], count=2)
-    return svg.replace("<svg", f'<svg class="qr" role="img" aria-label="QR code: {html.escape(text)}"', 1)
+    return svg
 
 
 def qr_terminal(text: str) -> str:

@@ -523,6 +523,6 @@ def _invites(links: list[store.Link], game) -> list[dict]:
             invites.append({"link": item, "claimed": True, "release_url": release})
             continue
         address = base + url_for("tables.show", token=item.token)
-        invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address),
+        invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address, gettext("QR code: %(address)s", address=address)),
                         "team": getattr(game.rules, "TEAM_SEATS", False)})
     return invites

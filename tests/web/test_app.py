@@ -174,9 +174,9 @@ def test_a_links_qr_code_is_drawn_once_and_reused():
     """Drawing a code was 90 % of a table page's time; the same address gives the same cached SVG."""
     from companion import netinfo
 
-    netinfo.qr_svg.cache_clear()
-    first = netinfo.qr_svg("http://192.168.1.20:5000/t/abc")
-    again = netinfo.qr_svg("http://192.168.1.20:5000/t/abc")
-    assert again is first
-    assert netinfo.qr_svg.cache_info().hits == 1
-    assert netinfo.qr_svg("http://192.168.1.20:5000/t/abd") != first
+    netinfo._qr_drawing.cache_clear()
+    first = netinfo.qr_svg("http://192.168.1.20:5000/t/abc", "Kod QR")
+    again = netinfo.qr_svg("http://192.168.1.20:5000/t/abc", "Kod QR")
+    assert again == first and 'aria-label="Kod QR"' in first  # the name is the caller's, in its language
+    assert netinfo._qr_drawing.cache_info().hits == 1
+    assert netinfo.qr_svg("http://192.168.1.20:5000/t/abd", "Kod QR") != first

@@ -13,6 +13,7 @@ common English words as whole words. ``ALLOWED`` is what legitimately stays Engl
 from __future__ import annotations
 
 import html
+import io
 import random
 import re
 from html.parser import HTMLParser
@@ -50,6 +51,7 @@ ALLOWED = [
     r"(?<=: )[a-z_]+(, [a-z_]+)*(?=\.)",  # the API's codes listed in its message (action types, fields)
     r"\bbasic (or|ou|lub) extended\b",  # Zamek's variants as the API names them
     r"/api/\S+",  # an API's address
+    r"\S*/t/[\w-]+",  # a link's address (its random token may hold "-is-")
 ]
 LANGS = ("pl", "fr")
 NAMES = {"Ola", "Kuba", "Ada", "Jan"}
@@ -123,8 +125,8 @@ class Walk:
             return self.get(response.headers["Location"])
         return self.read(f"GET {url}{' (htmx)' if htmx else ''}", response.data.decode())
 
-    def post(self, url: str, data: dict, htmx: bool = False) -> str:
-        response = self.phone.post(url, data, htmx=htmx, headers=dict(self.headers))
+    def post(self, url: str, data: dict, htmx: bool = False, **kwargs) -> str:
+        response = self.phone.post(url, data, htmx=htmx, headers=dict(self.headers), **kwargs)
         assert response.status_code < 500, (url, response.status_code)
         if response.status_code in (301, 302, 303):
             return self.get(response.headers["Location"])
@@ -241,11 +243,21 @@ def _table_pages(walk: Walk, links: dict) -> None:
         walk.api("post", f"/api/v1/tables/{token}/actions", json={"action": {}, "version": version + 5})
 
 
-def _play(walk: Walk, slug: str) -> None:
+# Tables played besides tests/web/test_tables_api_games.py's: teams, paper, two players, lowest wins.
+# (Seats are named: a seat nobody named is said by companion.rules.errors.seat_name, see docs/translating.md.)
+OTHER_TABLES = [
+    ("zamek", {"variant": "extended", "players": ["Red", "Blue"], "teams": True}),
+    ("forteresse", {"mode": "paper", "first": "b", "name_a": "Ola", "name_b": "Kuba"}),
+    ("castle", {"players": 2, "dealer": "N", "name_N": "Ola", "name_S": "Kuba"}),
+    ("scorepad", {"players": ["Ola", "Kuba"], "lowest_wins": True}),
+]
+
+
+def _play(walk: Walk, slug: str, options: dict) -> None:
     """A table of ``slug`` created through the API, read at each of ``STEPS`` and at its end."""
     app, client = walk.app, walk.phone.client
     rules = app.extensions["castellan.games"].games[slug].rules
-    created = client.post("/api/v1/tables", json={"game": slug, "options": GAMES[slug]})
+    created = client.post("/api/v1/tables", json={"game": slug, "options": options})
     assert created.status_code == 201, created.get_json()
     links = created.get_json()["links"]
     tokens = {"referee": links["referee"]["token"], **{seat["seat"]: seat["token"] for seat in links["seats"]}}
@@ -289,15 +301,32 @@ def _errors(walk: Walk) -> None:
     for slug in GAMES:
         walk.api("post", "/api/v1/tables", json={"game": slug, "options": {"players": "zz", "mode": "zz"}})
     walk.api("post", "/api/v1/castle/values", json={"castle": {"A1": "zz"}, "card": "zz"})
+    for document in (b"not json", b"[]", b'{"plays": "zz"}', b'{"format": "castellan-plays", "plays": []}',
+                     walk.phone.client.get("/api/v1/plays/export.json").data):
+        walk.post("/history/files", {"file": (io.BytesIO(document), "plays.json")}, content_type="multipart/form-data")
+        walk.api("post", "/api/v1/plays/import", data=document, content_type="application/json")
+    walk.post("/history/files", {}, content_type="multipart/form-data")
+
+
+def _players(walk: Walk) -> None:
+    """Renaming, merging and forgetting players, refused and done."""
+    walk.post("/players/1/rename", {"name": ""})
+    walk.post("/players/1/rename", {"name": "x" * 500})
+    walk.post("/players/1/rename", {"name": "Ala"})
+    walk.post("/players/1/merge", {})
+    walk.post("/players/1/merge", {"other": "1"})
+    walk.post("/players/1/merge", {"other": "2"})
+    walk.post("/players/3/forget", {})
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_page_message_or_api_error_is_left_in_english(app, lang):
     walk = Walk(app, lang)
-    for slug in GAMES:
-        _play(walk, slug)
+    for slug, options in [*GAMES.items(), *OTHER_TABLES]:
+        _play(walk, slug, options)
     walk.crawl(["/", "/print", "/history", "/players", "/history/files"])
     _errors(walk)
+    _players(walk)
     report = "\n".join(f"{hit}    ({where[:70]})" for hit, where in sorted(walk.found.items(), key=lambda item: item[1]))
     assert not walk.found, f"English left in {lang} ({len(walk.found)} places):\n{report}"
     assert len(walk.seen) > 80  # the walk reached the help pages, tools, history and players

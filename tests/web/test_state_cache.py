@@ -1,0 +1,84 @@
+"""After a move or an undo the store keeps the table's decoded state in memory (``store._HEADS``)
+and hands that same object to the request's answer (the API's view, the htmx fragment) and to the
+next change; the JSON encoder reuses the text it wrote for the parts it has met before
+(``companion/jsontext.py``). Both rest on nobody changing a state in place: an answer that did
+would leave the next move made on a table that is not the recorded one. Every answer a phone
+gets, for every game through a whole random game, must leave the kept state as recorded."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+
+import pytest
+import sqlalchemy as sa
+
+from companion import create_app, db, store
+from tests.bench import BENCH_OPTIONS, random_moves
+from tests.conftest import Browser
+
+GAMES = {"scorepad": {"players": ["Ola", "Kuba", "Ada"]}, **BENCH_OPTIONS}
+
+
+def _paths(links: list[store.Link]) -> list[tuple[str, dict]]:
+    """What each of the table's phones reads: its page and its poll's fragment; the referee's history,
+    replay and links too, and the API's view of each link."""
+    read = []
+    for link in links:
+        read += [(f"/t/{link.token}", {}), (f"/t/{link.token}/live", {"HX-Request": "true"})]
+        read += [(f"/api/v1/tables/{link.token}", {})]
+        if link.role == "referee":
+            read += [(f"/t/{link.token}/{page}", {}) for page in ("history", "replay", "links")]
+    return read
+
+
+def _recorded(database: str, table_id: str) -> tuple[int, dict]:
+    """The table's version and state as the database holds them now (read afresh)."""
+    with db.connect(database) as conn:
+        row = conn.execute(sa.select(db.tables.c.version, db.tables.c.state).where(db.tables.c.id == table_id)).one()
+    return row.version, json.loads(row.state)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_reading_every_page_leaves_the_kept_state_as_recorded(tmp_path, name):
+    database = str(tmp_path / "castellan.sqlite3")
+    app = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SWEEP_DAYS": 0})
+    rules = importlib.import_module(f"companion.rules.{name}")
+    with db.connect(database) as conn:
+        table, links = store.create_table(conn, rules, name, GAMES[name])
+    moves = random_moves(name, rules, table.state, random.Random(f"cache {name}"), limit=120)
+    assert len(moves) > 10, "a game long enough to reach its later phases"
+    client = app.test_client()
+    phone = Browser(app.test_client())
+    phone.get(f"/t/{links[0].token}")
+    referee = links[0].token
+    token_of = {"referee": referee, **{link.seat: link.token for link in links if link.role == "seat"}}
+    checked, version = 0, table.version
+    for number, (actor, action) in enumerate(moves, start=1):
+        # Through the API, whose answer is drawn from the state the move leaves (the kept one).
+        answer = client.post(
+            f"/api/v1/tables/{token_of.get(actor, referee)}/actions", json={"action": action, "version": version}
+        )
+        assert answer.status_code == 200, (number, actor, action, answer.get_json())
+        version, state = _recorded(database, table.id)
+        if number % 7 and number != len(moves):
+            continue
+        # The referee's Undo on the page (htmx: the fragment drawn from the kept state), and the move again.
+        undone = phone.post(f"/t/{referee}/undo", {"version": version}, htmx=True)
+        assert undone.status_code == 200, undone.data[:300]
+        version, state = _recorded(database, table.id)
+        assert store._HEADS.state(table.id, version) == state
+        again = client.post(
+            f"/api/v1/tables/{token_of.get(actor, referee)}/actions", json={"action": action, "version": version}
+        )
+        assert again.status_code == 200, again.get_json()
+        version, state = _recorded(database, table.id)
+        for path, headers in _paths(links):
+            response = client.get(path, headers=headers)
+            assert response.status_code == 200, (path, response.data[:200])
+        kept = store._HEADS.state(table.id, version)
+        assert kept is not None, "the state of the last move is kept decoded"
+        assert kept == state, f"a page changed the kept state after move {number}"
+        checked += 1
+    assert checked >= 2
