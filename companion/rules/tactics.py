@@ -365,9 +365,8 @@ def describe(state: dict, action: dict, actor: str) -> Message:
     if action.get("type") == "hand":
         after = apply(state, action, actor)
         player = action["player"]
-        return Message(NP_("%(player)s's hand was entered: %(known)s of %(count)s card known.",
-                           "%(player)s's hand was entered: %(known)s of %(count)s cards known."),
-                       player=after["names"][player], known=len(after["hands"][player]), count=_hand_size(after, player))
+        return Message(N_("%(player)s's hand was entered (cards known: %(known)s of %(total)s)."),
+                       player=after["names"][player], known=len(after["hands"][player]), total=_hand_size(after, player))
     after = apply(state, action, actor)
     last = after["last"]
     card = last["card"]

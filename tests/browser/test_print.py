@@ -15,6 +15,6 @@ def test_every_paper_link_fits_the_phone_screen(size, phone, server):
     assert phone.evaluate("document.documentElement.scrollWidth") <= width
     links = phone.locator(".papers a")
     assert links.count() > 40
-    assert phone.get_by_role("link", name="Tabloid, one piece").first.is_visible()
+    assert phone.get_by_role("link", name="Tabloid, in one piece").first.is_visible()
     for box in (links.nth(i).bounding_box() for i in range(links.count())):
         assert box["x"] >= 0 and box["x"] + box["width"] <= width, box

@@ -45,7 +45,7 @@ def tick_hand(phone, name: str) -> list[str]:
         ticks.nth(index).click()
     hand.get_by_role("button", name=f"Save {name}'s hand").click()
     expect(phone.locator("details.enter-hand", has_text=f"{name}'s hand")).to_contain_text("(3 of 3 entered)")
-    status = phone.get_by_role("status").filter(has_text=f"{name}'s hand was entered: 3 of 3 cards known.")
+    status = phone.get_by_role("status").filter(has_text=f"{name}'s hand was entered (cards known: 3 of 3).")
     on_screen(phone, status)
     return names
 

@@ -50,7 +50,7 @@ def test_two_team_members_vote_from_their_phones_and_the_referee_sees_each_decis
     # Ala votes: Bea's phone shows it by itself; the referee only sees that one of two voted.
     second_phone.get_by_role("button", name="Vote for place 4", exact=True).click()
     expect(third_phone.get_by_text("Ala: 4")).to_be_visible(timeout=3_000)
-    expect(phone.get_by_text("Team Red is voting on the card to turn over: 1 of 2 voted.")).to_be_visible(
+    expect(phone.get_by_text("Team Red is voting on the card to turn over (votes: 1 of 2).")).to_be_visible(
         timeout=3_000
     )
     assert_accessible(phone)  # the referee while a team votes

@@ -154,8 +154,11 @@ def _apply(m: tuple, x: float, y: float) -> tuple[float, float]:
 
 def test_the_print_page_offers_each_mat_on_four_papers_and_says_how_many_pages(browser):
     page = browser.get("/print").data.decode()
-    assert 'href="/print/castle-mat.pdf?paper=a3">A3, one piece</a>' in page
+    assert 'href="/print/castle-mat.pdf?paper=a3">A3, in one piece</a>' in page
     assert 'href="/print/castle-mat.pdf?paper=a4">A4, 4 pages</a>' in page
+    polish = browser.get("/print", headers={"Accept-Language": "pl"}).data.decode()
+    assert 'href="/print/castle-mat.pdf?paper=a3">A3, jedna kartka</a>' in polish
+    assert 'href="/print/castle-mat.pdf?paper=a4">A4, 4 strony</a>' in polish
     assert 'href="/print/tactics-mat-4x4.pdf?paper=tabloid">Tabloid, 2 pages</a>' in page
     assert 'href="/print/zamek-layout.pdf?paper=letter">Letter, 9 pages</a>' in page
     assert 'href="/print/castle-deck.pdf?paper=letter">Letter</a>' in page

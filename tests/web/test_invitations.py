@@ -29,14 +29,15 @@ def test_the_referees_own_code_is_offered_last_on_the_table_and_on_the_links_pag
 def test_the_panel_folds_once_every_seat_has_joined(browser, other_browser):
     token = browser.create_table("forteresse", {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"})
     html = text(browser.get(f"/t/{token}"))
-    assert _panel_open(html) and "0 of 2 private links have been opened." in html
+    assert _panel_open(html) and "Private links opened: 0 of 2." in html
+    assert "Otwarte prywatne linki: 0 z 2." in text(browser.get(f"/t/{token}", headers={"Accept-Language": "pl"}))
     seats = _seat_tokens(html)
     other_browser.get(f"/t/{seats['Ola']}")
     html = text(browser.get(f"/t/{token}"))
-    assert _panel_open(html) and "1 of 2 private links have been opened." in html
+    assert _panel_open(html) and "Private links opened: 1 of 2." in html
     other_browser.get(f"/t/{seats['Kuba']}")
     html = text(browser.get(f"/t/{token}"))
-    assert not _panel_open(html) and "2 of 2 private links have been opened." in html
+    assert not _panel_open(html) and "Private links opened: 2 of 2." in html
     assert '<summary>Invite phones to this table</summary>' in html  # still there, to reopen
 
 

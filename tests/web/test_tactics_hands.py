@@ -97,7 +97,9 @@ def test_a_hand_is_seen_by_the_referee_and_its_player_only(browser, other_browse
                                      lambda seen=token_seen: everything_seen(other_browser, seen, refusal))
         assert before == changed
     history = text(browser.get(f"/t/{token}/history"))
-    assert "Ola's hand was entered: 3 of 3 cards known." in history
+    assert "Ola's hand was entered (cards known: 3 of 3)." in history
+    polish = text(browser.get(f"/t/{token}/history", headers={"Accept-Language": "pl"}))
+    assert "Wpisano rękę gracza Ola (znane karty: 3 z 3)." in polish
     assert not any(name in history for name in names(state, hand))
 
 

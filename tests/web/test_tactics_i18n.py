@@ -152,3 +152,20 @@ def test_every_shipped_factions_description_is_marked_for_translation():
     from companion.views.tactics import FACTION_DESCRIPTIONS
 
     assert sorted(FACTION_DESCRIPTIONS) == sorted(faction["description"] for faction in tactics.load_factions().values())
+
+
+@pytest.mark.parametrize("lang, log, refusals", [
+    ("fr", "joue une carte [5 5 5 5] en B2.",
+     ["Partie 1" + NBSP + ": Les prises de Ola doivent être un nombre entier, et « x » n'en est pas un.".replace("« x »", f"«{NBSP}x{NBSP}»")]),
+    ("pl", "zagrywa kartę [5 5 5 5] na B2.",
+     ["Zdobyte karty gracza Ola muszą być liczbą całkowitą, a „x” nią nie jest.",
+      "Plansza 3x3 ma tylko 4 pola narożne, a policzono ich więcej."]),
+])
+def test_a_typed_card_in_the_log_and_the_score_sheets_refusals_in_the_pages_language(browser, lang, log, refusals):
+    token = new_table(browser)
+    assert typed(browser, token, "B2", [5, 5, 5, 5]).status_code == 200
+    history = words(text(browser.get(f"/t/{token}/history", headers={"Accept-Language": lang})))
+    assert log in history and "Card [" not in history
+    sheet_page = words(text(browser.get("/tactics/score?name_p1=Ola&g1_p1_captured=x&g2_p1_corners=9",
+                                        headers={"Accept-Language": lang})))
+    assert [sentence for sentence in refusals if sentence not in sheet_page] == []

@@ -285,7 +285,12 @@ def test_members_join_the_first_is_captain_and_the_majority_picks_the_place(brow
     act(ala, red, type="vote", stage="position", position=4)
     act(bea, red, type="vote", stage="position", position=9)
     page = live(browser, token)
-    assert "Team Red is voting on the card to turn over: 2 of 3 voted." in page
+    assert "Team Red is voting on the card to turn over (votes: 2 of 3)." in page
+    said = {"fr": "équipe Red vote sur la carte à retourner (votes : 2 sur 3).",
+            "pl": "Drużyna Red głosuje, którą kartę odkryć (głosy: 2 z 3)."}
+    for lang, sentence in said.items():  # the count said as a count: no verb to agree with either number
+        assert sentence in words(browser.get(f"/t/{token}/live", headers={"Accept-Language": lang}))
+    assert "Oddane głosy: 2 z 3." in words(ala.get(f"/t/{red}/live", headers={"Accept-Language": "pl"}))
     act(cyd, red, type="vote", stage="position", position=9)
     page = live(browser, token)
     assert "Red chose place 9: turn that card over." in page
@@ -319,7 +324,7 @@ def test_other_teams_and_the_referee_never_see_a_teams_ballots(browser, team_tab
     for who, where in ((browser, token), (ola, blue), (browser, table_links["Viewer"])):
         page = live(who, where)
         assert "37" not in page.replace("Not seen yet", "").split("cards lie face down")[0]
-        assert "1 of 2 voted" in page
+        assert "(votes: 1 of 2)" in page
     export = browser.get(f"/t/{token}/export.json").get_json()
     assert not any("37" in entry["description"] for entry in export["history"])
 
@@ -403,7 +408,7 @@ def test_teammates_voting_at_the_same_moment_are_both_counted(browser, team_tabl
             f"/t/{red}/act", {"version": str(seen), "type": "vote", "stage": "position", "position": "7"}, htmx=True
         )
         assert response.status_code == 200, words(response)
-    assert "Team Red is voting on the card to turn over: 2 of 3 voted." in live(browser, token)
+    assert "Team Red is voting on the card to turn over (votes: 2 of 3)." in live(browser, token)
 
 
 # --- Secrets over a whole game, and junk found by fuzzing ------------------------------
