@@ -339,3 +339,12 @@ def test_the_sweep_flags_an_english_sentence():
     assert english_in(readable("<p>Ola wins the game.</p>")) != []
     assert english_in(readable("<p>To jest stół Castellan: Ola, Kuba. Il a une table.</p>")) == []
     assert english_in(readable('<script>var the = 1;</script><input type="hidden" value="the">')) == []
+
+
+@pytest.mark.parametrize(("lang", "said"), [("pl", "Ola (5 rozgrywek)"), ("fr", "Ola (5 parties)"), ("en", "Ola (5 plays)")])
+def test_a_plural_block_follows_count_wherever_it_is_written(app, lang, said):
+    """Jinja hands ``ngettext`` a block's first parameter; a name written first was a 500 in fr and pl."""
+    block = ("{% trans name=who, count=n, shown=n %}{{ name }} ({{ shown }} play){% pluralize %}"
+             "{{ name }} ({{ shown }} plays){% endtrans %}")
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        assert app.jinja_env.from_string(block).render(who="Ola", n=5) == said
