@@ -159,11 +159,23 @@ def _dumpable(value: object) -> object:
     return value
 
 
+# A sentence a history stored before its English was rewritten: its new template, and its
+# parameters' new names, so that old moves are still said in the reader's language.
+_REWRITTEN = {
+    "%(player)s's hand was entered: %(known)s of %(count)s cards known.":
+        (N_("%(player)s's hand was entered (cards known: %(known)s of %(total)s)."), {"count": "total"}),
+}
+
+
 def _loaded(value: object) -> object:
     if isinstance(value, dict) and "sentence" in value:
         template = value["sentence"]
+        params = {name: _loaded(param) for name, param in value["params"].items()}
+        if (rewritten := _REWRITTEN.get(template[-1] if isinstance(template, list) else template)) is not None:
+            template, renamed = rewritten
+            params = {renamed.get(name, name): param for name, param in params.items()}
         template = Plural(*template) if isinstance(template, list) else template
-        return Message(template, **{name: _loaded(param) for name, param in value["params"].items()})
+        return Message(template, **params)
     if isinstance(value, dict) and "card" in value:
         from companion.rules.cards import parse  # cards.py imports this module
 

@@ -1419,8 +1419,9 @@ _HANDLERS = {
 # --- Private helpers: the table's history ----------------------------------------------------
 
 
-def _names_of(state: dict, players: Iterable[str]) -> str:
-    return ", ".join(_name(state, player) for player in players)
+def _names_of(state: dict, players: Iterable[str]) -> object:
+    """Players' names one after the other, each its own parameter (a seat nobody named is said in words)."""
+    return _listed([_name(state, player) for player in players])
 
 
 def _listed(items: list, template: str = N_("%(first)s, %(rest)s")) -> object:
@@ -1557,7 +1558,7 @@ def _say_end_turn(state: dict, action: dict, after: dict) -> Message:
 
 def _say_showdown(state: dict, action: dict, after: dict) -> Message:
     last = after["last"]
-    tricks = ", ".join(f"{_name(state, p)} {n}" for p, n in last["tricks"].items())
+    tricks = _listed([Message(N_("%(name)s %(tricks)s"), name=_name(state, p), tricks=n) for p, n in last["tricks"].items()])
     if last["winner"]:
         return Message(N_("Showdown: tricks %(tricks)s. %(name)s wins the game!"), tricks=tricks,
                        name=_name(state, last["winner"]))

@@ -580,3 +580,12 @@ def test_api_score_fields_named():
     with pytest.raises(RuleError) as caught:
         tactics.api_score({"size": 3, "board": {}, "captured": {"p1": 1, "p2": 1, "p3": 0}})
     assert caught.value.code == "bad_players"
+
+
+def test_a_hand_entered_before_the_sentence_was_rewritten_is_said_with_the_new_one():
+    from companion.rules.errors import load
+
+    old = ('{"sentence":["%(player)s\'s hand was entered: %(known)s of %(count)s card known.",'
+           '"%(player)s\'s hand was entered: %(known)s of %(count)s cards known."],'
+           '"params":{"player":"Ola","known":2,"count":3}}')
+    assert str(load(old)) == "Ola's hand was entered (cards known: 2 of 3)."

@@ -243,12 +243,13 @@ def _table_pages(walk: Walk, links: dict) -> None:
         walk.api("post", f"/api/v1/tables/{token}/actions", json={"action": {}, "version": version + 5})
 
 
-# Tables played besides tests/web/test_tables_api_games.py's: teams, paper, two players, lowest wins.
-# (Seats are named: a seat nobody named is said by companion.rules.errors.seat_name, see docs/translating.md.)
+# Tables played besides tests/web/test_tables_api_games.py's: teams, paper, two players, lowest wins,
+# and seats nobody named (said in the reader's language: companion.rules.errors.seat_name).
 OTHER_TABLES = [
     ("zamek", {"variant": "extended", "players": ["Red", "Blue"], "teams": True}),
-    ("forteresse", {"mode": "paper", "first": "b", "name_a": "Ola", "name_b": "Kuba"}),
-    ("castle", {"players": 2, "dealer": "N", "name_N": "Ola", "name_S": "Kuba"}),
+    ("forteresse", {"mode": "paper", "first": "b"}),
+    ("castle", {"players": 2, "dealer": "N"}),
+    ("fort", {"players": 2}),
     ("scorepad", {"players": ["Ola", "Kuba"], "lowest_wins": True}),
 ]
 
@@ -322,7 +323,8 @@ def _players(walk: Walk) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_page_message_or_api_error_is_left_in_english(app, lang):
     walk = Walk(app, lang)
-    for slug, options in [*GAMES.items(), *OTHER_TABLES]:
+    for number, (slug, options) in enumerate([*GAMES.items(), *OTHER_TABLES], start=1):
+        walk.phone.client.environ_base["REMOTE_ADDR"] = f"192.0.2.{number}"  # each its own minute of tables
         _play(walk, slug, options)
     walk.crawl(["/", "/print", "/history", "/players", "/history/files"])
     _errors(walk)
