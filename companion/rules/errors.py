@@ -90,13 +90,18 @@ def then(*sentences: Message | None) -> Message:
 # A table's title is made of its seats' names and said in the reader's language (docs/translating.md):
 # each name stays a parameter, so an unnamed seat's default name is translated where it is said.
 def versus(*sides: str | Message) -> str | Message:
-    """Sides facing each other: "Ola v Kuba", "Ola v Kuba v Ewa" ("Ola contre Kuba", "Ola – Kuba")."""
+    """Sides facing each other: "Ola v Kuba", "Ola v Kuba v Ewa" ("Ola contre Kuba", "Ola – Kuba");
+    nothing for no sides (a start form sent without names, refused after its title is made)."""
+    if not sides:
+        return ""
     first, *more = sides
     return Message(N_("%(first)s v %(second)s"), first=first, second=versus(*more)) if more else first
 
 
 def together(*names: str | Message) -> str | Message:
     """Names one after the other: "Ola", "Ola and Kuba", "Ola, Kuba and Ewa" ("Ola, Kuba et Ewa")."""
+    if not names:
+        return ""
     *first, last = names
     if not first:
         return last

@@ -112,4 +112,4 @@ def test_castles_sheets_in_polish_read_back_with_every_letter(paper, build_pdf, 
 def test_castles_reference_card_in_french(build_pdf, tmp_path):
     reference = _pdftotext(build_pdf("castle-reference", lang="fr"), tmp_path)
     assert reference.count("Castle : aide-mémoire") == 2 and "Aide-mémoire de Castle" in reference
-    assert "Dame 3" in reference and "Valet 2" in reference and "son rang dépasse la valeur du tas" in reference
+    assert "Dame 3" in reference and "Valet 2" in reference and "sa propre valeur dépasse celle du tas" in reference

@@ -86,7 +86,7 @@ def test_the_sheets_in_french_keep_the_sources_words_and_their_accents(build_pdf
     assert "ce que mes tirs ont révélé" in sheet and "Règle : chaque joueur reçoit 7 par assiégé tué" in sheet
     assert "Canon sur un mur : « mur détruit en … »" in sheet and "Adversaire" in sheet
     pad = _words(read_pdf(build_pdf("forteresse-score-pad", lang="fr")))
-    assert "Partie" in pad and "M1 tués" in pad and "l'égalité est un match nul" in pad
+    assert "Partie" in pad and "M1 tués" in pad and "à égalité, la partie est nulle" in pad
 
 
 def test_the_sheets_in_polish(build_pdf, read_pdf):
