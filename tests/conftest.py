@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import copy
 import html
+import io
 import json
 import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
+import printables
 from companion import create_app
 
 
@@ -169,3 +175,21 @@ def table_state(app, token: str) -> dict:
 
     with app.app_context():
         return store.get_table(get_db(), store.find_link(get_db(), token).table_id).state
+
+
+def sheet_pdf(sheet, **options) -> bytes:
+    """A printed sheet's PDF bytes: ``printables.build`` with those options (``lang``, ``paper``...)."""
+    out = io.BytesIO()
+    printables.build(sheet, out, **options)
+    return out.getvalue()
+
+
+def pdf_text(pdf: bytes, layout: bool = True) -> str:
+    """The words poppler's pdftotext reads in a PDF (``layout``: placed as on the page). A missing
+    pdftotext fails the test: ``make debs`` installs it."""
+    tool = shutil.which("pdftotext") or pytest.fail("pdftotext is missing: run `make debs`")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "sheet.pdf"
+        path.write_bytes(pdf)
+        options = ["-layout"] if layout else []
+        return subprocess.run([tool, *options, str(path), "-"], check=True, capture_output=True, text=True).stdout

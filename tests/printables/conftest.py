@@ -16,8 +16,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-import printables
-from printables import Sheet
+from tests.conftest import sheet_pdf
 
 
 def _tool(name: str) -> str:
@@ -59,13 +58,7 @@ def scan(tmp_path: Path) -> Callable[[Image.Image], list[str]]:
 @pytest.fixture
 def build_pdf() -> Callable[..., bytes]:
     """build_pdf(sheet, **options): the PDF bytes of ``printables.build`` with those options."""
-
-    def _build(sheet: str | Sheet, **options) -> bytes:
-        out = io.BytesIO()
-        printables.build(sheet, out, **options)
-        return out.getvalue()
-
-    return _build
+    return sheet_pdf
 
 
 @pytest.fixture

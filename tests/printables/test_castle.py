@@ -10,6 +10,7 @@ from PIL import Image
 
 from companion.rules import castle
 from companion.rules.cards import SUIT_SYMBOLS, deck
+from tests.conftest import pdf_text
 
 BASE_URL = "http://192.168.1.20:5000"
 
@@ -86,30 +87,27 @@ def test_the_deck_prints_hearts_and_diamonds_red_and_spades_black(build_pdf, tmp
     assert reds[5] > 100
 
 
-def _pdftotext(pdf: bytes, tmp_path) -> str:
-    path = tmp_path / "sheet.pdf"
-    path.write_bytes(pdf)
-    words = subprocess.run(["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True).stdout
-    return re.sub(r"\s+", " ", words.replace("\u00a0", " "))
+def _pdftotext(pdf: bytes) -> str:
+    return re.sub(r"\s+", " ", pdf_text(pdf).replace("\u00a0", " "))
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_castles_sheets_in_polish_read_back_with_every_letter(paper, build_pdf, tmp_path):
+def test_castles_sheets_in_polish_read_back_with_every_letter(paper, build_pdf):
     """The reference card, the score pad and the mat printed in Polish: pdftotext reads the words back."""
-    reference = _pdftotext(build_pdf("castle-reference", lang="pl", paper=paper), tmp_path)
+    reference = _pdftotext(build_pdf("castle-reference", lang="pl", paper=paper))
     assert reference.count("Castle: ściągawka") == 2 and "Ile jest wart stos" in reference
     assert "czerwona 10 z 3 czerwonymi i 1 czarnym sąsiadem jest warta 12" in reference
     for name, points in [("As", 9), ("Król", 4), ("Dama", 3), ("Walet", 2), ("Inna", 1)]:
         assert f"{name} {points}" in reference
-    pad = _pdftotext(build_pdf("castle-score-pad", lang="pl", paper=paper), tmp_path)
+    pad = _pdftotext(build_pdf("castle-score-pad", lang="pl", paper=paper))
     assert "Notes wyników do Castle" in pad and "Drużyna 1:" in pad and "Drużyna 2:" in pad
     assert pad.count(" W ") >= 2 and "Suma" in pad and "Partia" in pad  # W: walet, the Polish jack
-    mat = _pdftotext(build_pdf("castle-mat", lang="pl", paper=paper), tmp_path)
+    mat = _pdftotext(build_pdf("castle-mat", lang="pl", paper=paper))
     assert mat.count("4 sąsiadów") == 2 and mat.count("2 sąsiadów") == 4 and mat.count("3 sąsiadów") == 6
     assert set("ąćęłóśż") <= set(reference + pad + mat)  # drawn, embedded and read back
 
 
-def test_castles_reference_card_in_french(build_pdf, tmp_path):
-    reference = _pdftotext(build_pdf("castle-reference", lang="fr"), tmp_path)
+def test_castles_reference_card_in_french(build_pdf):
+    reference = _pdftotext(build_pdf("castle-reference", lang="fr"))
     assert reference.count("Castle : aide-mémoire") == 2 and "Aide-mémoire de Castle" in reference
     assert "Dame 3" in reference and "Valet 2" in reference and "sa propre valeur dépasse celle du tas" in reference

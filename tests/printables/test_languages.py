@@ -3,36 +3,23 @@
 
 from __future__ import annotations
 
-import io
-import shutil
-import subprocess
-
 import pytest
 from reportlab.pdfbase import pdfmetrics
 
-import printables
 from companion import cli
 from printables import fonts
-
-
-def _words(pdf: bytes, tmp_path) -> str:
-    tool = shutil.which("pdftotext") or pytest.fail("pdftotext is missing: run `make debs`")
-    path = tmp_path / "sheet.pdf"
-    path.write_bytes(pdf)
-    return subprocess.run([tool, "-layout", str(path), "-"], check=True, capture_output=True, text=True).stdout
+from tests.conftest import pdf_text, sheet_pdf
 
 
 def _sheet(slug: str, lang: str) -> bytes:
-    out = io.BytesIO()
-    printables.build(slug, out, lang=lang, base_url="http://192.168.1.20:5000")
-    return out.getvalue()
+    return sheet_pdf(slug, lang=lang, base_url="http://192.168.1.20:5000")
 
 
-def test_the_score_pad_sheet_in_polish_carries_every_polish_letter(tmp_path):
-    words = _words(_sheet("score-pad", "pl"), tmp_path)
+def test_the_score_pad_sheet_in_polish_carries_every_polish_letter():
+    words = pdf_text(_sheet("score-pad", "pl"))
     assert "Notes wyników" in words and "Runda" in words and "Suma" in words
     assert "Ten pasek ma 50 mm: drukuj w skali 100 %." in words
-    cards = _words(_sheet("blank-cards", "pl"), tmp_path)
+    cards = pdf_text(_sheet("blank-cards", "pl"))
     assert "Jak drukować" in cards and "Kontrola druku dwustronnego" in cards
     assert "8 kart na 2 stronach po tym arkuszu." in " ".join(cards.split())
     assert set("ąćęłóśźż") <= set(words + cards)  # drawn, embedded and read back
@@ -46,19 +33,19 @@ def test_both_faces_have_every_polish_and_french_letter(face):
     assert [letter for letter in letters if ord(letter) not in glyphs] == []
 
 
-def test_the_score_pad_sheet_in_french(tmp_path):
-    words = _words(_sheet("score-pad", "fr"), tmp_path)
+def test_the_score_pad_sheet_in_french():
+    words = pdf_text(_sheet("score-pad", "fr"))
     assert "Feuille de score" in words and "Manche" in words and "Total" in words
     assert "Cette barre mesure 50 mm" in words
 
 
-def test_the_web_gives_a_sheet_in_the_asked_language_and_caches_each_language_apart(browser, tmp_path):
+def test_the_web_gives_a_sheet_in_the_asked_language_and_caches_each_language_apart(browser):
     polish = browser.get("/print/score-pad.pdf?lang=pl")
     french = browser.get("/print/score-pad.pdf", headers={"Accept-Language": "fr"})
     english = browser.get("/print/score-pad.pdf?lang=xx")
-    assert "Notes wyników" in _words(polish.data, tmp_path)
-    assert "Feuille de score" in _words(french.data, tmp_path)
-    assert "Score pad" in _words(english.data, tmp_path)
+    assert "Notes wyników" in pdf_text(polish.data)
+    assert "Feuille de score" in pdf_text(french.data)
+    assert "Score pad" in pdf_text(english.data)
     assert browser.get("/print/score-pad.pdf?lang=pl").data == polish.data
     page = browser.get("/print", headers={"Accept-Language": "fr"}).data.decode()
     assert "Imprimez à 100\u00a0% (les feuilles" in page  # a literal % in a {% trans %} block (%% in its msgid)
@@ -69,4 +56,4 @@ def test_the_command_line_prints_a_sheet_in_polish(tmp_path):
     output = tmp_path / "pad.pdf"
     assert cli.main(["print", "score-pad", "--lang", "pl", "--base-url", "http://192.168.1.20:5000",
                      "-o", str(output)]) == 0
-    assert "Notes wyników" in _words(output.read_bytes(), tmp_path)
+    assert "Notes wyników" in pdf_text(output.read_bytes())

@@ -5,13 +5,10 @@ its printed sheets read back."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 
 import pytest
 
-import printables
-from tests.conftest import pages_say_in, text
+from tests.conftest import pages_say_in, pdf_text, sheet_pdf, text
 
 NB = "\u00a0"
 TOWER_ALLOWED = dict(do="check", a_army="5", a_fort="3", d_army="4", stake="card", target="9H", height="2",
@@ -104,26 +101,18 @@ def test_typed_cards_are_read_in_the_pages_language(browser):
     assert "Avant la partie, chaque joueur peut brûler une carte." in _words(text(dealt))
 
 
-def _pdf_words(pdf: bytes, tmp_path) -> str:
-    tool = shutil.which("pdftotext") or pytest.fail("pdftotext is missing: run `make debs`")
-    path = tmp_path / "sheet.pdf"
-    path.write_bytes(pdf)
-    return " ".join(subprocess.run([tool, "-layout", str(path), "-"], check=True, capture_output=True,
-                                   text=True).stdout.split())
+def _pdf_words(pdf: bytes) -> str:
+    return " ".join(pdf_text(pdf).split())
 
 
 def _sheet(slug: str, lang: str) -> bytes:
-    import io
-
-    out = io.BytesIO()
-    printables.build(slug, out, lang=lang, base_url="http://192.168.1.20:5000")
-    return out.getvalue()
+    return sheet_pdf(slug, lang=lang, base_url="http://192.168.1.20:5000")
 
 
-def test_forts_sheets_in_polish_and_french(tmp_path):
-    reference = _pdf_words(_sheet("fort-reference", "pl"), tmp_path)
+def test_forts_sheets_in_polish_and_french():
+    reference = _pdf_words(_sheet("fort-reference", "pl"))
     assert "Fort: ściągawka" in reference and "Dokąd trafiają karty" in reference
     assert "podwójnej wieży wymaga 6 kart armii, potrójnej 10" in reference and "Najwyżej 3 próby" in reference
     assert set("ąęłóśż") <= set(reference)
-    tracker = _pdf_words(_sheet("fort-challenge-tracker", "fr"), tmp_path)
+    tracker = _pdf_words(_sheet("fort-challenge-tracker", "fr"))
     assert "Carte du fort" in tracker and "Attaquant" in tracker and "3 au plus" in tracker
