@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.test_narrow import assert_fits, narrow_phone
+from tests.browser.test_narrow import assert_fits, phone_in
 
 pytestmark = pytest.mark.browser
 
@@ -33,11 +33,7 @@ WORDS = {
 @pytest.mark.parametrize("lang", ["fr", "pl"])
 def test_castles_table_and_calculator_in_the_phones_language_at_360_px(server, chromium, lang):
     words = {key: value.replace(" :", NB + ":") for key, value in WORDS[lang].items()}
-    context = narrow_phone(chromium, locale=lang)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{server}/castle/")
-    assert page.locator("html").get_attribute("lang") == lang
+    page = phone_in(chromium, lang, f"{server}/castle/")
     page.get_by_role("combobox", name=words["east"], exact=True).fill("Ewa")
     page.get_by_role("button", name=words["start"]).click()
     expect(page.get_by_text(words["referee"])).to_be_visible()
@@ -59,4 +55,4 @@ def test_castles_table_and_calculator_in_the_phones_language_at_360_px(server, c
     expect(page.locator(".verdict")).to_contain_text(words["verdict"])
     assert_fits(page, f"castle calculator, {lang}")
     assert_accessible(page, both_widths=False)
-    context.close()
+    page.context.close()

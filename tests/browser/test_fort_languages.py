@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_narrow import assert_fits, narrow_phone
+from tests.browser.test_narrow import assert_fits, phone_in
 
 pytestmark = pytest.mark.browser
 
@@ -25,11 +25,7 @@ WORDS = {
 @pytest.mark.parametrize("lang", ["fr", "pl"])
 def test_forts_pages_in_the_phones_language_at_360_px(server, chromium, lang):
     words = WORDS[lang]
-    context = narrow_phone(chromium, locale=lang)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{server}/fort/")
-    assert page.locator("html").get_attribute("lang") == lang
+    page = phone_in(chromium, lang, f"{server}/fort/")
     assert_fits(page, f"fort start form, {lang}")
     page.locator("fieldset", has_text=words["players"]).locator("label", has_text=re.compile("^4$")).click()
     page.get_by_role("button", name=words["start"]).click()
@@ -40,4 +36,4 @@ def test_forts_pages_in_the_phones_language_at_360_px(server, chromium, lang):
     expect(page.locator("#allowed")).to_contain_text(words["refused"].replace(" :", "\u00a0:"))
     expect(page.get_by_role("button", name=words["check"].replace(" ?", "\u00a0?"))).to_be_visible()
     assert_fits(page, f"fort adjudicator, {lang}")
-    context.close()
+    page.context.close()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.test_forteresse import KUBA, OLA, _address, _draw
-from tests.browser.test_narrow import assert_fits, narrow_phone
+from tests.browser.test_narrow import assert_fits, phone_in
 
 pytestmark = pytest.mark.browser
 
@@ -36,11 +36,7 @@ def _grid_fits(page, where):
 @pytest.mark.parametrize("lang", ["fr", "pl"])
 def test_forteresse_in_the_phones_language_at_360_px(server, chromium, lang):
     words = WORDS[lang]
-    context = narrow_phone(chromium, locale=lang)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{server}/forteresse/")
-    assert page.locator("html").get_attribute("lang") == lang
+    page = phone_in(chromium, lang, f"{server}/forteresse/")
     assert_fits(page, f"forteresse start form, {lang}")
     page.get_by_role("combobox", name=words["a"]).fill("Ola")
     page.get_by_role("combobox", name=words["b"]).fill("Kuba")
@@ -68,4 +64,4 @@ def test_forteresse_in_the_phones_language_at_360_px(server, chromium, lang):
     page.get_by_role("button", name="→ E").click()
     expect(page.locator("#announcement")).to_contain_text(words["wall"])
     _grid_fits(page, f"forteresse resolver, {lang}")
-    context.close()
+    page.context.close()

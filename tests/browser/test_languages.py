@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.test_narrow import assert_fits, narrow_phone
+from tests.browser.test_narrow import assert_fits, phone_in
 
 pytestmark = pytest.mark.browser
 
@@ -22,11 +22,7 @@ WORDS = {
 @pytest.mark.parametrize("lang", ["fr", "pl"])
 def test_the_score_pad_in_the_phones_language_at_360_px(server, chromium, lang):
     words = WORDS[lang]
-    context = narrow_phone(chromium, locale=lang)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{server}/scorepad/")
-    assert page.locator("html").get_attribute("lang") == lang
+    page = phone_in(chromium, lang, f"{server}/scorepad/")
     assert_fits(page, f"score pad, {lang}")
     page.get_by_label(words["players"]).fill("Ola\nKuba")
     page.get_by_role("button", name=words["start"]).click()
@@ -42,4 +38,4 @@ def test_the_score_pad_in_the_phones_language_at_360_px(server, chromium, lang):
     page.get_by_role("link", name="English").click()
     expect(page.get_by_text("You are the referee")).to_be_visible()
     assert page.locator("html").get_attribute("lang") == "en" and "/t/" in page.url
-    context.close()
+    page.context.close()

@@ -119,6 +119,17 @@ def narrow_phone(chromium, **extra):
     return chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True, **extra)
 
 
+def phone_in(chromium, lang: str, url: str):
+    """A page at ``url`` on a 360 px phone set to ``lang`` (its Accept-Language), checked to be said
+    in it (``<html lang>``); ``page.context.close()`` when done."""
+    context = narrow_phone(chromium, locale=lang)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(url)
+    assert page.locator("html").get_attribute("lang") == lang
+    return page
+
+
 def assert_fits(page, where):
     """No sideways scroll and no wrapped button label on ``page``."""
     assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"], where

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_narrow import _capture, assert_fits, narrow_phone
+from tests.browser.test_narrow import _capture, assert_fits, phone_in
 
 pytestmark = pytest.mark.browser
 
@@ -33,11 +33,7 @@ def _fits_with_44_px_cells(page, where, cells):
 @pytest.mark.parametrize("lang", ["fr", "pl"])
 def test_the_tactics_table_at_360_px_in_each_language(server, chromium, lang):
     words = WORDS[lang]
-    context = narrow_phone(chromium, locale=lang)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{server}/tactics/")
-    assert page.locator("html").get_attribute("lang") == lang
+    page = phone_in(chromium, lang, f"{server}/tactics/")
     assert_fits(page, f"tactics start form, {lang}")
     page.get_by_role("button", name=words["start"]).click()
     expect(page.get_by_text(words["referee"])).to_be_visible()
@@ -49,4 +45,4 @@ def test_the_tactics_table_at_360_px_in_each_language(server, chromium, lang):
     page.get_by_role("button", name=words["start"]).click()
     expect(page.get_by_text(words["referee"])).to_be_visible()
     _fits_with_44_px_cells(page, f"tactics 4x4 table, {lang}", 16)
-    context.close()
+    page.context.close()

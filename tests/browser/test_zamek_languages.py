@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_narrow import assert_fits, narrow_phone
+from tests.browser.test_narrow import assert_fits, phone_in
 
 pytestmark = pytest.mark.browser
 
@@ -26,11 +26,7 @@ WORDS = {
 @pytest.mark.parametrize("lang", ["fr", "pl"])
 def test_zameks_table_in_the_phones_language_at_360_px(server, chromium, lang):
     words = {key: value.replace(" :", "\u00a0:") for key, value in WORDS[lang].items()}
-    context = narrow_phone(chromium, locale=lang)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.goto(f"{server}/zamek/")
-    assert page.locator("html").get_attribute("lang") == lang
+    page = phone_in(chromium, lang, f"{server}/zamek/")
     page.get_by_label("1.").fill("Rouge")
     page.get_by_label("2.").fill("Bleu")
     page.get_by_label(words["extended"]).check()
@@ -43,4 +39,4 @@ def test_zameks_table_in_the_phones_language_at_360_px(server, chromium, lang):
     page.goto(f"{server}/zamek/help")
     expect(page.get_by_text(words["help"])).to_be_visible()
     assert_fits(page, f"zamek help, {lang}")
-    context.close()
+    page.context.close()
