@@ -9,9 +9,8 @@ import re
 
 import pytest
 
-from tests.conftest import text
+from tests.conftest import pdf_text, text
 from tests.printables.test_languages import _sheet as sheet
-from tests.printables.test_languages import _words as pdf_words
 from tests.web.test_tactics import act, mover, new_table, page, typed
 
 NBSP = "\u00a0"
@@ -130,16 +129,16 @@ def test_the_help_page_in_each_language(browser, lang, said):
         assert f'<h2 id="{anchor}">' in html
 
 
-def test_the_sheets_in_polish_read_back(browser, tmp_path):
-    pad = " ".join(pdf_words(sheet("tactics-score-pad", "pl"), tmp_path).split())
+def test_the_sheets_in_polish_read_back(browser):
+    pad = " ".join(pdf_text(sheet("tactics-score-pad", "pl")).split())
     assert "Notes wyników, mecz z trzech partii" in pad
     assert "W każdej partii: 1 za każdą zdobytą kartę przeciwnika; za zajęte pole: narożne 1, boczne 2, środkowe 3" in pad
     assert pad.count("Gracz Zdobyte Narożne × 1 Boczne × 2 Środkowe × 3 Suma") == 3
     assert "Partia 3" in pad and "Mecz: suma trzech partii" in pad and pad.count("Imię i suma") == 4
-    mat = " ".join(pdf_words(sheet("tactics-mat-3x3", "pl"), tmp_path).split())
+    mat = " ".join(pdf_text(sheet("tactics-mat-3x3", "pl")).split())
     assert "Plansza 3x3, dwóch graczy" in mat and "Miejsce S, pierwszy gracz" in mat
     assert "Miejsce N (2 graczy: S i N)" in mat and "mała liczba to punkty za zajęcie pola na koniec" in mat
-    deck = " ".join(pdf_words(sheet("tactics-marches", "pl"), tmp_path).split())
+    deck = " ".join(pdf_text(sheet("tactics-marches", "pl")).split())
     assert "Marcher Lords: talia 15 kart frakcji Marcher Lords do Square Tactics, z rewersami. " \
            "Baronowie pogranicza, którzy trzymają flanki" in deck
     assert set("ąęłóśżź") <= set(pad + mat + deck)  # drawn, embedded and read back
