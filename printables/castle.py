@@ -126,18 +126,17 @@ def _diamond(x: float, y: float, r: float) -> list[tuple[float, float]]:
     return [(x, y + r), (x + r, y), (x, y - r), (x - r, y)]
 
 
-def _reference(doc: Document, rect: Rect) -> None:
-    """One quick-reference card: the value rule, the three choices of a turn, the end, the points."""
+def _reference(doc: Document, rect: Rect) -> float:
+    """One quick-reference card: the value rule, the three choices of a turn, the end, the points;
+    returns the lowest y its rules' words reach."""
     doc.box(rect, radius=2, width=0.4)
     inner = rect.inset(4)
     doc.text(inner.x, inner.top - 5, doc.say(N_("Castle: quick reference")), size=13, bold=True)
     table_w = 42.0
     text = Rect(inner.x, inner.y, inner.w - table_w - 4, inner.h - 9)
-    y = text.top
-    for head, body in _REFERENCE:
-        y = doc.text_block(Rect(text.x, y - 40, text.w, 40), doc.say(head), size=8.5, bold=True)
-        y = doc.text_block(Rect(text.x, y - 40, text.w, 40), doc.say(body), size=8.5) - 1.2
+    lowest = doc.headed_paragraphs([(text, [(doc.say(head), doc.say(body)) for head, body in _REFERENCE])], head=8.5, body=8.5)
     _points_table(doc, Rect(inner.right - table_w, inner.top - 9 - 42, table_w, 42))
+    return lowest
 
 
 def _points_table(doc: Document, rect: Rect) -> None:

@@ -243,6 +243,47 @@ class Document:
             )
         return y
 
+    def headed_paragraphs(
+        self,
+        columns: Sequence[tuple[Rect, Sequence[tuple[str, str]]]],
+        *,
+        head: float,
+        body: float,
+        leading: float = 1.3,
+        gap: float = 1.2,
+    ) -> float:
+        """Paragraphs under bold heads: each column's (head, text) pairs flowed down its rect from
+        the top, ``gap`` mm apart, at ``head`` and ``body`` points. Where a column would run past
+        its rect's bottom (a longer translation), every column is set smaller alike, as far as
+        ``MIN_TEXT`` allows. Returns the lowest y the text reached."""
+
+        def lines_height(s: str, width: float, size: float, bold: bool, spacing: float) -> float:
+            size = max(size, MIN_TEXT)
+            return len(simpleSplit(s, fonts.font_name(bold), size, width * mm)) * size * spacing * PT
+
+        def tallest(scale: float) -> float:
+            return max(
+                sum(
+                    lines_height(title, rect.w, head * scale, True, 1.3)
+                    + lines_height(text, rect.w, body * scale, False, leading) + gap
+                    for title, text in paragraphs
+                ) - gap - rect.h
+                for rect, paragraphs in columns
+            )
+
+        scale = 1.0
+        while tallest(scale) > 0 and body * scale > MIN_TEXT:
+            scale -= 0.02
+        lowest = min(rect.top for rect, _paragraphs in columns)
+        for rect, paragraphs in columns:
+            y = rect.top
+            for title, text in paragraphs:
+                y = self.text_block(Rect(rect.x, y - 40, rect.w, 40), title, size=head * scale, bold=True)
+                y = self.text_block(Rect(rect.x, y - 60, rect.w, 60), text, size=body * scale, leading=leading)
+                lowest = min(lowest, y)
+                y -= gap
+        return lowest
+
     # Shapes
 
     def line(

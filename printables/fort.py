@@ -75,19 +75,20 @@ def _tries(doc: Document, cell: Rect, row_h: float) -> None:
         doc.box(Rect(x + n * (size + gap), cell.cy - size / 2, size, size), radius=0.6)
 
 
-def _reference(doc: Document, rect: Rect) -> None:
-    """One quick-reference card: two columns of short rules, in the order a game needs them."""
+def _reference(doc: Document, rect: Rect) -> float:
+    """One quick-reference card: two columns of short rules, in the order a game needs them;
+    returns the lowest y its words reach."""
     doc.box(rect, radius=2, width=0.4)
     inner = rect.inset(3.5)
     doc.text(inner.x, inner.top - 4.5, doc.say(N_("Fort: quick reference")), size=12, bold=True)
     gap = 5.0
     column_w = (inner.w - gap) / 2
-    for column, sections in enumerate((_REFERENCE[:4], _REFERENCE[4:])):
-        y = inner.top - 8
-        x = inner.x + column * (column_w + gap)
-        for head, body in sections:
-            y = doc.text_block(Rect(x, y - 40, column_w, 40), doc.say(head), size=8.8, bold=True)
-            y = doc.text_block(Rect(x, y - 60, column_w, 60), doc.say(body), size=8.4, leading=1.25) - 1.4
+    columns = [
+        (Rect(inner.x + column * (column_w + gap), inner.y, column_w, inner.h - 8),
+         [(doc.say(head), doc.say(body)) for head, body in sections])
+        for column, sections in enumerate((_REFERENCE[:4], _REFERENCE[4:]))
+    ]
+    return doc.headed_paragraphs(columns, head=8.8, body=8.4, leading=1.25, gap=1.4)
 
 
 _REFERENCE = (

@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from reportlab.pdfbase import pdfmetrics
 
+import printables
 from companion import cli
-from printables import fonts
+from printables import castle, fonts, fort
+from printables.draw import Document
+from printables.layout import Rect
 from tests.conftest import pdf_text, sheet_pdf
 
 
@@ -57,3 +62,16 @@ def test_the_command_line_prints_a_sheet_in_polish(tmp_path):
     assert cli.main(["print", "score-pad", "--lang", "pl", "--base-url", "http://192.168.1.20:5000",
                      "-o", str(output)]) == 0
     assert "Notes wyników" in pdf_text(output.read_bytes())
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("lang", ["en", "fr", "pl"])
+@pytest.mark.parametrize("game, card_inset, text_inset", [(castle, 3, 4), (fort, 2.5, 3.5)])
+def test_a_quick_reference_cards_words_stay_inside_the_card_in_every_language(game, card_inset, text_inset, lang, paper):
+    """A longer translation is set smaller rather than run over the card's edge (Fort's reference
+    in Polish, and in English on Letter, used to cross it)."""
+    sheet = next(sheet for sheet in printables.all_sheets() if sheet.draw is game.draw_reference)
+    doc = Document(io.BytesIO(), sheet, paper=paper, lang=lang)
+    content = doc.frame()
+    card = Rect(content.x, content.y, content.w, content.h / 2).inset(card_inset)  # the lower card, as two_up
+    assert game._reference(doc, card) >= card.y + text_inset
