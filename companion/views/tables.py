@@ -30,7 +30,7 @@ from flask import (
 from flask_babel import gettext
 from werkzeug.http import parse_cookie, parse_etags, quote_etag
 
-from companion import db, get_db, i18n, netinfo, pagecache, registry, security, store
+from companion import db, get_db, i18n, netinfo, pagecache, registry, security, store, web
 from companion.i18n import current_language, say
 from companion.rules.errors import N_, RuleError
 from companion.web import form_dict, is_htmx, public_base_url, render
@@ -401,8 +401,8 @@ def _kept(token: str, fragment: bool | None = None):
     fragment = is_htmx() if fragment is None else fragment
     if not fragment and request.args.get("recorded") == str(version):
         return None
-    parts = cache.get(_page_key(link, link.table_id, version, fragment), session)
-    return None if parts is None else (version, _kept_response(parts))
+    kept = cache.get(_page_key(link, link.table_id, version, fragment), session)
+    return None if kept is None else (version, _kept_response(kept))
 
 
 def _page_key(link, table_id: str, version: int, fragment: bool) -> tuple:
@@ -419,9 +419,15 @@ def _page_key(link, table_id: str, version: int, fragment: bool) -> tuple:
 _LINKS = 9  # where ``_page_key`` has the links
 
 
-def _kept_response(parts: list[bytes]):
-    """The response for kept parts, with this session's CSRF token and a fresh key in each form."""
-    response = make_response(pagecache.fill(parts, security.csrf_token, store.new_token))
+def _kept_response(kept: pagecache.Kept):
+    """The response for a kept page, with this session's CSRF token and a fresh key in each form;
+    gzipped from its kept pieces when the phone takes gzip (Flask-Compress leaves it be), as
+    Flask-Compress would have, so that a browser's poll does not compress the page again."""
+    if kept.size >= current_app.config["COMPRESS_MIN_SIZE"] and web.chosen_encoding() == "gzip":
+        response = make_response(kept.gzipped(security.csrf_token, store.new_token, current_app.config["COMPRESS_LEVEL"]))
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = make_response(kept.body(security.csrf_token, store.new_token))
     response.vary.add("HX-Request")
     return response
 
@@ -524,15 +530,15 @@ def _plain_table(link, table, game, fragment: bool | None = None):
             context["invites"] = _invites(_referee_links(link, table.id), game)
         return render(template, template, **context)
     key = _page_key(link, table.id, table.version, fragment)
-    parts = cache.get(key, session)
-    if parts is None:
+    kept = cache.get(key, session)
+    if kept is None:
         with pagecache.reading() as noting:
             context = _context(link, table, game)
             if not fragment:
                 context["invites"] = _invites(list(key[_LINKS] or ()), game)
             text = render_template(template, **context)
-        parts = pagecache.split(text) if noting.unkept else cache.put(key, noting.read, text)
-    return _kept_response(parts)
+        kept = pagecache.Kept(pagecache.split(text)) if noting.unkept else cache.put(key, noting.read, text)
+    return _kept_response(kept)
 
 
 def _referee_links(link, table_id: str) -> list[store.Link]:

@@ -4,6 +4,7 @@ another phone's page."""
 
 from __future__ import annotations
 
+import gzip
 import re
 
 import pytest
@@ -22,11 +23,17 @@ def _blank(html: str) -> str:
     return _TOKENS.sub(r"\1-", html)
 
 
-def _get(client, path: str, fragment: bool = False) -> str:
-    response = client.get(path, headers={"HX-Request": "true"} if fragment else {})
+def _get(client, path: str, fragment: bool = False, gzipped: bool = False) -> str:
+    headers = {"HX-Request": "true"} if fragment else {}
+    response = client.get(path, headers={**headers, "Accept-Encoding": "gzip" if gzipped else "identity"})
     assert response.status_code == 200, (path, response.data[:300])
-    assert not re.search(rb"\x1b", response.data), path  # no placeholder left in
-    return response.get_data(as_text=True)
+    body = response.data
+    if gzipped:
+        assert response.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in response.headers["Vary"]
+        body = gzip.decompress(body)  # checks the CRC-32 and the length too
+        assert len(response.data) < len(body) / 2, path
+    assert not re.search(rb"\x1b", body), path  # no placeholder left in
+    return body.decode()
 
 
 @pytest.fixture
@@ -45,7 +52,8 @@ def mid_game(tmp_path):
 
 def test_every_kept_page_is_the_page_drawn(mid_game):
     """Each game, each link (referee, viewer, every seat), en/fr/pl, page and fragment: drawn with the
-    cache off, then twice with it on (drawn and kept, then from the cache), the same but for tokens."""
+    cache off, then twice with it on (drawn and kept, then from the cache, gzipped from its kept
+    pieces), the same but for tokens."""
     app, tables = mid_game
     compared = 0
     for name, links in tables.items():
@@ -61,7 +69,7 @@ def test_every_kept_page_is_the_page_drawn(mid_game):
                     app.config["PAGE_CACHE_ENTRIES"] = 0
                     drawn = _get(phone, path, fragment)
                     app.config["PAGE_CACHE_ENTRIES"] = pagecache.ENTRIES
-                    kept = [_get(phone, path, fragment) for _ in range(2)]
+                    kept = [_get(phone, path, fragment, gzipped) for gzipped in (False, True)]
                     where = (name, link.role, link.label, lang, path, fragment)
                     assert f'<html lang="{lang}"' in drawn or fragment or path.endswith("/live"), where
                     assert _blank(kept[0]) == _blank(drawn), where
@@ -173,31 +181,41 @@ def test_the_cache_keeps_within_its_bounds(app, browser):
     assert len(cache) == 3
 
 
-def test_bounds_of_entries_characters_and_session_variants():
-    cache = pagecache.PageCache(entries=4, chars=100)
+def test_bounds_of_entries_bytes_and_session_variants():
+    cache = pagecache.PageCache(entries=4, most_bytes=100)
     for n in range(6):
         cache.put(("page", n), {}, "x" * 10)
     assert len(cache) == 4 and cache.size == 40
-    assert cache.get(("page", 0), {}) is None and cache.get(("page", 5), {}) == [b"x" * 10]
+    assert cache.get(("page", 0), {}) is None and cache.get(("page", 5), {}).parts == [b"x" * 10]
     cache.put(("big",), {}, "y" * 90)
-    assert cache.size <= 100 and cache.get(("big",), {}) == [b"y" * 90]
+    assert cache.size <= 100 and cache.get(("big",), {}).parts == [b"y" * 90]
     cache.put(("huge",), {}, "z" * 101)  # larger than the whole cache: not kept
     assert cache.get(("huge",), {}) is None and cache.size <= 100
+    # the deflated pieces count too
+    cache = pagecache.PageCache(entries=4, most_bytes=100)
+    kept = cache.put(("page",), {}, "abc" * 30)
+    assert cache.size == 90
+    kept.gzipped(lambda: "", lambda: "", 1)
+    assert cache.size == 0 and len(cache) == 0  # 90 bytes and its pieces: over the bound, forgotten
 
-    cache = pagecache.PageCache(entries=100, chars=10_000)
+    cache = pagecache.PageCache(entries=100, most_bytes=10_000)
     for n in range(pagecache.VARIANTS + 5):
         cache.put(("page",), {"member_name": repr(f"name{n}")}, f"page of name{n}")
     assert len(cache) == pagecache.VARIANTS
-    assert cache.get(("page",), {"member_name": "name20"}) == [b"page of name20"]
+    assert cache.get(("page",), {"member_name": "name20"}).parts == [b"page of name20"]
     assert cache.get(("page",), {"member_name": "name0"}) is None
     assert cache.get(("page",), {}) is None  # a session without the value read is another phone
 
 
 def test_placeholders_are_filled_per_response():
-    text = f"a{pagecache.CSRF_SLOT}b{pagecache.KEY_SLOT}c{pagecache.KEY_SLOT}d{pagecache.CSRF_SLOT}"
-    parts = pagecache.split(text)
-    counter = iter(range(100))
-    filled = pagecache.fill(parts, lambda: "TOKEN", lambda: f"key{next(counter)}")
-    assert filled == b"aTOKENbkey0ckey1dTOKEN"
-    assert pagecache.fill(parts, lambda: "TOKEN", lambda: f"key{next(counter)}") == b"aTOKENbkey2ckey3dTOKEN"
-    assert pagecache.fill([b"plain"], lambda: 1 / 0, lambda: 1 / 0) == b"plain"  # no form: no token made
+    text = f"a{pagecache.CSRF_SLOT}b{pagecache.KEY_SLOT}c{pagecache.KEY_SLOT}d{pagecache.CSRF_SLOT}" * 300
+    kept = pagecache.Kept(pagecache.split(text))
+    counter = iter(range(10_000))
+    first = kept.body(lambda: "TOKEN", lambda: f"key{next(counter)}")
+    assert first.startswith(b"aTOKENbkey0ckey1dTOKENaTOKENbkey2c")
+    again = kept.body(lambda: "TOKEN", lambda: f"key{next(counter)}")
+    assert again.startswith(b"aTOKENbkey600ckey601dTOKEN")
+    zipped = kept.gzipped(lambda: "TÖKEN", lambda: f"key{next(counter)}", 1)
+    assert gzip.decompress(zipped) == re.sub(rb"key\d+", lambda m: b"key%d" % (int(m.group(0)[3:]) + 1200),
+                                             first.replace(b"TOKEN", "TÖKEN".encode()))
+    assert pagecache.Kept([b"plain"]).body(lambda: 1 / 0, lambda: 1 / 0) == b"plain"  # no form: no token made
