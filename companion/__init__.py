@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from flask import Flask, current_app, g, url_for
 from flask.globals import _cv_request
 
-from companion import db, games, i18n, netinfo, ratelimit, security, store, templating, web
+from companion import db, games, i18n, netinfo, pagecache, ratelimit, security, store, templating, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 # How often a table's other phones ask whether it changed. A poll of an unchanged table is a
@@ -151,7 +151,8 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
         static_url=static_url,
         game_stylesheet=game_stylesheet,
         all_games=registry.ordered,
-        new_token=store.new_token,  # a move form's Idempotency-Key: the form sent twice acts once
+        # a move form's Idempotency-Key: the form sent twice acts once (a placeholder in a kept page)
+        new_token=pagecache.template_token(store.new_token),
         games_by_slug=registry.games,
         once=templating.once_per(i18n.current_language),
     )

@@ -24,7 +24,7 @@ from flask_wtf.csrf import CSRFProtect, generate_csrf
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from companion import netinfo
+from companion import netinfo, pagecache
 from companion.i18n import say
 from companion.rules.errors import NP_, Message
 
@@ -71,7 +71,10 @@ def csrf_token() -> str:
 
     Flask-WTF signs a token with the second it was made in; kept in the session, a page
     is the same from one second to the next (so its ETag and the tests' comparisons hold).
+    While a table page is drawn to be kept (``companion.pagecache``), its placeholder.
     """
+    if pagecache.placeholders():
+        return pagecache.CSRF_SLOT
     if "csrf_form_token" not in session:
         session["csrf_form_token"] = generate_csrf()
     return session["csrf_form_token"]

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from flask import current_app, make_response, render_template, request
 from flask_compress import Compress
+from flask_compress.flask_compress import _choose_algorithm
 from markupsafe import Markup, escape
 
 from companion import netinfo
@@ -95,6 +96,11 @@ def printed_base_url() -> str:
 
 
 compress = Compress()
+
+
+def chosen_encoding() -> str | None:
+    """The encoding Flask-Compress would answer this request with (``"br"``, ``"gzip"``), or None."""
+    return _choose_algorithm(compress.enabled_algorithms, request.headers.get("Accept-Encoding", ""))
 
 
 def init_compression(app) -> None:

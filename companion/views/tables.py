@@ -22,6 +22,7 @@ from flask import (
     jsonify,
     make_response,
     redirect,
+    render_template,
     request,
     session,
     url_for,
@@ -29,7 +30,7 @@ from flask import (
 from flask_babel import gettext
 from werkzeug.http import parse_cookie, parse_etags, quote_etag
 
-from companion import db, get_db, i18n, netinfo, registry, security, store
+from companion import db, get_db, i18n, netinfo, pagecache, registry, security, store, web
 from companion.i18n import current_language, say
 from companion.rules.errors import N_, RuleError
 from companion.web import form_dict, is_htmx, public_base_url, render
@@ -66,6 +67,10 @@ def create(game_slug: str):
 @bp.get("/t/<token>")
 def show(token: str):
     """The table as this link may see it."""
+    kept = _kept(token)
+    if kept is not None:
+        _remember(token)
+        return kept[1]
     link, table, game = _open(token)
     _remember(token)
     notices = get_flashed_messages(with_categories=True)
@@ -73,7 +78,9 @@ def show(token: str):
         last = store.last_action(get_db(), table.id)
         notices += [("recorded", say(last["description"]))] if last else []
         return _render_table(link, table, game, notices=notices, last=last)
-    return _render_table(link, table, game, notices=notices)
+    if notices:
+        return _render_table(link, table, game, notices=notices)
+    return _plain_table(link, table, game)
 
 
 @bp.get("/t/<token>/live")
@@ -89,10 +96,13 @@ def live(token: str):
     etag = live_etag(version, session, current_language())
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
+    elif (kept := _kept(token, fragment=True)) is not None:
+        etag = live_etag(kept[0], session, current_language())
+        response = kept[1]
     else:
         link, table, game = _open(token)
         etag = live_etag(table.version, session, current_language())
-        response = render("tables/_live.html", "tables/_live.html", **_context(link, table, game))
+        response = _plain_table(link, table, game, fragment=True)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
@@ -354,10 +364,72 @@ def _open(token: str):
     game = registry().games.get(table.game)
     if game is None or game.rules is None:
         abort(404)
+    _claim(link, game)
+    if len(_TABLE_GAMES) >= TABLE_GAMES_KEPT:
+        _TABLE_GAMES.clear()
+    _TABLE_GAMES[table.id] = game.slug
+    return link, table, game
+
+
+def _claim(link, game) -> None:
+    """A player's seat is this phone's once it opened it first (a team's is everyone's); else a 403 page."""
     shared = getattr(game.rules, "TEAM_SEATS", False)
     if link.role == "seat" and not shared and not store.claim_seat(get_db(), link, _member()):
         abort(403, description=gettext(SEAT_TAKEN, seat=i18n.say_name(link.label)))
-    return link, table, game
+
+
+# A table's game (which never changes) by its id, noted when ``_open`` loads it: a kept page is
+# answered (``_kept``) without loading the table's state, only its version.
+TABLE_GAMES_KEPT = 65_536
+_TABLE_GAMES: dict[str, str] = {}
+
+
+def _kept(token: str, fragment: bool | None = None):
+    """``(version, response)``: the kept table page or live fragment for this link at the table's
+    version, with nothing to answer (no flashed message, no ``?recorded=`` of this version); or
+    None, and the caller draws it (``_plain_table``). The link is opened as ``_open`` does."""
+    cache = pagecache.for_app(current_app)
+    if cache is None or "_flashes" in session:
+        return None
+    link = _link(token)
+    slug = _TABLE_GAMES.get(link.table_id)
+    if slug is None:
+        return None
+    store.mark_joined(get_db(), link)
+    _claim(link, registry().games[slug])
+    version = store.table_version(get_db(), link.table_id)
+    fragment = is_htmx() if fragment is None else fragment
+    if not fragment and request.args.get("recorded") == str(version):
+        return None
+    kept = cache.get(_page_key(link, link.table_id, version, fragment), session)
+    return None if kept is None else (version, _kept_response(kept))
+
+
+def _page_key(link, table_id: str, version: int, fragment: bool) -> tuple:
+    """What a plain table page or live fragment depends on besides the session (see ``_plain_table``)."""
+    links = None if fragment else tuple(_referee_links(link, table_id))
+    language = i18n.choose_language(request.cookies.get(i18n.COOKIE), request.headers.get("Accept-Language"))
+    return (
+        table_id, version, fragment, link, language,
+        request.scheme, request.host, request.script_root, request.query_string,
+        links, public_base_url() if links else None,
+    )
+
+
+_LINKS = 9  # where ``_page_key`` has the links
+
+
+def _kept_response(kept: pagecache.Kept):
+    """The response for a kept page, with this session's CSRF token and a fresh key in each form;
+    gzipped from its kept pieces when the phone takes gzip (Flask-Compress leaves it be), as
+    Flask-Compress would have, so that a browser's poll does not compress the page again."""
+    if kept.size >= current_app.config["COMPRESS_MIN_SIZE"] and web.chosen_encoding() == "gzip":
+        response = make_response(kept.gzipped(security.csrf_token, store.new_token, current_app.config["COMPRESS_LEVEL"]))
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = make_response(kept.body(security.csrf_token, store.new_token))
+    response.vary.add("HX-Request")
+    return response
 
 
 _UNREAD = object()
@@ -434,8 +506,44 @@ def _render_table(link, table, game, status: int = 200, notices=(), kept: dict |
     """The table page (with the referee's invitations), or its live fragment for htmx."""
     context = _context(link, table, game, notices, kept, last)
     if not is_htmx():
-        context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [], game)
+        context["invites"] = _invites(_referee_links(link, table.id), game)
     return render("tables/page.html", "tables/_live.html", status, **context)
+
+
+def _plain_table(link, table, game, fragment: bool | None = None):
+    """The table page, or its live fragment, with nothing posted to answer: drawn once per
+    everything it depends on and kept (``companion.pagecache``), its tokens fresh each time.
+
+    The key: the table and its version, page or fragment, the link (its role, seat, claim),
+    the language, the address asked (scheme, host, script root) and query (a Fort challenge's
+    or a score pad's correction's choices, the language switch's way back); for the referee's
+    page the table's links as they stand (opened, claimed: the invitations) and the address the
+    invitations give. The session values the drawing read (a Square Tactics phone's seat, a Zamek
+    member's identity and name) are told apart by the cache itself.
+    """
+    fragment = is_htmx() if fragment is None else fragment
+    template = "tables/_live.html" if fragment else "tables/page.html"
+    cache = pagecache.for_app(current_app)
+    if cache is None:
+        context = _context(link, table, game)
+        if not fragment:
+            context["invites"] = _invites(_referee_links(link, table.id), game)
+        return render(template, template, **context)
+    key = _page_key(link, table.id, table.version, fragment)
+    kept = cache.get(key, session)
+    if kept is None:
+        with pagecache.reading() as noting:
+            context = _context(link, table, game)
+            if not fragment:
+                context["invites"] = _invites(list(key[_LINKS] or ()), game)
+            text = render_template(template, **context)
+        kept = pagecache.Kept(pagecache.split(text)) if noting.unkept else cache.put(key, noting.read, text)
+    return _kept_response(kept)
+
+
+def _referee_links(link, table_id: str) -> list[store.Link]:
+    """The table's links for its referee's invitations (none for another link)."""
+    return store.table_links(get_db(), table_id) if link.role == "referee" else []
 
 
 def _done(link, table, game, message: str | None = None):

@@ -53,7 +53,8 @@ def _pages(app, tokens: dict[str, str], lang: str) -> dict[str, str]:
 def test_pages_are_what_plain_jinja_draws(tmp_path, monkeypatch):
     database = str(tmp_path / "castellan.sqlite3")
     tokens = _mid_game_tables(database)
-    config = {"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SWEEP_DAYS": 0}
+    # the whole page kept off (companion/pagecache.py, tests/web/test_page_cache.py): the pieces are drawn
+    config = {"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SWEEP_DAYS": 0, "PAGE_CACHE_ENTRIES": 0}
     fast = create_app(config)
     assert isinstance(fast.jinja_env, templating.TemplateEnvironment)
     # twice: the second time every drawn piece comes from what ``once`` kept
