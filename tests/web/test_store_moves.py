@@ -76,3 +76,21 @@ def test_a_repeat_and_a_stale_move_are_still_refused(database):
     assert [entry["seq"] for entry in store.history(conn, table.id)] == [1]
     assert store.get_table(conn, table.id).state["rounds"] == [[1, 2, 3]]
     conn.close()
+
+
+def test_a_csrf_token_checked_once_holds_only_with_its_own_session(app):
+    from tests.conftest import Browser
+
+    phone, thief = Browser(app.test_client()), Browser(app.test_client())
+    token = phone.create_table("scorepad", {"players": "Ola\nKuba"})
+    with db.connect(app.config["DATABASE"]) as conn:
+        version = store.get_table(conn, store.find_link(conn, token).table_id).version
+    moved = phone.post(f"/t/{token}/act", {"points": ["3", "4"], "version": str(version)}, htmx=True)
+    assert moved.status_code == 200 and b"Round 1: Ola 3, Kuba 4." in moved.data
+    thief.get("/")  # a session of its own, with the phone's token (checked a moment ago) in its form
+    stolen = thief.client.post(f"/t/{token}/act", data={"csrf_token": phone.csrf, "points": ["9", "9"], "version": str(version + 1)})
+    assert stolen.status_code == 400
+    forged = phone.client.post(f"/t/{token}/act", data={"csrf_token": phone.csrf + "x", "points": ["9", "9"], "version": str(version + 1)})
+    assert forged.status_code == 400
+    again = phone.post(f"/t/{token}/act", {"points": ["5", "6"], "version": str(version + 1)}, htmx=True)
+    assert again.status_code == 200 and b"Round 2: Ola 5, Kuba 6." in again.data
