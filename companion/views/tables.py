@@ -283,7 +283,7 @@ def act(token: str):
     if answer is not None:
         return answer
     if is_htmx():
-        last = store.last_action(get_db(), table.id)  # read once: the notice and the Undo beside it
+        last = store.last_action(get_db(), table.id, table.version)  # the move's own entry: the notice and the Undo beside it
         notices = [("recorded", say(last["description"]))] if last else []
         return _render_table(link, table, game, notices=notices, last=last)
     # The page says what was recorded as long as it is still the table's last move (no cookie needed).
