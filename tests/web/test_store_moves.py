@@ -94,3 +94,12 @@ def test_a_csrf_token_checked_once_holds_only_with_its_own_session(app):
     assert forged.status_code == 400
     again = phone.post(f"/t/{token}/act", {"points": ["5", "6"], "version": str(version + 1)}, htmx=True)
     assert again.status_code == 200 and b"Round 2: Ola 5, Kuba 6." in again.data
+
+
+def test_small_numbers_are_written_as_babel_writes_them():
+    from babel.numbers import format_decimal
+
+    from companion import i18n
+
+    for lang in i18n.LANGUAGES:
+        assert all(i18n._decimal(number, lang) == format_decimal(number, locale=lang) for number in range(-5, 1200))
