@@ -66,7 +66,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from companion.views import tables as table_views
 
     # Inside the host check (security.init_app wraps it): a poll from a bad host is refused first.
-    app.wsgi_app = table_views.UnchangedPolls(app, app.wsgi_app)
+    # Within it, a kept table page or live fragment is answered before Flask too (KeptPages).
+    app.wsgi_app = table_views.UnchangedPolls(app, table_views.KeptPages(app, app.wsgi_app))
     security.init_app(app)
     i18n.init_app(app)
 

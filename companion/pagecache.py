@@ -116,10 +116,11 @@ class Kept:
     """One rendering kept: its parts (text in UTF-8 between the placeholders, and the placeholders),
     the session values it read, and once a phone asked for gzip, its texts deflated."""
 
-    __slots__ = ("parts", "read", "size", "deflated", "cache")
+    __slots__ = ("parts", "read", "size", "deflated", "cache", "has_csrf")
 
     def __init__(self, parts: list[bytes], read: tuple = (), cache: PageCache | None = None):
         self.parts, self.read, self.cache = parts, read, cache
+        self.has_csrf = _CSRF_BYTES in parts[1::2]  # a form: the session's CSRF token goes in
         self.size = sum(len(part) for part in parts[::2])
         self.deflated: tuple[int, list[bytes]] | None = None
 

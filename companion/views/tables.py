@@ -29,6 +29,7 @@ from flask import (
 )
 from flask_babel import gettext
 from werkzeug.http import parse_cookie, parse_etags, quote_etag
+from werkzeug.wrappers import Request
 
 from companion import db, get_db, i18n, netinfo, pagecache, registry, security, store, web
 from companion.i18n import current_language, say
@@ -96,7 +97,7 @@ def live(token: str):
     etag = live_etag(version, session, current_language())
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
-    elif (kept := _kept(token, fragment=True)) is not None:
+    elif (kept := _kept(token, fragment=True, version=version)) is not None:
         etag = live_etag(kept[0], session, current_language())
         response = kept[1]
     else:
@@ -161,6 +162,107 @@ class UnchangedPolls:
         return live_etag(version, security.session_data(app, cookies.get(app.config["SESSION_COOKIE_NAME"])), lang)
 
 
+_TABLE_PATH = re.compile(r"/t/([^/]+)(/live)?\Z")
+_PAGE_HEADERS = [("Content-Type", "text/html; charset=utf-8")]
+# What Flask's path adds to a kept page's answer: the Vary of render, Flask-Compress, i18n and the session; security's headers.
+_VARY = [("Vary", "HX-Request, Accept-Encoding, Accept-Language, Cookie")]
+_SECURITY_HEADERS = list(security.HEADERS.items())
+
+
+class KeptPages:
+    """WSGI middleware: a table page or live fragment already kept (``companion.pagecache``) is
+    answered here, as ``show`` and ``live`` would answer it, without Flask.
+
+    Every other phone fetches the fragment after each move, and a page kept costs its tokens and
+    a few reads; Flask's request context, session, URL matching and hooks cost as much again.
+    Only a plain GET whose answer changes nothing is answered here: the session cookie (checked
+    once per process) holds what the page needs (its CSRF token if the page has a form, the
+    claimed seat's phone, this table as the last remembered), the link needs no write (a seat
+    already opened), nothing flashed, no ``?recorded=`` of this version, an encoding this layer
+    makes (none or gzip, not brotli), an ETag the phone does not hold already. Anything else,
+    and anything that fails, goes to Flask, which draws, keeps and answers it.
+    """
+
+    def __init__(self, app, wsgi_app):
+        self.app, self.wsgi_app = app, wsgi_app
+
+    def __call__(self, environ, start_response):
+        match = _TABLE_PATH.match(environ.get("PATH_INFO", "")) if environ.get("REQUEST_METHOD") == "GET" else None
+        if match:
+            try:
+                answer = self._answer(Request(environ), match.group(1), bool(match.group(2)))
+            except Exception:  # noqa: BLE001 - Flask's path answers (and reports) whatever went wrong
+                db.drop_thread_connection(self.app.config["DATABASE"])
+                answer = None
+            if answer is not None:
+                headers, body = answer
+                start_response("200 OK", headers)
+                return [body]
+        return self.wsgi_app(environ, start_response)
+
+    def _answer(self, asked: Request, token: str, live: bool):
+        app = self.app
+        cache = pagecache.for_app(app)
+        if cache is None:
+            return None
+        session_data = security.session_data(app, asked.cookies.get(app.config["SESSION_COOKIE_NAME"]))
+        if "_flashes" in session_data or not (live or session_data.get("last_table") == store.phone_digest(token)[:16]):
+            return None
+        conn = db.thread_connection(app.config["DATABASE"])
+        try:
+            return self._kept(asked, conn, session_data, token, live)
+        finally:
+            if conn.in_transaction():
+                conn.rollback()  # a read's transaction, as the request's teardown ends it
+
+    def _kept(self, asked: Request, conn, session_data: dict, token: str, live: bool):
+        app = self.app
+        link = store.find_link(conn, token)
+        slug = link and _TABLE_GAMES.get(link.table_id)
+        game = slug and app.extensions["castellan.games"].games.get(slug)
+        if not game or (link.role == "seat" and not _seated(link, game, session_data)):
+            return None
+        version = store.table_version(conn, link.table_id)
+        fragment = live or (
+            asked.headers.get("HX-Request") == "true" and asked.headers.get("HX-History-Restore-Request") != "true"
+        )
+        if not live and asked.args.get("recorded") == str(version):
+            return None
+        key = _page_key(link, link.table_id, version, fragment, asked, conn, app.config)
+        kept = pagecache.for_app(app).get(key, session_data)
+        if kept is None or (kept.has_csrf and "csrf_form_token" not in session_data):
+            return None
+        encoding = web.chosen_encoding(asked)
+        if encoding is not None and (encoding != "gzip" or kept.size < app.config["COMPRESS_MIN_SIZE"]):
+            return None  # brotli, or a small page: Flask-Compress's
+        headers = [*_PAGE_HEADERS]
+        csrf = session_data.get
+        if encoding:
+            body = kept.gzipped(lambda: csrf("csrf_form_token"), store.new_token, app.config["COMPRESS_LEVEL"])
+            headers += [("Content-Length", str(len(body))), ("Content-Encoding", "gzip")]
+        else:
+            body = kept.body(lambda: csrf("csrf_form_token"), store.new_token)
+            headers.append(("Content-Length", str(len(body))))
+        headers += _VARY
+        if live:
+            etag = live_etag(version, session_data, key[4])
+            tags = asked.headers.get("If-None-Match")
+            if tags and parse_etags(tags).contains_weak(etag):
+                return None  # a 304: Flask's (UnchangedPolls answers it first)
+            headers += [("ETag", quote_etag(etag, weak=True)), ("Cache-Control", "no-cache, private")]
+        return headers + _SECURITY_HEADERS, body
+
+
+def _seated(link, game, session_data: dict) -> bool:
+    """True when opening this seat's link writes nothing: opened before, and (a player's own seat)
+    claimed by this phone."""
+    if not link.joined:
+        return False
+    if getattr(game.rules, "TEAM_SEATS", False):
+        return True
+    return "member" in session_data and link.claimed_by == store.phone_digest(session_data["member"])
+
+
 @bp.post("/t/<token>/act")
 def act(token: str):
     """Apply one action chosen on the version the form was rendered from, once per form (its key)."""
@@ -181,7 +283,7 @@ def act(token: str):
     if answer is not None:
         return answer
     if is_htmx():
-        last = store.last_action(get_db(), table.id)  # read once: the notice and the Undo beside it
+        last = store.last_action(get_db(), table.id, table.version)  # the move's own entry: the notice and the Undo beside it
         notices = [("recorded", say(last["description"]))] if last else []
         return _render_table(link, table, game, notices=notices, last=last)
     # The page says what was recorded as long as it is still the table's last move (no cookie needed).
@@ -384,10 +486,11 @@ TABLE_GAMES_KEPT = 65_536
 _TABLE_GAMES: dict[str, str] = {}
 
 
-def _kept(token: str, fragment: bool | None = None):
+def _kept(token: str, fragment: bool | None = None, version: int | None = None):
     """``(version, response)``: the kept table page or live fragment for this link at the table's
-    version, with nothing to answer (no flashed message, no ``?recorded=`` of this version); or
-    None, and the caller draws it (``_plain_table``). The link is opened as ``_open`` does."""
+    version (``version`` when the caller just read it), with nothing to answer (no flashed message,
+    no ``?recorded=`` of this version); or None, and the caller draws it (``_plain_table``). The
+    link is opened as ``_open`` does."""
     cache = pagecache.for_app(current_app)
     if cache is None or "_flashes" in session:
         return None
@@ -397,7 +500,8 @@ def _kept(token: str, fragment: bool | None = None):
         return None
     store.mark_joined(get_db(), link)
     _claim(link, registry().games[slug])
-    version = store.table_version(get_db(), link.table_id)
+    if version is None:
+        version = store.table_version(get_db(), link.table_id)
     fragment = is_htmx() if fragment is None else fragment
     if not fragment and request.args.get("recorded") == str(version):
         return None
@@ -405,15 +509,23 @@ def _kept(token: str, fragment: bool | None = None):
     return None if kept is None else (version, _kept_response(kept))
 
 
-def _page_key(link, table_id: str, version: int, fragment: bool) -> tuple:
-    """What a plain table page or live fragment depends on besides the session (see ``_plain_table``)."""
-    links = None if fragment else tuple(_referee_links(link, table_id))
-    language = i18n.choose_language(request.cookies.get(i18n.COOKIE), request.headers.get("Accept-Language"))
+def _page_key(link, table_id: str, version: int, fragment: bool, asked=None, conn=None, config=None) -> tuple:
+    """What a plain table page or live fragment depends on besides the session (see ``_plain_table``):
+    for this request, or ``asked`` (a request read before Flask, ``KeptPages``, with its database
+    connection and its app's config)."""
+    asked = request if asked is None else asked
+    conn = get_db() if conn is None else conn
+    links = None if fragment else tuple(store.table_links(conn, table_id) if link.role == "referee" else ())
     return (
-        table_id, version, fragment, link, language,
-        request.scheme, request.host, request.script_root, request.query_string,
-        links, public_base_url() if links else None,
+        table_id, version, fragment, link, _language(asked),
+        asked.scheme, asked.host, asked.script_root, asked.query_string,
+        links, public_base_url(asked, config) if links else None,
     )
+
+
+def _language(asked) -> str:
+    """The language a request is answered in (as Flask-Babel's locale is chosen, see ``i18n.select_language``)."""
+    return i18n.choose_language(asked.cookies.get(i18n.COOKIE), asked.headers.get("Accept-Language"))
 
 
 _LINKS = 9  # where ``_page_key`` has the links

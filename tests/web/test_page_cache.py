@@ -10,6 +10,7 @@ import re
 import pytest
 
 from companion import create_app, db, pagecache, store
+from companion.views import tables as tables_view
 from tests.conftest import Browser
 from tests.web.test_templating import _mid_game_tables
 
@@ -85,6 +86,53 @@ def test_every_kept_page_is_the_page_drawn(mid_game):
     assert len(pagecache.for_app(app)) > 0
 
 
+def test_kept_pages_answered_before_flask_are_flasks_answers(mid_game, monkeypatch):
+    """``KeptPages`` answers a kept page without Flask: the same status, headers and text (tokens
+    aside) as Flask's path, for every game's links, page, fragment and /live, plain and gzipped."""
+    app, tables = mid_game
+    answered = []
+    before_flask = tables_view.KeptPages._answer
+
+    def counted(self, *args):
+        answer = before_flask(self, *args)
+        answered.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(tables_view.KeptPages, "_answer", counted)
+    for name, links in tables.items():
+        for link in links:
+            phone = app.test_client()
+            phone.set_cookie("lang", "pl" if link.role == "seat" else "fr")
+            phone.get(f"/t/{link.token}")
+            for path, headers in ((f"/t/{link.token}", {}), (f"/t/{link.token}", {"HX-Request": "true"}),
+                                  (f"/t/{link.token}/live", {"HX-Request": "true"})):
+                for encoding in ("identity", "gzip"):
+                    asked = {**headers, "Accept-Encoding": encoding}
+                    flask = _without_kept_pages(monkeypatch, lambda: phone.get(path, headers=asked))  # noqa: B023
+                    del answered[:]
+                    fast = phone.get(path, headers=asked)
+                    where = (name, link.role, path, headers, encoding)
+                    assert answered == [True], where
+                    assert fast.status == flask.status == "200 OK", where
+                    assert _header_names(fast) == _header_names(flask), where
+                    assert fast.headers.get("ETag") == flask.headers.get("ETag"), where
+                    assert "Set-Cookie" not in fast.headers, where
+                    body = gzip.decompress(fast.data) if encoding == "gzip" else fast.data
+                    expected = gzip.decompress(flask.data) if encoding == "gzip" else flask.data
+                    assert _blank(body.decode()) == _blank(expected.decode()), where
+                    assert set(_KEYS.findall(body.decode())).isdisjoint(_KEYS.findall(expected.decode())), where
+
+
+def _without_kept_pages(monkeypatch, call):
+    with monkeypatch.context() as patch:
+        patch.setattr(tables_view.KeptPages, "_answer", lambda *args: None)
+        return call()
+
+
+def _header_names(response) -> list:
+    return [(name, value if name not in ("Content-Length", "ETag") else "") for name, value in response.headers]
+
+
 def test_a_kept_form_acts_once_and_the_next_page_shows_the_move(browser):
     token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
     browser.get(f"/t/{token}")
@@ -123,6 +171,17 @@ def test_phones_never_see_each_others_page(app, browser):
             for path in (f"/t/{tactics}", f"/t/{tactics}/live"):
                 html = phone.get(path).get_data(as_text=True)
                 assert re.search(rf'aria-pressed="true">{seat} · ', html), (seat, path)
+
+    # a player's seat claimed by one phone: kept, and still refused to another phone (which has a session)
+    seat = next(link for link in _table_links(app, tactics) if link.role == "seat")
+    owner, other = Browser(app.test_client()), Browser(app.test_client())
+    other.get("/")
+    other.get(f"/t/{tactics}")
+    for _ in range(2):
+        assert owner.get(f"/t/{seat.token}/live").status_code == 200
+        assert owner.get(f"/t/{seat.token}").status_code == 200
+    for path in (f"/t/{seat.token}", f"/t/{seat.token}/live"):
+        assert other.get(path).status_code == 403, path
 
     zamek = browser.create_table(
         "zamek", {"players": ["Red", "Blue", "", ""], "variant": "extended", "teams": "yes", "deck": "default"}
