@@ -155,8 +155,17 @@ def table_answer(link: store.Link, table: store.Table, game: Game) -> dict:
 
 
 def _change(link: store.Link, game: Game, change):
-    """Run one change of the table, applied once per ``Idempotency-Key``; answer with the table after it."""
-    once = _once(link, game)
+    """Run one change of the table, applied once per ``Idempotency-Key``; answer with the table after it.
+
+    The answer kept with the key is the answer sent: the view is made once."""
+    made: dict[int, dict] = {}
+
+    def answer(table: store.Table) -> dict:
+        if table.version not in made:
+            made[table.version] = table_answer(link, table, game)
+        return made[table.version]
+
+    once = _once(link, answer)
     try:
         table = change(once)
     except store.StaleTable as stale:
@@ -167,10 +176,10 @@ def _change(link: store.Link, game: Game, change):
         response = jsonify(first)
         response.headers["Idempotent-Replayed"] = "true"
         return response
-    return jsonify(table_answer(link, table, game))
+    return jsonify(answer(table))
 
 
-def _once(link: store.Link, game: Game) -> store.Once | None:
+def _once(link: store.Link, answer) -> store.Once | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
@@ -178,7 +187,7 @@ def _once(link: store.Link, game: Game) -> store.Once | None:
         raise Refused(
             422, "bad_idempotency_key", N_("An Idempotency-Key is 1 to %(most)s printable characters."), most=MAX_KEY
         )
-    return store.Once(key, link.token, lambda table: table_answer(link, table, game))
+    return store.Once(key, link.token, answer)
 
 
 def _open(token: str) -> tuple[store.Link, store.Table, Game]:
