@@ -207,6 +207,15 @@ def find_link(conn: Connection, token: str) -> Link | None:
     return _link(row) if row else None
 
 
+def link_and_game(conn: Connection, token: str) -> tuple[Link, str] | None:
+    """The link with this token and its table's game, in one lookup (a change reads its table
+    under the lock: nothing more is needed before it), or None."""
+    if not token_shaped(token):
+        return None
+    row = run(conn, _LINK_AND_GAME, {"token": token}).fetchone()
+    return (_link(row[:-1]), row[-1]) if row else None
+
+
 def table_links(conn: Connection, table_id: str) -> list[Link]:
     """Every link of a table: referee, viewer, then the seats in creation order."""
     return [_link(row) for row in run(conn, _TABLE_LINKS, {"table_id": table_id})]
@@ -1149,6 +1158,10 @@ def _set_head(conn: Connection, table: Table, seq: int, state: dict, stored: str
 _LINK_COLUMNS = "token, table_id, role, seat, label, claimed_by, joined_at"
 _TABLE_COLUMNS = "id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private"
 _LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE token = :token")
+_LINK_AND_GAME = Sql(
+    "SELECT l.token, l.table_id, l.role, l.seat, l.label, l.claimed_by, l.joined_at, t.game"
+    " FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token"
+)
 _TABLE_LINKS = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE table_id = :table_id ORDER BY position")
 _REFEREE_LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE table_id = :table_id AND role = 'referee'")
 _CLAIMED_SEAT = Sql(

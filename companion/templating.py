@@ -101,6 +101,8 @@ def _escape_output(value):
         return _escape_text(value)
     if kind is int:
         return str(value)  # digits and a minus sign: nothing to escape
+    if kind is markupsafe.Markup:
+        return value  # already safe (a kept piece, a macro's HTML): escape would copy it
     return markupsafe.escape(value)
 
 

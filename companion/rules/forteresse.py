@@ -871,8 +871,8 @@ def _counts(current: dict, seat: str) -> dict:
 
 def _sheet(state: dict) -> dict:
     """The score sheet so far: each round's kills, cannons, rifles and points, totals, winner at the end."""
-    tallies = [{seat: {key: _counts(played, seat)[key] for key in ("killed", "cannons", "rifles")}
-                for seat in SEATS} for played in state["rounds"]]
+    tallies = [{seat: {key: counts[key] for key in ("killed", "cannons", "rifles")}
+                for seat, counts in ((seat, _counts(played, seat)) for seat in SEATS)} for played in state["rounds"]]
     score = score_game(tallies)
     rounds = [{seat: {**tally[seat], "points": points[seat]} for seat in SEATS}
               for tally, points in zip(tallies, score["rounds"], strict=True)]

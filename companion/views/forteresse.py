@@ -255,8 +255,15 @@ class Cell(NamedTuple):
 
 
 @keyed_as_they_are
+class Row(tuple):
+    """A board's row: its seven ``Cell``; its own key for ``once``."""
+
+    __slots__ = ()
+
+
+@keyed_as_they_are
 class Board(tuple):
-    """A board's rows (row 1 first), each a tuple of its seven ``Cell``; its own key for ``once``."""
+    """A board's rows (row 1 first), each a ``Row``; its own key for ``once``."""
 
     __slots__ = ()
 
@@ -274,7 +281,7 @@ def board(*, walls=(), besieged=(), destroyed=(), killed=(), known_walls=(), kno
              **{cell: "destroyed" for cell in destroyed}, **{cell: "killed" for cell in killed}}
     shots = {shot["from"]: Shot(shot["weapon"], shot["direction"]) for shot in used}
     free = frozenset(free) if free is not None else frozenset()
-    return Board(tuple(Cell(cell, cell not in forteresse.FORTRESS, marks.get(cell), shots.get(cell), cell in free,
+    return Board(Row(Cell(cell, cell not in forteresse.FORTRESS, marks.get(cell), shots.get(cell), cell in free,
                             cell == aim, cell in trail)
                        for cell in row) for row in _GRID)
 
