@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from flask import Flask, current_app, g, url_for
 from flask.globals import _cv_request
 
-from companion import db, games, i18n, netinfo, ratelimit, security, store, templating, web
+from companion import db, games, i18n, netinfo, pagecache, ratelimit, security, store, templating, web
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 # How often a table's other phones ask whether it changed. A poll of an unchanged table is a
@@ -66,7 +66,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from companion.views import tables as table_views
 
     # Inside the host check (security.init_app wraps it): a poll from a bad host is refused first.
-    app.wsgi_app = table_views.UnchangedPolls(app, app.wsgi_app)
+    # Within it, a kept table page or live fragment is answered before Flask too (KeptPages).
+    app.wsgi_app = table_views.UnchangedPolls(app, table_views.KeptPages(app, app.wsgi_app))
     security.init_app(app)
     i18n.init_app(app)
 
@@ -151,7 +152,8 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
         static_url=static_url,
         game_stylesheet=game_stylesheet,
         all_games=registry.ordered,
-        new_token=store.new_token,  # a move form's Idempotency-Key: the form sent twice acts once
+        # a move form's Idempotency-Key: the form sent twice acts once (a placeholder in a kept page)
+        new_token=pagecache.template_token(store.new_token),
         games_by_slug=registry.games,
         once=templating.once_per(i18n.current_language),
     )

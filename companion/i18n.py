@@ -296,8 +296,14 @@ def _card_in_words(name: str, lang: str, catalog: NullTranslations) -> str:
     return _said(cards.parse(name).in_words, lang, catalog)
 
 
-@functools.lru_cache(maxsize=4096, typed=True)
 def _decimal(value: int | float, lang: str) -> str:
+    # 0 to 999 are their digits in every language Castellan speaks (no grouping, no sign): a move's
+    # notice names a new round number every time, which Babel took a tenth of a move to write.
+    return str(value) if type(value) is int and 0 <= value < 1000 else _grouped(value, lang)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _grouped(value: int | float, lang: str) -> str:
     return format_decimal(value, locale=lang)
 
 

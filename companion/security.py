@@ -24,7 +24,7 @@ from flask_wtf.csrf import CSRFProtect, generate_csrf
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from companion import netinfo
+from companion import netinfo, pagecache
 from companion.i18n import say
 from companion.rules.errors import NP_, Message
 
@@ -71,7 +71,10 @@ def csrf_token() -> str:
 
     Flask-WTF signs a token with the second it was made in; kept in the session, a page
     is the same from one second to the next (so its ETag and the tests' comparisons hold).
+    While a table page is drawn to be kept (``companion.pagecache``), its placeholder.
     """
+    if pagecache.placeholders():
+        return pagecache.CSRF_SLOT
     if "csrf_form_token" not in session:
         session["csrf_form_token"] = generate_csrf()
     return session["csrf_form_token"]
@@ -170,12 +173,19 @@ class HostCheck:
     host, and without one no page (not even the error page) can be rendered.
     """
 
+    HOSTS_REMEMBERED = 64  # the few names a server is reached by, checked once each
+
     def __init__(self, wsgi_app):
         self.wsgi_app = wsgi_app
+        self.valid: set[str] = set()
 
     def __call__(self, environ, start_response):
         host = environ.get("HTTP_HOST") or environ.get("SERVER_NAME", "")
+        if host in self.valid:
+            return self.wsgi_app(environ, start_response)
         if netinfo.valid_host(host):
+            if len(self.valid) < self.HOSTS_REMEMBERED:
+                self.valid.add(host)
             return self.wsgi_app(environ, start_response)
         body = b"Bad Request: the Host header is not a valid host name.\n"
         start_response(
@@ -265,13 +275,31 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.context_processor(lambda: {"csrf_token": csrf_token})
 
+    checked: set[tuple] = set()  # (form token, session's token): pairs whose signature held (see below)
+
     @app.before_request
     def check_csrf() -> None:
         upload = getattr(app.view_functions.get(request.endpoint), "castellan_upload", None)
         if upload:
             request.max_content_length = upload
-        if app.config.get("WTF_CSRF_ENABLED", True) and not request.path.startswith("/api/"):
-            csrf.protect()
+        if not app.config.get("WTF_CSRF_ENABLED", True) or request.path.startswith("/api/"):
+            return
+        # A phone posts the same token with every move. Without a time limit (or the Referer check),
+        # whether a token holds depends only on it, the session's token and the secret key:
+        # a pair once checked is not checked (signature, HMAC) again.
+        lasting = (
+            request.method in app.config["WTF_CSRF_METHODS"] and app.config["WTF_CSRF_TIME_LIMIT"] is None
+            and not (request.is_secure and app.config["WTF_CSRF_SSL_STRICT"])
+        )
+        pair = (request.form.get("csrf_token"), session.get("csrf_token"), app.secret_key, app.config.get("WTF_CSRF_SECRET_KEY"))
+        if lasting and pair[0] and pair in checked:
+            g.csrf_valid = True
+            return
+        csrf.protect()  # aborts with 400 when the token does not hold
+        if lasting and pair[0] and pair[1]:
+            if len(checked) >= SESSIONS_REMEMBERED:
+                checked.clear()
+            checked.add(pair)
 
     @app.after_request
     def add_headers(response):

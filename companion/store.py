@@ -207,6 +207,15 @@ def find_link(conn: Connection, token: str) -> Link | None:
     return _link(row) if row else None
 
 
+def link_and_game(conn: Connection, token: str) -> tuple[Link, str] | None:
+    """The link with this token and its table's game, in one lookup (a change reads its table
+    under the lock: nothing more is needed before it), or None."""
+    if not token_shaped(token):
+        return None
+    row = run(conn, _LINK_AND_GAME, {"token": token}).fetchone()
+    return (_link(row[:-1]), row[-1]) if row else None
+
+
 def table_links(conn: Connection, table_id: str) -> list[Link]:
     """Every link of a table: referee, viewer, then the seats in creation order."""
     return [_link(row) for row in run(conn, _TABLE_LINKS, {"table_id": table_id})]
@@ -266,7 +275,7 @@ def get_table(conn: Connection, table_id: str) -> Table:
     row = run(conn, _TABLE, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
-    return _table(row)
+    return _table(row, _HEADS.kept_table(row[0], row[5]))  # a state this process kept is not decoded again
 
 
 def version_by_token(conn: Connection, token: str) -> int | None:
@@ -308,14 +317,15 @@ def act(
             raise RuleError("table_finished", N_("This table is finished: the referee can undo to reopen it."))
         state = rules.apply(table.state, action, actor)
         description = rules.describe(table.state, action, actor)
-        seq = _append(conn, table_id, actor, action, description, "move")
+        entry = _append_entry(conn, table_id, actor, action, description, "move")
+        seq = entry["seq"]
         stored = _state_text(rules, state, _HEADS.state(table_id, table.version) is table.state)
         if seq % SNAPSHOT_EVERY == 0:
             conn.execute(snapshots.insert().values(table_id=table_id, seq=seq, state=stored))
         _keep_play(conn, rules, table, state, False, withdraw=False)  # a move never reopens a game
         before = table
         table = _keep(conn, _set_head(conn, table, seq, state, stored), once)
-    return _HEADS.keep(table, before.state)
+    return _HEADS.keep(table, before.state, entry)
 
 
 def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
@@ -435,8 +445,15 @@ def replay(conn: Connection, rules: ModuleType, table_id: str, step: int) -> tup
     ]
 
 
-def last_action(conn: Connection, table_id: str) -> dict | None:
-    """The last action still in force, as a history entry (what undo would take back)."""
+def last_action(conn: Connection, table_id: str, version: int | None = None) -> dict | None:
+    """The last action still in force, as a history entry (what undo would take back).
+
+    With the table's ``version``: when the move that made it was made by this process, its entry
+    is known without reading the log again (the page answering a move shows it beside Undo).
+    """
+    kept = _HEADS.entry(table_id, version) if version is not None else None
+    if kept is not None:
+        return dict(kept)
     entries = history(conn, table_id, only_in_force=True, limit=1)
     return entries[0] if entries else None
 
@@ -1080,7 +1097,7 @@ def _current(conn: Connection, table_id: str, version: int | None, once: Once | 
                     "This Idempotency-Key was already used through another link: choose a new key for every action.",
                 )
             raise Repeated(json.loads(answer) if answer is not None else None)
-    table = _table(row, _HEADS.state(row[0], row[5]))  # row[0], row[5]: its id, its version
+    table = _table(row, _HEADS.kept_table(row[0], row[5]))  # row[0], row[5]: its id, its version
     if version is not None and table.version != version:
         raise StaleTable(table)
     return table
@@ -1091,12 +1108,23 @@ def _append(
 ) -> int:
     """Append one entry to the log; its seq. A description that is a ``Message`` is kept with its
     parameters, so each reader sees it in their own language (``errors.load`` gives it back)."""
-    seq = (run(conn, _LAST_SEQ, {"table_id": table_id}).fetchone()[0] or 0) + 1
-    run(conn, _APPEND, {
-        "table_id": table_id, "seq": seq, "actor": actor, "payload": _dump(action),
-        "description": errors.dump(description), "created_at": _now(), "kind": kind,
-    })
-    return seq
+    return _append_entry(conn, table_id, actor, action, description, kind)["seq"]
+
+
+def _append_entry(
+    conn: Connection, table_id: str, actor: str, action: dict, description: str | errors.Message, kind: str
+) -> dict:
+    """``_append``'s work, in one statement (the next seq is found by the INSERT itself); the entry
+    as ``history`` reads it back."""
+    text, now = errors.dump(description), _now()
+    seq = run(conn, _APPEND, {
+        "table_id": table_id, "actor": actor, "payload": _dump(action),
+        "description": text, "created_at": now, "kind": kind,
+    }).fetchall()[0][0]
+    return {
+        "seq": seq, "actor": actor, "action": action, "description": errors.load(text), "at": now, "undone": False,
+        "kind": kind,
+    }
 
 
 def _keep(conn: Connection, table: Table, once: Once | None) -> Table:
@@ -1130,6 +1158,10 @@ def _set_head(conn: Connection, table: Table, seq: int, state: dict, stored: str
 _LINK_COLUMNS = "token, table_id, role, seat, label, claimed_by, joined_at"
 _TABLE_COLUMNS = "id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private"
 _LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE token = :token")
+_LINK_AND_GAME = Sql(
+    "SELECT l.token, l.table_id, l.role, l.seat, l.label, l.claimed_by, l.joined_at, t.game"
+    " FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token"
+)
 _TABLE_LINKS = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE table_id = :table_id ORDER BY position")
 _REFEREE_LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE table_id = :table_id AND role = 'referee'")
 _CLAIMED_SEAT = Sql(
@@ -1141,11 +1173,11 @@ _TABLE_LOCKED = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id", lock=
 _TABLE_VERSION = Sql("SELECT version FROM tables WHERE id = :id")
 _VERSION_BY_TOKEN = Sql("SELECT t.version FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token")
 _KEPT = Sql("SELECT token, answer FROM action_keys WHERE table_id = :table_id AND key = :key")
-_LAST_SEQ = Sql("SELECT MAX(seq) FROM actions WHERE table_id = :table_id")
 _LAST_MOVE = Sql("SELECT MAX(seq) FROM actions WHERE table_id = :table_id AND kind = 'move' AND undone_at IS NULL")
-_APPEND = Sql(
+_APPEND = Sql(  # the next seq is the INSERT's own: one statement, under the table's lock
     "INSERT INTO actions (table_id, seq, actor, payload, description, created_at, kind)"
-    " VALUES (:table_id, :seq, :actor, :payload, :description, :created_at, :kind)"
+    " SELECT :table_id, COALESCE(MAX(seq), 0) + 1, :actor, :payload, :description, :created_at, :kind"
+    " FROM actions WHERE table_id = :table_id RETURNING seq"
 )
 _SET_HEAD = Sql(
     "UPDATE tables SET state = :state, head_seq = :head_seq, version = :version, updated_at = :updated_at"
@@ -1195,16 +1227,27 @@ class _Heads:
         kept = self.kept.get(table_id)
         return kept[1] if kept is not None and kept[0] == version else None
 
+    def kept_table(self, table_id: str, version: int) -> tuple | None:
+        """(state, options) of the table at ``version``, if kept: neither is decoded again."""
+        kept = self.kept.get(table_id)
+        return kept[1:5:2] if kept is not None and kept[0] == version else None
+
     def before(self, table_id: str, version: int) -> dict | None:
         """The state the move that made ``version`` was made on, if this process made it."""
         kept = self.kept.get(table_id)
         return kept[2] if kept is not None and kept[0] == version else None
 
-    def keep(self, table: Table, before: dict | None = None) -> Table:
-        """Keep a table's state after a committed change (``before``: the state a move was made on)."""
+    def entry(self, table_id: str, version: int) -> dict | None:
+        """The log entry of the move that made ``version``, if this process made it (as ``history`` reads it)."""
+        kept = self.kept.get(table_id)
+        return kept[4] if kept is not None and kept[0] == version else None
+
+    def keep(self, table: Table, before: dict | None = None, entry: dict | None = None) -> Table:
+        """Keep a table's state after a committed change (``before``: the state a move was made on,
+        ``entry``: that move's log entry)."""
         with self.lock:
             self.kept.pop(table.id, None)
-            self.kept[table.id] = (table.version, table.state, before)
+            self.kept[table.id] = (table.version, table.state, before, table.options, entry)
             if len(self.kept) > self.size:
                 del self.kept[next(iter(self.kept))]
         return table
@@ -1233,18 +1276,18 @@ def forget_head(table_id: str) -> None:
     _HEADS.forget(table_id)
 
 
-def _table(row: tuple, decoded: dict | None = None) -> Table:
-    """A table from a row of ``_TABLE_COLUMNS`` (``decoded``: its state, already decoded)."""
+def _table(row: tuple, decoded: tuple | None = None) -> Table:
+    """A table from a row of ``_TABLE_COLUMNS`` (``decoded``: its state and options, already decoded)."""
     table_id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private = row
     return Table(
         id=table_id,
         game=game,
         title=title,
-        options=json.loads(options),
+        options=json.loads(options) if decoded is None else decoded[1],
         seed=seed,
         version=version,
         head_seq=head_seq,
-        state=json.loads(state) if decoded is None else decoded,
+        state=json.loads(state) if decoded is None else decoded[0],
         created_at=created_at,
         updated_at=updated_at,
         finished_at=finished_at,

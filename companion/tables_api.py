@@ -77,8 +77,13 @@ def read(token: str):
 
 @bp.post("/tables/<token>/actions")
 def act(token: str):
-    """Apply an action: ``{"action", "version"}`` → the table after it (409 stale, 422 refused, 403)."""
-    link, table, game = _open(token)
+    """Apply an action: ``{"action", "version"}`` → the table after it (409 stale, 422 refused, 403).
+
+    The table is read once, locked, by the change itself: here only the link and its game."""
+    found = store.link_and_game(get_db(), token)
+    if found is None:
+        raise Refused(404, "unknown_table", N_("There is no table behind this link: it may be mistyped."))
+    link, game = found[0], _game(found[1])
     body = _object(json_body(), "body")
     if link.role == "viewer":
         raise Refused(403, "viewer_link", N_("This is a viewer's link: it can watch the table but not play on it."))
@@ -88,7 +93,7 @@ def act(token: str):
     if link.role == "seat":
         action = {**action, "member": action.get("member") or "api", "member_name": action.get("member_name", "")}
     version = None if store.order_free(game.rules, action) else _version(body)
-    return _change(link, game, lambda once: store.act(get_db(), game.rules, table.id, link.viewer, action, version, once))
+    return _change(link, game, lambda once: store.act(get_db(), game.rules, link.table_id, link.viewer, action, version, once))
 
 
 @bp.post("/tables/<token>/undo")
@@ -155,8 +160,17 @@ def table_answer(link: store.Link, table: store.Table, game: Game) -> dict:
 
 
 def _change(link: store.Link, game: Game, change):
-    """Run one change of the table, applied once per ``Idempotency-Key``; answer with the table after it."""
-    once = _once(link, game)
+    """Run one change of the table, applied once per ``Idempotency-Key``; answer with the table after it.
+
+    The answer kept with the key is the answer sent: the view is made once."""
+    made: dict[int, dict] = {}
+
+    def answer(table: store.Table) -> dict:
+        if table.version not in made:
+            made[table.version] = table_answer(link, table, game)
+        return made[table.version]
+
+    once = _once(link, answer)
     try:
         table = change(once)
     except store.StaleTable as stale:
@@ -167,10 +181,10 @@ def _change(link: store.Link, game: Game, change):
         response = jsonify(first)
         response.headers["Idempotent-Replayed"] = "true"
         return response
-    return jsonify(table_answer(link, table, game))
+    return jsonify(answer(table))
 
 
-def _once(link: store.Link, game: Game) -> store.Once | None:
+def _once(link: store.Link, answer) -> store.Once | None:
     key = request.headers.get("Idempotency-Key")
     if key is None:
         return None
@@ -178,16 +192,20 @@ def _once(link: store.Link, game: Game) -> store.Once | None:
         raise Refused(
             422, "bad_idempotency_key", N_("An Idempotency-Key is 1 to %(most)s printable characters."), most=MAX_KEY
         )
-    return store.Once(key, link.token, lambda table: table_answer(link, table, game))
+    return store.Once(key, link.token, answer)
 
 
 def _open(token: str) -> tuple[store.Link, store.Table, Game]:
     link = _link(token)
     table = store.get_table(get_db(), link.table_id)
-    game = registry().games.get(table.game)
+    return link, table, _game(table.game)
+
+
+def _game(slug: str) -> Game:
+    game = registry().games.get(slug)
     if game is None or game.rules is None:
         raise Refused(404, "unknown_table", N_("There is no table behind this link."))
-    return link, table, game
+    return game
 
 
 def _link(token: str) -> store.Link:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from flask import current_app, make_response, render_template, request
 from flask_compress import Compress
+from flask_compress.flask_compress import _choose_algorithm
 from markupsafe import Markup, escape
 
 from companion import netinfo
@@ -60,21 +61,23 @@ def form_dict(lists: Iterable[str] = ()) -> dict[str, str | list[str]]:
     return form
 
 
-def public_base_url() -> str:
+def public_base_url(asked=None, config=None) -> str:
     """The address other phones use to reach this server, without a trailing slash.
 
-    ``CASTELLAN_BASE_URL`` wins; otherwise the address this request came to, unless that
-    is the machine's own loopback (a laptop at http://localhost), which phones cannot
-    reach: then the LAN address on the same port.
+    ``CASTELLAN_BASE_URL`` wins; otherwise the address this request (or ``asked``, a request
+    read before Flask, with its app's ``config``) came to, unless that is the machine's own
+    loopback (a laptop at http://localhost), which phones cannot reach: then the LAN address
+    on the same port.
     """
-    configured = current_app.config.get("BASE_URL")
+    asked = request if asked is None else asked
+    configured = (current_app.config if config is None else config).get("BASE_URL")
     if configured:
         return configured.rstrip("/")
-    host = request.host
+    host = asked.host
     if netinfo.is_loopback_host(host):
         _name, port = netinfo.host_and_port(host)
         host = netinfo.lan_address() + (f":{port}" if port else "")
-    return f"{request.scheme}://{host}"
+    return f"{asked.scheme}://{host}"
 
 
 def printed_base_url() -> str:
@@ -95,6 +98,11 @@ def printed_base_url() -> str:
 
 
 compress = Compress()
+
+
+def chosen_encoding(asked=None) -> str | None:
+    """The encoding Flask-Compress would answer this request (or ``asked``) with (``"br"``, ``"gzip"``), or None."""
+    return _choose_algorithm(compress.enabled_algorithms, (request if asked is None else asked).headers.get("Accept-Encoding", ""))
 
 
 def init_compression(app) -> None:

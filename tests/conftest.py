@@ -160,13 +160,18 @@ def with_state_changed(app, token: str, change, then):
 
 
 def _store_state(conn, table_id: str, state: dict) -> None:
-    """Write a state behind the store's back (its version unchanged): the store forgets the state it kept."""
-    from companion import store
+    """Write a state behind the store's back (its version unchanged): the store forgets the state it
+    kept, and the app the pages it drew (a version names one state, which this breaks on purpose)."""
+    from flask import current_app
+
+    from companion import pagecache, store
     from companion.db import tables
 
     conn.execute(tables.update().where(tables.c.id == table_id).values(state=json.dumps(state)))
     conn.commit()
     store.forget_head(table_id)
+    if (cache := pagecache.for_app(current_app)) is not None:
+        cache.clear()
 
 
 def table_state(app, token: str) -> dict:

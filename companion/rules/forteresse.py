@@ -8,7 +8,6 @@ docs/forteresse.md (with the referee's decisions where the rules page is silent)
 
 from __future__ import annotations
 
-import copy
 import random
 
 from companion.rules.errors import N_, Either, Message, RuleError, then
@@ -358,9 +357,9 @@ def view(state: dict, viewer: str) -> dict:
         "stopped": {seat: _stopped(current, seat) for seat in SEATS},
         "counts": {seat: _counts(current, seat) for seat in SEATS},
         "free_firing_cells": {seat: _free_firing_cells(current, seat) for seat in SEATS},
-        "shots": copy.deepcopy(current["shots"]),
+        "shots": _shot_copies(current["shots"]),
         "attacks": {seat: attack_record(current["shots"], seat) for seat in SEATS},
-        "history": [{"number": done["number"], "first": done["first"], "shots": copy.deepcopy(done["shots"])}
+        "history": [{"number": done["number"], "first": done["first"], "shots": _shot_copies(done["shots"])}
                     for done in state["rounds"][:-1]],
         "sheet": _sheet(state),
         "fortress": _fortress_view(current, viewer) if own else None,
@@ -447,6 +446,12 @@ def attack_record(shots: list[dict], shooter: str) -> dict:
 
 
 # --- Private helpers --------------------------------------------------------------------
+
+
+def _shot_copies(shots: list[dict]) -> list[dict]:
+    """A round's shots for a view: each a new dict, as ``copy.deepcopy`` would give, since a shot
+    holds only text (and None) and so shares nothing that could change, at a tenth of its cost."""
+    return [dict(shot) for shot in shots]
 
 
 def _other(seat: str) -> str:
@@ -866,8 +871,8 @@ def _counts(current: dict, seat: str) -> dict:
 
 def _sheet(state: dict) -> dict:
     """The score sheet so far: each round's kills, cannons, rifles and points, totals, winner at the end."""
-    tallies = [{seat: {key: _counts(played, seat)[key] for key in ("killed", "cannons", "rifles")}
-                for seat in SEATS} for played in state["rounds"]]
+    tallies = [{seat: {key: counts[key] for key in ("killed", "cannons", "rifles")}
+                for seat, counts in ((seat, _counts(played, seat)) for seat in SEATS)} for played in state["rounds"]]
     score = score_game(tallies)
     rounds = [{seat: {**tally[seat], "points": points[seat]} for seat in SEATS}
               for tally, points in zip(tallies, score["rounds"], strict=True)]

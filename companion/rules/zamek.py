@@ -310,9 +310,25 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     if not isinstance(kind, str) or kind not in _ACTIONS:
         raise RuleError("unknown_action", N_("Unknown action %(kind)s: use %(actions)s."), "type", kind=repr(kind),
                         actions=Either(tuple(_ACTIONS)))
-    state = copy.deepcopy(state)
+    state = _copied(state)
     _ACTIONS[kind](state, action, actor)
     return state
+
+
+def _copied(state: dict) -> dict:
+    """A copy of a state the action handlers may change in place: its dicts and lists copied, its deck
+    shared (nothing changes a deck once a table has it). What ``copy.deepcopy`` gives for a state
+    (plain JSON data), at a fraction of its cost: ``apply`` runs twice a move (the move, its description)."""
+    return {key: value if key == "deck" else _plain_copy(value) for key, value in state.items()}
+
+
+def _plain_copy(value):
+    kind = type(value)
+    if kind is dict:
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [_plain_copy(item) for item in value]
+    return value
 
 
 def describe(state: dict, action: dict, actor: str) -> Message:

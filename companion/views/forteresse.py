@@ -11,6 +11,7 @@ draws from the view alone, so a hidden fortress never reaches a phone that may n
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from flask import Blueprint, render_template, request
 
@@ -19,6 +20,7 @@ from companion.games import Game
 from companion.i18n import say
 from companion.rules import forteresse
 from companion.rules.errors import N_, Message, RuleError, versus
+from companion.templating import keyed_as_they_are
 from companion.web import render
 
 bp = Blueprint("forteresse", __name__, url_prefix="/forteresse")
@@ -28,6 +30,7 @@ WEAPON_WORDS = {"cannon": N_("Cannon"), "rifle": N_("Rifle")}
 OUTCOME_WORDS = {"wall_destroyed": N_("Wall destroyed at …"), "besieged_killed": N_("Besieged killed at …"),
                  "wall": N_("Wall."), "miss": N_("Miss.")}
 MARKS = ("empty", "wall", "besieged")
+_GRID = tuple(tuple(f"{column}{row}" for column in forteresse.COLUMNS) for row in forteresse.ROWS)
 FORTRESS_CELLS = tuple(forteresse.sort_cells(forteresse.FORTRESS))
 # The help page's diagram: a corner, a cell beside a corner and the middle of a side.
 EXAMPLE_FIRING_CELLS = ("A1", "G2", "D7")
@@ -230,8 +233,43 @@ def score_view(args) -> dict:
 # --- What the templates draw ----------------------------------------------------------
 
 
+@keyed_as_they_are
+class Shot(NamedTuple):
+    """A shot as a board marks it on its firing cell."""
+
+    weapon: str
+    direction: str
+
+
+@keyed_as_they_are
+class Cell(NamedTuple):
+    """One cell of a board, with what a template needs to draw it (``once`` keys it as it is)."""
+
+    cell: str
+    firing: bool
+    mark: str | None
+    shot: Shot | None
+    free: bool
+    aim: bool
+    trail: bool
+
+
+@keyed_as_they_are
+class Row(tuple):
+    """A board's row: its seven ``Cell``; its own key for ``once``."""
+
+    __slots__ = ()
+
+
+@keyed_as_they_are
+class Board(tuple):
+    """A board's rows (row 1 first), each a ``Row``; its own key for ``once``."""
+
+    __slots__ = ()
+
+
 def board(*, walls=(), besieged=(), destroyed=(), killed=(), known_walls=(), known_empty=(),
-          used=(), free=None, aim=None, trail=()) -> list[list[dict]]:
+          used=(), free=None, aim=None, trail=()) -> Board:
     """The 7x7 grid as rows of cells (row 1 first), each with what a template needs to draw it.
 
     ``used``: shots as ``{"from", "weapon", "direction"}`` marked on their firing cells;
@@ -241,12 +279,11 @@ def board(*, walls=(), besieged=(), destroyed=(), killed=(), known_walls=(), kno
     marks = {**{cell: "empty-known" for cell in known_empty}, **{cell: "known-wall" for cell in known_walls},
              **{cell: "wall" for cell in walls}, **{cell: "besieged" for cell in besieged},
              **{cell: "destroyed" for cell in destroyed}, **{cell: "killed" for cell in killed}}
-    shots = {shot["from"]: shot for shot in used}
-    return [[{"cell": cell, "firing": cell not in forteresse.FORTRESS, "mark": marks.get(cell),
-              "shot": shots.get(cell), "free": free is not None and cell in free, "aim": cell == aim,
-              "trail": cell in trail}
-             for cell in (f"{column}{row}" for column in forteresse.COLUMNS)]
-            for row in forteresse.ROWS]
+    shots = {shot["from"]: Shot(shot["weapon"], shot["direction"]) for shot in used}
+    free = frozenset(free) if free is not None else frozenset()
+    return Board(Row(Cell(cell, cell not in forteresse.FORTRESS, marks.get(cell), shots.get(cell), cell in free,
+                            cell == aim, cell in trail)
+                       for cell in row) for row in _GRID)
 
 
 @bp.app_template_global("forteresse_table")

@@ -22,14 +22,16 @@ from flask import (
     jsonify,
     make_response,
     redirect,
+    render_template,
     request,
     session,
     url_for,
 )
 from flask_babel import gettext
 from werkzeug.http import parse_cookie, parse_etags, quote_etag
+from werkzeug.wrappers import Request
 
-from companion import db, get_db, i18n, netinfo, registry, security, store
+from companion import db, get_db, i18n, netinfo, pagecache, registry, security, store, web
 from companion.i18n import current_language, say
 from companion.rules.errors import N_, RuleError
 from companion.web import form_dict, is_htmx, public_base_url, render
@@ -66,6 +68,10 @@ def create(game_slug: str):
 @bp.get("/t/<token>")
 def show(token: str):
     """The table as this link may see it."""
+    kept = _kept(token)
+    if kept is not None:
+        _remember(token)
+        return kept[1]
     link, table, game = _open(token)
     _remember(token)
     notices = get_flashed_messages(with_categories=True)
@@ -73,7 +79,9 @@ def show(token: str):
         last = store.last_action(get_db(), table.id)
         notices += [("recorded", say(last["description"]))] if last else []
         return _render_table(link, table, game, notices=notices, last=last)
-    return _render_table(link, table, game, notices=notices)
+    if notices:
+        return _render_table(link, table, game, notices=notices)
+    return _plain_table(link, table, game)
 
 
 @bp.get("/t/<token>/live")
@@ -89,10 +97,13 @@ def live(token: str):
     etag = live_etag(version, session, current_language())
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
+    elif (kept := _kept(token, fragment=True, version=version)) is not None:
+        etag = live_etag(kept[0], session, current_language())
+        response = kept[1]
     else:
         link, table, game = _open(token)
         etag = live_etag(table.version, session, current_language())
-        response = render("tables/_live.html", "tables/_live.html", **_context(link, table, game))
+        response = _plain_table(link, table, game, fragment=True)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
@@ -151,6 +162,107 @@ class UnchangedPolls:
         return live_etag(version, security.session_data(app, cookies.get(app.config["SESSION_COOKIE_NAME"])), lang)
 
 
+_TABLE_PATH = re.compile(r"/t/([^/]+)(/live)?\Z")
+_PAGE_HEADERS = [("Content-Type", "text/html; charset=utf-8")]
+# What Flask's path adds to a kept page's answer: the Vary of render, Flask-Compress, i18n and the session; security's headers.
+_VARY = [("Vary", "HX-Request, Accept-Encoding, Accept-Language, Cookie")]
+_SECURITY_HEADERS = list(security.HEADERS.items())
+
+
+class KeptPages:
+    """WSGI middleware: a table page or live fragment already kept (``companion.pagecache``) is
+    answered here, as ``show`` and ``live`` would answer it, without Flask.
+
+    Every other phone fetches the fragment after each move, and a page kept costs its tokens and
+    a few reads; Flask's request context, session, URL matching and hooks cost as much again.
+    Only a plain GET whose answer changes nothing is answered here: the session cookie (checked
+    once per process) holds what the page needs (its CSRF token if the page has a form, the
+    claimed seat's phone, this table as the last remembered), the link needs no write (a seat
+    already opened), nothing flashed, no ``?recorded=`` of this version, an encoding this layer
+    makes (none or gzip, not brotli), an ETag the phone does not hold already. Anything else,
+    and anything that fails, goes to Flask, which draws, keeps and answers it.
+    """
+
+    def __init__(self, app, wsgi_app):
+        self.app, self.wsgi_app = app, wsgi_app
+
+    def __call__(self, environ, start_response):
+        match = _TABLE_PATH.match(environ.get("PATH_INFO", "")) if environ.get("REQUEST_METHOD") == "GET" else None
+        if match:
+            try:
+                answer = self._answer(Request(environ), match.group(1), bool(match.group(2)))
+            except Exception:  # noqa: BLE001 - Flask's path answers (and reports) whatever went wrong
+                db.drop_thread_connection(self.app.config["DATABASE"])
+                answer = None
+            if answer is not None:
+                headers, body = answer
+                start_response("200 OK", headers)
+                return [body]
+        return self.wsgi_app(environ, start_response)
+
+    def _answer(self, asked: Request, token: str, live: bool):
+        app = self.app
+        cache = pagecache.for_app(app)
+        if cache is None:
+            return None
+        session_data = security.session_data(app, asked.cookies.get(app.config["SESSION_COOKIE_NAME"]))
+        if "_flashes" in session_data or not (live or session_data.get("last_table") == store.phone_digest(token)[:16]):
+            return None
+        conn = db.thread_connection(app.config["DATABASE"])
+        try:
+            return self._kept(asked, conn, session_data, token, live)
+        finally:
+            if conn.in_transaction():
+                conn.rollback()  # a read's transaction, as the request's teardown ends it
+
+    def _kept(self, asked: Request, conn, session_data: dict, token: str, live: bool):
+        app = self.app
+        link = store.find_link(conn, token)
+        slug = link and _TABLE_GAMES.get(link.table_id)
+        game = slug and app.extensions["castellan.games"].games.get(slug)
+        if not game or (link.role == "seat" and not _seated(link, game, session_data)):
+            return None
+        version = store.table_version(conn, link.table_id)
+        fragment = live or (
+            asked.headers.get("HX-Request") == "true" and asked.headers.get("HX-History-Restore-Request") != "true"
+        )
+        if not live and asked.args.get("recorded") == str(version):
+            return None
+        key = _page_key(link, link.table_id, version, fragment, asked, conn, app.config)
+        kept = pagecache.for_app(app).get(key, session_data)
+        if kept is None or (kept.has_csrf and "csrf_form_token" not in session_data):
+            return None
+        encoding = web.chosen_encoding(asked)
+        if encoding is not None and (encoding != "gzip" or kept.size < app.config["COMPRESS_MIN_SIZE"]):
+            return None  # brotli, or a small page: Flask-Compress's
+        headers = [*_PAGE_HEADERS]
+        csrf = session_data.get
+        if encoding:
+            body = kept.gzipped(lambda: csrf("csrf_form_token"), store.new_token, app.config["COMPRESS_LEVEL"])
+            headers += [("Content-Length", str(len(body))), ("Content-Encoding", "gzip")]
+        else:
+            body = kept.body(lambda: csrf("csrf_form_token"), store.new_token)
+            headers.append(("Content-Length", str(len(body))))
+        headers += _VARY
+        if live:
+            etag = live_etag(version, session_data, key[4])
+            tags = asked.headers.get("If-None-Match")
+            if tags and parse_etags(tags).contains_weak(etag):
+                return None  # a 304: Flask's (UnchangedPolls answers it first)
+            headers += [("ETag", quote_etag(etag, weak=True)), ("Cache-Control", "no-cache, private")]
+        return headers + _SECURITY_HEADERS, body
+
+
+def _seated(link, game, session_data: dict) -> bool:
+    """True when opening this seat's link writes nothing: opened before, and (a player's own seat)
+    claimed by this phone."""
+    if not link.joined:
+        return False
+    if getattr(game.rules, "TEAM_SEATS", False):
+        return True
+    return "member" in session_data and link.claimed_by == store.phone_digest(session_data["member"])
+
+
 @bp.post("/t/<token>/act")
 def act(token: str):
     """Apply one action chosen on the version the form was rendered from, once per form (its key)."""
@@ -171,7 +283,7 @@ def act(token: str):
     if answer is not None:
         return answer
     if is_htmx():
-        last = store.last_action(get_db(), table.id)  # read once: the notice and the Undo beside it
+        last = store.last_action(get_db(), table.id, table.version)  # the move's own entry: the notice and the Undo beside it
         notices = [("recorded", say(last["description"]))] if last else []
         return _render_table(link, table, game, notices=notices, last=last)
     # The page says what was recorded as long as it is still the table's last move (no cookie needed).
@@ -354,10 +466,82 @@ def _open(token: str):
     game = registry().games.get(table.game)
     if game is None or game.rules is None:
         abort(404)
+    _claim(link, game)
+    if len(_TABLE_GAMES) >= TABLE_GAMES_KEPT:
+        _TABLE_GAMES.clear()
+    _TABLE_GAMES[table.id] = game.slug
+    return link, table, game
+
+
+def _claim(link, game) -> None:
+    """A player's seat is this phone's once it opened it first (a team's is everyone's); else a 403 page."""
     shared = getattr(game.rules, "TEAM_SEATS", False)
     if link.role == "seat" and not shared and not store.claim_seat(get_db(), link, _member()):
         abort(403, description=gettext(SEAT_TAKEN, seat=i18n.say_name(link.label)))
-    return link, table, game
+
+
+# A table's game (which never changes) by its id, noted when ``_open`` loads it: a kept page is
+# answered (``_kept``) without loading the table's state, only its version.
+TABLE_GAMES_KEPT = 65_536
+_TABLE_GAMES: dict[str, str] = {}
+
+
+def _kept(token: str, fragment: bool | None = None, version: int | None = None):
+    """``(version, response)``: the kept table page or live fragment for this link at the table's
+    version (``version`` when the caller just read it), with nothing to answer (no flashed message,
+    no ``?recorded=`` of this version); or None, and the caller draws it (``_plain_table``). The
+    link is opened as ``_open`` does."""
+    cache = pagecache.for_app(current_app)
+    if cache is None or "_flashes" in session:
+        return None
+    link = _link(token)
+    slug = _TABLE_GAMES.get(link.table_id)
+    if slug is None:
+        return None
+    store.mark_joined(get_db(), link)
+    _claim(link, registry().games[slug])
+    if version is None:
+        version = store.table_version(get_db(), link.table_id)
+    fragment = is_htmx() if fragment is None else fragment
+    if not fragment and request.args.get("recorded") == str(version):
+        return None
+    kept = cache.get(_page_key(link, link.table_id, version, fragment), session)
+    return None if kept is None else (version, _kept_response(kept))
+
+
+def _page_key(link, table_id: str, version: int, fragment: bool, asked=None, conn=None, config=None) -> tuple:
+    """What a plain table page or live fragment depends on besides the session (see ``_plain_table``):
+    for this request, or ``asked`` (a request read before Flask, ``KeptPages``, with its database
+    connection and its app's config)."""
+    asked = request if asked is None else asked
+    conn = get_db() if conn is None else conn
+    links = None if fragment else tuple(store.table_links(conn, table_id) if link.role == "referee" else ())
+    return (
+        table_id, version, fragment, link, _language(asked),
+        asked.scheme, asked.host, asked.script_root, asked.query_string,
+        links, public_base_url(asked, config) if links else None,
+    )
+
+
+def _language(asked) -> str:
+    """The language a request is answered in (as Flask-Babel's locale is chosen, see ``i18n.select_language``)."""
+    return i18n.choose_language(asked.cookies.get(i18n.COOKIE), asked.headers.get("Accept-Language"))
+
+
+_LINKS = 9  # where ``_page_key`` has the links
+
+
+def _kept_response(kept: pagecache.Kept):
+    """The response for a kept page, with this session's CSRF token and a fresh key in each form;
+    gzipped from its kept pieces when the phone takes gzip (Flask-Compress leaves it be), as
+    Flask-Compress would have, so that a browser's poll does not compress the page again."""
+    if kept.size >= current_app.config["COMPRESS_MIN_SIZE"] and web.chosen_encoding() == "gzip":
+        response = make_response(kept.gzipped(security.csrf_token, store.new_token, current_app.config["COMPRESS_LEVEL"]))
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = make_response(kept.body(security.csrf_token, store.new_token))
+    response.vary.add("HX-Request")
+    return response
 
 
 _UNREAD = object()
@@ -434,8 +618,44 @@ def _render_table(link, table, game, status: int = 200, notices=(), kept: dict |
     """The table page (with the referee's invitations), or its live fragment for htmx."""
     context = _context(link, table, game, notices, kept, last)
     if not is_htmx():
-        context["invites"] = _invites(store.table_links(get_db(), table.id) if link.role == "referee" else [], game)
+        context["invites"] = _invites(_referee_links(link, table.id), game)
     return render("tables/page.html", "tables/_live.html", status, **context)
+
+
+def _plain_table(link, table, game, fragment: bool | None = None):
+    """The table page, or its live fragment, with nothing posted to answer: drawn once per
+    everything it depends on and kept (``companion.pagecache``), its tokens fresh each time.
+
+    The key: the table and its version, page or fragment, the link (its role, seat, claim),
+    the language, the address asked (scheme, host, script root) and query (a Fort challenge's
+    or a score pad's correction's choices, the language switch's way back); for the referee's
+    page the table's links as they stand (opened, claimed: the invitations) and the address the
+    invitations give. The session values the drawing read (a Square Tactics phone's seat, a Zamek
+    member's identity and name) are told apart by the cache itself.
+    """
+    fragment = is_htmx() if fragment is None else fragment
+    template = "tables/_live.html" if fragment else "tables/page.html"
+    cache = pagecache.for_app(current_app)
+    if cache is None:
+        context = _context(link, table, game)
+        if not fragment:
+            context["invites"] = _invites(_referee_links(link, table.id), game)
+        return render(template, template, **context)
+    key = _page_key(link, table.id, table.version, fragment)
+    kept = cache.get(key, session)
+    if kept is None:
+        with pagecache.reading() as noting:
+            context = _context(link, table, game)
+            if not fragment:
+                context["invites"] = _invites(list(key[_LINKS] or ()), game)
+            text = render_template(template, **context)
+        kept = pagecache.Kept(pagecache.split(text)) if noting.unkept else cache.put(key, noting.read, text)
+    return _kept_response(kept)
+
+
+def _referee_links(link, table_id: str) -> list[store.Link]:
+    """The table's links for its referee's invitations (none for another link)."""
+    return store.table_links(get_db(), table_id) if link.role == "referee" else []
 
 
 def _done(link, table, game, message: str | None = None):

@@ -759,3 +759,40 @@ def test_a_phone_sees_only_its_own_name_captaincy_and_ballot():
     assert zamek.phone_view(state, "p2", "m-bea") is None  # not a member of that team
     assert zamek.phone_view(state, "p1", "m-nobody") is None
     assert zamek.phone_view(state, "p1", None) is None
+
+
+def _containers(value, skip=()):
+    """Every dict and list inside ``value`` (itself included), by identity, except under the keys in ``skip``."""
+    found = {}
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found[id(item)] = item
+            stack.extend(inner for key, inner in item.items() if key not in skip)
+        elif isinstance(item, list):
+            found[id(item)] = item
+            stack.extend(item)
+    return found
+
+
+@pytest.mark.parametrize("options", [
+    {"players": ["Ola", "Kuba", "Ada"], "variant": "extended"},
+    {"players": ["Red", "Blue"], "variant": "extended", "teams": True},
+])
+def test_apply_leaves_its_input_as_it_was_and_shares_only_the_deck(options):
+    rng = random.Random(15)
+    state = zamek.new_table(options, seed=15)
+    for _ in range(200):
+        move = zamek.random_legal_action(state, rng)
+        if move is None:
+            break
+        before = json.dumps(state, sort_keys=True)
+        after = zamek.apply(state, move[1], move[0])
+        assert json.dumps(state, sort_keys=True) == before
+        assert after == zamek.apply(copy.deepcopy(state), move[1], move[0])
+        assert after["deck"] is state["deck"]
+        shared = _containers(after, skip=("deck",)).keys() & _containers(state, skip=("deck",)).keys()
+        assert not shared
+        state = after
+    assert state["over"] or len(state["box"]) + sum(map(len, state["castles"].values())) > 10

@@ -125,3 +125,23 @@ def test_the_api_corrects_a_round_and_a_lowest_wins_pad_names_the_lowest_winner(
     finished = client.post(f"{base}/finish", json={"version": 2}).get_json()
     players = finished["table"]["result"]["players"] if "table" in finished else finished["result"]["players"]
     assert [(p["name"], p["score"], p["winner"]) for p in players] == [("Ola", 2, True), ("Kuba", 3, False)]
+
+
+def test_a_long_evenings_rows_are_light_and_each_shows_its_own_round_after_a_correction(browser):
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba\nAda"})
+    for version in range(60):
+        assert _round(browser, token, version, [version, 2 * version, 3], htmx=True).status_code == 200
+    corrected = _round(browser, token, 60, [7, 8, 9], htmx=True, round="14", type="correct")
+    body = text(corrected)
+    rows = re.findall(r"<tr[^>]*><th scope=\"row\">.*?</tr>", body.split("</tbody>")[0], re.S)
+    assert len(rows) == 60 and len(body.encode()) < 17_000  # 25 kB when each row carried its htmx target and pencil
+    assert 'hx-target="#live" hx-swap="outerHTML show:#round-form:bottom"' in body.split("<tbody", 1)[1][:80]
+    for number, row in enumerate(rows, start=1):
+        points = ["7", "8", "9"] if number == 14 else [str(number - 1), str(2 * (number - 1)), "3"]
+        assert re.findall(r"<td>(-?\d+)</td>", row) == points
+        assert f'hx-get="/t/{token}?correct={number}"' in row and f'aria-label="Correct round {number}"' in row
+        assert ("corrected" in row) == (number == 14)
+    correcting = text(browser.get(f"/t/{token}?correct=23"))
+    marked = re.findall(r'<tr class=correcting><th scope="row"><a [^>]*aria-label="Correct round (\d+)"', correcting)
+    assert marked == ["23"] and 'name="round" value="23"' in correcting
+    assert _totals(body) == [str(sum(range(60)) - 13 + 7), str(2 * sum(range(60)) - 26 + 8), str(3 * 59 + 9)]

@@ -10,6 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from companion import get_db
+from companion.rules import zamek
 from tests.conftest import everything_seen, table_state, text, with_state_changed
 
 TWO = {"players": ["Ola", "Kuba", "", ""], "variant": "basic", "deck": "default"}
@@ -582,3 +583,27 @@ def test_a_decided_turn_is_one_entry_with_its_choice(browser, team_table):
     team_token, table_links, phone = team_table
     phone("Red", "Ala")
     assert "already chosen" not in words(browser.get(f"/t/{team_token}"))
+
+
+def test_each_move_shows_every_castle_and_the_turn_as_they_now_are(app, browser):
+    token = browser.create_table("zamek", {**EXTENDED, "players": ["Ola", "Kuba", "Ada", ""]})
+    rng = random.Random(3)
+    for _ in range(24):
+        state = table_state(app, token)
+        if state["over"]:
+            break
+        if state["card"] is None:
+            number, position = rng.choice(zamek.unseen_numbers(state)), rng.choice(state["table"])
+            act(browser, token, htmx=True, type="turn", number=number, position=position)
+        else:
+            act(browser, token, htmx=True, type="choose", choice=rng.choice(["add", "put_back", "box"]))
+        state = table_state(app, token)
+        page = text(browser.get(f"/t/{token}/live", headers={"HX-Request": "true"}))
+        articles = re.findall(r'<article class="zk-player( zk-active)?">\s*<h3>([^<]+)(.*?)</article>', page, re.S)
+        assert [name.strip() for _, name, _ in articles] == ["Ola", "Kuba", "Ada"]
+        for (active, _name, body), player in zip(articles, state["players"], strict=True):
+            shown = [int(n) for n in re.findall(r'<span class="zk-number">(\d+)</span>', body)]
+            assert shown == state["castles"][player["seat"]]
+            assert bool(active) == ("to play" in body) == (player["seat"] == state["turn"] and not state["over"])
+        free = [int(n) for n in re.findall(r'<input type="radio" name="position" value="(\d+)"', page)]
+        assert free == (sorted(state["table"]) if state["card"] is None and not state["over"] else [])

@@ -1,0 +1,105 @@
+"""What a move costs the store: the same statements at move 5 and at move 60, its log entry known
+without reading the log again, and a repeat or a stale move still refused, on both backends."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event
+
+from companion import db, store
+from companion.rules import scorepad
+
+
+def _pad(conn):
+    table, links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola", "Kuba", "Ada"]})
+    return table, links[0]
+
+
+def _round(points: int) -> dict:
+    return {"type": "round", "points": [points, points + 1, points + 2]}
+
+
+def _statements(conn, monkeypatch) -> list[str]:
+    """Every statement the store sends from now on, through its own ``run`` or through SQLAlchemy."""
+    sent: list[str] = []
+    real_run = store.run
+    monkeypatch.setattr(store, "run", lambda c, statement, params=None: sent.append(statement.sqlite) or real_run(c, statement, params))
+    event.listen(conn, "before_cursor_execute", lambda *args: sent.append(args[2]))
+    return sent
+
+
+@pytest.mark.both_backends
+def test_a_move_sends_the_same_statements_early_and_late(database, monkeypatch):
+    db.migrate(database)
+    conn = db.connect(database)
+    table, referee = _pad(conn)
+    sent = _statements(conn, monkeypatch)
+    counts = {}
+    for number in range(61):
+        before = len(sent)
+        # Keyed, as every page's move is: the key's lookup, its sweep and its insert are counted too.
+        table = store.act(conn, scorepad, table.id, "referee", _round(number), table.version, store.Once(f"k{number}", referee.token))
+        if number % store.SNAPSHOT_EVERY not in (0, 24):  # a snapshot's own insert, every 25 moves
+            counts[number] = len(sent) - before
+    assert counts[5] == counts[60] == max(counts.values()) == min(counts.values())
+    conn.close()
+
+
+@pytest.mark.both_backends
+def test_the_move_s_entry_is_the_log_s(database):
+    db.migrate(database)
+    conn = db.connect(database)
+    table, _referee = _pad(conn)
+    for number in range(3):
+        table = store.act(conn, scorepad, table.id, "referee", _round(number), table.version)
+        kept = store.last_action(conn, table.id, table.version)
+        read = store.last_action(conn, table.id)
+        assert kept == read and kept["seq"] == number + 1 and kept["action"] == _round(number)
+        assert str(kept["description"]) == f"Round {number + 1}: Ola {number}, Kuba {number + 1}, Ada {number + 2}."
+    table = store.undo(conn, scorepad, table.id, table.version)  # an undo keeps no entry: the log says
+    assert store.last_action(conn, table.id, table.version)["seq"] == 2
+    assert store.last_action(conn, table.id, table.version - 1) == store.last_action(conn, table.id)
+    conn.close()
+
+
+@pytest.mark.both_backends
+def test_a_repeat_and_a_stale_move_are_still_refused(database):
+    db.migrate(database)
+    conn = db.connect(database)
+    table, referee = _pad(conn)
+    moved = store.act(conn, scorepad, table.id, "referee", _round(1), table.version, store.Once("once", referee.token))
+    with pytest.raises(store.Repeated):
+        store.act(conn, scorepad, table.id, "referee", _round(1), moved.version, store.Once("once", referee.token))
+    with pytest.raises(store.StaleTable) as stale:
+        store.act(conn, scorepad, table.id, "referee", _round(2), table.version)
+    assert stale.value.table.version == moved.version
+    assert [entry["seq"] for entry in store.history(conn, table.id)] == [1]
+    assert store.get_table(conn, table.id).state["rounds"] == [[1, 2, 3]]
+    conn.close()
+
+
+def test_a_csrf_token_checked_once_holds_only_with_its_own_session(app):
+    from tests.conftest import Browser
+
+    phone, thief = Browser(app.test_client()), Browser(app.test_client())
+    token = phone.create_table("scorepad", {"players": "Ola\nKuba"})
+    with db.connect(app.config["DATABASE"]) as conn:
+        version = store.get_table(conn, store.find_link(conn, token).table_id).version
+    moved = phone.post(f"/t/{token}/act", {"points": ["3", "4"], "version": str(version)}, htmx=True)
+    assert moved.status_code == 200 and b"Round 1: Ola 3, Kuba 4." in moved.data
+    thief.get("/")  # a session of its own, with the phone's token (checked a moment ago) in its form
+    stolen = thief.client.post(f"/t/{token}/act", data={"csrf_token": phone.csrf, "points": ["9", "9"], "version": str(version + 1)})
+    assert stolen.status_code == 400
+    forged = phone.client.post(f"/t/{token}/act", data={"csrf_token": phone.csrf + "x", "points": ["9", "9"], "version": str(version + 1)})
+    assert forged.status_code == 400
+    again = phone.post(f"/t/{token}/act", {"points": ["5", "6"], "version": str(version + 1)}, htmx=True)
+    assert again.status_code == 200 and b"Round 2: Ola 5, Kuba 6." in again.data
+
+
+def test_small_numbers_are_written_as_babel_writes_them():
+    from babel.numbers import format_decimal
+
+    from companion import i18n
+
+    for lang in i18n.LANGUAGES:
+        assert all(i18n._decimal(number, lang) == format_decimal(number, locale=lang) for number in range(-5, 1200))
