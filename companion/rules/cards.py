@@ -9,6 +9,7 @@ and ``Card.label(lang)``. The canonical names (the API's notation) are the same 
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 
@@ -104,6 +105,10 @@ def parse(text: object, field: str | None = None, lang: str = "en") -> Card:
     >>> str(parse("th")), str(parse("Q♠")), str(parse(" 10d ")), str(parse("dc", lang="fr"))
     ('10H', 'QS', '10D', 'QH')
     """
+    if lang == "en" and type(text) is str:
+        known = _CANONICAL.get(text)
+        if known is not None:  # a card as the rules store it ("10H"), read thousands of times a page
+            return known
     ranks, suits = letters(lang)
     examples = {"seven": f"7{suits['S']}", "ten": f"10{suits['H']}"}
     if not isinstance(text, str) or not text.strip():
@@ -180,6 +185,30 @@ def parse_distinct(texts: object, field: str | None = None, lang: str = "en") ->
 def deck() -> list[Card]:
     """The 52 cards in a fixed order (suits S H D C, ranks A to K)."""
     return [Card(rank, suit) for suit in SUITS for rank in RANKS]
+
+
+# Each card by its canonical name, which ``parse`` reads in English as this very card (a Card is
+# never changed, so one is shared).
+_CANONICAL = {str(card): card for card in deck()}
+
+
+def copied(value):
+    """A deep copy of plain data (dicts, lists, tuples of text, numbers, None), as ``copy.deepcopy``
+    makes it (without its bookkeeping, several times faster): a rules' ``apply`` changes the copy
+    of a state, never the state."""
+    kind = type(value)
+    if kind is dict:
+        return {key: item if type(item) in _ATOMS else copied(item) for key, item in value.items()}
+    if kind is list:
+        return [item if type(item) in _ATOMS else copied(item) for item in value]
+    if kind in _ATOMS:
+        return value
+    if kind is tuple:
+        return tuple([copied(item) for item in value])
+    return copy.deepcopy(value)
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
 
 
 def shuffled_deck(rng: random.Random) -> list[Card]:

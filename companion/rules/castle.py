@@ -7,7 +7,6 @@ Rules as implemented: shared/rules/castle.md; the players' help page is docs/cas
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Iterable, Mapping
 
@@ -17,6 +16,7 @@ from companion.rules.cards import (
     RANKS,
     SUITS,
     Card,
+    copied,
     deck,
     opposite_colour,
     parse,
@@ -364,9 +364,9 @@ def view(state: dict, viewer: str) -> dict:
         "to_deal": state["to_deal"],
         "seats": [_seat_view(state, seat) for seat in SEAT_ORDER[state["players"]]],
         "teams": {team: _team_view(state, team) for team in TEAMS[state["players"]]},
-        "colours": copy.deepcopy(state["colours"]),
+        "colours": copied(state["colours"]),
         "piles": {pile: _pile_view(state, tops, totals, pile) for pile in tops},
-        "last": copy.deepcopy(state.get("last")),  # tables started before moves were kept have none
+        "last": copied(state.get("last")),  # tables started before moves were kept have none
         "score": final_score(state),
     }
 
@@ -437,7 +437,7 @@ def play_marks(state: dict, card: Card) -> dict[str, Message | None]:
     A card Castellan has already seen (on the castle, or taken on a pass) may go nowhere:
     ``RuleError("card_elsewhere")`` says where it is.
     """
-    _check_unseen(card, _table_places(state), "card")
+    _check_unseen_on_table(state, card, "card")
     return placements(castle_tops(state), card)
 
 
@@ -567,6 +567,13 @@ def _see(card: Card, where: Message, seen: dict[Card, Message], field: str) -> N
     seen[card] = where
 
 
+def _check_unseen_on_table(state: dict, card: Card, field: str) -> None:
+    """``_check_unseen`` against the table's cards, saying where only for a card that is there."""
+    name = str(card)
+    if any(name in cards for cards in state["piles"].values()) or any(name in cards for cards in state["taken"].values()):
+        _check_unseen(card, _table_places(state), field)
+
+
 def _check_unseen(card: Card, seen: Mapping[Card, Message], field: str) -> None:
     if card in seen:
         raise RuleError(
@@ -621,7 +628,7 @@ def _deal(state: dict, action: dict) -> dict:
     if state["phase"] != "deal":
         raise RuleError("already_dealt", N_("The castle is already laid out: the cards are dealt once."))
     tops = _read_castle(_required(action, "castle"), "castle")
-    new = copy.deepcopy(state)
+    new = copied(state)
     new["piles"] = {pile: [str(card)] for pile, card in tops.items()}
     for seat in new["hands"]:
         new["hands"][seat] = HAND_SIZE
@@ -636,9 +643,9 @@ def _play(state: dict, action: dict) -> dict:
     seat = _check_turn(state, action)
     card = _read_card(_required(action, "card"), "card")
     pile = parse_pile(_required(action, "pile"), "pile")
-    _check_unseen(card, _table_places(state), "card")
+    _check_unseen_on_table(state, card, "card")
     check_placement(castle_tops(state), card, pile)
-    new = copy.deepcopy(state)
+    new = copied(state)
     new["piles"][pile].append(str(card))
     if new["colours"] is None:
         new["colours"] = _colours_fixed_by(state, _team_of(state, seat), card.colour)
@@ -650,8 +657,8 @@ def _play(state: dict, action: dict) -> dict:
 def _pass(state: dict, action: dict) -> dict:
     seat = _check_turn(state, action)
     card = _read_card(_required(action, "taken"), "taken")
-    _check_unseen(card, _table_places(state), "taken")
-    new = copy.deepcopy(state)
+    _check_unseen_on_table(state, card, "taken")
+    new = copied(state)
     new["taken"][_team_of(state, _next_seat(state, seat))].append(str(card))
     new["last"] = {"type": "pass", "seat": seat, "card": str(card), "taker": _next_seat(state, seat)}
     _end_turn(new, seat)
@@ -726,10 +733,10 @@ def _table_places(state: dict) -> dict[Card, Message]:
     """Where every card the companion has seen is: on a pile, or taken on a pass."""
     places = {}
     for pile, cards in state["piles"].items():
-        places.update({parse(card): Message(N_("in pile %(pile)s"), pile=pile) for card in cards})
+        places.update(dict.fromkeys(map(parse, cards), Message(N_("in pile %(pile)s"), pile=pile)))
     for team, cards in state["taken"].items():
         taken = Message(N_("taken by %(team)s"), team=_team_name(state, team))
-        places.update({parse(card): taken for card in cards})
+        places.update(dict.fromkeys(map(parse, cards), taken))
     return places
 
 

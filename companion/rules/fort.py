@@ -6,14 +6,13 @@ and end the game in a showdown. The rules as implemented: ../shared/rules/fort.m
 
 from __future__ import annotations
 
-import copy
 import functools
 import itertools
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.rules.cards import ACE_HIGH, Card, deck, parse, parse_distinct
+from companion.rules.cards import ACE_HIGH, Card, copied, deck, parse, parse_distinct
 from companion.rules.errors import N_, NP_, Message, RuleError, dump, then
 
 BATTLE_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -387,7 +386,7 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     if state["phase"] == "over":
         raise RuleError("game_over", N_("The game is over."), "action.type")
     _check_pending(state, kind)
-    new = copy.deepcopy(state)
+    new = copied(state)
     handler(new, action)
     _settle(new)
     return new
@@ -448,8 +447,10 @@ def _challenges(state: dict) -> list[dict]:
                 options.append(_campaign_option(state, attacker, defender))
             continue
         fort = state["forts"][defender]
-        for card in fort:
-            if _top_of_tower(fort, card):
+        ranks = [parse(card).rank for card in fort]
+        tops = dict(zip(ranks, fort, strict=True))  # each rank's last card: the top of its watchtower
+        for rank, card in zip(ranks, fort, strict=True):
+            if tops[rank] == card:
                 options.append(_card_option(state, attacker, defender, card))
     return options
 

@@ -124,7 +124,8 @@ def test_the_help_page_in_each_language(browser, lang, said):
     html = text(browser.get("/tactics/help", headers={"Accept-Language": lang}))
     assert [sentence for sentence in said if sentence not in words(html)] == []
     letters = {"fr": "HDBG", "pl": "GPDL"}[lang]  # the pictured card's top, right, bottom and left
-    assert "".join(re.findall(r'<span class="e e-\w+">(\w)</span>', html)[:4]) == letters
+    edges = re.search(r'<span class="tcard [^>]*>((?:<i>\w</i>){4})', html).group(1)  # in order: top, right, bottom, left
+    assert re.findall(r"<i>(\w)</i>", edges) == list(letters)
     for anchor in ("what-you-need", "your-turn", "seats", "end-of-a-game", "referee-s-decisions"):  # linked to
         assert f'<h2 id="{anchor}">' in html
 
