@@ -464,16 +464,16 @@ def member_seat(state: dict, member: str) -> str | None:
 # --- Private helpers: reading input ---------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _shipped_deck_object() -> dict:
-    """The shipped deck file as read, once."""
-    return json.loads(resources.files("companion.rules").joinpath(DECK_FILE).read_text(encoding="utf-8"))
+# The shipped deck file as read, once, when the module is imported: only this very object may
+# carry the shipped deck's id (``_deck_labels``). Read lazily, two serving threads drawing a
+# fresh worker's first Zamek pages could each read their own copy, and one was refused.
+_SHIPPED_DECK_OBJECT = json.loads(resources.files("companion.rules").joinpath(DECK_FILE).read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=1)
 def _shipped_deck() -> dict:
-    """The shipped deck, validated once like any other."""
-    return parse_deck(_shipped_deck_object(), "deck")
+    """The shipped deck, validated once like any other (two threads validating it at once get equal decks)."""
+    return parse_deck(_SHIPPED_DECK_OBJECT, "deck")
 
 
 def _read_object(value: object, field: str | None) -> dict:
@@ -585,7 +585,7 @@ def _deck_labels(raw: dict, deck: dict, field: str) -> dict:
                             key=key, most=60)
     if isinstance(labels["version"], bool) or not isinstance(labels["version"], int) or labels["version"] < 1:
         raise RuleError("bad_deck", N_("A deck's version is a whole number from 1."), f"{field}.version")
-    if labels["id"] == SHIPPED_DECK_ID and raw is not _shipped_deck_object():
+    if labels["id"] == SHIPPED_DECK_ID and raw is not _SHIPPED_DECK_OBJECT:
         raise RuleError("bad_deck", N_("%(id)s names the shipped deck: give your deck another id."), f"{field}.id",
                         id=repr(SHIPPED_DECK_ID))
     return labels

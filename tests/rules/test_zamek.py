@@ -796,3 +796,29 @@ def test_apply_leaves_its_input_as_it_was_and_shares_only_the_deck(options):
         assert not shared
         state = after
     assert state["over"] or len(state["box"]) + sum(map(len, state["castles"].values())) > 10
+
+
+def test_threads_starting_at_once_all_know_the_shipped_deck():
+    """A fresh worker's first Zamek pages, drawn by several threads at once, all read the shipped
+    deck (it was read lazily, and a thread holding another copy than the one checked was refused)."""
+    import threading
+
+    lazy = [value for value in vars(zamek).values() if callable(getattr(value, "cache_clear", None))]
+    for _ in range(20):
+        for cached in lazy:  # as in a fresh process: nothing read yet
+            cached.cache_clear()
+        start, failures = threading.Barrier(8), []
+
+        def first_page(start=start, failures=failures):
+            start.wait()
+            try:
+                assert zamek.default_deck()["id"] == zamek.SHIPPED_DECK_ID
+            except Exception as error:  # noqa: BLE001 - what the test reports
+                failures.append(error)
+
+        threads = [threading.Thread(target=first_page) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
