@@ -133,6 +133,12 @@ def legal_directions(firing_cell: str) -> tuple[str, ...]:
 
 def path(firing_cell: str, direction: str) -> tuple[str, ...]:
     """The fortress cells a shot crosses, in order, from a firing cell in a legal direction."""
+    known = _PATHS.get((firing_cell, direction))
+    return known if known is not None else _walk(firing_cell, direction)
+
+
+def _walk(firing_cell: str, direction: str) -> tuple[str, ...]:
+    """``path`` worked out step by step (``_PATHS`` keeps it for every cell and direction)."""
     column_step, row_step = DIRECTIONS[direction]
     column, row = _POSITION[firing_cell]
     cells = []
@@ -142,6 +148,9 @@ def path(firing_cell: str, direction: str) -> tuple[str, ...]:
         if cell not in FORTRESS:
             return tuple(cells)
         cells.append(cell)
+
+
+_PATHS = {(cell, direction): _walk(cell, direction) for cell in _POSITION for direction in DIRECTIONS}
 
 
 def check_shot(firing_cell: object, direction: object, weapon: object, used=(), prefix: str = "") -> dict:
@@ -349,12 +358,13 @@ def view(state: dict, viewer: str) -> dict:
     current = state["rounds"][-1]
     finished = state["phase"] == "finished"
     own = state["mode"] == "phones" and viewer in SEATS and current["setups"][viewer] is not None
+    facts = _facts(current["shots"])
     return {
         "game": "forteresse", "viewer": viewer, "mode": state["mode"], "names": dict(state["names"]),
         "phase": state["phase"], "round": current["number"], "rounds_in_game": ROUNDS,
         "first": current["first"], "turn": state["turn"],
         "set_up": {seat: state["mode"] == "paper" or current["setups"][seat] is not None for seat in SEATS},
-        "stopped": {seat: _stopped(current, seat) for seat in SEATS},
+        "stopped": {seat: _stopped(current, seat, facts) for seat in SEATS},
         "counts": {seat: _counts(current, seat) for seat in SEATS},
         "free_firing_cells": {seat: _free_firing_cells(current, seat) for seat in SEATS},
         "shots": _shot_copies(current["shots"]),

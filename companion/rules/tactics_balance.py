@@ -12,8 +12,7 @@ import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from itertools import combinations, repeat
-from operator import and_, itemgetter, rshift
+from itertools import combinations
 from xml.sax.saxutils import escape
 
 from companion.rules import tactics
@@ -34,7 +33,9 @@ KEY = (1 << BITS) - 1
 AT = tuple(BITS * x for x in range(len(CELLS)))
 START = sum(x << at for x, at in enumerate(AT))  # the empty board's keys
 LAID = tuple(OCCUPIED << at for at in AT)  # what a card laid on a cell adds to both players' keys of it
-POSITIONS_KEPT = 32_768  # a side's cache of positions is emptied past this many (it refills): about 10 MB a side
+GROUP = SIZE * BITS  # one column's three keys, in a player's nine keys
+COLUMN = (1 << GROUP) - 1
+POSITIONS_KEPT = 32_768  # a side's cache of positions is emptied past this many (it refills): about 15 MB a side
 
 
 # --- the board as integer tables, derived once from the rules module ---------------------
@@ -60,6 +61,8 @@ REACH = (_reach(0), _reach(1))
 # A cell's key, for one player: its number, plus 9 x the facing opponents' numbers as decimal
 # digits in processing order (0: no opponent there), plus OCCUPIED while a card lies on it.
 # A card laid on cell y changes the key of each cell x next to it by DIGIT x its facing number.
+# A play gains less than GAINS: its cell's value, plus 1 and the cell's value per capture.
+GAINS = 1 + max(VALUES[x] + sum(1 + VALUES[target] for _, target, _ in REACH[0][x]) for x in range(len(CELLS)))
 _DIGITS = tuple(
     tuple(tuple((x, 9 * 10**place, facing) for x in range(len(CELLS))
                 for place, (_, target, facing) in enumerate(REACH[player][x]) if target == y)
@@ -106,23 +109,68 @@ def position_keys(board: dict, player: int) -> list[int]:
     return keys
 
 
-class _Gains(dict):
-    """Cell key -> the gain of every card of a side there, as bytes (0 on an occupied cell: a
-    real gain is at least the cell's value, 1), filled on demand."""
+class _CellGains(dict):
+    """Cell key -> what every card of a side gains there, as one integer: card ``h`` gaining ``g``
+    on cell ``x`` sets bit ``g * side.level + x * side.stride + h`` (nothing on an occupied cell).
+    Filled on demand, all cards at once: the cards are split into sets that capture alike, one
+    facing opponent's card after another (``side.above`` and ``side.below`` say which cards beat
+    or stop at a number)."""
 
-    def __init__(self, player: int, cards: tuple):
+    def __init__(self, side: Side):
         super().__init__()
-        self.player, self.cards = player, cards
+        self.side = side
 
-    def __missing__(self, key: int) -> bytes:
-        if key >= OCCUPIED:
-            gains = bytes(len(self.cards))
-        elif key < 9:  # no opponent's card next to it: every card gains the cell's value
-            gains = bytes([VALUES[key]]) * len(self.cards)
-        else:
-            facing, value = _facing(self.player, key), VALUES[key % 9]
-            gains = bytes([_gain(value, facing, edges) for edges in self.cards])
-        self[key] = gains
+    def __missing__(self, key: int) -> int:
+        side, bits = self.side, 0
+        if key < OCCUPIED:
+            x = key % 9
+            going, stopped = [(side.every, VALUES[x])], []  # (cards, their gain so far)
+            for edge, theirs, target in _facing(side.player, key):
+                above, below, worth = side.above[edge][theirs], side.below[edge][theirs], 1 + VALUES[target]
+                split = []
+                for cards, gain in going:
+                    if cards & above:
+                        split.append((cards & above, gain + worth))
+                    if cards & ~above & ~below:
+                        split.append((cards & ~above & ~below, gain))
+                    if cards & below:
+                        stopped.append((cards & below, gain))
+                going = split
+            base = x * side.stride
+            bits = sum(cards << (gain * side.level + base) for cards, gain in going + stopped)
+        self[key] = bits
+        return bits
+
+
+class _GroupGains(dict):
+    """Three cells' keys (one column of the board: ``GROUP`` bits of a position) -> the sum of their
+    cell gains; a position's gains are the sum of its three columns', and columns come back far
+    more often than whole positions."""
+
+    def __init__(self, cells: _CellGains):
+        super().__init__()
+        self.cells = cells
+
+    def __missing__(self, keys: int) -> int:
+        cells = self.cells
+        gains = self[keys] = cells[keys & KEY] + cells[keys >> BITS & KEY] + cells[keys >> 2 * BITS]
+        return gains
+
+
+class _Positions(dict):
+    """A side's nine keys in one integer -> every card's gain on every cell (the sum of the cells'
+    ``_CellGains``): the same positions come back game after game (three turns in four). A plain
+    dict read with ``get``, filled by ``fill`` (quicker per turn than ``__missing__``), bounded."""
+
+    def __init__(self, groups: _GroupGains):
+        super().__init__()
+        self.groups = groups
+
+    def fill(self, keys: int) -> int:
+        if len(self) >= POSITIONS_KEPT:
+            self.clear()
+        groups = self.groups
+        gains = self[keys] = groups[keys & COLUMN] + groups[keys >> GROUP & COLUMN] + groups[keys >> 2 * GROUP]
         return gains
 
 
@@ -138,43 +186,35 @@ class _Captures(dict):
         return captured
 
 
-class _Positions(dict):
-    """A side's nine keys in one integer -> the nine cells' gains joined, filled on demand: the
-    same positions come back game after game (three turns in four)."""
-
-    def __init__(self, gains: _Gains):
-        super().__init__()
-        self.lookup = gains.__getitem__
-
-    def __missing__(self, keys: int) -> bytes:
-        if len(self) >= POSITIONS_KEPT:
-            self.clear()
-        joined = self[keys] = b"".join(map(self.lookup, map(and_, map(rshift, repeat(keys), AT), repeat(KEY))))
-        return joined
-
-
-class _Pickers(dict):
-    """A hand (card numbers in order) -> what picks its cards' gains, cell by cell, out of the
-    nine cells' gains joined end to end. One for every deck of the same size (``_pickers``)."""
-
-    def __init__(self, cards: int):
-        super().__init__()
-        self.starts = range(0, len(CELLS) * cards, cards)  # where each cell's gains begin, joined
-
-    def __missing__(self, hand: tuple[int, ...]) -> itemgetter:
-        picker = self[hand] = itemgetter(*[start + card for start in self.starts for card in hand])
-        return picker
-
-
 class Side:
-    """One faction in one seat, with what its cards gain and capture on each cell key (cached)."""
+    """One faction in one seat, with what its cards gain and capture on each cell key (cached).
+
+    A position's gains are one integer (see ``_CellGains``): bit ``g * level + x * stride + h``
+    is set when card ``h`` gains ``g`` on cell ``x``. So a turn ANDs it with the hand's cards'
+    ``cardmask``, the highest bit left gives the best gain, and the bits of that gain, spread by
+    hand slot (``spread``), list the equal best plays cell by cell, then in hand order.
+    """
 
     def __init__(self, player: int, cards: tuple[tuple[int, ...], ...]):
         self.player, self.cards = player, cards
-        self.gains = _Gains(player, cards)
-        self.positions = _Positions(self.gains)
-        self.pickers = _pickers(len(cards))
+        self.stride = max(len(cards), tactics.HAND_SIZE)  # bits per cell in one gain's row
+        self.level = len(CELLS) * self.stride  # bits per gain
+        self.every = (1 << len(cards)) - 1
+        # Per edge and opponent's number, the cards whose edge beats it (above) or is stopped by it (below).
+        numbers = range(tactics.MAX_EDGE + 1)
+        self.above = tuple(tuple(sum(1 << card for card, edges in enumerate(cards) if edges[edge] > number)
+                                 for number in numbers) for edge in range(len(tactics.EDGES)))
+        self.below = tuple(tuple(sum(1 << card for card, edges in enumerate(cards) if edges[edge] < number)
+                                 for number in numbers) for edge in range(len(tactics.EDGES)))
+        self.cells = _CellGains(self)
+        self.positions = _Positions(_GroupGains(self.cells))
+        self.cardmask = tuple(sum(1 << (gain * self.level + x * self.stride + card)
+                                  for gain in range(GAINS) for x in range(len(CELLS))) for card in range(len(cards)))
+        self.spread = sum(1 << (x * self.stride) for x in range(len(CELLS)))  # bit 0 of each cell
+        # The play that bit ``b - 1`` of a best gain's row spread by hand slot stands for: (cell, slot).
+        self.place = (None, *((x, slot) for x in range(len(CELLS)) for slot in range(self.stride)))
         self.captures = _Captures(player, cards)
+        self.deck = list(range(len(cards)))
         # What a card laid on a cell adds to the opponent's keys (its cell's, and those of the
         # cells next to it), as one integer to add to their nine.
         self.marks = tuple(
@@ -182,6 +222,14 @@ class Side:
                   for edges in cards)
             for cell in range(len(CELLS))
         )
+        self.turn = (self.positions.get, self.positions.fill, self.cardmask, self.level, self.spread, self.place,
+                     self.captures, self.marks)
+
+    def gains(self, key: int) -> tuple[int, ...]:
+        """What each card gains on the cell of ``key`` (0 where a card lies: a real gain is at least 1)."""
+        x, bits = key % 9, self.cells[key]
+        return tuple(next((gain for gain in range(GAINS) if bits >> (gain * self.level + x * self.stride + card) & 1), 0)
+                     for card in range(len(self.cards)))
 
 
 # --- playing -----------------------------------------------------------------------------
@@ -198,26 +246,36 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
     """
     draw = rng.random
     first, second = sides
-    decks = [list(range(len(first.cards))), list(range(len(second.cards)))]
-    hands = [[deck.pop(int(draw() * len(deck))) for _ in range(tactics.HAND_SIZE)] for deck in decks]
+    decks, hands = (first.deck[:], second.deck[:]), ([], [])
+    for deck, hand in zip(decks, hands, strict=True):  # a loop, not a comprehension: no call per game
+        for _ in range(tactics.HAND_SIZE):
+            hand.append(deck.pop(int(draw() * len(deck))))
     keys = [START, START]  # each player's nine keys (see AT)
     marks = [0] * len(CELLS)  # what the card on each cell added to its opponent's keys
     margin, empty, left = 0, len(CELLS), len(decks[0]) + len(decks[1]) + 2 * tactics.HAND_SIZE
-    turns = ((0, 1, 1, hands[0], first.positions, first.pickers, first.captures, first.marks, decks[0]),
-             (1, 0, -1, hands[1], second.positions, second.pickers, second.captures, second.marks, decks[1]))
-    while empty and left:
-        for player, other, sign, hand, positions, pickers, captures, side_marks, deck in turns:
+    turns = ((0, 1, 1, hands[0], decks[0], *first.turn), (1, 0, -1, hands[1], decks[1], *second.turn))
+    while True:
+        for player, other, sign, hand, deck, known, fill, cardmask, level, spread, place, captures, side_marks in turns:
             if not hand:
                 continue  # no card in hand: pass
             mine = keys[player]
-            gains = pickers[tuple(hand)](positions[mine])
-            best = max(gains)
-            chosen = gains.index(best)
-            ties = int(draw() * gains.count(best))
+            gains = known(mine)
+            if gains is None:
+                gains = fill(mine)
+            try:
+                card0, card1, card2 = hand
+            except ValueError:  # fewer cards in hand, at the end
+                best, plays = _best_plays(gains, hand, cardmask, level, spread)
+            else:
+                gains &= cardmask[card0] | cardmask[card1] | cardmask[card2]
+                best = (gains.bit_length() - 1) // level
+                row = gains >> best * level  # bit x * stride + card: that card gains best on cell x
+                plays = (row >> card0 & spread) | (row >> card1 & spread) << 1 | (row >> card2 & spread) << 2
+            ties = int(draw() * plays.bit_count())
             while ties:
-                chosen = gains.index(best, chosen + 1)
+                plays &= plays - 1
                 ties -= 1
-            cell, index = divmod(chosen, len(hand))
+            cell, index = place[(plays & -plays).bit_length()]
             card = hand.pop(index)
             margin += sign * best
             theirs = keys[other]
@@ -227,15 +285,27 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
                     theirs -= LAID[target]
                     mine -= marks[target]
             marks[cell] = laid = side_marks[cell][card]
-            empty -= 1
-            left -= 1
             keys[player] = mine + LAID[cell]
             keys[other] = theirs + laid
             if deck:
                 hand.append(deck.pop(int(draw() * len(deck))))
+            empty -= 1
+            left -= 1
             if not empty or not left:
-                break
-    return margin
+                return margin
+
+
+def _best_plays(gains: int, hand: list[int], cardmask: tuple, level: int, spread: int) -> tuple[int, int]:
+    """``play_game``'s best gain and its plays (bit ``x * stride + slot``) for a hand of any size."""
+    mask = 0
+    for card in hand:
+        mask |= cardmask[card]
+    gains &= mask
+    best = (gains.bit_length() - 1) // level
+    row, plays = gains >> best * level, 0
+    for slot, card in enumerate(hand):
+        plays |= (row >> card & spread) << slot
+    return best, plays
 
 
 def units(factions: dict[str, dict], games: int, seed: int) -> list[tuple]:
@@ -359,26 +429,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if not outside else 1
 
 
-def _gain(gain: int, facing: list[tuple[int, int, int]], edges: tuple[int, ...]) -> int:
-    """``cell_gain``'s gain alone, from a cell's value and what it faces."""
-    for edge, theirs, target in facing:
-        if edges[edge] > theirs:
-            gain += 1 + VALUES[target]
-        elif edges[edge] < theirs:
-            break
-    return gain
-
-
 _SIDES: dict[tuple[int, tuple], Side] = {}
-_PICKERS: dict[int, _Pickers] = {}
-
-
-def _pickers(cards: int) -> _Pickers:
-    """The pickers of every deck of ``cards`` cards, kept for the process's life: a picker
-    depends on the hand alone, so the sides of one size share them (and fill them once)."""
-    if cards not in _PICKERS:
-        _PICKERS[cards] = _Pickers(cards)
-    return _PICKERS[cards]
 
 
 def _side(player: int, cards: tuple) -> Side:

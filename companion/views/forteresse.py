@@ -303,11 +303,12 @@ def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool)
     attacks = {s: _record_board(view["attacks"][s], view["free_firing_cells"][s] if can_shoot and s == shooter
                                 else None, aim if s == shooter else None, trail if s == shooter else ())
                for s in forteresse.SEATS}
+    can_draw = bool(can_act and seat and view["mode"] == "phones" and view["phase"] == "setup")
     return {
         "seat": seat, "shooter": shooter, "can_shoot": can_shoot, "aim": aim, "direction": direction,
         "aim_error": aim_error, "trail": trail, "attacks": attacks,
-        "can_draw": bool(can_act and seat and view["mode"] == "phones" and view["phase"] == "setup"),
-        "marks": _table_marks(view, form if refused else None),
+        "can_draw": can_draw,
+        "marks": _table_marks(view, form if refused else None) if can_draw else None,  # drawn only then
         "own": _own_board(view, seat),
         "reveal": [{"number": done["number"], "boards": {s: _fortress_board(f) for s, f in done["fortresses"].items()}}
                    for done in view["reveal"] or []],

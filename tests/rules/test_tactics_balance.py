@@ -57,13 +57,14 @@ def test_fast_gains_and_captures_agree_with_the_rules_on_random_positions():
         cards = random_cards(rng, 3)
         side = tactics_balance.Side(number, cards)
         keys = tactics_balance.position_keys(board, number)
+        assert sum(side.cells[key].bit_count() for key in keys) == 3 * (9 - len(board))  # one gain per card
         for position, cell in enumerate(tactics.cells(3)):
             if cell in board:
-                assert side.gains[keys[position]] == bytes(3)  # 0: no card can be laid there
+                assert side.gains(keys[position]) == (0, 0, 0)  # no card can be laid there
                 continue
             for card, edges in enumerate(cards):
                 gain, captured = rules_gain(board, tactics_balance.PLAYERS[number], cell, edges)
-                assert side.gains[keys[position]][card] == gain, (board, cell, edges)
+                assert side.gains(keys[position])[card] == gain, (board, cell, edges)
                 taken = side.captures[keys[position] << 5 | card]
                 assert [tactics.cells(3)[target] for target in taken] == captured
                 checked += 1
