@@ -173,6 +173,38 @@ def help_page():
     )
 
 
+@bp.app_template_global("castle_rows")
+def castle_rows(view: dict, marks: dict | None) -> list[list[dict]]:
+    """A table's castle as ``castle_grid`` draws it: 3 rows of 4 cells, each a pile with its top
+    card, value and height, ``legal`` (True or False where ``castle_marks`` marks it for the card
+    being checked, else None) and ``last`` (the last move's pile). Built here once, not cell by
+    cell in the template, where it cost a fifth of a move's page."""
+    last = view["last"]
+    last_pile = last["pile"] if last and last["type"] == "play" else None
+    reasons = marks["reasons"] if marks else None
+    piles = view["piles"]
+    rows = []
+    for row in _ROWS:
+        cells = []
+        for pile in row:
+            shown = piles.get(pile)
+            cells.append({
+                "pile": pile,
+                "card": shown["top"] if shown else None,
+                "value": shown["value"] if shown else None,
+                "height": shown["height"] if shown else None,
+                "legal": (reasons[pile] is None) if reasons and pile in reasons else None,
+                "last": pile == last_pile,
+            })
+        rows.append(cells)
+    return rows
+
+
+_ROWS = tuple(tuple(f"{column}{row}" for column in castle.COLUMNS) for row in castle.ROWS)
+# The ids of the 12 piles' marks, which a "Where may it go?" check swaps (castle/_table.html).
+bp.add_app_template_global("#mark-" + ",#mark-".join(READING_ORDER), "castle_mark_ids")
+
+
 @bp.app_template_global("castle_marks")
 def castle_marks(table, picked) -> dict | None:
     """The card ``picked`` on a Castle table's card picker (its fields), and the piles' marks for it.
