@@ -14,12 +14,11 @@ from companion import netinfo
 from companion.rules.errors import N_, RuleError
 
 
-def is_htmx() -> bool:
-    """True for an htmx request that wants a fragment (not a history restore, which wants the page)."""
-    return (
-        request.headers.get("HX-Request") == "true"
-        and request.headers.get("HX-History-Restore-Request") != "true"
-    )
+def is_htmx(asked=None) -> bool:
+    """True for an htmx request (this one, or ``asked``, a request read before Flask) that wants a
+    fragment (not a history restore, which wants the page)."""
+    headers = (request if asked is None else asked).headers
+    return headers.get("HX-Request") == "true" and headers.get("HX-History-Restore-Request") != "true"
 
 
 def render(page: str, fragment: str, status: int = 200, **context):

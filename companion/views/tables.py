@@ -223,9 +223,7 @@ class KeptPages:
         if not game or (link.role == "seat" and not _seated(link, game, session_data)):
             return None
         version = store.table_version(conn, link.table_id)
-        fragment = live or (
-            asked.headers.get("HX-Request") == "true" and asked.headers.get("HX-History-Restore-Request") != "true"
-        )
+        fragment = live or is_htmx(asked)
         if not live and asked.args.get("recorded") == str(version):
             return None
         key = _page_key(link, link.table_id, version, fragment, asked, conn, app.config)
@@ -514,8 +512,7 @@ def _page_key(link, table_id: str, version: int, fragment: bool, asked=None, con
     for this request, or ``asked`` (a request read before Flask, ``KeptPages``, with its database
     connection and its app's config)."""
     asked = request if asked is None else asked
-    conn = get_db() if conn is None else conn
-    links = None if fragment else tuple(store.table_links(conn, table_id) if link.role == "referee" else ())
+    links = None if fragment else tuple(_referee_links(link, table_id, conn))
     return (
         table_id, version, fragment, link, _language(asked),
         asked.scheme, asked.host, asked.script_root, asked.query_string,
@@ -653,9 +650,12 @@ def _plain_table(link, table, game, fragment: bool | None = None):
     return _kept_response(kept)
 
 
-def _referee_links(link, table_id: str) -> list[store.Link]:
-    """The table's links for its referee's invitations (none for another link)."""
-    return store.table_links(get_db(), table_id) if link.role == "referee" else []
+def _referee_links(link, table_id: str, conn=None) -> list[store.Link]:
+    """The table's links for its referee's invitations (none for another link), read on this
+    request's connection or ``conn``."""
+    if link.role != "referee":
+        return []
+    return store.table_links(get_db() if conn is None else conn, table_id)
 
 
 def _done(link, table, game, message: str | None = None):
