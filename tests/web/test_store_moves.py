@@ -10,6 +10,15 @@ from companion import db, store
 from companion.rules import scorepad
 
 
+@pytest.fixture
+def conn(database):
+    """A connection to a migrated database of the backend the test runs on, closed after it."""
+    db.migrate(database)
+    connection = db.connect(database)
+    yield connection
+    connection.close()
+
+
 def _pad(conn):
     table, links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola", "Kuba", "Ada"]})
     return table, links[0]
@@ -29,9 +38,7 @@ def _statements(conn, monkeypatch) -> list[str]:
 
 
 @pytest.mark.both_backends
-def test_a_move_sends_the_same_statements_early_and_late(database, monkeypatch):
-    db.migrate(database)
-    conn = db.connect(database)
+def test_a_move_sends_the_same_statements_early_and_late(conn, monkeypatch):
     table, referee = _pad(conn)
     sent = _statements(conn, monkeypatch)
     counts = {}
@@ -42,13 +49,10 @@ def test_a_move_sends_the_same_statements_early_and_late(database, monkeypatch):
         if number % store.SNAPSHOT_EVERY not in (0, 24):  # a snapshot's own insert, every 25 moves
             counts[number] = len(sent) - before
     assert counts[5] == counts[60] == max(counts.values()) == min(counts.values())
-    conn.close()
 
 
 @pytest.mark.both_backends
-def test_the_move_s_entry_is_the_log_s(database):
-    db.migrate(database)
-    conn = db.connect(database)
+def test_the_move_s_entry_is_the_log_s(conn):
     table, _referee = _pad(conn)
     for number in range(3):
         table = store.act(conn, scorepad, table.id, "referee", _round(number), table.version)
@@ -59,13 +63,10 @@ def test_the_move_s_entry_is_the_log_s(database):
     table = store.undo(conn, scorepad, table.id, table.version)  # an undo keeps no entry: the log says
     assert store.last_action(conn, table.id, table.version)["seq"] == 2
     assert store.last_action(conn, table.id, table.version - 1) == store.last_action(conn, table.id)
-    conn.close()
 
 
 @pytest.mark.both_backends
-def test_a_repeat_and_a_stale_move_are_still_refused(database):
-    db.migrate(database)
-    conn = db.connect(database)
+def test_a_repeat_and_a_stale_move_are_still_refused(conn):
     table, referee = _pad(conn)
     moved = store.act(conn, scorepad, table.id, "referee", _round(1), table.version, store.Once("once", referee.token))
     with pytest.raises(store.Repeated):
@@ -75,7 +76,6 @@ def test_a_repeat_and_a_stale_move_are_still_refused(database):
     assert stale.value.table.version == moved.version
     assert [entry["seq"] for entry in store.history(conn, table.id)] == [1]
     assert store.get_table(conn, table.id).state["rounds"] == [[1, 2, 3]]
-    conn.close()
 
 
 def test_a_csrf_token_checked_once_holds_only_with_its_own_session(app):
