@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from types import ModuleType
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -275,7 +276,7 @@ def get_table(conn: Connection, table_id: str) -> Table:
     row = run(conn, _TABLE, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
-    return _table(row, _HEADS.kept_table(row[0], row[5]))  # a state this process kept is not decoded again
+    return _table(row, _HEADS.at(row[0], row[5]))  # a state this process kept is not decoded again
 
 
 def version_by_token(conn: Connection, token: str) -> int | None:
@@ -1097,7 +1098,7 @@ def _current(conn: Connection, table_id: str, version: int | None, once: Once | 
                     "This Idempotency-Key was already used through another link: choose a new key for every action.",
                 )
             raise Repeated(json.loads(answer) if answer is not None else None)
-    table = _table(row, _HEADS.kept_table(row[0], row[5]))  # row[0], row[5]: its id, its version
+    table = _table(row, _HEADS.at(row[0], row[5]))  # row[0], row[5]: its id, its version
     if version is not None and table.version != version:
         raise StaleTable(table)
     return table
@@ -1207,6 +1208,16 @@ def _link(row: tuple) -> Link:
     return Link(token, table_id, role, seat, label, claimed_by, joined_at is not None)
 
 
+class _Head(NamedTuple):
+    """A table as ``_Heads`` keeps it after a committed change."""
+
+    version: int
+    state: dict
+    before: dict | None  # the state the move that made this version was made on
+    options: dict
+    entry: dict | None  # that move's log entry
+
+
 class _Heads:
     """The decoded state of the tables this process changed last, by table and version, and
     after a move, the state it was made on (for its undo).
@@ -1223,31 +1234,31 @@ class _Heads:
     def __init__(self, size: int):
         self.size, self.kept, self.lock = size, {}, threading.Lock()
 
-    def state(self, table_id: str, version: int) -> dict | None:
-        kept = self.kept.get(table_id)
-        return kept[1] if kept is not None and kept[0] == version else None
+    def at(self, table_id: str, version: int) -> _Head | None:
+        """What is kept of the table at ``version`` (its state and options, neither decoded again), or None."""
+        head = self.kept.get(table_id)
+        return head if head is not None and head.version == version else None
 
-    def kept_table(self, table_id: str, version: int) -> tuple | None:
-        """(state, options) of the table at ``version``, if kept: neither is decoded again."""
-        kept = self.kept.get(table_id)
-        return kept[1:5:2] if kept is not None and kept[0] == version else None
+    def state(self, table_id: str, version: int) -> dict | None:
+        head = self.at(table_id, version)
+        return head.state if head else None
 
     def before(self, table_id: str, version: int) -> dict | None:
         """The state the move that made ``version`` was made on, if this process made it."""
-        kept = self.kept.get(table_id)
-        return kept[2] if kept is not None and kept[0] == version else None
+        head = self.at(table_id, version)
+        return head.before if head else None
 
     def entry(self, table_id: str, version: int) -> dict | None:
         """The log entry of the move that made ``version``, if this process made it (as ``history`` reads it)."""
-        kept = self.kept.get(table_id)
-        return kept[4] if kept is not None and kept[0] == version else None
+        head = self.at(table_id, version)
+        return head.entry if head else None
 
     def keep(self, table: Table, before: dict | None = None, entry: dict | None = None) -> Table:
         """Keep a table's state after a committed change (``before``: the state a move was made on,
         ``entry``: that move's log entry)."""
         with self.lock:
             self.kept.pop(table.id, None)
-            self.kept[table.id] = (table.version, table.state, before, table.options, entry)
+            self.kept[table.id] = _Head(table.version, table.state, before, table.options, entry)
             if len(self.kept) > self.size:
                 del self.kept[next(iter(self.kept))]
         return table
@@ -1276,18 +1287,18 @@ def forget_head(table_id: str) -> None:
     _HEADS.forget(table_id)
 
 
-def _table(row: tuple, decoded: tuple | None = None) -> Table:
+def _table(row: tuple, decoded: _Head | None = None) -> Table:
     """A table from a row of ``_TABLE_COLUMNS`` (``decoded``: its state and options, already decoded)."""
     table_id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private = row
     return Table(
         id=table_id,
         game=game,
         title=title,
-        options=json.loads(options) if decoded is None else decoded[1],
+        options=json.loads(options) if decoded is None else decoded.options,
         seed=seed,
         version=version,
         head_seq=head_seq,
-        state=json.loads(state) if decoded is None else decoded[0],
+        state=json.loads(state) if decoded is None else decoded.state,
         created_at=created_at,
         updated_at=updated_at,
         finished_at=finished_at,
