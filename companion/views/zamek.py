@@ -198,6 +198,17 @@ def zamek_phone(table, link) -> dict | None:
     return zamek.phone_view(table.state, link.viewer, session.get("member"))
 
 
+@bp.app_template_global("zamek_place_rows")
+def place_rows(positions, chosen) -> list[tuple[int, str, int | None]]:
+    """The table layout's 45 places in rows of five, each as plain values (its first place, which of
+    its five still hold a card as ``"10110"``, the chosen place if it is in this row): what the row
+    draws, as a key ``once`` reads at once, so that a move redraws only the row whose place it emptied."""
+    held = set(positions)
+    mine = chosen if type(chosen) is int else None
+    return [(first, "".join("1" if place in held else "0" for place in range(first, first + 5)),
+             mine if mine is not None and first <= mine < first + 5 else None) for first in range(1, 46, 5)]
+
+
 @bp.app_template_filter("zamek_picture")
 def picture_filter(number: int, deck: dict) -> str | None:
     """The picture a card shows in this deck (knight, princess, king, queen, wizard) or None."""
@@ -220,7 +231,7 @@ def deck_name(deck: dict) -> str:
 def deck_words(reference: str) -> str:
     """The deck a table or a score uses, for a hint: the shipped deck by its name in the page's language
     and its reference, another deck by its reference."""
-    if reference == zamek.deck_reference(zamek.default_deck()):
+    if reference == zamek.deck_reference(zamek._shipped_deck()):  # read only: no copy to throw away
         return say(Message(N_("%(name)s (%(reference)s)"), name=Message(zamek.SHIPPED_DECK_NAME), reference=reference))
     return say(Message(N_("deck %(reference)s"), reference=reference))
 
