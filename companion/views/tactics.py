@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import NamedTuple
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext
@@ -21,6 +22,7 @@ from companion.games import Game
 from companion.i18n import say_name
 from companion.rules import tactics, tactics_balance
 from companion.rules.errors import N_, NP_, Message, RuleError, seat_name, versus
+from companion.templating import keyed_as_they_are
 from companion.web import render
 
 bp = Blueprint("tactics", __name__, url_prefix="/tactics")
@@ -206,22 +208,73 @@ def tactics_seen(token: str, view: dict) -> str:
     return seat if seat in {player["seat"] for player in view["players"]} else "S"
 
 
-@bp.app_template_global("tactics_board")
-def tactics_board(view: dict, seen: str) -> list[list[dict]]:
+@keyed_as_they_are
+class Card(NamedTuple):
+    """A card as the table's template draws it: its own key for ``once`` (companion/templating.py),
+    made in one step where a card given as a dict is taken apart on every call."""
+
+    id: str
+    name: str
+    edges: tuple  # top, right, bottom, left (whole numbers; the help page's example: letters)
+    typed: bool  # laid as four typed numbers: named by them
+
+
+@keyed_as_they_are
+class Cell(NamedTuple):
+    """A board cell as one seat sees it: the card on it (None when empty) with its owner's number
+    (1 to 4), the seat that laid it, and how far it is turned clockwise on this screen."""
+
+    cell: str
+    value: int
+    card: Card | None
+    number: int | None
+    seat: str | None
+    turn: int | None
+
+
+@keyed_as_they_are
+class Cards(NamedTuple):
+    """A list of cards as one key (a hand, a player's unplayed cards)."""
+
+    cards: tuple
+
+
+@bp.app_template_global("tactics_table")
+def tactics_table(view: dict, seen: str) -> dict:
+    """What the table's template draws, worked out once per rendering: each player's name as the
+    page says it, number (1 to 4), entered hand and unplayed cards (``Cards``), the card last laid;
+    the board's rows as the seat ``seen`` sees it, and who sits on each side of the screen."""
+    players = view["players"]
+    return {
+        "named": {player["id"]: say_name(player["name"]) for player in players},
+        "number": {player["id"]: number for number, player in enumerate(players, start=1)},
+        "hand": {player["id"]: Cards(tuple(map(_card, player["hand"]))) for player in players},
+        "unplayed": {player["id"]: Cards(tuple(map(_card, player["unplayed"]))) for player in players},
+        "last_card": _card(view["last"]["card"]) if view["last"] else None,
+        "rows": tactics_board(view, seen),
+        "sides": tactics_sides(view, seen),
+    }
+
+
+@bp.app_template_global("tactics_others")
+def tactics_others(hand: Cards, unplayed: Cards) -> Cards:
+    """A player's unplayed cards not entered as their hand (the one drawn is among them)."""
+    entered = {card.id for card in hand.cards}
+    return Cards(tuple(card for card in unplayed.cards if card.id not in entered))
+
+
+def tactics_board(view: dict, seen: str) -> tuple[tuple[Cell, ...], ...]:
     """The board's rows as the seat ``seen`` sees it: its own side at the bottom, and every card
     turned as its owner laid it (``turn`` in degrees clockwise on the screen)."""
     size = view["size"]
     by_cell = {cell["cell"]: cell for row in view["rows"] for cell in row}
-    seats = {player["id"]: player for player in view["players"]}
+    seats = {player["id"]: player["seat"] for player in view["players"]}
     right, down = _screen_axes(seen)
-    rows = []
-    for screen_row in range(size):
-        row = []
-        for screen_column in range(size):
-            cell = by_cell[_board_cell(size, screen_row, screen_column, right, down)]
-            row.append({**cell, "card": _placed_card(cell["card"], seats, seen) if cell["card"] else None})
-        rows.append(row)
-    return rows
+    return tuple(
+        tuple(_cell(by_cell[_board_cell(size, screen_row, screen_column, right, down)], seats, seen)
+              for screen_column in range(size))
+        for screen_row in range(size)
+    )
 
 
 @bp.app_template_global("tactics_sides")
@@ -385,22 +438,45 @@ def _board_cell(size: int, screen_row: int, screen_column: int, right, down) -> 
     return f"{chr(ord('A') + column)}{row + 1}"
 
 
-def _placed_card(card: dict, seats: dict, seen: str) -> dict:
-    """A card on the board for the template: its owner, their seat and how far it is turned on this screen."""
-    owner = seats[card["owner"]]
-    turn = (TURN_DEGREES[owner["seat"]] - TURN_DEGREES[seen]) % 360
-    number = tactics.PLAYER_IDS.index(card["owner"]) + 1
-    return {**card, "seat": owner["seat"], "owner_name": owner["name"], "number": number, "turn": turn}
+def _cell(cell: dict, seats: dict, seen: str) -> Cell:
+    """A cell of the view for the template: the card on it, its owner's number and seat, and how far
+    it is turned on this screen."""
+    card = cell["card"]
+    if card is None:
+        return Cell(cell["cell"], cell["value"], None, None, None, None)
+    seat = seats[card["owner"]]
+    return Cell(cell["cell"], cell["value"], _card(card), tactics.PLAYER_IDS.index(card["owner"]) + 1, seat,
+                (TURN_DEGREES[seat] - TURN_DEGREES[seen]) % 360)
 
 
-def _example_card(seat: str) -> list[list[dict]]:
+# Cards made of the view's dicts, by the dict's identity: a state's cards and the cards laid on its
+# board are never changed once made and are shared by the states that follow (companion/rules/tactics.py,
+# _copy), so a table's cards are made once, not on every move. The dict is kept with its card, so
+# that its identity is not given to another while it is here.
+_CARDS: dict[int, tuple[dict, Card]] = {}
+CARDS_KEPT = 8192
+
+
+def _card(card: dict) -> Card:
+    """A card of the state (in a hand, or laid: its id under ``card``) as a ``Card``."""
+    kept = _CARDS.get(id(card))
+    if kept is not None and kept[0] is card:
+        return kept[1]
+    made = Card(card["id"] if "id" in card else card["card"], card["name"], tuple(card["edges"]),
+                bool(card.get("typed")))
+    if len(_CARDS) >= CARDS_KEPT:
+        _CARDS.clear()
+    _CARDS[id(card)] = (card, made)
+    return made
+
+
+def _example_card(seat: str) -> tuple[tuple[Cell]]:
     """The help page's picture of a seat: one card laid from ``seat``, seen from S (north up),
     its edges marked T, R, B, L (top, right, bottom, left: the help page says which is which)."""
     # Translators: four letters, one a word, for a card's top, right, bottom and left.
     letters = gettext("T R B L").split()
-    card = {"owner": "p1", "edges": letters if len(letters) == 4 else ["T", "R", "B", "L"], "name": "", "number": 1, "seat": None,
-            "turn": TURN_DEGREES[seat]}
-    return [[{"cell": "", "value": 3, "card": card}]]
+    card = Card("", "", tuple(letters) if len(letters) == 4 else ("T", "R", "B", "L"), False)
+    return ((Cell("", 3, card, 1, None, TURN_DEGREES[seat]),),)
 
 
 def _cell_kinds(size: int) -> dict[str, int]:
