@@ -574,10 +574,11 @@ def _over(table, game) -> bool:
     return table.finished or game.rules.result(table.state, False) is not None
 
 
-def _can_finish(table, game) -> bool:
+def _can_finish(table, game, over: bool | None = None) -> bool:
     """True for a table still on whose game has no end of its own but a standing once finished (the
-    score pad); a game that ends by its rules has no result when stopped early, and no Finish button."""
-    return not _over(table, game) and game.rules.result(table.state, True) is not None
+    score pad); a game that ends by its rules has no result when stopped early, and no Finish button.
+    ``over``: ``_over`` of the table, when the caller has it."""
+    return not (_over(table, game) if over is None else over) and game.rules.result(table.state, True) is not None
 
 
 def _ending(link, table, game) -> dict:
@@ -586,7 +587,7 @@ def _ending(link, table, game) -> dict:
     over = _over(table, game)
     return {
         "over": over,
-        "can_finish": link.role == "referee" and _can_finish(table, game),
+        "can_finish": link.role == "referee" and _can_finish(table, game, over),
         "can_rematch": over and link.role == "referee",
         "play": store.table_play(get_db(), table.id) if over else None,
     }
