@@ -537,7 +537,7 @@ def _kept_response(kept: pagecache.Kept):
         response.headers["Content-Encoding"] = "gzip"
     else:
         response = make_response(kept.body(security.csrf_token, store.new_token))
-    response.vary.add("HX-Request")
+    web.add_vary(response, "HX-Request")
     return response
 
 
