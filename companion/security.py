@@ -50,6 +50,9 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
 
+_HEADER_ITEMS = list(HEADERS.items())
+_HEADER_NAMES = frozenset(name.lower() for name in HEADERS)
+
 TABLES_MESSAGE = NP_(
     "This address has created %(count)s table in the last minute. Wait a minute, then try again.",
     "This address has created %(count)s tables in the last minute. Wait a minute, then try again.",
@@ -305,6 +308,8 @@ def init_app(app: Flask) -> None:
     def add_headers(response):
         if response.status_code == 304:
             return response  # a 304 only revalidates: the cached answer keeps the headers it had
-        present = {name.lower() for name in response.headers.keys()}  # noqa: SIM118 - Headers, not a dict
-        response.headers.extend([(name, value) for name, value in HEADERS.items() if name.lower() not in present])
+        present = {name.lower() for name, _value in response.headers}
+        response.headers.extend(_HEADER_ITEMS if _HEADER_NAMES.isdisjoint(present) else [
+            (name, value) for name, value in _HEADER_ITEMS if name.lower() not in present
+        ])
         return response
