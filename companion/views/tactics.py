@@ -317,7 +317,6 @@ class HandEntry(NamedTuple):
     player: str
     name: str
     own: bool  # the phone's own seat
-    open: bool
     entered: int
     total: int  # cards held
     number: int
@@ -326,10 +325,11 @@ class HandEntry(NamedTuple):
 
 
 @bp.app_template_global("tactics_hands")
-def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[HandEntry]:
-    """The seats whose hand this phone may enter and that hold cards. Open: the phone's own, the
-    first of a fresh game's, the player to move while none of their cards is entered, and the one
-    a refused form was about."""
+def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[tuple[bool, HandEntry]]:
+    """The seats whose hand this phone may enter and that hold cards, each with whether it is shown
+    open: the phone's own, the first of a fresh game's, the player to move while none of their cards
+    is entered, and the one a refused form was about (apart from the entry: the turn moving on
+    changes it, and the entry stays drawn)."""
     players = view["players"]
     fresh = not view["last"] and not any(player["hand"] for player in players)
     entries = []
@@ -345,9 +345,9 @@ def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[Ha
         opened = (seat == view["viewer"] or (fresh and not entries)
                   or (player["not_entered"] == player["hand_size"] and seat == view["turn"])
                   or (refused and kept.get("player") == seat))
-        entries.append(HandEntry(seat, drawn["named"][seat], seat == view["viewer"], bool(opened),
-                                 len(hand.cards), player["hand_size"], drawn["number"][seat],
-                                 drawn["unplayed"][seat], ticked))
+        entries.append((bool(opened), HandEntry(seat, drawn["named"][seat], seat == view["viewer"], len(hand.cards),
+                                                player["hand_size"], drawn["number"][seat],
+                                                drawn["unplayed"][seat], ticked)))
     return entries
 
 
