@@ -28,8 +28,21 @@ def render(page: str, fragment: str, status: int = 200, **context):
     """
     template = fragment if is_htmx() else page
     response = make_response(render_template(template, **context), status)
-    response.vary.add("HX-Request")
+    add_vary(response, "HX-Request")
     return response
+
+
+def add_vary(response, *names: str) -> None:
+    """Name ``names`` in the answer's Vary header, each once: what ``response.vary.update(names)`` does,
+    without reading the header into a set and writing it back for each hook that adds to it."""
+    vary = response.headers.get("Vary")
+    if vary:
+        listed = {name.strip().lower() for name in vary.split(",")}
+        names = tuple(name for name in names if name.lower() not in listed)
+        if names:
+            response.headers["Vary"] = ", ".join((vary, *names))
+    else:
+        response.headers["Vary"] = ", ".join(names)
 
 
 FIELD_LIMIT = 10_000  # characters in one form field: far more than any name, deck or faction needs

@@ -212,6 +212,13 @@ class Forts(tuple):
     __slots__ = ()
 
 
+def _challenge_item(option: dict, names: dict) -> tuple:
+    """A challenge as the form names it: its key, the defender's name, the target, its height, the tries so
+    far and the soldiers (a campaign battle's; 0 for a vulnerable fort)."""
+    return (option["key"], names[option["defender"]], option["target"], option["height"], option["tries"],
+            option["soldiers"])
+
+
 @bp.app_template_global("fort_table")
 def fort_table(view: dict) -> dict:
     """What ``fort/_table.html`` draws from a table's view, worked out here once rather than by
@@ -228,9 +235,9 @@ def fort_table(view: dict) -> dict:
     by_id = {p["id"]: p for p in players}
     mover = by_id[turn] if turn else None
     challenges = view["challenges"]
-    offered = [option for option in challenges if not option["refusal"]]
+    names = {p["id"]: say_name(p["name"]) for p in players}
     return {
-        "names": {p["id"]: say_name(p["name"]) for p in players},
+        "names": names,
         "by_id": by_id,
         "mover": mover,
         "forts": Forts(
@@ -243,8 +250,10 @@ def fort_table(view: dict) -> dict:
             )
             for p in players
         ),
-        "offered": offered,
-        "closed": [option for option in challenges if option["refusal"]] if len(offered) < len(challenges) else [],
+        # each challenge as the challenge form's pieces are keyed (templates/fort/_challenge.html)
+        "offered_items": tuple(_challenge_item(option, names) for option in challenges if not option["refusal"]),
+        "closed_items": tuple((*_challenge_item(option, names)[1:], option["said"]["refusal"])
+                              for option in challenges if option["refusal"]),
         "can_build": bool(mover and not mover["campaign"] and mover["army"]),
     }
 

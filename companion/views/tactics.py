@@ -301,11 +301,11 @@ def tactics_table(view: dict, seen: str, picked: object = None) -> dict:
             for result in view["results"]
         ), tuple(view["totals"][player] for player in ids)) if view["results"] else None,
         "number": {player["id"]: number for number, player in enumerate(players, start=1)},
-        "hand": {player["id"]: Cards(tuple(map(_card, player["hand"]))) for player in players},
-        "unplayed": {player["id"]: Cards(tuple(map(_card, player["unplayed"]))) for player in players},
+        "hand": {player["id"]: _cards(player["hand"]) for player in players},
+        "unplayed": {player["id"]: _cards(player["unplayed"]) for player in players},
         "last_card": _card(view["last"]["card"]) if view["last"] else None,
         "cells": tactics_board(view, seen, picked),
-        "sides": tactics_sides(view, seen),
+        "sides": tactics_sides(view, seen, named),
     }
 
 
@@ -317,7 +317,6 @@ class HandEntry(NamedTuple):
     player: str
     name: str
     own: bool  # the phone's own seat
-    open: bool
     entered: int
     total: int  # cards held
     number: int
@@ -326,10 +325,11 @@ class HandEntry(NamedTuple):
 
 
 @bp.app_template_global("tactics_hands")
-def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[HandEntry]:
-    """The seats whose hand this phone may enter and that hold cards. Open: the phone's own, the
-    first of a fresh game's, the player to move while none of their cards is entered, and the one
-    a refused form was about."""
+def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[tuple[bool, HandEntry]]:
+    """The seats whose hand this phone may enter and that hold cards, each with whether it is shown
+    open: the phone's own, the first of a fresh game's, the player to move while none of their cards
+    is entered, and the one a refused form was about (apart from the entry: the turn moving on
+    changes it, and the entry stays drawn)."""
     players = view["players"]
     fresh = not view["last"] and not any(player["hand"] for player in players)
     entries = []
@@ -345,9 +345,9 @@ def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[Ha
         opened = (seat == view["viewer"] or (fresh and not entries)
                   or (player["not_entered"] == player["hand_size"] and seat == view["turn"])
                   or (refused and kept.get("player") == seat))
-        entries.append(HandEntry(seat, drawn["named"][seat], seat == view["viewer"], bool(opened),
-                                 len(hand.cards), player["hand_size"], drawn["number"][seat],
-                                 drawn["unplayed"][seat], ticked))
+        entries.append((bool(opened), HandEntry(seat, drawn["named"][seat], seat == view["viewer"], len(hand.cards),
+                                                player["hand_size"], drawn["number"][seat],
+                                                drawn["unplayed"][seat], ticked)))
     return entries
 
 
@@ -370,15 +370,31 @@ def tactics_board(view: dict, seen: str, picked: object = None) -> tuple[Cell, .
         cell = by_cell[name]
         card = cell["card"]
         if card is None:
-            made = Cell(name, cell["value"], None, None, None, None)
+            made = _empty_cell(name, cell["value"])
         else:
-            seat = seats[card["owner"]]
-            made = Cell(name, cell["value"], _card(card), tactics.PLAYER_IDS.index(card["owner"]) + 1, seat,
-                        (TURN_DEGREES[seat] - TURN_DEGREES[seen]) % 360)
+            kept = _PLACED.get((id(card), seen))
+            if kept is None or kept[0] is not card:
+                seat = seats[card["owner"]]
+                kept = card, Cell(name, cell["value"], _card(card), tactics.PLAYER_IDS.index(card["owner"]) + 1,
+                                  seat, (TURN_DEGREES[seat] - TURN_DEGREES[seen]) % 360)
+                if len(_PLACED) >= CARDS_KEPT:
+                    _PLACED.clear()
+                _PLACED[id(card), seen] = kept
+            made = kept[1]
         if name in (marked, picked) or name in freed:
             made = made._replace(marked=name == marked, freed=name in freed, picked=name == picked)
         cells.append(made)
     return tuple(cells)
+
+
+# A cell with a card, seen from a seat, by the identity of the card laid there (a card on the board is
+# never changed; laid again after a capture, it is a new one): kept as ``_card`` keeps a card.
+_PLACED: dict[tuple[int, str], tuple[dict, Cell]] = {}
+
+
+@cache
+def _empty_cell(name: str, value: int) -> Cell:
+    return Cell(name, value, None, None, None, None)
 
 
 @cache
@@ -388,19 +404,25 @@ def _screen_cells(size: int, seen: str) -> tuple[str, ...]:
     return tuple(_board_cell(size, row, column, right, down) for row in range(size) for column in range(size))
 
 
-@bp.app_template_global("tactics_sides")
-def tactics_sides(view: dict, seen: str) -> dict[str, str]:
-    """Who sits on each side of the screen (top, right, bottom, left) when seen from ``seen``."""
+def tactics_sides(view: dict, seen: str, named: dict[str, str]) -> dict[str, str]:
+    """Who sits on each side of the screen (top, right, bottom, left) when seen from ``seen``
+    (``named``: each player's name as the page says it)."""
     by_direction = {FACING[player["seat"]]: player for player in view["players"]}
-    up = FACING[seen]
     sides = {}
-    for screen, turns in (("bottom", 0), ("left", 1), ("top", 2), ("right", 3)):
-        facing = up
-        for _ in range(turns):
-            facing = CLOCKWISE[facing]
+    for screen, facing in _screen_sides(seen):
         player = by_direction.get(facing)
-        sides[screen] = f"{say_name(player['name'])} ({player['seat']})" if player else ""
+        sides[screen] = f"{named[player['id']]} ({player['seat']})" if player else ""
     return sides
+
+
+@cache
+def _screen_sides(seen: str) -> tuple[tuple[str, str], ...]:
+    """The sides of the screen (bottom, left, top, right) and the board's side each shows, seen from ``seen``."""
+    sides, facing = [], FACING[seen]
+    for screen in ("bottom", "left", "top", "right"):
+        sides.append((screen, facing))
+        facing = CLOCKWISE[facing]
+    return tuple(sides)
 
 
 # --- JSON API -------------------------------------------------------------------------
@@ -555,6 +577,23 @@ def _board_cell(size: int, screen_row: int, screen_column: int, right, down) -> 
 # that its identity is not given to another while it is here.
 _CARDS: dict[int, tuple[dict, Card]] = {}
 CARDS_KEPT = 8192
+
+
+_LISTS: dict[tuple[int, ...], tuple[tuple[dict, ...], Cards]] = {}
+
+
+def _cards(cards: list[dict]) -> Cards:
+    """A list of the state's cards (a hand, the cards unplayed) as ``Cards``, kept by the cards'
+    identities as ``_card`` keeps one: most players' lists are as they were one move ago."""
+    key = tuple(map(id, cards))
+    kept = _LISTS.get(key)
+    if kept is not None:
+        return kept[1]
+    made = Cards(tuple(map(_card, cards)))
+    if len(_LISTS) >= CARDS_KEPT:
+        _LISTS.clear()
+    _LISTS[key] = (tuple(cards), made)
+    return made
 
 
 def _card(card: dict) -> Card:

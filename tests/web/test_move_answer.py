@@ -7,6 +7,10 @@ from __future__ import annotations
 import gzip
 import re
 
+import pytest
+
+from companion import web
+
 _FORMS = re.compile(r"<form .*?</form>", re.S)
 _KEYS = re.compile(r'name="idempotency_key" value="([^"]*)"')
 _CSRF = re.compile(r'name="csrf_token" value="([^"]*)"')
@@ -55,3 +59,15 @@ def test_a_move_answer_is_gzipped_for_a_phone_that_takes_it(browser):
     assert html.startswith('<section id="live"') and "Round 2: Ola 5, Kuba 6." in html
     assert squeezed.headers["Vary"] == plain.headers["Vary"]
     assert squeezed.headers["Content-Security-Policy"] == plain.headers["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("vary", [None, "HX-Request", "HX-Request, Accept-Encoding", "cookie, accept-language"])
+def test_naming_a_header_in_vary_writes_what_werkzeugs_set_would(vary):
+    from flask import Response
+
+    ours, theirs = Response(), Response()
+    if vary:
+        ours.headers["Vary"] = theirs.headers["Vary"] = vary
+    web.add_vary(ours, "Accept-Language", "Cookie")
+    theirs.vary.update(("Accept-Language", "Cookie"))
+    assert ours.headers["Vary"] == theirs.headers["Vary"]
