@@ -276,7 +276,11 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies, x_port=proxies)
     app.session_interface = _SessionCookie()
     app.jinja_env.globals["csrf_token"] = csrf_token
-    app.context_processor(lambda: {"csrf_token": csrf_token})
+    # Flask-WTF gives every rendering its own csrf_token (and csrf_meta_tag, a global as well) through
+    # a context processor, which would hide the global above: without it, every template finds
+    # Castellan's, and each rendering (a move answer makes three) calls one function fewer.
+    processors = app.template_context_processors[None]
+    processors[:] = [func for func in processors if getattr(func, "__module__", None) != "flask_wtf.csrf"]
 
     checked: set[tuple] = set()  # (form token, session's token): pairs whose signature held (see below)
 

@@ -340,7 +340,7 @@ def act(
             conn.execute(snapshots.insert().values(table_id=table_id, seq=seq, state=stored))
         _keep_play(conn, rules, table, state, False, withdraw=False)  # a move never reopens a game
         before = table
-        table, pieces = _set_head(conn, table, seq, state, stored, pieces)
+        table, pieces = _set_head(conn, table, seq, state, stored, pieces, entry["at"])
         table = _keep(conn, table, once)
     return _HEADS.keep(table, pieces, before.state, entry)
 
@@ -905,6 +905,8 @@ def _keep_play(
     if table.private:
         return
     result = rules.result(state, finished)
+    if result is None and not withdraw:  # a game going on, as it was: nothing to write (most moves)
+        return
     play_id = _play_id(table.id)
     if result is None:
         if withdraw:
@@ -1168,12 +1170,14 @@ def _keep(conn: Connection, table: Table, once: Once | None) -> Table:
 
 
 def _set_head(
-    conn: Connection, table: Table, seq: int, state: dict, text: str | None = None, stored: tuple[str, ...] = ()
+    conn: Connection, table: Table, seq: int, state: dict, text: str | None = None, stored: tuple[str, ...] = (),
+    now: str | None = None,
 ) -> tuple[Table, tuple[str, ...]]:
-    """Make ``state`` the table's, after ``seq``, as a new version, with (given its JSON ``text``:
-    a state that changed) its text written over the pieces ``stored`` (see ``_write_state``). The
-    table as it now is, without reading it back, and its state's pieces."""
-    now = _now()
+    """Make ``state`` the table's, after ``seq``, as a new version (changed ``now``: a move's entry's
+    time), with (given its JSON ``text``: a state that changed) its text written over the pieces
+    ``stored`` (see ``_write_state``). The table as it now is, without reading it back, and its
+    state's pieces."""
+    now = now or _now()
     head = {"id": table.id, "head_seq": seq, "version": table.version + 1, "updated_at": now}
     if text is None:
         run(conn, _SET_HEAD, head)
@@ -1270,6 +1274,10 @@ _TABLE_LOCKED = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id", lock=
 _TABLE_VERSION = Sql("SELECT version FROM tables WHERE id = :id")
 _PAST_TABLE = Sql(f"SELECT {_TABLE_COLUMNS}, state FROM tables WHERE id = :id")  # before migration 0012
 _PIECES = Sql("SELECT text FROM state_pieces WHERE table_id = :table_id ORDER BY piece")
+_TABLE_AND_PIECES = Sql(
+    "SELECT " + ", ".join(f"t.{column}" for column in _TABLE_COLUMNS.split(", ")) + ", p.text"
+    " FROM tables t JOIN state_pieces p ON p.table_id = t.id WHERE t.id = :id ORDER BY p.piece"
+)
 _PUT_PIECES: dict[int, Sql] = {}  # by the number of pieces written (see _put_pieces)
 _WITH_HEAD: dict[tuple[int, bool], Sql] = {}  # PostgreSQL: by the pieces written and whether some go (see _with_head)
 _DROP_PIECES = Sql("DELETE FROM state_pieces WHERE table_id = :table_id AND piece >= :count")
@@ -1388,11 +1396,16 @@ def forget_head(table_id: str) -> None:
 
 def _table(conn: Connection, row: tuple, decoded: _Head | None = None) -> tuple[Table, tuple[str, ...]]:
     """A table from a row of ``_TABLE_COLUMNS``, and its state's pieces as stored (``decoded``:
-    its state, options and pieces, kept: nothing more is read). Else its pieces are read."""
+    its state, options and pieces, kept: nothing more is read). Else the row is read again with
+    its pieces in one statement: two reads outside a transaction could see a change between them
+    (a version with the next version's state)."""
+    if decoded is None:  # the row again with its pieces, in one statement: the state of the version read
+        rows = run(conn, _TABLE_AND_PIECES, {"id": row[0]}).fetchall()
+        if not rows:
+            raise KeyError(row[0])
+        row, pieces = rows[0][:-1], tuple([found[-1] for found in rows])
+        decoded = _Head(row[5], json.loads("".join(pieces)), None, json.loads(row[3]), None, pieces)
     table_id, game, title, options, seed, version, head_seq, created_at, updated_at, finished_at, private = row
-    if decoded is None:
-        pieces = _stored_pieces(conn, table_id)
-        decoded = _Head(version, json.loads("".join(pieces)), None, json.loads(options), None, pieces)
     table = Table(
         id=table_id,
         game=game,

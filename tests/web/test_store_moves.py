@@ -105,6 +105,36 @@ def test_a_state_kept_in_one_piece_as_the_migration_left_it_is_read_and_cut_anew
     assert store.stored_state(conn, table.id)["rounds"] == [_round(number)["points"] for number in range(200)]
 
 
+@pytest.mark.both_backends
+def test_a_table_read_while_a_move_lands_has_the_state_of_the_version_it_says(conn, database, monkeypatch):
+    """Another process's move commits between the read of the table's row and of its state's pieces."""
+    table, _referee = _pad(conn)
+    table = store.act(conn, scorepad, table.id, "referee", _round(1), table.version)
+    store.forget_head(table.id)  # as in a process that did not make the move
+    other, real_run = db.connect(database), store.run
+
+    class Row:
+        def __init__(self, row):
+            self.row = row
+
+        def fetchone(self):
+            return self.row
+
+    def run(c, statement, params=None):
+        found = real_run(c, statement, params)
+        if statement is store._TABLE and c is conn:
+            row = found.fetchone()
+            store.act(other, scorepad, table.id, "referee", _round(2), table.version)  # lands now
+            store.forget_head(table.id)
+            return Row(row)
+        return found
+
+    monkeypatch.setattr(store, "run", run)
+    read = store.get_table(conn, table.id)
+    other.close()
+    assert (read.version, read.state["rounds"]) == (table.version + 1, [[1, 2, 3], [2, 3, 4]])
+
+
 def test_the_items_compared_at_once_are_compared_as_is_compares_them():
     """The encoder's test that a list begins with another's very items (``jsontext.same_items``)."""
     rounds = [[n, n] for n in range(300)]
