@@ -15,6 +15,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from flask import Flask, current_app, g, url_for
 from flask.globals import _cv_request
+from markupsafe import Markup
 
 from companion import db, games, i18n, netinfo, pagecache, ratelimit, security, store, templating, web
 
@@ -25,9 +26,29 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 POLL_SECONDS = 0.8
 
 
+class Castellan(Flask):
+    """Flask, finding out once per function whether it is a coroutine (``ensure_sync``), not at every
+    call: Flask asks for every hook, view and context processor of every request (twenty for a move
+    answer), and each answer cost ``inspect`` a few microseconds. Castellan has no async function."""
+
+    SYNC_KEPT = 1024
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sync: dict = {}
+
+    def ensure_sync(self, func):
+        sync = self._sync.get(func)
+        if sync is None:
+            if len(self._sync) >= self.SYNC_KEPT:  # a function made per request (after_this_request)
+                self._sync.clear()
+            sync = self._sync[func] = super().ensure_sync(func)
+        return sync
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: configuration, database, security, and every game's blueprint."""
-    app = Flask(__name__, instance_relative_config=True, template_folder=str(_templates_dir()))
+    app = Castellan(__name__, instance_relative_config=True, template_folder=str(_templates_dir()))
     app.jinja_environment = templating.TemplateEnvironment  # before anything makes app.jinja_env
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
@@ -154,6 +175,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
         all_games=registry.ordered,
         # a move form's Idempotency-Key: the form sent twice acts once (a placeholder in a kept page)
         new_token=pagecache.template_token(store.new_token),
+        table_form_start=table_form_start,
         games_by_slug=registry.games,
         once=templating.once_per(i18n.current_language),
     )
@@ -178,6 +200,37 @@ def template_url_for(endpoint: str, **values) -> str:
     ):
         return url_for(endpoint, **values)
     return _built_url(request_ctx.app, request_ctx.request.script_root, endpoint, tuple(values.items()))
+
+
+_new_key = pagecache.template_token(store.new_token)
+
+
+def table_form_start(token: str, version, action: str, cls: str) -> Markup:
+    """What ``table_form`` (templates/_macros.html) writes before its fields: the form posting to the
+    table's ``action`` (plain and htmx), the session's CSRF token, the version the form was drawn
+    from and a fresh idempotency key, each escaped as ``{{ }}`` would.
+
+    A move answer draws three of them or more; in the macro each cost a dozen Jinja calls, for text
+    that only its address and class decide (kept, ``_form_start``) but for the tokens.
+    """
+    return Markup(
+        _form_start(template_url_for("tables." + action, token=token), cls)
+        + templating.escape_text(security.csrf_token())
+        + '">\n  <input type="hidden" name="version" value="'
+        + str(templating.escape_output(version))
+        + '">\n  <input type="hidden" name="idempotency_key" value="'
+        + templating.escape_text(_new_key())
+        + '">'
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _form_start(url: str, cls: str) -> str:
+    url, cls = templating.escape_text(url), templating.escape_text(cls)
+    return (
+        f'<form method="post" action="{url}" class="{cls}"\n      hx-post="{url}" hx-target="#live" hx-swap="outerHTML">'
+        '\n  <input type="hidden" name="csrf_token" value="'
+    )
 
 
 @functools.lru_cache(maxsize=8192)

@@ -50,7 +50,6 @@ tables = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=False),  # chance is explicit: the rules draw from it
     sa.Column("version", sa.Integer, nullable=False, server_default="0"),  # bumps on every change
     sa.Column("head_seq", sa.Integer, nullable=False, server_default="0"),  # last entry in force
-    sa.Column("state", sa.Text, nullable=False),  # JSON: the state after head_seq (a cache of the log)
     sa.Column("created_at", sa.Text, nullable=False),
     sa.Column("updated_at", sa.Text, nullable=False),
     sa.Column("finished_at", sa.Text),  # set when the referee finished the table
@@ -84,6 +83,17 @@ actions = sa.Table(
     sa.Column("created_at", sa.Text, nullable=False),
     sa.Column("undone_at", sa.Text),
     sa.Column("kind", sa.Text, nullable=False, server_default="move"),  # "move" or "finish"
+)
+
+# The state after a table's head_seq (a cache of the log): its JSON text cut into pieces of
+# ``store.PIECE`` characters, in order. A change rewrites only the pieces whose text changed: a
+# move that adds to a long log (a score pad's rounds) writes its last piece or two, at any length.
+state_pieces = sa.Table(
+    "state_pieces",
+    metadata,
+    sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("piece", sa.Integer, primary_key=True),
+    sa.Column("text", sa.Text, nullable=False),
 )
 
 # States after some entries, so undo replays a bounded stretch of the log.

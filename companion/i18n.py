@@ -33,6 +33,7 @@ from companion import catalogs
 from companion.rules import cards
 from companion.rules.cards import Card
 from companion.rules.errors import Either, Message, Plural, RuleError, load, seat_name
+from companion.web import add_vary
 
 LANGUAGES = catalogs.LANGUAGES
 NAMES = {"en": "English", "fr": "Français", "pl": "Polski"}  # each language in its own words
@@ -201,7 +202,7 @@ def choose(lang: str):
 def _vary(response):
     # A page's words follow the cookie and the Accept-Language header: a cache must keep them apart.
     if request.endpoint != "static":
-        response.vary.update(("Accept-Language", "Cookie"))
+        add_vary(response, "Accept-Language", "Cookie")
     return response
 
 

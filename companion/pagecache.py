@@ -34,6 +34,8 @@ from contextvars import ContextVar
 from flask import Flask
 from flask.globals import _cv_request
 
+from companion.web import deflating, gzip_level
+
 ENTRIES = 2048
 BYTES = 32_000_000  # bytes; a Square Tactics referee's page is about 80,000
 VARIANTS = 16  # renderings kept of one key, told apart by the session values they read
@@ -141,8 +143,8 @@ class Kept:
         if self.deflated is None or self.deflated[0] != level:
             pieces = []
             for text in self.parts[::2]:
-                compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
-                pieces.append(compressor.compress(text) + compressor.flush(zlib.Z_SYNC_FLUSH))
+                compressor = deflating.compressobj(gzip_level(level), deflating.DEFLATED, -15)
+                pieces.append(compressor.compress(text) + compressor.flush(deflating.Z_SYNC_FLUSH))
             self.deflated = (level, pieces)
             if self.cache is not None:
                 self.cache.grew(self, sum(len(piece) for piece in pieces))

@@ -2,8 +2,9 @@
 
 Every action on a table is appended to its log; the table's state is what the game's
 rules module derives from the actions still in force. The state after the last action is
-cached on the table row, and a snapshot is kept every ``SNAPSHOT_EVERY`` actions, so an
-action costs the same at move 5 and at move 500, and an undo replays a short stretch.
+cached beside the table (its JSON text in pieces, ``state_pieces``: a change rewrites only the
+pieces it changes), and a snapshot is kept every ``SNAPSHOT_EVERY`` actions, so an action
+costs the same at move 5 and at move 500, and an undo replays a short stretch.
 
 Concurrency: an action carries the version of the state it was chosen on. Writing locks the
 table first (SQLite's write lock, ``BEGIN IMMEDIATE``; on PostgreSQL the table's row,
@@ -42,13 +43,25 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from companion import jsontext
-from companion.db import Sql, action_keys, actions, links, play_players, remembered, run, snapshots, tables
+from companion.db import (
+    Sql,
+    action_keys,
+    actions,
+    links,
+    play_players,
+    remembered,
+    run,
+    snapshots,
+    state_pieces,
+    tables,
+)
 from companion.db import players as player_rows
 from companion.db import plays as play_rows
 from companion.rules import errors
 from companion.rules.errors import N_, RuleError
 
 SNAPSHOT_EVERY = 25
+PIECE = 1800  # characters of a state's text a row of state_pieces holds: within a SQLite page, under the 2 kB past which PostgreSQL compresses a row
 HEADS_KEPT = 64  # tables whose state this process keeps decoded after changing them (see _Heads)
 ROLES = ("referee", "viewer", "seat")
 TITLE_LENGTH = 120  # a title is made from the players' names; a list shows no more
@@ -157,7 +170,7 @@ def rematch(
     get one new table. A rematch that was swept since is made again.
     """
     with _write(conn):
-        table = _current(conn, table_id, None, None)
+        table, _pieces = _current(conn, table_id, None, None)
         made = conn.execute(sa.select(tables.c.rematch_id).where(tables.c.id == table_id)).scalar()
         if made is not None:
             row = run(conn, _REFEREE_LINK, {"table_id": made}).fetchone()
@@ -184,12 +197,14 @@ def _create_table(
     conn.execute(
         tables.insert().values(
             id=table_id, game=game, title=table.title, options=_dump(options), seed=seed,
-            state=_dump(state), created_at=now, updated_at=now, private=private,
+            created_at=now, updated_at=now, private=private,
         )
     )
+    stored = _dump(state)
+    _write_state(conn, table_id, stored, ())
     for name in sorted(rules.names(state), key=name_key):  # in one order everywhere: no deadlock
         _player_id(conn, name, offered=True)
-    conn.execute(snapshots.insert().values(table_id=table_id, seq=0, state=_dump(state)))
+    conn.execute(snapshots.insert().values(table_id=table_id, seq=0, state=stored))
     conn.execute(
         links.insert(),
         [
@@ -276,7 +291,7 @@ def get_table(conn: Connection, table_id: str) -> Table:
     row = run(conn, _TABLE, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
-    return _table(row, _HEADS.at(row[0], row[5]))  # a state this process kept is not decoded again
+    return _table(conn, row, _HEADS.at(row[0], row[5]))[0]  # a state this process kept is not read again
 
 
 def version_by_token(conn: Connection, token: str) -> int | None:
@@ -313,7 +328,7 @@ def act(
     the state as it is, under the lock.
     """
     with _write(conn):
-        table = _current(conn, table_id, version, once)
+        table, pieces = _current(conn, table_id, version, once)
         if table.finished:
             raise RuleError("table_finished", N_("This table is finished: the referee can undo to reopen it."))
         state = rules.apply(table.state, action, actor)
@@ -325,8 +340,9 @@ def act(
             conn.execute(snapshots.insert().values(table_id=table_id, seq=seq, state=stored))
         _keep_play(conn, rules, table, state, False, withdraw=False)  # a move never reopens a game
         before = table
-        table = _keep(conn, _set_head(conn, table, seq, state, stored), once)
-    return _HEADS.keep(table, before.state, entry)
+        table, pieces = _set_head(conn, table, seq, state, stored, pieces, entry["at"])
+        table = _keep(conn, table, once)
+    return _HEADS.keep(table, pieces, before.state, entry)
 
 
 def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
@@ -336,15 +352,16 @@ def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, onc
     ends by its rules is finished by its last move. Raises as ``act`` does.
     """
     with _write(conn):
-        table = _current(conn, table_id, version, once)
+        table, pieces = _current(conn, table_id, version, once)
         if table.finished:
             raise RuleError("table_finished", N_("This table is already finished."))
         seq = _append(conn, table_id, "referee", FINISH, errors.Message(N_("The referee finished the table.")), "finish")
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
         _keep_play(conn, rules, table, table.state, True, withdraw=False)
-        table = _keep(conn, _set_head(conn, replace(table, finished_at=now), seq, table.state), once)
-    return _HEADS.keep(table)
+        table, pieces = _set_head(conn, replace(table, finished_at=now), seq, table.state, stored=pieces)
+        table = _keep(conn, table, once)
+    return _HEADS.keep(table, pieces)  # the same state: its pieces unchanged
 
 
 def order_free(rules: ModuleType, action: dict) -> bool:
@@ -365,7 +382,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
     on, kept decoded here.
     """
     with _write(conn):
-        table = _current(conn, table_id, version, once)
+        table, pieces = _current(conn, table_id, version, once)
         if table.head_seq == 0:
             raise RuleError("nothing_to_undo", N_("There is nothing to undo: no move is recorded yet."))
         was_a_play = rules.result(table.state, table.finished) is not None  # else there is no play to withdraw
@@ -381,7 +398,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
                 sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id, actions.c.undone_at.is_(None))
             ).scalar()
             # Not kept decoded: this return is inside the transaction (a state is kept only once committed).
-            return _keep(conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state), once)
+            return _keep(conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state)[0], once)
         conn.execute(snapshots.delete().where(snapshots.c.table_id == table_id, snapshots.c.seq >= table.head_seq))
         state = _HEADS.before(table_id, table.version)
         if state is not None:  # the state the undone move was made on, kept: no replay
@@ -389,10 +406,11 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
             stored = _state_text(rules, state, True)
         else:
             state, head = _replay_head(conn, rules, table_id)
-            stored = None
+            stored = _dump(state)
         _keep_play(conn, rules, table, state, False, withdraw=was_a_play)
-        table = _keep(conn, _set_head(conn, table, head, state, stored), once)
-    return _HEADS.keep(table)
+        table, pieces = _set_head(conn, table, head, state, stored, pieces)
+        table = _keep(conn, table, once)
+    return _HEADS.keep(table, pieces)
 
 
 def _replay_head(conn: Connection, rules: ModuleType, table_id: str) -> tuple[dict, int]:
@@ -521,16 +539,15 @@ def sweep(conn: Connection, untouched_for: timedelta, over: Callable[[str, dict]
     """
     cutoff = (datetime.now(UTC) - untouched_for).isoformat(timespec="milliseconds")
     candidates = conn.execute(
-        sa.select(tables.c.id, tables.c.game, tables.c.state)
-        .where(tables.c.updated_at < cutoff, tables.c.finished_at.is_(None))
+        sa.select(tables.c.id, tables.c.game).where(tables.c.updated_at < cutoff, tables.c.finished_at.is_(None))
     ).all()
-    stale = [row.id for row in candidates if not over(row.game, json.loads(row.state))]
+    stale = [row.id for row in candidates if not over(row.game, stored_state(conn, row.id))]
     for start in range(0, len(stale), 500):
         chunk = stale[start : start + 500]
         with _write(conn):
             tokens = sa.select(links.c.token).where(links.c.table_id.in_(chunk))
             conn.execute(remembered.delete().where(remembered.c.token.in_(tokens)))
-            for kept in (action_keys, snapshots, actions, links):
+            for kept in (action_keys, snapshots, state_pieces, actions, links):
                 conn.execute(kept.delete().where(kept.c.table_id.in_(chunk)))
             conn.execute(tables.delete().where(tables.c.id.in_(chunk)))
     return len(stale)
@@ -852,8 +869,13 @@ def record_past_plays(conn: Connection, rules_for: Callable[[str], ModuleType | 
     remembered; how many plays. ``rules_for(game)`` is the game's rules module (None: passed
     over), and so is a table whose state its rules cannot read."""
     recorded = 0
+    in_row = "state" in {column["name"] for column in sa.inspect(conn).get_columns("tables")}  # before 0012
     for table_id in list(conn.execute(sa.select(tables.c.id).order_by(tables.c.created_at)).scalars()):
-        table = get_table(conn, table_id)
+        if in_row:
+            row = run(conn, _PAST_TABLE, {"id": table_id}).fetchone()
+            table = _table(conn, row[:-1], _Head(row[5], json.loads(row[-1]), None, json.loads(row[3]), None, ()))[0]
+        else:
+            table = get_table(conn, table_id)
         rules = rules_for(table.game)
         try:
             names = rules.names(table.state) if rules else []
@@ -883,6 +905,8 @@ def _keep_play(
     if table.private:
         return
     result = rules.result(state, finished)
+    if result is None and not withdraw:  # a game going on, as it was: nothing to write (most moves)
+        return
     play_id = _play_id(table.id)
     if result is None:
         if withdraw:
@@ -1083,8 +1107,9 @@ def _write(conn: Connection) -> Iterator[Connection]:
         conn.info.pop("immediate", None)
 
 
-def _current(conn: Connection, table_id: str, version: int | None, once: Once | None) -> Table:
-    """The table, locked, after the checks every change makes first: the key, then the version."""
+def _current(conn: Connection, table_id: str, version: int | None, once: Once | None) -> tuple[Table, tuple[str, ...]]:
+    """The table, locked, after the checks every change makes first: the key, then the version;
+    and its state's pieces as stored (see ``_write_state``)."""
     row = run(conn, _TABLE_LOCKED, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
@@ -1098,10 +1123,10 @@ def _current(conn: Connection, table_id: str, version: int | None, once: Once | 
                     "This Idempotency-Key was already used through another link: choose a new key for every action.",
                 )
             raise Repeated(json.loads(answer) if answer is not None else None)
-    table = _table(row, _HEADS.at(row[0], row[5]))  # row[0], row[5]: its id, its version
+    table, pieces = _table(conn, row, _HEADS.at(row[0], row[5]))  # row[0], row[5]: its id, its version
     if version is not None and table.version != version:
         raise StaleTable(table)
-    return table
+    return table, pieces
 
 
 def _append(
@@ -1144,20 +1169,95 @@ def _keep(conn: Connection, table: Table, once: Once | None) -> Table:
     return table
 
 
-def _set_head(conn: Connection, table: Table, seq: int, state: dict, stored: str | None = None) -> Table:
-    """Write the state after ``seq`` as the table's; the table as it now is, without reading it back."""
-    now = _now()
-    run(conn, _SET_HEAD, {
-        "id": table.id, "state": stored if stored is not None else _dump(state), "head_seq": seq,
-        "version": table.version + 1, "updated_at": now,
-    })
-    return replace(table, state=state, head_seq=seq, version=table.version + 1, updated_at=now)
+def _set_head(
+    conn: Connection, table: Table, seq: int, state: dict, text: str | None = None, stored: tuple[str, ...] = (),
+    now: str | None = None,
+) -> tuple[Table, tuple[str, ...]]:
+    """Make ``state`` the table's, after ``seq``, as a new version (changed ``now``: a move's entry's
+    time), with (given its JSON ``text``: a state that changed) its text written over the pieces
+    ``stored`` (see ``_write_state``). The table as it now is, without reading it back, and its
+    state's pieces."""
+    now = now or _now()
+    head = {"id": table.id, "head_seq": seq, "version": table.version + 1, "updated_at": now}
+    if text is None:
+        run(conn, _SET_HEAD, head)
+    else:
+        stored = _write_state(conn, table.id, text, stored, head)
+    return replace(table, state=state, head_seq=seq, version=table.version + 1, updated_at=now), stored
+
+
+def _write_state(
+    conn: Connection, table_id: str, text: str, stored: tuple[str, ...], head: dict | None = None
+) -> tuple[str, ...]:
+    """Write a state's JSON ``text`` as the table's, in pieces of ``PIECE`` characters, over the
+    pieces ``stored`` now (as read, or as this process wrote them): only the pieces whose text
+    differs are written, in one statement, and those past the new text's end deleted. A move
+    that adds to the end of a long list (the rounds of a score pad, the shots of Forteresse:
+    the keys after it are short) rewrites the last piece or two, whatever the state's length.
+    With ``head`` (``_SET_HEAD``'s parameters) the table's row is updated too, on PostgreSQL in
+    the same statement (one round trip). The new pieces."""
+    pieces = tuple([text[start:start + PIECE] for start in range(0, len(text), PIECE)])
+    changed = [number for number, piece in enumerate(pieces) if number >= len(stored) or stored[number] != piece]
+    cut = len(stored) > len(pieces)
+    params = {"table_id": table_id, "count": len(pieces), **(head or {})}
+    for row, number in enumerate(changed):
+        params[f"p{row}"], params[f"t{row}"] = number, pieces[number]
+    statements = [_put_pieces(len(changed))] if changed else []
+    statements += [_DROP_PIECES] if cut else []
+    if head is not None:
+        together = statements and conn.dialect.name == "postgresql"
+        statements = [_with_head(len(changed), cut)] if together else [*statements, _SET_HEAD]
+    for statement in statements:
+        run(conn, statement, params)
+    return pieces
+
+
+def _put_pieces(count: int) -> Sql:
+    """The statement writing ``count`` pieces of a state (new ones inserted, others replaced)."""
+    statement = _PUT_PIECES.get(count)
+    if statement is None:
+        rows = ", ".join(f"(:table_id, :p{row}, :t{row})" for row in range(count))
+        statement = _PUT_PIECES[count] = Sql(
+            f"INSERT INTO state_pieces (table_id, piece, text) VALUES {rows}"
+            " ON CONFLICT (table_id, piece) DO UPDATE SET text = excluded.text"
+        )
+    return statement
+
+
+def _with_head(count: int, cut: bool) -> Sql:
+    """PostgreSQL: ``count`` pieces written (see ``_put_pieces``), those past the end deleted if
+    ``cut``, and the table's row updated (``_SET_HEAD``), in one statement."""
+    statement = _WITH_HEAD.get((count, cut))
+    if statement is None:
+        changes = ([_put_pieces(count).sqlite] if count else []) + ([_DROP_PIECES.sqlite] if cut else [])
+        statement = _WITH_HEAD[count, cut] = Sql(
+            "WITH " + ", ".join(f"change{n} AS ({change})" for n, change in enumerate(changes)) + " " + _SET_HEAD.sqlite
+        )
+    return statement
+
+
+def stored_state(conn: Connection, table_id: str) -> dict:
+    """The table's state as the database holds it, read and decoded afresh (not the one kept here)."""
+    return json.loads("".join(_stored_pieces(conn, table_id)))
+
+
+def _stored_pieces(conn: Connection, table_id: str) -> tuple[str, ...]:
+    return tuple([piece for piece, in run(conn, _PIECES, {"table_id": table_id})])
+
+
+def replace_state(conn: Connection, table_id: str, state: dict) -> None:
+    """Write ``state`` as the table's without a move and without a new version: what tests do to
+    break a table on purpose (a version names one state, which this breaks); the state kept
+    here for the table is forgotten."""
+    with _write(conn):
+        _write_state(conn, table_id, _dump(state), _stored_pieces(conn, table_id))
+    forget_head(table_id)
 
 
 # The store's most frequent statements, run on the driver itself (see ``companion.db.Sql``): a
 # poll, a page and a move are made of these. Rows are tuples, in the order of these columns.
 _LINK_COLUMNS = "token, table_id, role, seat, label, claimed_by, joined_at"
-_TABLE_COLUMNS = "id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private"
+_TABLE_COLUMNS = "id, game, title, options, seed, version, head_seq, created_at, updated_at, finished_at, private"
 _LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE token = :token")
 _LINK_AND_GAME = Sql(
     "SELECT l.token, l.table_id, l.role, l.seat, l.label, l.claimed_by, l.joined_at, t.game"
@@ -1172,6 +1272,15 @@ _CLAIMED_SEAT = Sql(
 _TABLE = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id")
 _TABLE_LOCKED = Sql(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = :id", lock=True)
 _TABLE_VERSION = Sql("SELECT version FROM tables WHERE id = :id")
+_PAST_TABLE = Sql(f"SELECT {_TABLE_COLUMNS}, state FROM tables WHERE id = :id")  # before migration 0012
+_PIECES = Sql("SELECT text FROM state_pieces WHERE table_id = :table_id ORDER BY piece")
+_TABLE_AND_PIECES = Sql(
+    "SELECT " + ", ".join(f"t.{column}" for column in _TABLE_COLUMNS.split(", ")) + ", p.text"
+    " FROM tables t JOIN state_pieces p ON p.table_id = t.id WHERE t.id = :id ORDER BY p.piece"
+)
+_PUT_PIECES: dict[int, Sql] = {}  # by the number of pieces written (see _put_pieces)
+_WITH_HEAD: dict[tuple[int, bool], Sql] = {}  # PostgreSQL: by the pieces written and whether some go (see _with_head)
+_DROP_PIECES = Sql("DELETE FROM state_pieces WHERE table_id = :table_id AND piece >= :count")
 _VERSION_BY_TOKEN = Sql("SELECT t.version FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token")
 _KEPT = Sql("SELECT token, answer FROM action_keys WHERE table_id = :table_id AND key = :key")
 _LAST_MOVE = Sql("SELECT MAX(seq) FROM actions WHERE table_id = :table_id AND kind = 'move' AND undone_at IS NULL")
@@ -1180,10 +1289,7 @@ _APPEND = Sql(  # the next seq is the INSERT's own: one statement, under the tab
     " SELECT :table_id, COALESCE(MAX(seq), 0) + 1, :actor, :payload, :description, :created_at, :kind"
     " FROM actions WHERE table_id = :table_id RETURNING seq"
 )
-_SET_HEAD = Sql(
-    "UPDATE tables SET state = :state, head_seq = :head_seq, version = :version, updated_at = :updated_at"
-    " WHERE id = :id"
-)
+_SET_HEAD = Sql("UPDATE tables SET head_seq = :head_seq, version = :version, updated_at = :updated_at WHERE id = :id")
 _FORGET_KEYS = Sql("DELETE FROM action_keys WHERE created_at < :before")
 _KEEP_KEY = Sql(
     "INSERT INTO action_keys (table_id, key, token, answer, created_at)"
@@ -1216,6 +1322,7 @@ class _Head(NamedTuple):
     before: dict | None  # the state the move that made this version was made on
     options: dict
     entry: dict | None  # that move's log entry
+    pieces: tuple[str, ...]  # the state's JSON text as written in state_pieces
 
 
 class _Heads:
@@ -1253,12 +1360,12 @@ class _Heads:
         head = self.at(table_id, version)
         return head.entry if head else None
 
-    def keep(self, table: Table, before: dict | None = None, entry: dict | None = None) -> Table:
-        """Keep a table's state after a committed change (``before``: the state a move was made on,
-        ``entry``: that move's log entry)."""
+    def keep(self, table: Table, pieces: tuple[str, ...], before: dict | None = None, entry: dict | None = None) -> Table:
+        """Keep a table's state after a committed change, and its text's ``pieces`` as written
+        (``before``: the state a move was made on, ``entry``: that move's log entry)."""
         with self.lock:
             self.kept.pop(table.id, None)
-            self.kept[table.id] = _Head(table.version, table.state, before, table.options, entry)
+            self.kept[table.id] = _Head(table.version, table.state, before, table.options, entry, pieces)
             if len(self.kept) > self.size:
                 del self.kept[next(iter(self.kept))]
         return table
@@ -1287,23 +1394,33 @@ def forget_head(table_id: str) -> None:
     _HEADS.forget(table_id)
 
 
-def _table(row: tuple, decoded: _Head | None = None) -> Table:
-    """A table from a row of ``_TABLE_COLUMNS`` (``decoded``: its state and options, already decoded)."""
-    table_id, game, title, options, seed, version, head_seq, state, created_at, updated_at, finished_at, private = row
-    return Table(
+def _table(conn: Connection, row: tuple, decoded: _Head | None = None) -> tuple[Table, tuple[str, ...]]:
+    """A table from a row of ``_TABLE_COLUMNS``, and its state's pieces as stored (``decoded``:
+    its state, options and pieces, kept: nothing more is read). Else the row is read again with
+    its pieces in one statement: two reads outside a transaction could see a change between them
+    (a version with the next version's state)."""
+    if decoded is None:  # the row again with its pieces, in one statement: the state of the version read
+        rows = run(conn, _TABLE_AND_PIECES, {"id": row[0]}).fetchall()
+        if not rows:
+            raise KeyError(row[0])
+        row, pieces = rows[0][:-1], tuple([found[-1] for found in rows])
+        decoded = _Head(row[5], json.loads("".join(pieces)), None, json.loads(row[3]), None, pieces)
+    table_id, game, title, options, seed, version, head_seq, created_at, updated_at, finished_at, private = row
+    table = Table(
         id=table_id,
         game=game,
         title=title,
-        options=json.loads(options) if decoded is None else decoded.options,
+        options=decoded.options,
         seed=seed,
         version=version,
         head_seq=head_seq,
-        state=json.loads(state) if decoded is None else decoded.state,
+        state=decoded.state,
         created_at=created_at,
         updated_at=updated_at,
         finished_at=finished_at,
         private=bool(private),
     )
+    return table, decoded.pieces
 
 
 def _dump(value: object) -> str:

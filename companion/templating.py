@@ -10,18 +10,19 @@ and Jinja's own way everywhere else.
 
 from __future__ import annotations
 
+from collections import ChainMap
 from collections.abc import Callable
 from types import FunctionType
 
 import jinja2
 import markupsafe
 from flask.templating import Environment as FlaskEnvironment
-from jinja2.runtime import Context, Macro
+from jinja2.runtime import Context, Macro, new_context
 from jinja2.utils import _PassArg
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 # markupsafe's own escaping of a str (in C), which its ``escape`` wraps in a Markup.
-_escape_text = getattr(markupsafe, "_escape_inner", None) or (lambda text: str(markupsafe.escape(text)))
+escape_text = getattr(markupsafe, "_escape_inner", None) or (lambda text: str(markupsafe.escape(text)))
 _STOPPED = "value was undefined because a callable raised a StopIteration exception"
 
 
@@ -79,7 +80,7 @@ class TemplateClass(jinja2.Template):
 
     @classmethod
     def _from_namespace(cls, environment, namespace, globals):
-        namespace["escape"] = _escape_output  # the name compiled templates write ``{{ value }}`` with
+        namespace["escape"] = escape_output  # the name compiled templates write ``{{ value }}`` with
         return super()._from_namespace(environment, namespace, globals)
 
     def _get_default_module(self, ctx=None):
@@ -87,8 +88,18 @@ class TemplateClass(jinja2.Template):
             ctx = None
         return super()._get_default_module(ctx)
 
+    def new_context(self, vars=None, shared=False, locals=None):
+        """Jinja's context for a rendering or an include, given the environment's globals (a dict)
+        instead of this template's globals when it has none of its own: the same names and values,
+        but copied (once per rendering, for the context's parent and its ``globals_keys``) in C,
+        where the ChainMap read its forty names one by one in Python."""
+        globals = self.globals
+        if isinstance(globals, ChainMap) and len(globals.maps) == 2 and not globals.maps[0]:
+            globals = globals.maps[1]
+        return new_context(self.environment, self.name, self.blocks, vars, shared, globals, locals)
 
-def _escape_output(value):
+
+def escape_output(value):
     """``{{ value }}`` under autoescape: what ``markupsafe.escape`` writes, as plain text.
 
     Compiled templates call it for every value they write (thousands on a Square Tactics
@@ -98,7 +109,7 @@ def _escape_output(value):
     """
     kind = type(value)
     if kind is str:
-        return _escape_text(value)
+        return escape_text(value)
     if kind is int:
         return str(value)  # digits and a minus sign: nothing to escape
     if kind is markupsafe.Markup:

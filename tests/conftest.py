@@ -165,11 +165,8 @@ def _store_state(conn, table_id: str, state: dict) -> None:
     from flask import current_app
 
     from companion import pagecache, store
-    from companion.db import tables
 
-    conn.execute(tables.update().where(tables.c.id == table_id).values(state=json.dumps(state)))
-    conn.commit()
-    store.forget_head(table_id)
+    store.replace_state(conn, table_id, state)
     if (cache := pagecache.for_app(current_app)) is not None:
         cache.clear()
 

@@ -449,24 +449,24 @@ def _challenges(state: dict) -> list[dict]:
         fort = state["forts"][defender]
         ranks = [parse(card).rank for card in fort]
         tops = dict(zip(ranks, fort, strict=True))  # each rank's last card: the top of its watchtower
+        heights: dict[str, int] = {}
+        for rank in ranks:
+            heights[rank] = heights.get(rank, 0) + 1
         for rank, card in zip(ranks, fort, strict=True):
             if tops[rank] == card:
-                options.append(_card_option(state, attacker, defender, card))
+                options.append(_card_option(state, attacker, defender, card, heights[rank]))
     return options
 
 
 def _campaign_option(state: dict, attacker: str, defender: str) -> dict:
     option = {"key": f"{defender}:", "defender": defender, "target": None, "height": 0, "tries": 0}
-    try:
-        size = campaign_battle_size(_table_side(state, attacker), _table_side(state, defender))
-    except RuleError as refused:
-        return {**option, "soldiers": None, "sizes": {}, "refusal": refused.message,
-                "said": {"refusal": dump(refused.sentence)}}
+    size, refusal, said = _campaign_check(_table_side(state, attacker), _table_side(state, defender))
+    if refusal is not None:
+        return {**option, "soldiers": None, "sizes": {}, "refusal": refusal, "said": {"refusal": said}}
     return {**option, "soldiers": size, "sizes": {}, "refusal": None, "said": {"refusal": None}}
 
 
-def _card_option(state: dict, attacker: str, defender: str, card: str) -> dict:
-    height = _rank_count(state["forts"][defender], parse(card).rank)
+def _card_option(state: dict, attacker: str, defender: str, card: str, height: int) -> dict:
     tries = state["challenges"][attacker].get(card, 0)
     option = {
         "key": f"{defender}:{card}",
@@ -475,15 +475,10 @@ def _card_option(state: dict, attacker: str, defender: str, card: str) -> dict:
         "height": height,
         "tries": tries,
     }
-    sides = (_table_side(state, attacker), _table_side(state, defender))
     vulnerable = state["armies"][defender] == 0
-    sizes, said = {}, {}
-    for size in (0,) if vulnerable else CHALLENGE_SIZES:
-        try:
-            check_challenge(*sides, height, tries + 1, size)
-            sizes[str(size)] = said[str(size)] = None
-        except RuleError as refused:
-            sizes[str(size)], said[str(size)] = refused.message, dump(refused.sentence)
+    checked = _sizes_check(_table_side(state, attacker), _table_side(state, defender), height, tries, vulnerable)
+    sizes = {size: reason for size, reason, _ in checked}
+    said = {size: sentence for size, _, sentence in checked}
     allowed = any(reason is None for reason in sizes.values())
     return {
         **option,
@@ -492,6 +487,31 @@ def _card_option(state: dict, attacker: str, defender: str, card: str) -> dict:
         "refusal": None if allowed else next(iter(sizes.values())),
         "said": {**({} if vulnerable else said), "refusal": None if allowed else next(iter(said.values()))},
     }
+
+
+# A challenge's checks depend on the sides' sizes, the height and the tries alone, and every view of a
+# table makes them for each target: each answer (the reasons as text) is worked out once.
+@functools.lru_cache(maxsize=4096)
+def _sizes_check(attacker: Side, defender: Side, height: int, tries: int, vulnerable: bool) -> tuple:
+    """``(size, reason in English or None, the reason as a stored sentence or None)`` for each challenge
+    size a target may be challenged with (0 alone for a vulnerable fort)."""
+    checked = []
+    for size in (0,) if vulnerable else CHALLENGE_SIZES:
+        try:
+            check_challenge(attacker, defender, height, tries + 1, size)
+            checked.append((str(size), None, None))
+        except RuleError as refused:
+            checked.append((str(size), refused.message, dump(refused.sentence)))
+    return tuple(checked)
+
+
+@functools.lru_cache(maxsize=1024)
+def _campaign_check(attacker: Side, defender: Side) -> tuple:
+    """``(soldiers, None, None)`` for a battle of campaigns, or ``(None, reason in English, stored sentence)``."""
+    try:
+        return campaign_battle_size(attacker, defender), None, None
+    except RuleError as refused:
+        return None, refused.message, dump(refused.sentence)
 
 
 def result(state: dict, finished: bool) -> dict | None:

@@ -396,7 +396,7 @@ def view(state: dict, viewer: str) -> dict:
         "game": state["game"],
         "games_in_match": GAMES_IN_MATCH,
         "rows": _rows(state),
-        "empty_cells": [cell for cell in cells(state["size"]) if cell not in state["board"]],
+        "empty_cells": [cell for cell in _cells(state["size"]) if cell not in state["board"]],
         "players": [_player_view(state, player, viewer in ("referee", player)) for player in state["players"]],
         "turn": None if state["over"] else state["turn"],
         "starter": state["starter"],
@@ -820,12 +820,22 @@ def _apply_next_game(state: dict) -> dict:
 
 
 def _rows(state: dict) -> list[list[dict]]:
-    size, board = state["size"], state["board"]
-    return [
-        [{"cell": _name(column, row), "value": cell_value(_name(column, row), size),
-          "card": board.get(_name(column, row))} for column in range(size)]
-        for row in range(size)
-    ]
+    board = state["board"]
+    return [[{"cell": cell, "value": value, "card": board.get(cell)} for cell, value in row]
+            for row in _layout(state["size"])]
+
+
+@cache
+def _layout(size: int) -> tuple[tuple[tuple[str, int], ...], ...]:
+    """The board's cells by rows (``A1 B1 ... A2``), each with its value: a view draws it on every move."""
+    return tuple(tuple((_name(column, row), cell_value(_name(column, row), size)) for column in range(size))
+                 for row in range(size))
+
+
+@cache
+def _cells(size: int) -> tuple[str, ...]:
+    """``cells(size)``, made once."""
+    return tuple(cells(size))
 
 
 def _player_view(state: dict, player: str, sees_hand: bool) -> dict:

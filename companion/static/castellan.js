@@ -4,13 +4,17 @@
 // fragment. A phone that sleeps, or drops off the Wi-Fi, misses polls (and backs off while
 // the network is gone); when it wakes or reconnects it polls at once.
 // If the person is half-way through a form, the fresh table waits behind a note instead of
-// wiping what they typed.
+// wiping what they typed. While a tap's own request is out, a poll's answer is dropped: the tap's
+// answer (with its "Recorded." and Undo) is the newer view, and swapping the poll's fragment in
+// first would leave the tap's answer nowhere to land.
 (function () {
   "use strict";
   var etag = null;
   var timer = null;
   var failures = 0;
   var dirty = false;
+  var asking = 0;   // the page's own htmx requests now out
+  var taps = 0;     // how many the page has sent: a poll that saw one go out drops its answer
 
   function live() { return document.getElementById("live"); }
 
@@ -41,19 +45,28 @@
     if (window.htmx) { window.htmx.process(fresh); }
   }
 
+  function version(html) {
+    var found = /data-version="(\d+)"/.exec(html);
+    return found ? parseInt(found[1], 10) : -1;
+  }
+
   function poll() {
     var el = live();
     if (!el || document.hidden) { return; }
+    if (asking) { schedule(interval()); return; }
+    var sent = taps;
     var headers = { "Accept": "text/html" };
     if (etag) { headers["If-None-Match"] = etag; }
     fetch(el.getAttribute("data-live-url"), { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         failures = 0;
         if (response.status === 200) {
-          etag = response.headers.get("ETag");
           return response.text().then(function (html) {
-            var shown = live() && live().getAttribute("data-version");
-            if (html.indexOf('data-version="' + shown + '"') === -1) { swap(html); }
+            if (asking || taps !== sent || !live()) { return; }  // a tap went out meanwhile: its answer wins
+            etag = response.headers.get("ETag");
+            // Only a newer table: a poll read before a tap's move landed must not take the page back.
+            var shown = parseInt(live().getAttribute("data-version"), 10);
+            if (version(html) > (isNaN(shown) ? -1 : shown)) { swap(html); }
           });
         }
         if (response.status === 404) { failures = 8; }
@@ -109,6 +122,15 @@
     }
     next.focus({ preventScroll: true });
   }
+  // Counted from the request itself: the element that sent it is often swapped out before
+  // htmx's own after-request event, which then never reaches the document.
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    if (!xhr) { return; }
+    asking += 1;
+    taps += 1;
+    xhr.addEventListener("loadend", function () { asking -= 1; });
+  });
   document.addEventListener("htmx:afterSwap", function () { dirty = false; etag = null; });
   document.addEventListener("htmx:afterSettle", restoreFocus);
   document.addEventListener("htmx:afterSettle", settleAnswer);

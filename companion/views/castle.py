@@ -7,14 +7,17 @@ JavaScript and their address can be shared; htmx swaps only their fragment.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from flask import Blueprint, render_template, request
 
 from companion import api, schemas
 from companion.games import Game
-from companion.i18n import current_language, say
+from companion.i18n import current_language, say, say_name
 from companion.rules import castle
 from companion.rules.cards import RANK_WORDS, Card, from_picker, letters, parse
 from companion.rules.errors import N_, Message, RuleError, versus
+from companion.templating import keyed_as_they_are
 from companion.web import render
 
 bp = Blueprint("castle", __name__, url_prefix="/castle")
@@ -173,12 +176,40 @@ def help_page():
     )
 
 
+@keyed_as_they_are
+class Cell(NamedTuple):
+    """One pile as ``castle_grid`` draws it: its name, top card, value and height (None while
+    empty), ``legal`` (True or False where ``castle_marks`` marks it for the card being checked,
+    else None), ``last`` (the last move's pile) and ``highlight``."""
+
+    pile: str
+    card: str | None
+    value: int | None
+    height: int | None
+    legal: bool | None
+    last: bool
+    highlight: bool = False
+
+
+@keyed_as_they_are
+class Row(tuple):
+    """A castle's row: its four ``Cell``; its own key for ``once``."""
+
+    __slots__ = ()
+
+
+@keyed_as_they_are
+class Grid(tuple):
+    """A castle's three ``Row``, row 1 first; its own key for ``once`` (templates/castle/_grid.html
+    draws a grid once per language and value, and each pile once)."""
+
+    __slots__ = ()
+
+
 @bp.app_template_global("castle_rows")
-def castle_rows(view: dict, marks: dict | None) -> list[list[dict]]:
-    """A table's castle as ``castle_grid`` draws it: 3 rows of 4 cells, each a pile with its top
-    card, value and height, ``legal`` (True or False where ``castle_marks`` marks it for the card
-    being checked, else None) and ``last`` (the last move's pile). Built here once, not cell by
-    cell in the template, where it cost a fifth of a move's page."""
+def castle_rows(view: dict, marks: dict | None) -> Grid:
+    """A table's castle as ``castle_grid`` draws it: 3 rows of 4 ``Cell``. Built here once, not
+    cell by cell in the template, where it cost a fifth of a move's page."""
     last = view["last"]
     last_pile = last["pile"] if last and last["type"] == "play" else None
     reasons = marks["reasons"] if marks else None
@@ -188,16 +219,40 @@ def castle_rows(view: dict, marks: dict | None) -> list[list[dict]]:
         cells = []
         for pile in row:
             shown = piles.get(pile)
-            cells.append({
-                "pile": pile,
-                "card": shown["top"] if shown else None,
-                "value": shown["value"] if shown else None,
-                "height": shown["height"] if shown else None,
-                "legal": (reasons[pile] is None) if reasons and pile in reasons else None,
-                "last": pile == last_pile,
-            })
-        rows.append(cells)
-    return rows
+            cells.append(Cell(
+                pile,
+                shown["top"] if shown else None,
+                shown["value"] if shown else None,
+                shown["height"] if shown else None,
+                (reasons[pile] is None) if reasons and pile in reasons else None,
+                pile == last_pile,
+            ))
+        rows.append(Row(cells))
+    return Grid(rows)
+
+
+@keyed_as_they_are
+class Seat(NamedTuple):
+    """A row of the table's players: the seat, its stored name, cards in hand and turns left."""
+
+    seat: str
+    name: str
+    cards: int
+    turns_left: int
+
+
+@bp.app_template_global("castle_table")
+def castle_table(view: dict) -> dict:
+    """What ``castle/_table.html`` draws from a table's view, worked out here once rather than by
+    loops in the template: the seats by id, each side's players' names in the reader's words, and
+    the seats as values ``once`` keys the players' table with."""
+    by_seat = {seat["seat"]: seat for seat in view["seats"]}
+    return {
+        "by_seat": by_seat,
+        "team_seats": {team: [say_name(by_seat[seat]["name"]) for seat in info["seats"]]
+                       for team, info in view["teams"].items()},
+        "seats": tuple(Seat(seat["seat"], seat["name"], seat["cards"], seat["turns_left"]) for seat in view["seats"]),
+    }
 
 
 _ROWS = tuple(tuple(f"{column}{row}" for column in castle.COLUMNS) for row in castle.ROWS)

@@ -8,15 +8,17 @@ JavaScript, step 1 travels into step 2 in hidden fields, and htmx swaps only the
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from flask import Blueprint, render_template, request
 
 from companion import api, schemas
 from companion.games import Game
-from companion.i18n import current_language, say
+from companion.i18n import current_language, say, say_name
 from companion.rules import fort
 from companion.rules.cards import Card, from_picker, parse, parse_distinct
 from companion.rules.errors import N_, NP_, Message, RuleError, together
+from companion.templating import keyed_as_they_are
 from companion.web import render
 
 bp = Blueprint("fort", __name__, url_prefix="/fort")
@@ -172,6 +174,88 @@ def help_page():
         example_args=EXAMPLE_BATTLE,
         needed=fort.ARMY_NEEDED,
     )
+
+
+# --- What a table's fragment draws ------------------------------------------------------
+
+
+@keyed_as_they_are
+class Tower(NamedTuple):
+    """A watchtower as a fort shows it: its cards (the top last), its height, and the challenges of
+    its top so far, as (the challenger's stored name, how many) pairs."""
+
+    cards: tuple[str, ...]
+    height: int
+    tries: tuple[tuple[str, int], ...]
+
+
+@keyed_as_they_are
+class FortPlayer(NamedTuple):
+    """One player's fort as the table shows it (templates/fort/_table.html draws it once per
+    language and value: most forts are the same from one move to the next)."""
+
+    id: str
+    name: str  # as stored: the template says it in the reader's words
+    current: bool
+    out: bool
+    army: int
+    fort: int
+    campaign: tuple[str, ...] | None
+    towers: tuple[Tower, ...]
+    dealing: bool
+
+
+@keyed_as_they_are
+class Forts(tuple):
+    """Every player's ``FortPlayer``, in turn order; its own key for ``once``."""
+
+    __slots__ = ()
+
+
+def _challenge_item(option: dict, names: dict) -> tuple:
+    """A challenge as the form names it: its key, the defender's name, the target, its height, the tries so
+    far and the soldiers (a campaign battle's; 0 for a vulnerable fort)."""
+    return (option["key"], names[option["defender"]], option["target"], option["height"], option["tries"],
+            option["soldiers"])
+
+
+@bp.app_template_global("fort_table")
+def fort_table(view: dict) -> dict:
+    """What ``fort/_table.html`` draws from a table's view, worked out here once rather than by
+    loops in the template: each player's name in the reader's words, the player to move, the
+    forts, and the challenges open and closed now."""
+    players = view["players"]
+    tries: dict[str, list[tuple[str, int]]] = {}
+    for other in players:
+        for card, count in other["challenges"].items():
+            if count:
+                tries.setdefault(card, []).append((other["name"], count))
+    dealing = view["phase"] == "deal"
+    turn = view["turn"]
+    by_id = {p["id"]: p for p in players}
+    mover = by_id[turn] if turn else None
+    challenges = view["challenges"]
+    names = {p["id"]: say_name(p["name"]) for p in players}
+    return {
+        "names": names,
+        "by_id": by_id,
+        "mover": mover,
+        "forts": Forts(
+            FortPlayer(
+                p["id"], p["name"], p["id"] == turn, p["out"], p["army"], len(p["fort"]),
+                tuple(p["campaign"]) if p["campaign"] else None,
+                tuple(Tower(tuple(tower["cards"]), tower["height"], tuple(tries.get(tower["top"], ())))
+                      for tower in p["watchtowers"]),
+                dealing,
+            )
+            for p in players
+        ),
+        # each challenge as the challenge form's pieces are keyed (templates/fort/_challenge.html)
+        "offered_items": tuple(_challenge_item(option, names) for option in challenges if not option["refusal"]),
+        "closed_items": tuple((*_challenge_item(option, names)[1:], option["said"]["refusal"])
+                              for option in challenges if option["refusal"]),
+        "can_build": bool(mover and not mover["campaign"] and mover["army"]),
+    }
 
 
 # --- JSON API -------------------------------------------------------------------------

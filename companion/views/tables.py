@@ -264,10 +264,10 @@ def _seated(link, game, session_data: dict) -> bool:
 @bp.post("/t/<token>/act")
 def act(token: str):
     """Apply one action chosen on the version the form was rendered from, once per form (its key)."""
-    link, table, game = _open(token)
+    link, game = _open_to_change(token)
     if link.role == "viewer":
         return _refuse(
-            link, table, game, 403, gettext("This is a viewer's link: it can watch the table but not play on it.")
+            link, _table(link), game, 403, gettext("This is a viewer's link: it can watch the table but not play on it.")
         )
 
     def move(form: dict) -> store.Table:
@@ -275,9 +275,9 @@ def act(token: str):
         if link.role == "seat":
             action = {**action, "member": _member(), "member_name": _member_name(form)}
         version = None if store.order_free(game.rules, action) else _version(form)
-        return store.act(get_db(), game.rules, table.id, link.viewer, action, version, _once(link, form))
+        return store.act(get_db(), game.rules, link.table_id, link.viewer, action, version, _once(link, form))
 
-    table, answer = _changed(link, table, game, move)
+    table, answer = _changed(link, game, move)
     if answer is not None:
         return answer
     if is_htmx():
@@ -302,7 +302,7 @@ def release(token: str):
             link, table, game, 422, gettext("That seat is not taken by any phone: there is nothing to release.")
         )
     message = gettext("%(seat)s's seat is free: the next phone to open its link takes it.", seat=i18n.say_name(released.label))
-    return _done(link, store.get_table(get_db(), table.id), game, message)
+    return _done(link, _table(link), game, message)
 
 
 @bp.post("/t/<token>/undo")
@@ -313,7 +313,7 @@ def undo(token: str):
         return _refuse(link, table, game, 403, gettext("Only the referee can undo."))
     last = store.last_action(get_db(), table.id)
     return _referee_change(
-        link, table, game, lambda form: store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form)),
+        link, game, lambda form: store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form)),
         gettext("Undone: %(move)s", move=say(last["description"])) if last else None,
     )
 
@@ -330,7 +330,7 @@ def finish(token: str):
             link, table, game, 422, gettext("This table ends by the game's own rules: there is nothing to finish.")
         )
     return _referee_change(
-        link, table, game,
+        link, game,
         lambda form: store.finish(get_db(), game.rules, table.id, _version(form), _once(link, form)),
         gettext("The table is finished: these totals are the final score. Undo reopens it."),
     )
@@ -459,16 +459,31 @@ def _open(token: str):
     is noted as joined.
     """
     link = _link(token)
-    store.mark_joined(get_db(), link)
-    table = store.get_table(get_db(), link.table_id)
-    game = registry().games.get(table.game)
+    table = _table(link)
+    return link, table, _admit(link, table.game)
+
+
+def _open_to_change(token: str):
+    """The link and its game, as ``_open`` checks them, without the table: a change (a move) reads
+    it once, under its lock, and a refusal reads it again as it is then."""
+    found = store.link_and_game(get_db(), token)
+    if found is None:
+        abort(404)
+    return found[0], _admit(*found)
+
+
+def _admit(link, slug: str):
+    """The game of the link's table, or a 404 page; the link noted as opened and its seat claimed (see
+    ``_open``), the table's game noted for ``_kept``."""
+    game = registry().games.get(slug)
     if game is None or game.rules is None:
         abort(404)
+    store.mark_joined(get_db(), link)
     _claim(link, game)
     if len(_TABLE_GAMES) >= TABLE_GAMES_KEPT:
         _TABLE_GAMES.clear()
-    _TABLE_GAMES[table.id] = game.slug
-    return link, table, game
+    _TABLE_GAMES[link.table_id] = game.slug
+    return game
 
 
 def _claim(link, game) -> None:
@@ -537,7 +552,7 @@ def _kept_response(kept: pagecache.Kept):
         response.headers["Content-Encoding"] = "gzip"
     else:
         response = make_response(kept.body(security.csrf_token, store.new_token))
-    response.vary.add("HX-Request")
+    web.add_vary(response, "HX-Request")
     return response
 
 
@@ -574,10 +589,11 @@ def _over(table, game) -> bool:
     return table.finished or game.rules.result(table.state, False) is not None
 
 
-def _can_finish(table, game) -> bool:
+def _can_finish(table, game, over: bool | None = None) -> bool:
     """True for a table still on whose game has no end of its own but a standing once finished (the
-    score pad); a game that ends by its rules has no result when stopped early, and no Finish button."""
-    return not _over(table, game) and game.rules.result(table.state, True) is not None
+    score pad); a game that ends by its rules has no result when stopped early, and no Finish button.
+    ``over``: ``_over`` of the table, when the caller has it."""
+    return not (_over(table, game) if over is None else over) and game.rules.result(table.state, True) is not None
 
 
 def _ending(link, table, game) -> dict:
@@ -586,28 +602,34 @@ def _ending(link, table, game) -> dict:
     over = _over(table, game)
     return {
         "over": over,
-        "can_finish": link.role == "referee" and _can_finish(table, game),
+        "can_finish": link.role == "referee" and _can_finish(table, game, over),
         "can_rematch": over and link.role == "referee",
         "play": store.table_play(get_db(), table.id) if over else None,
     }
 
 
-def _changed(link, table, game, change):
+def _changed(link, game, change):
     """A change made from the posted form (a move, an undo, a finish): ``change(form)`` gives the table
-    after it. ``(table, None)``, or ``(None, answer)`` when it was stale, repeated or refused."""
+    after it. ``(table, None)``, or ``(None, answer)`` when it was stale, repeated or refused (with
+    the table as it is now)."""
     try:
         return change(form_dict(game.list_fields)), None
     except store.StaleTable as stale:
         return None, _refuse(link, stale.table, game, 409, say(str(stale)))
     except store.Repeated:
-        return None, _done(link, store.get_table(get_db(), table.id), game)
+        return None, _done(link, _table(link), game)
     except RuleError as refused:
-        return None, _refuse(link, table, game, 422, say(refused))
+        return None, _refuse(link, _table(link), game, 422, say(refused))
 
 
-def _referee_change(link, table, game, change, message: str | None):
+def _table(link) -> store.Table:
+    """The link's table as it is now."""
+    return store.get_table(get_db(), link.table_id)
+
+
+def _referee_change(link, game, change, message: str | None):
     """One change of the referee's (undo, finish), answered with ``message`` once it is made."""
-    table, answer = _changed(link, table, game, change)
+    table, answer = _changed(link, game, change)
     return answer if answer is not None else _done(link, table, game, message)
 
 

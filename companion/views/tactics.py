@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import cache
+from typing import NamedTuple
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext
@@ -21,6 +23,7 @@ from companion.games import Game
 from companion.i18n import say_name
 from companion.rules import tactics, tactics_balance
 from companion.rules.errors import N_, NP_, Message, RuleError, seat_name, versus
+from companion.templating import keyed_as_they_are
 from companion.web import render
 
 bp = Blueprint("tactics", __name__, url_prefix="/tactics")
@@ -71,8 +74,10 @@ def table_action(form: dict, viewer: str) -> dict:
     kind = form.get("type", "play")
     if kind == "next_game":
         return {"type": "next_game"}
-    if kind == "hand":
-        return {"type": "hand", "player": form.get("player"), "cards": form.get("cards", [])}
+    if kind == "hand":  # the table's form names each seat's boxes cards_<seat>; cards is read too
+        player = form.get("player")
+        ticked = f"cards_{player}" if isinstance(player, str) else "cards"
+        return {"type": "hand", "player": player, "cards": form.get(ticked, form.get("cards", []))}
     if kind != "play":
         raise RuleError("unknown_action", N_("Choose one of the buttons on the table's screen."), "type")
     cell = form.get("cell")
@@ -132,7 +137,7 @@ GAME = Game(
     table_options=table_options,
     table_title=table_title,
     table_action=table_action,
-    list_fields=("cards",),
+    list_fields=("cards", *(f"cards_{player}" for player in tactics.PLAYER_IDS)),
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
     commands={
@@ -206,37 +211,218 @@ def tactics_seen(token: str, view: dict) -> str:
     return seat if seat in {player["seat"] for player in view["players"]} else "S"
 
 
-@bp.app_template_global("tactics_board")
-def tactics_board(view: dict, seen: str) -> list[list[dict]]:
-    """The board's rows as the seat ``seen`` sees it: its own side at the bottom, and every card
-    turned as its owner laid it (``turn`` in degrees clockwise on the screen)."""
-    size = view["size"]
+@keyed_as_they_are
+class Card(NamedTuple):
+    """A card as the table's template draws it: its own key for ``once`` (companion/templating.py),
+    made in one step where a card given as a dict is taken apart on every call."""
+
+    id: str
+    name: str
+    edges: tuple  # top, right, bottom, left (whole numbers; the help page's example: letters)
+    typed: bool  # laid as four typed numbers: named by them
+
+
+@keyed_as_they_are
+class Cell(NamedTuple):
+    """A board cell as one seat sees it: the card on it (None when empty) with its owner's number
+    (1 to 4), the seat that laid it, and how far it is turned clockwise on this screen; whether the
+    last card was laid on it (marked), its card was just captured (freed), or it was the cell
+    chosen in a refused play (picked)."""
+
+    cell: str
+    value: int
+    card: Card | None
+    number: int | None
+    seat: str | None
+    turn: int | None
+    marked: bool = False
+    freed: bool = False
+    picked: bool = False
+
+
+@keyed_as_they_are
+class Cards(NamedTuple):
+    """A list of cards as one key (a hand, a player's unplayed cards)."""
+
+    cards: tuple
+
+
+@keyed_as_they_are
+class Seats(NamedTuple):
+    """The table's seats and their players' names, in turn order: the "Seen from" buttons."""
+
+    pairs: tuple  # (seat, name) pairs
+
+
+@keyed_as_they_are
+class PlayerRow(NamedTuple):
+    """A player's row in the players' table."""
+
+    number: int
+    name: str
+    seat: str
+    faction: str
+    hand: int
+    deck: int
+    captured: int
+    current: bool  # their turn
+
+
+@keyed_as_they_are
+class Sheet(NamedTuple):
+    """The match's score sheet: the players' names, each game's (total, captured, position) per
+    player, and the match totals."""
+
+    names: tuple
+    games: tuple  # (game, ((total, captured, position), ...)) pairs
+    totals: tuple
+
+
+@bp.app_template_global("tactics_table")
+def tactics_table(view: dict, seen: str, picked: object = None) -> dict:
+    """What the table's template draws, worked out once per rendering: each player's name as the
+    page says it, number (1 to 4), entered hand and unplayed cards (``Cards``), the card last laid,
+    the "Seen from" buttons' seats, the players' table's rows and the score sheet;
+    the board's cells row by row as the seat ``seen`` sees it (``picked``: the cell chosen in a
+    refused play), and who sits on each side of the screen."""
+    players = view["players"]
+    named = {player["id"]: say_name(player["name"]) for player in players}
+    ids = [player["id"] for player in players]
+    return {
+        "named": named,
+        "by_id": dict(zip(ids, players, strict=True)),
+        "seats": Seats(tuple((player["seat"], named[player["id"]]) for player in players)),
+        "rows": [PlayerRow(number, named[player["id"]], player["seat"], player["faction"]["name"],
+                           player["hand_size"], player["deck"], player["captured"], player["id"] == view["turn"])
+                 for number, player in enumerate(players, start=1)],
+        "sheet": Sheet(tuple(named[player] for player in ids), tuple(
+            (result["game"], tuple((points["total"], points["captured"], points["position"])
+                                   for points in map(result["scores"].__getitem__, ids)))
+            for result in view["results"]
+        ), tuple(view["totals"][player] for player in ids)) if view["results"] else None,
+        "number": {player["id"]: number for number, player in enumerate(players, start=1)},
+        "hand": {player["id"]: _cards(player["hand"]) for player in players},
+        "unplayed": {player["id"]: _cards(player["unplayed"]) for player in players},
+        "last_card": _card(view["last"]["card"]) if view["last"] else None,
+        "cells": tactics_board(view, seen, picked),
+        "sides": tactics_sides(view, seen, named),
+    }
+
+
+@keyed_as_they_are
+class HandEntry(NamedTuple):
+    """One seat's hand as the referee (or that seat's own phone) enters it: the boxes of its unplayed
+    cards, those ``ticked`` (its entered hand, or the boxes sent with a refused entry)."""
+
+    player: str
+    name: str
+    own: bool  # the phone's own seat
+    entered: int
+    total: int  # cards held
+    number: int
+    cards: Cards
+    ticked: tuple
+
+
+@bp.app_template_global("tactics_hands")
+def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[tuple[bool, HandEntry]]:
+    """The seats whose hand this phone may enter and that hold cards, each with whether it is shown
+    open: the phone's own, the first of a fresh game's, the player to move while none of their cards
+    is entered, and the one a refused form was about (apart from the entry: the turn moving on
+    changes it, and the entry stays drawn)."""
+    players = view["players"]
+    fresh = not view["last"] and not any(player["hand"] for player in players)
+    entries = []
+    for player in players:
+        seat = player["id"]
+        if not (player["sees_hand"] and player["hand_size"]):
+            continue
+        hand = drawn["hand"][seat]
+        ticked = tuple(card.id for card in hand.cards)
+        if refused and kept.get("type") == "hand" and kept.get("player") == seat:
+            sent = kept.get(f"cards_{seat}", kept.get("cards", []))
+            ticked = (sent,) if isinstance(sent, str) else tuple(sent)
+        opened = (seat == view["viewer"] or (fresh and not entries)
+                  or (player["not_entered"] == player["hand_size"] and seat == view["turn"])
+                  or (refused and kept.get("player") == seat))
+        entries.append((bool(opened), HandEntry(seat, drawn["named"][seat], seat == view["viewer"], len(hand.cards),
+                                                player["hand_size"], drawn["number"][seat],
+                                                drawn["unplayed"][seat], ticked)))
+    return entries
+
+
+@bp.app_template_global("tactics_others")
+def tactics_others(hand: Cards, unplayed: Cards) -> Cards:
+    """A player's unplayed cards not entered as their hand (the one drawn is among them)."""
+    entered = {card.id for card in hand.cards}
+    return Cards(tuple(card for card in unplayed.cards if card.id not in entered))
+
+
+def tactics_board(view: dict, seen: str, picked: object = None) -> tuple[Cell, ...]:
+    """The board's cells row by row as the seat ``seen`` sees it: its own side at the bottom, and
+    every card turned as its owner laid it (``turn`` in degrees clockwise on the screen)."""
     by_cell = {cell["cell"]: cell for row in view["rows"] for cell in row}
-    seats = {player["id"]: player for player in view["players"]}
+    seats = {player["id"]: player["seat"] for player in view["players"]}
+    last = view["last"]
+    marked, freed = (last["cell"], last["captured"]) if last else (None, ())
+    cells = []
+    for name in _screen_cells(view["size"], seen):
+        cell = by_cell[name]
+        card = cell["card"]
+        if card is None:
+            made = _empty_cell(name, cell["value"])
+        else:
+            kept = _PLACED.get((id(card), seen))
+            if kept is None or kept[0] is not card:
+                seat = seats[card["owner"]]
+                kept = card, Cell(name, cell["value"], _card(card), tactics.PLAYER_IDS.index(card["owner"]) + 1,
+                                  seat, (TURN_DEGREES[seat] - TURN_DEGREES[seen]) % 360)
+                if len(_PLACED) >= CARDS_KEPT:
+                    _PLACED.clear()
+                _PLACED[id(card), seen] = kept
+            made = kept[1]
+        if name in (marked, picked) or name in freed:
+            made = made._replace(marked=name == marked, freed=name in freed, picked=name == picked)
+        cells.append(made)
+    return tuple(cells)
+
+
+# A cell with a card, seen from a seat, by the identity of the card laid there (a card on the board is
+# never changed; laid again after a capture, it is a new one): kept as ``_card`` keeps a card.
+_PLACED: dict[tuple[int, str], tuple[dict, Cell]] = {}
+
+
+@cache
+def _empty_cell(name: str, value: int) -> Cell:
+    return Cell(name, value, None, None, None, None)
+
+
+@cache
+def _screen_cells(size: int, seen: str) -> tuple[str, ...]:
+    """The board's cells row by row as the screen shows them when seen from ``seen``."""
     right, down = _screen_axes(seen)
-    rows = []
-    for screen_row in range(size):
-        row = []
-        for screen_column in range(size):
-            cell = by_cell[_board_cell(size, screen_row, screen_column, right, down)]
-            row.append({**cell, "card": _placed_card(cell["card"], seats, seen) if cell["card"] else None})
-        rows.append(row)
-    return rows
+    return tuple(_board_cell(size, row, column, right, down) for row in range(size) for column in range(size))
 
 
-@bp.app_template_global("tactics_sides")
-def tactics_sides(view: dict, seen: str) -> dict[str, str]:
-    """Who sits on each side of the screen (top, right, bottom, left) when seen from ``seen``."""
+def tactics_sides(view: dict, seen: str, named: dict[str, str]) -> dict[str, str]:
+    """Who sits on each side of the screen (top, right, bottom, left) when seen from ``seen``
+    (``named``: each player's name as the page says it)."""
     by_direction = {FACING[player["seat"]]: player for player in view["players"]}
-    up = FACING[seen]
     sides = {}
-    for screen, turns in (("bottom", 0), ("left", 1), ("top", 2), ("right", 3)):
-        facing = up
-        for _ in range(turns):
-            facing = CLOCKWISE[facing]
+    for screen, facing in _screen_sides(seen):
         player = by_direction.get(facing)
-        sides[screen] = f"{say_name(player['name'])} ({player['seat']})" if player else ""
+        sides[screen] = f"{named[player['id']]} ({player['seat']})" if player else ""
     return sides
+
+
+@cache
+def _screen_sides(seen: str) -> tuple[tuple[str, str], ...]:
+    """The sides of the screen (bottom, left, top, right) and the board's side each shows, seen from ``seen``."""
+    sides, facing = [], FACING[seen]
+    for screen in ("bottom", "left", "top", "right"):
+        sides.append((screen, facing))
+        facing = CLOCKWISE[facing]
+    return tuple(sides)
 
 
 # --- JSON API -------------------------------------------------------------------------
@@ -385,22 +571,51 @@ def _board_cell(size: int, screen_row: int, screen_column: int, right, down) -> 
     return f"{chr(ord('A') + column)}{row + 1}"
 
 
-def _placed_card(card: dict, seats: dict, seen: str) -> dict:
-    """A card on the board for the template: its owner, their seat and how far it is turned on this screen."""
-    owner = seats[card["owner"]]
-    turn = (TURN_DEGREES[owner["seat"]] - TURN_DEGREES[seen]) % 360
-    number = tactics.PLAYER_IDS.index(card["owner"]) + 1
-    return {**card, "seat": owner["seat"], "owner_name": owner["name"], "number": number, "turn": turn}
+# Cards made of the view's dicts, by the dict's identity: a state's cards and the cards laid on its
+# board are never changed once made and are shared by the states that follow (companion/rules/tactics.py,
+# _copy), so a table's cards are made once, not on every move. The dict is kept with its card, so
+# that its identity is not given to another while it is here.
+_CARDS: dict[int, tuple[dict, Card]] = {}
+CARDS_KEPT = 8192
 
 
-def _example_card(seat: str) -> list[list[dict]]:
+_LISTS: dict[tuple[int, ...], tuple[tuple[dict, ...], Cards]] = {}
+
+
+def _cards(cards: list[dict]) -> Cards:
+    """A list of the state's cards (a hand, the cards unplayed) as ``Cards``, kept by the cards'
+    identities as ``_card`` keeps one: most players' lists are as they were one move ago."""
+    key = tuple(map(id, cards))
+    kept = _LISTS.get(key)
+    if kept is not None:
+        return kept[1]
+    made = Cards(tuple(map(_card, cards)))
+    if len(_LISTS) >= CARDS_KEPT:
+        _LISTS.clear()
+    _LISTS[key] = (tuple(cards), made)
+    return made
+
+
+def _card(card: dict) -> Card:
+    """A card of the state (in a hand, or laid: its id under ``card``) as a ``Card``."""
+    kept = _CARDS.get(id(card))
+    if kept is not None and kept[0] is card:
+        return kept[1]
+    made = Card(card["id"] if "id" in card else card["card"], card["name"], tuple(card["edges"]),
+                bool(card.get("typed")))
+    if len(_CARDS) >= CARDS_KEPT:
+        _CARDS.clear()
+    _CARDS[id(card)] = (card, made)
+    return made
+
+
+def _example_card(seat: str) -> tuple[Cell]:
     """The help page's picture of a seat: one card laid from ``seat``, seen from S (north up),
     its edges marked T, R, B, L (top, right, bottom, left: the help page says which is which)."""
     # Translators: four letters, one a word, for a card's top, right, bottom and left.
     letters = gettext("T R B L").split()
-    card = {"owner": "p1", "edges": letters if len(letters) == 4 else ["T", "R", "B", "L"], "name": "", "number": 1, "seat": None,
-            "turn": TURN_DEGREES[seat]}
-    return [[{"cell": "", "value": 3, "card": card}]]
+    card = Card("", "", tuple(letters) if len(letters) == 4 else ("T", "R", "B", "L"), False)
+    return (Cell("", 3, card, 1, None, TURN_DEGREES[seat]),)
 
 
 def _cell_kinds(size: int) -> dict[str, int]:

@@ -42,12 +42,13 @@ def _start_pad(phone, server, *names: str) -> None:
 
 
 def _rounds_then_finish(phone, names: tuple[str, str], rounds) -> None:
-    """Record these rounds, then tap Finish the table."""
-    for points in rounds:
+    """Record these rounds, then tap Finish the table. Each round waits for its own answer: the one
+    before says "Recorded." too, and a tap on its fragment would carry the table's older version."""
+    for number, points in enumerate(rounds, start=1):
         for name, value in zip(names, points, strict=True):
             phone.get_by_label(name, exact=True).fill(str(value))
         phone.get_by_role("button", name="Record round").click()
-        expect(phone.locator(".answer-fresh")).to_contain_text("Recorded.")
+        expect(phone.locator(".answer-fresh")).to_contain_text(f"Recorded. Round {number}:")
     phone.get_by_role("button", name="Finish the table").click()
     expect(phone.get_by_text("The table is finished: these totals are the final score.")).to_be_visible()
 

@@ -97,3 +97,31 @@ def test_a_phone_that_loses_the_network_catches_up_when_it_is_back(server, phone
     context.set_offline(False)
     expect(second_phone.locator("tfoot .total")).to_have_text(["8"], timeout=2_000)
     context.close()
+
+
+def test_a_poll_answered_while_a_tap_is_out_leaves_the_taps_answer_on_screen(server, phone):
+    """The phone's own poll can reach the server while its tap's request is still out and come back
+    first, already showing the move: the tap's answer ("The table is finished", Undo) must still land.
+    The tap's answer is held back here, after the server recorded the move, for several polls."""
+    phone.goto(server + "/scorepad/")
+    phone.get_by_label("Players, one name per line").fill("Ola\nKuba")
+    phone.get_by_role("button", name="Start").click()
+    phone.get_by_label("Ola", exact=True).fill("4")
+    phone.get_by_role("button", name="Record round").click()
+    expect(phone.locator(".answer-fresh")).to_contain_text("Recorded.")
+
+    held = []
+    phone.route("**/finish", lambda route: held.append((route, route.fetch())))  # recorded, answer kept back
+    polls = []
+    phone.on("response", lambda response: polls.append(response.status) if "/live" in response.url else None)
+    phone.get_by_role("button", name="Finish the table").click()
+    phone.wait_for_timeout(2_000)  # four poll intervals: the table has changed, the phone has not heard yet
+    assert len(held) == 1
+    route, answer = held[0]
+    route.fulfill(response=answer)
+
+    expect(phone.get_by_text("The table is finished: these totals are the final score.")).to_be_visible()
+    expect(phone.get_by_role("button", name="Rematch")).to_be_visible()
+    phone.wait_for_timeout(1_500)  # the next polls find the version shown: the answer stays
+    expect(phone.get_by_text("The table is finished: these totals are the final score.")).to_be_visible()
+    assert polls, "the phone went on polling"

@@ -24,7 +24,8 @@ def test_a_fresh_database_gets_every_migration(database):
     assert db.migrate(database) == db.head()
     with db.connect(database) as conn:
         columns = {column["name"] for column in sa.inspect(conn).get_columns("tables")}
-        assert {"id", "game", "state", "version", "title", "finished_at"} <= columns
+        assert {"id", "game", "version", "title", "finished_at"} <= columns
+        assert {"table_id", "piece", "text"} == {column["name"] for column in sa.inspect(conn).get_columns("state_pieces")}
         if conn.dialect.name == "sqlite":
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
     assert db.migrate(database) == db.head()  # a second start changes nothing
@@ -108,6 +109,8 @@ def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_deta
     with db.connect(database) as conn, conn.begin():  # back to version 0009 (the test server's are migrated)
         conn.execute(sa.text("ALTER TABLE plays DROP COLUMN lowest_wins"))
         conn.execute(sa.text("ALTER TABLE tables DROP COLUMN rematch_id"))
+        conn.execute(sa.text("DROP TABLE state_pieces"))  # 0012: the state was tables.state
+        conn.execute(sa.text("ALTER TABLE tables ADD COLUMN state TEXT NOT NULL DEFAULT '{}'"))
         conn.execute(sa.text("UPDATE alembic_version SET version_num = '0009'"))
     rows = {"low-pad-0001": '{"lowest_wins":true,"rounds":[[3,9]]}', "high-pad-0001": '{"lowest_wins":false,"rounds":[]}',
             "castle-play-01": '{"sides":[]}'}

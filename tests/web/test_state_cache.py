@@ -8,11 +8,9 @@ gets, for every game through a whole random game, must leave the kept state as r
 from __future__ import annotations
 
 import importlib
-import json
 import random
 
 import pytest
-import sqlalchemy as sa
 
 from companion import create_app, db, store
 from tests.bench import BENCH_OPTIONS, random_moves
@@ -36,8 +34,7 @@ def _paths(links: list[store.Link]) -> list[tuple[str, dict]]:
 def _recorded(database: str, table_id: str) -> tuple[int, dict]:
     """The table's version and state as the database holds them now (read afresh)."""
     with db.connect(database) as conn:
-        row = conn.execute(sa.select(db.tables.c.version, db.tables.c.state).where(db.tables.c.id == table_id)).one()
-    return row.version, json.loads(row.state)
+        return store.table_version(conn, table_id), store.stored_state(conn, table_id)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -1,12 +1,14 @@
-"""What a move costs the store: the same statements at move 5 and at move 60, its log entry known
-without reading the log again, and a repeat or a stale move still refused, on both backends."""
+"""What a move costs the store: the same statements at move 5 and at move 60, the same amount of
+the state written at move 10 and at move 600, its log entry known without reading the log again,
+and a repeat or a stale move still refused, on both backends."""
 
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 from sqlalchemy import event
 
-from companion import db, store
+from companion import db, jsontext, store
 from companion.rules import scorepad
 
 
@@ -49,6 +51,98 @@ def test_a_move_sends_the_same_statements_early_and_late(conn, monkeypatch):
         if number % store.SNAPSHOT_EVERY not in (0, 24):  # a snapshot's own insert, every 25 moves
             counts[number] = len(sent) - before
     assert counts[5] == counts[60] == max(counts.values()) == min(counts.values())
+
+
+def _pieces(conn, table_id: str) -> list[str]:
+    return list(conn.execute(
+        sa.select(db.state_pieces.c.text).where(db.state_pieces.c.table_id == table_id).order_by(db.state_pieces.c.piece)
+    ).scalars())
+
+
+@pytest.mark.both_backends
+def test_a_late_move_writes_no_more_of_the_state_than_an_early_one(conn, monkeypatch):
+    """A score pad's state grows with its rounds; a move rewrites only the pieces of its text it
+    changes (the last one or two), and the pieces read back are the state, after moves and undos."""
+    table, _referee = _pad(conn)
+    written: dict[int, int] = {}  # move number -> characters of the state written
+    real_run = store.run
+
+    def run(c, statement, params=None):
+        if "INSERT INTO state_pieces" in statement.sqlite:  # on PostgreSQL, with the table's row: one statement
+            written[len(table.state["rounds"]) + 1] = sum(len(params[f"t{row}"]) for row in range(len(params)) if f"t{row}" in params)
+        return real_run(c, statement, params)
+
+    monkeypatch.setattr(store, "run", run)
+    for number in range(600):
+        table = store.act(conn, scorepad, table.id, "referee", _round(number), table.version)
+    text = store._dump(table.state)
+    assert len(text) > 4 * store.PIECE  # the late moves' state is many pieces long
+    assert len(written) == 600 and max(written[move] for move in range(300, 601)) <= 2 * store.PIECE
+    assert "".join(_pieces(conn, table.id)) == text and store.stored_state(conn, table.id) == table.state
+    for _ in range(300):  # back below several pieces' ends: the pieces past the text's end go
+        table = store.undo(conn, scorepad, table.id, table.version)
+    assert "".join(_pieces(conn, table.id)) == store._dump(table.state) and len(table.state["rounds"]) == 300
+    assert len(_pieces(conn, table.id)) == -(-len(store._dump(table.state)) // store.PIECE)
+    store.forget_head(table.id)  # read back from the database itself
+    assert store.get_table(conn, table.id).state == table.state
+
+
+@pytest.mark.both_backends
+def test_a_state_kept_in_one_piece_as_the_migration_left_it_is_read_and_cut_anew(conn):
+    table, _referee = _pad(conn)
+    for number in range(200):
+        table = store.act(conn, scorepad, table.id, "referee", _round(number), table.version)
+    whole = store._dump(table.state)
+    with conn.begin():  # what migration 0012 writes: the whole text as piece 0
+        conn.execute(db.state_pieces.delete().where(db.state_pieces.c.table_id == table.id))
+        conn.execute(db.state_pieces.insert().values(table_id=table.id, piece=0, text=whole))
+    store.forget_head(table.id)
+    table = store.act(conn, scorepad, table.id, "referee", _round(7), table.version)
+    pieces = _pieces(conn, table.id)
+    assert "".join(pieces) == store._dump(table.state) and len(table.state["rounds"]) == 201
+    assert max(map(len, pieces)) == store.PIECE and len(pieces) > 1
+    table = store.undo(conn, scorepad, table.id, table.version)
+    assert store.stored_state(conn, table.id)["rounds"] == [_round(number)["points"] for number in range(200)]
+
+
+@pytest.mark.both_backends
+def test_a_table_read_while_a_move_lands_has_the_state_of_the_version_it_says(conn, database, monkeypatch):
+    """Another process's move commits between the read of the table's row and of its state's pieces."""
+    table, _referee = _pad(conn)
+    table = store.act(conn, scorepad, table.id, "referee", _round(1), table.version)
+    store.forget_head(table.id)  # as in a process that did not make the move
+    other, real_run = db.connect(database), store.run
+
+    class Row:
+        def __init__(self, row):
+            self.row = row
+
+        def fetchone(self):
+            return self.row
+
+    def run(c, statement, params=None):
+        found = real_run(c, statement, params)
+        if statement is store._TABLE and c is conn:
+            row = found.fetchone()
+            store.act(other, scorepad, table.id, "referee", _round(2), table.version)  # lands now
+            store.forget_head(table.id)
+            return Row(row)
+        return found
+
+    monkeypatch.setattr(store, "run", run)
+    read = store.get_table(conn, table.id)
+    other.close()
+    assert (read.version, read.state["rounds"]) == (table.version + 1, [[1, 2, 3], [2, 3, 4]])
+
+
+def test_the_items_compared_at_once_are_compared_as_is_compares_them():
+    """The encoder's test that a list begins with another's very items (``jsontext.same_items``)."""
+    rounds = [[n, n] for n in range(300)]
+    assert jsontext.same_items(rounds, [*rounds, [1, 1]], 300)
+    assert jsontext.same_items(rounds[:10], rounds, 10)
+    assert not jsontext.same_items(rounds, [list(points) for points in rounds], 300)  # equal, not the same
+    assert not jsontext.same_items(rounds, [*rounds[:299], [299, 299]], 300)
+    assert not jsontext.same_items(rounds, [*rounds[:150], [150, 150], *rounds[151:]], 300)
 
 
 @pytest.mark.both_backends

@@ -55,7 +55,7 @@ def test_without_javascript_the_refusal_is_said_on_the_page(browser, app):
     four = state["unplayed"][player][:4]
     too_many = enter_hand(browser, token, player, four, htmx=False)
     assert too_many.status_code == 422 and "holds 3 cards, and 4 were chosen." in text(too_many)
-    ticked = re.findall(r'name="cards" value="([\w-]+)" checked', text(too_many))
+    ticked = re.findall(rf'name="cards_{player}" value="([\w-]+)" checked', text(too_many))
     assert ticked == four  # the ticks are kept, to untick one
     assert table_state(app, token)["hands"][player] == state["unplayed"][player][:3]
 
@@ -130,3 +130,24 @@ def test_the_help_says_which_cards_are_accepted(browser):
     assert "any unplayed card of the player&#39;s faction is accepted" in html or \
         "any unplayed card of the player's faction is accepted" in html
     assert "shuffles a copy" not in html
+
+
+def test_one_form_enters_every_seats_hand_and_its_save_button_says_whose(browser, app):
+    """The referee's hands are one form: each seat's boxes are named cards_<seat>, and the Save
+    button tapped sends its seat, so only that seat's ticks are entered."""
+    token = new_table(browser)
+    html = page(browser, token)
+    start = html.index('id="enter-hands"')
+    hands = html[start:html.index("</div>\n\n", start)]
+    assert hands.count("<form ") == 1 and hands.count("</form>") == 1
+    assert re.findall(r'<button type="submit" name="player" value="(p\d)">Save (\w+)\'s hand', hands) == [
+        ("p1", "Ola"), ("p2", "Kuba")]
+    state = table_state(app, token)
+    boxes = {seat: re.findall(rf'name="cards_{seat}" value="([\w-]+)"', hands) for seat in ("p1", "p2")}
+    assert boxes == state["unplayed"]
+    ticked = {"cards_p1": state["unplayed"]["p1"][:1], "cards_p2": state["unplayed"]["p2"][2:5]}
+    answer = act(browser, token, {"type": "hand", "player": "p2", **ticked})
+    assert answer.status_code == 200 and "Enter Kuba's hand (3 of 3 entered)" in text(answer)
+    assert table_state(app, token)["hands"] == {"p1": [], "p2": state["unplayed"]["p2"][2:5]}
+    saved = re.findall(r'name="cards_p2" value="([\w-]+)" checked', text(answer))
+    assert saved == state["unplayed"]["p2"][2:5]

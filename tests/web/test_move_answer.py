@@ -1,0 +1,73 @@
+"""The answer to a move posted through the table page (htmx): its forms (written by
+``table_form_start``) carry this session's CSRF token and a fresh key each, work as plain forms too,
+and the answer is gzipped (companion/web.py, ISA-L) for a phone that takes gzip."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+
+from companion import web
+
+_FORMS = re.compile(r"<form .*?</form>", re.S)
+_KEYS = re.compile(r'name="idempotency_key" value="([^"]*)"')
+_CSRF = re.compile(r'name="csrf_token" value="([^"]*)"')
+
+
+def _move(browser, token: str, version: int, points: list[str], encoding: str = "identity"):
+    return browser.post(
+        f"/t/{token}/act", {"version": str(version), "points": points}, htmx=True, headers={"Accept-Encoding": encoding}
+    )
+
+
+def test_a_move_answers_with_forms_that_each_carry_the_session_token_and_their_own_key(browser):
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
+    first = _move(browser, token, 0, ["3", "4"]).get_data(as_text=True)
+    answer = _move(browser, token, 1, ["5", "6"]).get_data(as_text=True)
+    forms = _FORMS.findall(answer)
+    # the next round, the referee's Undo beside the notice, and the score pad's Finish
+    actions = [re.search(r'action="([^"]+)"', form).group(1) for form in forms]
+    assert actions == [f"/t/{token}/act", f"/t/{token}/undo", f"/t/{token}/finish"]
+    for form, action in zip(forms, actions, strict=True):
+        assert form.startswith(
+            f'<form method="post" action="{action}" class="'
+        ) and f'hx-post="{action}" hx-target="#live" hx-swap="outerHTML">' in form
+        assert _CSRF.findall(form) == [browser.csrf]
+        assert 'name="version" value="2"' in form
+    keys = _KEYS.findall(answer)
+    assert len(keys) == 3 == len(set(keys)) and set(keys).isdisjoint(_KEYS.findall(first))
+    assert "<strong>Recorded.</strong> Round 2: Ola 5, Kuba 6." in answer
+    # the Undo form of the answer, sent twice as a plain form (no JavaScript): one round taken back
+    undo = dict(re.findall(r'name="(csrf_token|version|idempotency_key)" value="([^"]*)"', forms[1]))
+    for _ in range(2):
+        taken = browser.client.post(f"/t/{token}/undo", data=undo)
+        assert taken.status_code == 303
+    page = browser.get(f"/t/{token}").get_data(as_text=True)
+    assert 'data-version="3"' in page and ">3<" in page and ">5<" not in page
+
+
+def test_a_move_answer_is_gzipped_for_a_phone_that_takes_it(browser):
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
+    plain = _move(browser, token, 0, ["3", "4"])
+    squeezed = _move(browser, token, 1, ["5", "6"], encoding="gzip")
+    assert plain.headers.get("Content-Encoding") is None
+    assert squeezed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in squeezed.headers["Vary"]
+    assert int(squeezed.headers["Content-Length"]) == len(squeezed.data) < len(plain.data) / 2
+    html = gzip.decompress(squeezed.data).decode()  # checks the CRC-32 and the length too
+    assert html.startswith('<section id="live"') and "Round 2: Ola 5, Kuba 6." in html
+    assert squeezed.headers["Vary"] == plain.headers["Vary"]
+    assert squeezed.headers["Content-Security-Policy"] == plain.headers["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("vary", [None, "HX-Request", "HX-Request, Accept-Encoding", "cookie, accept-language"])
+def test_naming_a_header_in_vary_writes_what_werkzeugs_set_would(vary):
+    from flask import Response
+
+    ours, theirs = Response(), Response()
+    if vary:
+        ours.headers["Vary"] = theirs.headers["Vary"] = vary
+    web.add_vary(ours, "Accept-Language", "Cookie")
+    theirs.vary.update(("Accept-Language", "Cookie"))
+    assert ours.headers["Vary"] == theirs.headers["Vary"]
