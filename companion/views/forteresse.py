@@ -31,6 +31,7 @@ OUTCOME_WORDS = {"wall_destroyed": N_("Wall destroyed at …"), "besieged_killed
                  "wall": N_("Wall."), "miss": N_("Miss.")}
 MARKS = ("empty", "wall", "besieged")
 _GRID = tuple(tuple(f"{column}{row}" for column in forteresse.COLUMNS) for row in forteresse.ROWS)
+_FIRING_GRID = tuple(tuple((cell, cell not in forteresse.FORTRESS) for cell in row) for row in _GRID)  # (cell, firing)
 FORTRESS_CELLS = tuple(forteresse.sort_cells(forteresse.FORTRESS))
 # The help page's diagram: a corner, a cell beside a corner and the middle of a side.
 EXAMPLE_FIRING_CELLS = ("A1", "G2", "D7")
@@ -281,9 +282,9 @@ def board(*, walls=(), besieged=(), destroyed=(), killed=(), known_walls=(), kno
              **{cell: "destroyed" for cell in destroyed}, **{cell: "killed" for cell in killed}}
     shots = {shot["from"]: Shot(shot["weapon"], shot["direction"]) for shot in used}
     free = frozenset(free) if free is not None else frozenset()
-    return Board(Row(Cell(cell, cell not in forteresse.FORTRESS, marks.get(cell), shots.get(cell), cell in free,
-                            cell == aim, cell in trail)
-                       for cell in row) for row in _GRID)
+    new = tuple.__new__  # Cell's own __new__ is a Python call per cell: 98 a move
+    return Board([Row([new(Cell, (cell, firing, marks.get(cell), shots.get(cell), cell in free, cell == aim,
+                                  cell in trail)) for cell, firing in row]) for row in _FIRING_GRID])
 
 
 @bp.app_template_global("forteresse_table")
