@@ -359,19 +359,20 @@ def view(state: dict, viewer: str) -> dict:
     finished = state["phase"] == "finished"
     own = state["mode"] == "phones" and viewer in SEATS and current["setups"][viewer] is not None
     facts = _facts(current["shots"])
+    counts = {seat: _counts(current, seat) for seat in SEATS}
     return {
         "game": "forteresse", "viewer": viewer, "mode": state["mode"], "names": dict(state["names"]),
         "phase": state["phase"], "round": current["number"], "rounds_in_game": ROUNDS,
         "first": current["first"], "turn": state["turn"],
         "set_up": {seat: state["mode"] == "paper" or current["setups"][seat] is not None for seat in SEATS},
         "stopped": {seat: _stopped(current, seat, facts) for seat in SEATS},
-        "counts": {seat: _counts(current, seat) for seat in SEATS},
+        "counts": counts,
         "free_firing_cells": {seat: _free_firing_cells(current, seat) for seat in SEATS},
         "shots": _shot_copies(current["shots"]),
         "attacks": {seat: attack_record(current["shots"], seat) for seat in SEATS},
         "history": [{"number": done["number"], "first": done["first"], "shots": _shot_copies(done["shots"])}
                     for done in state["rounds"][:-1]],
-        "sheet": _sheet(state),
+        "sheet": _sheet(state, counts),
         "fortress": _fortress_view(current, viewer) if own else None,
         "reveal": _reveal(state) if finished and state["mode"] == "phones" else None,
     }
@@ -869,20 +870,26 @@ def _facts(shots: list[dict]) -> dict:
 
 
 def _counts(current: dict, seat: str) -> dict:
-    own = [shot for shot in current["shots"] if shot["shooter"] == seat]
-    return {
-        "killed": _kills(current, seat),
-        "walls_destroyed": sum(1 for shot in own if shot["outcome"] == "wall_destroyed"),
-        "cannons": sum(1 for shot in own if shot["weapon"] == "cannon"),
-        "rifles": sum(1 for shot in own if shot["weapon"] == "rifle"),
-        "shots": len(own),
-    }
+    """What ``seat``'s shots of a round did, counted in one pass over them."""
+    killed = walls = cannons = rifles = shots = 0
+    for shot in current["shots"]:
+        if shot["shooter"] == seat:
+            shots += 1
+            outcome, weapon = shot["outcome"], shot["weapon"]
+            killed += outcome == "besieged_killed"
+            walls += outcome == "wall_destroyed"
+            cannons += weapon == "cannon"
+            rifles += weapon == "rifle"
+    return {"killed": killed, "walls_destroyed": walls, "cannons": cannons, "rifles": rifles, "shots": shots}
 
 
-def _sheet(state: dict) -> dict:
-    """The score sheet so far: each round's kills, cannons, rifles and points, totals, winner at the end."""
-    tallies = [{seat: {key: counts[key] for key in ("killed", "cannons", "rifles")}
-                for seat, counts in ((seat, _counts(played, seat)) for seat in SEATS)} for played in state["rounds"]]
+def _sheet(state: dict, counts: dict | None = None) -> dict:
+    """The score sheet so far: each round's kills, cannons, rifles and points, totals, winner at the end.
+    ``counts``: the current round's ``_counts`` of each seat, when the caller has them already."""
+    last = state["rounds"][-1]
+    tallies = [{seat: {key: tally[key] for key in ("killed", "cannons", "rifles")}
+                for seat, tally in ((seat, counts[seat] if counts is not None and played is last
+                                     else _counts(played, seat)) for seat in SEATS)} for played in state["rounds"]]
     score = score_game(tallies)
     rounds = [{seat: {**tally[seat], "points": points[seat]} for seat in SEATS}
               for tally, points in zip(tallies, score["rounds"], strict=True)]
