@@ -474,6 +474,9 @@ def _lay_soldiers(view: dict, situation: dict, args) -> None:
     for side in SIDES:
         if len(laid[side]) > size:
             raise RuleError("too_many_soldiers", _TOO_MANY[side], count=size, laid=len(laid[side]))
+    # Whose soldier comes next, set before the tap is read: a refused tap (a suit without its rank, a
+    # card already in the battle) leaves the picker on screen for the same soldier.
+    view["next"] = _next_side(laid, size)
     if view["do"] == "lay":
         _turn_over(laid, size, args)
     elif view["do"] == "back":

@@ -38,11 +38,13 @@ def test_one_battle_adjudicated_on_a_phone(server, phone):
     expect(phone.locator("#allowed")).to_contain_text("Allowed. Each side lays 2 soldiers")
     expect(phone.locator("#verdict")).to_have_count(0)  # nobody has shown a card yet
 
-    for rank, suit in [("7", "spades"), ("A", "diamonds"), ("K", "hearts"), ("2", "clubs")]:
-        # Two taps a soldier: the rank, then the suit, which lays the card at once.
+    for rank, suit, symbol in [("7", "spades", "♠"), ("A", "diamonds", "♦"), ("K", "hearts", "♥"), ("2", "clubs", "♣")]:
+        # Two taps a soldier: the rank, then the suit, which lays the card at once. The next rank is
+        # tapped on the answer, as a person does (a tap on the page it replaces would be lost).
         picker = phone.locator(".card-picker.quick")
         picker.locator(".picker-ranks label", has_text=re.compile(f"^{rank}$")).click()
         picker.locator(".picker-suits button", has_text=suit).click()
+        expect(phone.locator("#slots")).to_contain_text(rank + symbol)
     expect(phone.locator("#slots")).to_contain_text("Pair 2: K♥ against 2♣")
     expect(phone.locator("#battle-result")).to_have_text("The attacker wins the battle and takes the 9♥.")
     expect(phone.locator("#moves li")).to_have_text(

@@ -99,6 +99,22 @@ def test_a_tapped_suit_lays_the_soldier_at_once(browser):
     assert 'name="pick_suit" value="H"' in page and "Pair 1: Q♥ against —" in _words(page)
 
 
+@pytest.mark.parametrize(
+    ("tapped", "refusal"),
+    [
+        ({"pick_suit": "D"}, "Pick the card's rank as well as its suit."),  # the rank's tap came too late
+        ({"pick_rank": "7", "pick_suit": "S"}, "The 7 of spades is already in this battle"),
+    ],
+)
+def test_a_refused_soldier_leaves_the_picker_for_the_same_soldier(browser, tapped, refusal):
+    page = _battle(browser, do="lay", a_soldiers="7S", **tapped)
+    words = _words(page)
+    assert refusal in words and "Pair 1: 7♠ against —" in words
+    # The two-tap picker is still there for the defender's soldier: it used to vanish, leaving only typing.
+    assert "Turn over the defender's soldier 1: its rank, then its suit" in words
+    assert 'name="pick_suit" value="D"' in page
+
+
 def test_soldiers_turned_over_one_by_one_alternate_and_give_the_verdict(browser):
     page = _battle(browser, do="lay", pick_rank="7", pick_suit="S")
     assert "Pair 1: 7♠ against —" in _words(page)
