@@ -46,7 +46,7 @@ def bare_app():
     """The framework's floor: Flask answering a small page, a 304 and a form post."""
     from flask import Flask, request
 
-    app = Flask("bare")
+    app = Flask("bare", template_folder=None)  # no templates: nothing to compile before serving
 
     @app.get("/")
     def page():
