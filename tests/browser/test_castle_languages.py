@@ -50,6 +50,13 @@ def test_castles_table_and_calculator_in_the_phones_language_at_360_px(server, c
     expect(page.locator("#last-move")).to_contain_text(words["last"])
     expect(page.locator('button.pile[value="C2"] .pile-height')).to_have_text(words["height"])
     assert_fits(page, f"castle table after a move, {lang}")
+    # Not just fitting, with room to spare: "valeur 11" once filled its pile to the last pixel
+    # and wrapped or not from one run to the next.
+    spare = page.evaluate("""() => Math.min(...[...document.querySelectorAll('button.pile .pile-value')].map(value => {
+        const pile = value.closest('button'), style = getComputedStyle(pile);
+        return pile.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+            - value.getBoundingClientRect().width; }))""")
+    assert spare >= 2, f"a pile's value has {spare:.1f}px to spare ({lang})"
 
     page.goto(f"{server}/castle/calculator?{FULL}&card=9S")
     expect(page.locator(".verdict")).to_contain_text(words["verdict"])
