@@ -680,18 +680,23 @@ def _apply_hand(state: dict, player: str, cards: object) -> dict:
     chosen = [_find_card(state, player, wanted) for wanted in cards]
     if len(set(chosen)) != len(chosen):
         raise RuleError("same_card", N_("The same card was chosen twice: choose each card once."), "cards")
-    state["hands"][player], state["hidden"][player] = chosen, size - len(chosen)
+    _set(state, "hands", player, chosen)
+    _set(state, "hidden", player, size - len(chosen))
     return state
 
 
 def _copy(state: dict) -> dict:
-    """A copy ``apply`` may change: every dict and list an action changes is copied; a card, once
-    made, is never changed, so the cards are shared (a move costs the same late in a match)."""
-    copied = dict(state, cards=dict(state["cards"]), board=dict(state["board"]), hidden=dict(state["hidden"]),
-                  totals=dict(state["totals"]), results=list(state["results"]))
-    for key in ("unplayed", "hands", "captured", "set_aside"):
-        copied[key] = {player: list(cards) for player, cards in state[key].items()}
-    return copied
+    """A state ``apply`` may change at its top level only: it shares every dict and list with the
+    state it was given, and what an action changes is replaced, not changed in place (``_set``), so
+    the parts it leaves alone (the cards, the other players' lists, the games before) stay shared
+    and the store writes only the new parts (``SHARED_STATES``)."""
+    return dict(state)
+
+
+def _set(state: dict, key: str, player: str, value: object) -> None:
+    """``state[key][player] = value`` on a state ``apply`` is making: the dict of every player's is
+    replaced by a new one, and the other players' values stay shared with the state before."""
+    state[key] = {**state[key], player: value}
 
 
 def _apply_play(state: dict, action: dict) -> dict:
@@ -707,8 +712,9 @@ def _apply_play(state: dict, action: dict) -> dict:
     held = {"owner": player, "edges": card["edges"], "card": card["id"], "name": card["name"],
             **({"typed": True} if card.get("typed") else {})}
     result = play(state["board"], state["seats"], state["size"], cell, held)
-    for taken in result["captured"]:
-        state["captured"][player].append(state["board"][taken]["card"])
+    if result["captured"]:
+        _set(state, "captured", player,
+             state["captured"][player] + [state["board"][taken]["card"] for taken in result["captured"]])
     state["board"] = result["board"]
     state["last"] = {"player": player, "cell": cell, "card": card, "steps": result["steps"],
                      "captured": result["captured"], "passed": []}
@@ -724,16 +730,20 @@ def _take_card(state: dict, player: str, action: dict) -> dict:
         card_id = _find_card(state, player, action["card"])
     else:
         card_id = _typed_card(state, player, validate_edges(action["edges"], "edges"))
-    hand = state["hands"][player]
+    hand, hidden = state["hands"][player], state["hidden"][player]
     if card_id in hand:
-        hand.remove(card_id)
-    elif state["hidden"][player]:
-        state["hidden"][player] -= 1  # it was a card of the hand not entered
+        hand = [held for held in hand if held != card_id]
+        _set(state, "hands", player, hand)
+    elif hidden:
+        hidden -= 1  # it was a card of the hand not entered
     else:
         raise _not_in_hand(state, player, card_id)
-    state["unplayed"][player].remove(card_id)
-    if len(state["unplayed"][player]) > _hand_size(state, player):
-        state["hidden"][player] += 1  # the card drawn is not known until it is entered
+    unplayed = [left for left in state["unplayed"][player] if left != card_id]
+    _set(state, "unplayed", player, unplayed)
+    if len(unplayed) > len(hand) + hidden:
+        hidden += 1  # the card drawn is not known until it is entered
+    if hidden != state["hidden"][player]:
+        _set(state, "hidden", player, hidden)
     return state["cards"][card_id]
 
 
@@ -769,14 +779,14 @@ def _typed_card(state: dict, player: str, edges: list[int]) -> str:
         held = ", ".join(state["cards"][card]["name"] for card in hand)
         raise RuleError("not_in_hand", N_("No card %(numbers)s is in %(player)s's hand, which holds %(held)s."), "edges",
                         numbers=_numbers(edges), player=state["names"][player], held=held)
-    unplayed = state["unplayed"][player]
     set_aside = unknown[-1]
-    state["set_aside"][player].append(set_aside)
+    _set(state, "set_aside", player, [*state["set_aside"][player], set_aside])
     typed = sum(1 for card in state["cards"].values() if card["owner"] == player and card.get("typed"))
     card_id = f"{player}-t{typed + 1}"
-    state["cards"][card_id] = {"id": card_id, "owner": player, "name": f"Card {_numbers(edges)}",
-                               "edges": edges, "typed": True}
-    unplayed[unplayed.index(set_aside)] = card_id  # the typed card takes the place of the card set aside
+    state["cards"] = {**state["cards"], card_id: {"id": card_id, "owner": player, "name": f"Card {_numbers(edges)}",
+                                                  "edges": edges, "typed": True}}
+    # The typed card takes the place of the card set aside.
+    _set(state, "unplayed", player, [card_id if held == set_aside else held for held in state["unplayed"][player]])
     return card_id
 
 
@@ -799,10 +809,9 @@ def _end_game(state: dict) -> dict:
     captured = {player: len(state["captured"][player]) for player in state["players"]}
     result = score(state["size"], state["board"], captured)
     result["scores"] = {player: result["scores"][player] for player in state["players"]}
-    for player in state["players"]:
-        state["totals"][player] += result["scores"][player]["total"]
+    state["totals"] = {player: total + result["scores"][player]["total"] for player, total in state["totals"].items()}
     state["over"], state["result"] = True, result
-    state["results"].append({"game": state["game"], "starter": state["starter"], **result})
+    state["results"] = [*state["results"], {"game": state["game"], "starter": state["starter"], **result}]
     if state["game"] == GAMES_IN_MATCH:
         state["match_over"], state["match_winner"] = True, winner(state["totals"])
     return state

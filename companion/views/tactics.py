@@ -573,7 +573,7 @@ def _board_cell(size: int, screen_row: int, screen_column: int, right, down) -> 
 
 # Cards made of the view's dicts, by the dict's identity: a state's cards and the cards laid on its
 # board are never changed once made and are shared by the states that follow (companion/rules/tactics.py,
-# _copy), so a table's cards are made once, not on every move. The dict is kept with its card, so
+# apply), so a table's cards are made once, not on every move. The dict is kept with its card, so
 # that its identity is not given to another while it is here.
 _CARDS: dict[int, tuple[dict, Card]] = {}
 CARDS_KEPT = 8192
