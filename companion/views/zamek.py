@@ -9,6 +9,8 @@ works without JavaScript and its address can be shared.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import NamedTuple
 
 from flask import Blueprint, render_template, request, session
 from flask_babel import gettext
@@ -18,6 +20,7 @@ from companion.games import Game
 from companion.i18n import say
 from companion.rules import zamek
 from companion.rules.errors import N_, Message, RuleError, versus
+from companion.templating import keyed_as_they_are
 from companion.web import render
 
 bp = Blueprint("zamek", __name__, url_prefix="/zamek")
@@ -209,10 +212,57 @@ def place_rows(positions, chosen) -> list[tuple[int, str, int | None]]:
              mine if mine is not None and first <= mine < first + 5 else None) for first in range(1, 46, 5)]
 
 
-@bp.app_template_filter("zamek_picture")
-def picture_filter(number: int, deck: dict) -> str | None:
-    """The picture a card shows in this deck (knight, princess, king, queen, wizard) or None."""
-    return zamek.picture(deck, number)
+@keyed_as_they_are
+class Cards(tuple):
+    """A castle's cards as ``(number, picture or None)`` pairs: their own key for ``once``."""
+
+    __slots__ = ()
+
+
+@keyed_as_they_are
+class Side(NamedTuple):
+    """One castle as the table draws it, in plain values: its own key for ``once``, so that a move
+    redraws only the castles it changed (the one it built, the two whose turn marker moved)."""
+
+    name: str
+    active: bool
+    elements: int
+    wizard: str | None  # "wizard" (held), "used", or None (not held, or the basic game)
+    total: int | None  # the extended game's points, once it is over
+    cards: Cards
+    members: tuple | None  # ``(name, captain, voted)`` of each member in a game of teams, else None
+
+
+@bp.app_template_global("zamek_table")
+def table_drawing(view: dict) -> dict:
+    """What ``_table.html`` draws a table's view with, worked out here rather than in Jinja: each
+    player's name by seat, each castle as a ``Side``, whether the referee may enter a whole turn in
+    one tap (not for a team whose members vote), and the numbers not seen yet and in the box."""
+    extended, scores, teams = view["variant"] == "extended", view["scores"], view["teams"]
+    castles = [
+        Side(player["name"], player["seat"] == view["turn"], player["elements"],
+             ("used" if player["wizard_used"] else "wizard") if player["holds_wizard"] and extended else None,
+             scores[player["seat"]]["total"] if scores else None,
+             cards(player["castle"], view["deck"]),
+             tuple([(member["name"], member["captain"], member.get("voted", False)) for member in player["members"]])
+             if teams else None)
+        for player in view["players"]
+    ]
+    turn = next((player for player in view["players"] if player["seat"] == view["turn"]), None)
+    return {
+        "names": {player["seat"]: player["name"] for player in view["players"]},
+        "castles": castles,
+        "quick": not (teams and turn is not None and turn["members"]),
+        "unseen": " ".join(map(str, view["unseen"])),
+        "box": " ".join(map(str, view["box"])),
+    }
+
+
+@bp.app_template_global("zamek_cards")
+def cards(numbers: list[int], deck: dict) -> Cards:
+    """A castle's numbers with the picture each shows in this deck."""
+    pictures = _pictures(deck["king"], deck["queen"], deck["wizard"], tuple(deck["knights"]), tuple(deck["princesses"]))
+    return Cards([(number, pictures.get(number)) for number in numbers])
 
 
 @bp.app_template_filter("zamek_picture_name")
@@ -352,6 +402,14 @@ def _vote_action(form: dict) -> dict:
     if form.get("stage") == "position":
         return {"type": "vote", "stage": "position", "position": _whole(form.get("position"), "position", "place")}
     return {"type": "vote", "stage": form.get("stage"), "choice": form.get("choice")}
+
+
+@lru_cache(maxsize=64)
+def _pictures(king: int, queen: int, wizard: int, knights: tuple[int, ...], princesses: tuple[int, ...]) -> dict:
+    """The picture of each card that has one, in the deck of these figures and groups."""
+    deck = {"king": king, "queen": queen, "wizard": wizard, "knights": knights, "princesses": princesses}
+    return {number: shown for number in range(zamek.TILE, zamek.HIGHEST + 1)
+            if (shown := zamek.picture(deck, number)) is not None}
 
 
 def _named_deck() -> dict:
