@@ -70,7 +70,8 @@ def test_a_tracked_play_shows_each_step_the_capture_and_whose_turn(browser):
     assert response.status_code == 200 and html.lstrip().startswith('<section id="live"')
     # Whatever seat the second player has, one of the 9s meets the 1 facing it.
     assert "9 vs 1 → capture B2" in html
-    assert "Captured 1: B2, now empty." in html and f"{second} has taken 1 card this game." in html
+    # Two sentences, with a space between them.
+    assert f"Captured 1: B2, now empty. {second} has taken 1 card this game.</p>" in html
     assert mover(html) == first
     assert re.search(rf"<th scope=\"row\">.*?{second}.*?</th>\s*<td>\d+</td><td>\d+</td><td>1</td>", html, re.S)
     assert f"<strong>Recorded.</strong> {second} plays" in html and "captures B2" in html
