@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 from jinja2.filters import do_int
+from markupsafe import Markup
 
 from companion import schemas
 from companion.games import Game
@@ -44,27 +45,38 @@ def table_drawing(view: dict, kept: dict, refused: bool) -> dict:
     - ``correcting``: the round being corrected (chosen by tapping its number, ``?correct=N``, or
       kept from a refused correction), else 0;
     - ``names``: the players' names as the page says them, and ``leaders``, those leading, joined;
-    - ``tens``: each full ten of rounds as (its first round, its points, its rounds corrected), drawn
-      once for good; ``last_rows``: the rounds after them as (number, points, corrected), drawn row by
-      row, a row once for good, so that a move draws only its own new row;
     - ``fields``: the referee's points fields as (position, name, value, negative): the refused round's
       input again, else the round being corrected, else empty.
     """
-    rounds, corrected = view["rounds"], view["corrected"]
+    rounds = view["rounds"]
     correcting = do_int(kept.get("round") or request.args.get("correct") or 0, 0) if view["can_act"] else 0
     correcting = correcting if 1 <= correcting <= len(rounds) else 0
     names = tuple([say_name(name) for name in view["players"]])
-    full = len(rounds) - len(rounds) % 10
     return {
         "correcting": correcting,
         "names": names,
         "leaders": ", ".join([say_name(name) for name in view["leaders"]]),
-        "tens": [(first + 1, Rows([Points(points) for points in rounds[first:first + 10]]),
-                  Rounds([number for number in corrected if first < number <= first + 10]))
-                 for first in range(0, full, 10)],
-        "last_rows": [(number, Points(rounds[number - 1]), number in corrected) for number in range(full + 1, len(rounds) + 1)],
         "fields": _fields(names, kept, refused, rounds[correcting - 1] if correcting else []) if view["can_act"] else [],
     }
+
+
+@bp.app_template_global("scorepad_rows")
+def rows(ten_rounds, round_row, view: dict, show_url: str, correcting: int) -> Markup:
+    """The rows of the rounds: each full ten drawn by ``ten_rounds`` from (its first round, its points,
+    its rounds corrected), for good; the rounds after them row by row by ``round_row`` (both macros
+    kept by ``once``), a row for good, so that a move draws only its own new row. Called from here
+    rather than from Jinja loops: a long evening has a dozen tens and rows on every move."""
+    rounds, corrected, can_act = view["rounds"], view["corrected"], view["can_act"]
+    full = len(rounds) - len(rounds) % 10
+    drawn = [
+        ten_rounds(first, Rows(map(Points, rounds[first - 1:first + 9])), show_url, can_act,
+                   Rounds([number for number in corrected if first <= number < first + 10]),
+                   correcting if first <= correcting < first + 10 else 0)
+        for first in range(1, full + 1, 10)
+    ]
+    drawn += [round_row(number, Points(rounds[number - 1]), show_url, can_act, number in corrected, number == correcting)
+              for number in range(full + 1, len(rounds) + 1)]
+    return Markup("").join(drawn)
 
 
 def _fields(names: tuple[str, ...], kept: dict, refused: bool, correcting: list[int]) -> list[tuple]:
