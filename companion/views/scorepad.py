@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, request
+from jinja2.filters import do_int
+from markupsafe import Markup
 
 from companion import schemas
 from companion.games import Game
+from companion.i18n import say_name
 from companion.rules import scorepad
 from companion.rules.errors import N_, RuleError
 from companion.templating import keyed_as_they_are
@@ -14,20 +17,82 @@ bp = Blueprint("scorepad", __name__, url_prefix="/scorepad")
 
 
 @keyed_as_they_are
-class Rows(tuple):
-    """Ten rounds' points, each a tuple of whole numbers: their own key for ``once``."""
+class Points(tuple):
+    """One round's points, whole numbers in the players' order: their own key for ``once``."""
 
     __slots__ = ()
 
 
-@bp.app_template_global("scorepad_tens")
-def tens(rounds: list[list[int]], corrected: list[int]) -> list[tuple[int, Rows, tuple[int, ...]]]:
-    """The rounds ten at a time, each as plain values (its first round, its points, its rounds that
-    were corrected): what ``_table.html`` draws a ten with, as a key ``once`` reads at once instead
-    of taking ten lists apart on every move; a long evening redraws only its newest ten."""
-    return [(first + 1, Rows([tuple(points) for points in rounds[first:first + 10]]),
-             tuple([number for number in corrected if first < number <= first + 10]))
-            for first in range(0, len(rounds), 10)]
+@keyed_as_they_are
+class Rows(tuple):
+    """Ten rounds' points, each a ``Points``: their own key for ``once``."""
+
+    __slots__ = ()
+
+
+@keyed_as_they_are
+class Rounds(tuple):
+    """Round numbers (1 first): their own key for ``once``."""
+
+    __slots__ = ()
+
+
+@bp.app_template_global("scorepad_table")
+def table_drawing(view: dict, kept: dict, refused: bool) -> dict:
+    """What ``_table.html`` draws a pad with, worked out here rather than in Jinja, as plain values
+    that are keys ``once`` reads at once:
+
+    - ``correcting``: the round being corrected (chosen by tapping its number, ``?correct=N``, or
+      kept from a refused correction), else 0;
+    - ``names``: the players' names as the page says them, and ``leaders``, those leading, joined;
+    - ``fields``: the referee's points fields as (position, name, value, negative): the refused round's
+      input again, else the round being corrected, else empty.
+    """
+    rounds = view["rounds"]
+    correcting = do_int(kept.get("round") or request.args.get("correct") or 0, 0) if view["can_act"] else 0
+    correcting = correcting if 1 <= correcting <= len(rounds) else 0
+    names = tuple([say_name(name) for name in view["players"]])
+    return {
+        "correcting": correcting,
+        "names": names,
+        "leaders": ", ".join([say_name(name) for name in view["leaders"]]),
+        "fields": _fields(names, kept, refused, rounds[correcting - 1] if correcting else []) if view["can_act"] else [],
+    }
+
+
+@bp.app_template_global("scorepad_rows")
+def rows(ten_rounds, round_row, view: dict, show_url: str, correcting: int) -> Markup:
+    """The rows of the rounds: each full ten drawn by ``ten_rounds`` from (its first round, its points,
+    its rounds corrected), for good; the rounds after them row by row by ``round_row`` (both macros
+    kept by ``once``), a row for good, so that a move draws only its own new row. Called from here
+    rather than from Jinja loops: a long evening has a dozen tens and rows on every move."""
+    rounds, corrected, can_act = view["rounds"], view["corrected"], view["can_act"]
+    full = len(rounds) - len(rounds) % 10
+    drawn = [
+        ten_rounds(first, Rows(map(Points, rounds[first - 1:first + 9])), show_url, can_act,
+                   Rounds([number for number in corrected if first <= number < first + 10]),
+                   correcting if first <= correcting < first + 10 else 0)
+        for first in range(1, full + 1, 10)
+    ]
+    drawn += [round_row(number, Points(rounds[number - 1]), show_url, can_act, number in corrected, number == correcting)
+              for number in range(full + 1, len(rounds) + 1)]
+    return Markup("").join(drawn)
+
+
+def _fields(names: tuple[str, ...], kept: dict, refused: bool, correcting: list[int]) -> list[tuple]:
+    """Each player's points field as (position, name, value, negative): a refused round's input as
+    typed (its ± toggles as they were), else the points of the round being corrected (a negative one
+    shown as its size, its toggle on), else empty."""
+    shown = kept.get("points", []) if refused else correcting
+    shown = [shown] if isinstance(shown, str) else shown
+    negative = kept.get("minus", []) if refused else []
+    negative = [negative] if isinstance(negative, str) else negative
+    fields = []
+    for index, name in enumerate(names):
+        value = shown[index] if len(shown) > index else ""
+        number = isinstance(value, int | float) and not refused
+        fields.append((index, name, abs(value) if number else value, str(index) in negative or (number and value < 0)))
+    return fields
 
 
 def _options(form: dict) -> dict:

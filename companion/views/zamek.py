@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from flask import Blueprint, render_template, request, session
 from flask_babel import gettext
+from markupsafe import Markup
 
 from companion import api, schemas
 from companion.games import Game
@@ -202,14 +203,18 @@ def zamek_phone(table, link) -> dict | None:
 
 
 @bp.app_template_global("zamek_place_rows")
-def place_rows(positions, chosen) -> list[tuple[int, str, int | None]]:
-    """The table layout's 45 places in rows of five, each as plain values (its first place, which of
-    its five still hold a card as ``"10110"``, the chosen place if it is in this row): what the row
-    draws, as a key ``once`` reads at once, so that a move redraws only the row whose place it emptied."""
+def place_rows(place_row, positions, mode: str, chosen) -> Markup:
+    """The table layout's 45 places in rows of five, each drawn by ``place_row`` (a macro kept by
+    ``once``) from plain values: its first place, which of its five still hold a card as ``"10110"``,
+    the mode, and the chosen place if it is in this row; a move redraws only the row whose place it
+    emptied. Called from here rather than from a Jinja loop: nine rows on every move of a referee."""
     held = set(positions)
+    marks = "".join(["1" if place in held else "0" for place in zamek.POSITIONS])
     mine = chosen if type(chosen) is int else None
-    return [(first, "".join("1" if place in held else "0" for place in range(first, first + 5)),
-             mine if mine is not None and first <= mine < first + 5 else None) for first in range(1, 46, 5)]
+    return Markup("").join([
+        place_row(first, marks[first - 1:first + 4], mode, mine if mine is not None and first <= mine < first + 5 else None)
+        for first in range(1, len(zamek.POSITIONS) + 1, 5)
+    ])
 
 
 @keyed_as_they_are
@@ -238,21 +243,24 @@ def table_drawing(view: dict) -> dict:
     """What ``_table.html`` draws a table's view with, worked out here rather than in Jinja: each
     player's name by seat, each castle as a ``Side``, whether the referee may enter a whole turn in
     one tap (not for a team whose members vote), and the numbers not seen yet and in the box."""
-    extended, scores, teams = view["variant"] == "extended", view["scores"], view["teams"]
-    castles = [
-        Side(player["name"], player["seat"] == view["turn"], player["elements"],
-             ("used" if player["wizard_used"] else "wizard") if player["holds_wizard"] and extended else None,
-             scores[player["seat"]]["total"] if scores else None,
-             cards(player["castle"], view["deck"]),
-             tuple([(member["name"], member["captain"], member.get("voted", False)) for member in player["members"]])
-             if teams else None)
-        for player in view["players"]
-    ]
-    turn = next((player for player in view["players"] if player["seat"] == view["turn"]), None)
+    extended, scores, teams, turn = view["variant"] == "extended", view["scores"], view["teams"], view["turn"]
+    pictures = _deck_pictures(view["deck"])
+    castles, quick = [], True
+    for player in view["players"]:
+        seat, members = player["seat"], player["members"]
+        castles.append(Side(
+            player["name"], seat == turn, player["elements"],
+            ("used" if player["wizard_used"] else "wizard") if player["holds_wizard"] and extended else None,
+            scores[seat]["total"] if scores else None,
+            Cards([(number, pictures.get(number)) for number in player["castle"]]),
+            tuple([(member["name"], member["captain"], member.get("voted", False)) for member in members])
+            if teams else None))
+        if teams and seat == turn and members:
+            quick = False
     return {
         "names": {player["seat"]: player["name"] for player in view["players"]},
         "castles": castles,
-        "quick": not (teams and turn is not None and turn["members"]),
+        "quick": quick,
         "unseen": " ".join(map(str, view["unseen"])),
         "box": " ".join(map(str, view["box"])),
     }
@@ -261,7 +269,7 @@ def table_drawing(view: dict) -> dict:
 @bp.app_template_global("zamek_cards")
 def cards(numbers: list[int], deck: dict) -> Cards:
     """A castle's numbers with the picture each shows in this deck."""
-    pictures = _pictures(deck["king"], deck["queen"], deck["wizard"], tuple(deck["knights"]), tuple(deck["princesses"]))
+    pictures = _deck_pictures(deck)
     return Cards([(number, pictures.get(number)) for number in numbers])
 
 
@@ -402,6 +410,11 @@ def _vote_action(form: dict) -> dict:
     if form.get("stage") == "position":
         return {"type": "vote", "stage": "position", "position": _whole(form.get("position"), "position", "place")}
     return {"type": "vote", "stage": form.get("stage"), "choice": form.get("choice")}
+
+
+def _deck_pictures(deck: dict) -> dict:
+    """The picture of each card that has one in ``deck``."""
+    return _pictures(deck["king"], deck["queen"], deck["wizard"], tuple(deck["knights"]), tuple(deck["princesses"]))
 
 
 @lru_cache(maxsize=64)
