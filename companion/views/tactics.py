@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
@@ -20,7 +20,7 @@ from flask_babel import gettext
 
 from companion import api, schemas, store
 from companion.games import Game
-from companion.i18n import say_name
+from companion.i18n import current_language, say_name
 from companion.rules import tactics, tactics_balance
 from companion.rules.errors import N_, NP_, Message, RuleError, seat_name, versus
 from companion.templating import keyed_as_they_are
@@ -196,8 +196,10 @@ def seen_from(token: str):
     return redirect(url_for("tables.show", token=token), code=303)
 
 
+@lru_cache(maxsize=1024)
 def _seen_key(token: str) -> str:
-    """What the session cookie keeps of a table's link: a digest, never the link itself (a referee's can play)."""
+    """What the session cookie keeps of a table's link: a digest, never the link itself (a referee's can play);
+    worked out once per link (every move's fragment asks)."""
     return hashlib.sha256(token.encode()).hexdigest()[:16]
 
 
@@ -238,6 +240,13 @@ class Cell(NamedTuple):
     marked: bool = False
     freed: bool = False
     picked: bool = False
+
+
+@keyed_as_they_are
+class BoardRow(NamedTuple):
+    """A row of the board's cells as the screen shows them, as one key."""
+
+    cells: tuple  # Cells, left to right
 
 
 @keyed_as_they_are
@@ -286,7 +295,7 @@ def tactics_table(view: dict, seen: str, picked: object = None) -> dict:
     the board's cells row by row as the seat ``seen`` sees it (``picked``: the cell chosen in a
     refused play), and who sits on each side of the screen."""
     players = view["players"]
-    named = {player["id"]: say_name(player["name"]) for player in players}
+    named = {player["id"]: _said_name(player["name"]) for player in players}
     ids = [player["id"] for player in players]
     return {
         "named": named,
@@ -358,8 +367,8 @@ def tactics_others(hand: Cards, unplayed: Cards) -> Cards:
     return Cards(tuple(card for card in unplayed.cards if card.id not in entered))
 
 
-def tactics_board(view: dict, seen: str, picked: object = None) -> tuple[Cell, ...]:
-    """The board's cells row by row as the seat ``seen`` sees it: its own side at the bottom, and
+def tactics_board(view: dict, seen: str, picked: object = None) -> tuple[BoardRow, ...]:
+    """The board's rows of cells as the seat ``seen`` sees it: its own side at the bottom, and
     every card turned as its owner laid it (``turn`` in degrees clockwise on the screen)."""
     by_cell = {cell["cell"]: cell for row in view["rows"] for cell in row}
     seats = {player["id"]: player["seat"] for player in view["players"]}
@@ -384,7 +393,8 @@ def tactics_board(view: dict, seen: str, picked: object = None) -> tuple[Cell, .
         if name in (marked, picked) or name in freed:
             made = made._replace(marked=name == marked, freed=name in freed, picked=name == picked)
         cells.append(made)
-    return tuple(cells)
+    size = view["size"]
+    return tuple(BoardRow(tuple(cells[start:start + size])) for start in range(0, len(cells), size))
 
 
 # A cell with a card, seen from a seat, by the identity of the card laid there (a card on the board is
@@ -596,6 +606,22 @@ def _cards(cards: list[dict]) -> Cards:
     return made
 
 
+# Each player's name as the page says it, by language and name ("Player 2" in French is "Joueur 2"): a
+# table's names are said on every move.
+_NAMES: dict[tuple[str, str], str] = {}
+
+
+def _said_name(name: str) -> str:
+    """``say_name(name)``, kept per language and name."""
+    key = (current_language(), name)
+    said = _NAMES.get(key)
+    if said is None:
+        if len(_NAMES) >= CARDS_KEPT:
+            _NAMES.clear()
+        said = _NAMES[key] = say_name(name)
+    return said
+
+
 def _card(card: dict) -> Card:
     """A card of the state (in a hand, or laid: its id under ``card``) as a ``Card``."""
     kept = _CARDS.get(id(card))
@@ -609,13 +635,13 @@ def _card(card: dict) -> Card:
     return made
 
 
-def _example_card(seat: str) -> tuple[Cell]:
+def _example_card(seat: str) -> tuple[BoardRow]:
     """The help page's picture of a seat: one card laid from ``seat``, seen from S (north up),
     its edges marked T, R, B, L (top, right, bottom, left: the help page says which is which)."""
     # Translators: four letters, one a word, for a card's top, right, bottom and left.
     letters = gettext("T R B L").split()
     card = Card("", "", tuple(letters) if len(letters) == 4 else ("T", "R", "B", "L"), False)
-    return (Cell("", 3, card, 1, None, TURN_DEGREES[seat]),)
+    return (BoardRow((Cell("", 3, card, 1, None, TURN_DEGREES[seat]),)),)
 
 
 def _cell_kinds(size: int) -> dict[str, int]:
