@@ -23,6 +23,7 @@ TILE = 1  # every castle starts with the tile 1
 LOWEST, HIGHEST = 2, 46  # the numbers on the cards
 CARD_COUNT = HIGHEST - LOWEST + 1
 POSITIONS = tuple(range(1, CARD_COUNT + 1))  # places of the printed table layout
+_NUMBERS = frozenset(range(LOWEST, HIGHEST + 1))
 CASTLE_GOAL = 10  # elements, the tile included
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 VARIANTS = ("basic", "extended")
@@ -427,7 +428,7 @@ def unseen_numbers(state: dict) -> list[int]:
     known = set(state["box"]) | set(state["seen"].values()) | _placed(state["castles"])
     if state["card"]:
         known.add(state["card"]["number"])
-    return [number for number in range(LOWEST, HIGHEST + 1) if number not in known]
+    return sorted(_NUMBERS - known)
 
 
 def legal_choices(state: dict) -> list[str]:
@@ -683,7 +684,10 @@ def _read_names(raw: object) -> list[dict]:
 
 def _placed(castles: Mapping[str, list[int]]) -> set[int]:
     """Every card number in a castle."""
-    return {number for castle in castles.values() for number in castle[1:]}
+    placed: set[int] = set()
+    for castle in castles.values():
+        placed.update(castle[1:])
+    return placed
 
 
 def _check_free(castles: Mapping, box: Iterable[int], number: int) -> None:

@@ -8,7 +8,6 @@ from markupsafe import Markup
 
 from companion import schemas
 from companion.games import Game
-from companion.i18n import say_name
 from companion.rules import scorepad
 from companion.rules.errors import N_, RuleError
 from companion.templating import keyed_as_they_are
@@ -44,19 +43,16 @@ def table_drawing(view: dict, kept: dict, refused: bool) -> dict:
 
     - ``correcting``: the round being corrected (chosen by tapping its number, ``?correct=N``, or
       kept from a refused correction), else 0;
-    - ``names``: the players' names as the page says them, and ``leaders``, those leading, joined;
-    - ``fields``: the referee's points fields as (position, name, value, negative): the refused round's
+    - ``fields``: the referee's points fields as (position, player, value, negative): the refused round's
       input again, else the round being corrected, else empty.
     """
     rounds = view["rounds"]
     correcting = do_int(kept.get("round") or request.args.get("correct") or 0, 0) if view["can_act"] else 0
     correcting = correcting if 1 <= correcting <= len(rounds) else 0
-    names = tuple([say_name(name) for name in view["players"]])
     return {
         "correcting": correcting,
-        "names": names,
-        "leaders": ", ".join([say_name(name) for name in view["leaders"]]),
-        "fields": _fields(names, kept, refused, rounds[correcting - 1] if correcting else []) if view["can_act"] else [],
+        "fields": _fields(view["players"], kept, refused, rounds[correcting - 1] if correcting else [])
+        if view["can_act"] else [],
     }
 
 
@@ -79,8 +75,8 @@ def rows(ten_rounds, round_row, view: dict, show_url: str, correcting: int) -> M
     return Markup("").join(drawn)
 
 
-def _fields(names: tuple[str, ...], kept: dict, refused: bool, correcting: list[int]) -> list[tuple]:
-    """Each player's points field as (position, name, value, negative): a refused round's input as
+def _fields(players: list[str], kept: dict, refused: bool, correcting: list[int]) -> list[tuple]:
+    """Each player's points field as (position, player, value, negative): a refused round's input as
     typed (its ± toggles as they were), else the points of the round being corrected (a negative one
     shown as its size, its toggle on), else empty."""
     shown = kept.get("points", []) if refused else correcting
@@ -88,7 +84,7 @@ def _fields(names: tuple[str, ...], kept: dict, refused: bool, correcting: list[
     negative = kept.get("minus", []) if refused else []
     negative = [negative] if isinstance(negative, str) else negative
     fields = []
-    for index, name in enumerate(names):
+    for index, name in enumerate(players):
         value = shown[index] if len(shown) > index else ""
         number = isinstance(value, int | float) and not refused
         fields.append((index, name, abs(value) if number else value, str(index) in negative or (number and value < 0)))
