@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import repeat
 from typing import NamedTuple
 
 from flask import Blueprint, render_template, request, session
@@ -208,8 +209,8 @@ def place_rows(place_row, positions, mode: str, chosen) -> Markup:
     ``once``) from plain values: its first place, which of its five still hold a card as ``"10110"``,
     the mode, and the chosen place if it is in this row; a move redraws only the row whose place it
     emptied. Called from here rather than from a Jinja loop: nine rows on every move of a referee."""
-    held = set(positions)
-    marks = "".join(["1" if place in held else "0" for place in zamek.POSITIONS])
+    held = dict.fromkeys(positions, "1")
+    marks = "".join(map(held.get, zamek.POSITIONS, repeat("0")))
     mine = chosen if type(chosen) is int else None
     return Markup("").join([
         place_row(first, marks[first - 1:first + 4], mode, mine if mine is not None and first <= mine < first + 5 else None)
@@ -252,7 +253,7 @@ def table_drawing(view: dict) -> dict:
             player["name"], seat == turn, player["elements"],
             ("used" if player["wizard_used"] else "wizard") if player["holds_wizard"] and extended else None,
             scores[seat]["total"] if scores else None,
-            Cards([(number, pictures.get(number)) for number in player["castle"]]),
+            Cards(zip(player["castle"], map(pictures.get, player["castle"]), strict=True)),
             tuple([(member["name"], member["captain"], member.get("voted", False)) for member in members])
             if teams else None))
         if teams and seat == turn and members:
@@ -270,7 +271,7 @@ def table_drawing(view: dict) -> dict:
 def cards(numbers: list[int], deck: dict) -> Cards:
     """A castle's numbers with the picture each shows in this deck."""
     pictures = _deck_pictures(deck)
-    return Cards([(number, pictures.get(number)) for number in numbers])
+    return Cards(zip(numbers, map(pictures.get, numbers), strict=True))
 
 
 @bp.app_template_filter("zamek_picture_name")
