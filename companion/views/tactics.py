@@ -292,7 +292,7 @@ def tactics_table(view: dict, seen: str, picked: object = None) -> dict:
     """What the table's template draws, worked out once per rendering: each player's name as the
     page says it, number (1 to 4), entered hand and unplayed cards (``Cards``), the card last laid,
     the "Seen from" buttons' seats, the players' table's rows and the score sheet;
-    the board's cells row by row as the seat ``seen`` sees it (``picked``: the cell chosen in a
+    the board's rows (``BoardRow``) as the seat ``seen`` sees it (``picked``: the cell chosen in a
     refused play), and who sits on each side of the screen."""
     players = view["players"]
     named = {player["id"]: _said_name(player["name"]) for player in players}
@@ -313,7 +313,7 @@ def tactics_table(view: dict, seen: str, picked: object = None) -> dict:
         "hand": {player["id"]: _cards(player["hand"]) for player in players},
         "unplayed": {player["id"]: _cards(player["unplayed"]) for player in players},
         "last_card": _card(view["last"]["card"]) if view["last"] else None,
-        "cells": tactics_board(view, seen, picked),
+        "board": tactics_board(view, seen, picked),
         "sides": tactics_sides(view, seen, named),
     }
 
