@@ -855,7 +855,8 @@ def _choice_refusal(state: dict, choice: str) -> RuleError | None:
     try:
         _play(state, choice)
     except RuleError as refused:
-        return refused.at("choice")
+        refused.field = "choice"  # what ``refused.at("choice")`` says, without making and saying it again
+        return refused
     return None
 
 
