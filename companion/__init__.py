@@ -14,7 +14,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 from flask import Flask, current_app, g, url_for
-from flask.globals import _cv_request
+from flask.globals import _cv_app, _cv_request
 from markupsafe import Markup
 
 from companion import db, games, i18n, netinfo, pagecache, ratelimit, security, store, templating, web
@@ -108,11 +108,13 @@ def create_app(test_config: dict | None = None) -> Flask:
 def get_db():
     """This request's database connection: the serving thread's own (``db.thread_connection``),
     left at teardown without a transaction."""
-    from flask import current_app
-
-    if "db" not in g:
-        g.db = db.thread_connection(current_app.config["DATABASE"])
-    return g.db
+    app_ctx = _cv_app.get(None)  # the context ``g`` and ``current_app`` stand for, looked up once
+    if app_ctx is None:
+        raise RuntimeError("Working outside of application context.")
+    conn = app_ctx.g.__dict__.get("db")
+    if conn is None:
+        conn = app_ctx.g.db = db.thread_connection(app_ctx.app.config["DATABASE"])
+    return conn
 
 
 def registry() -> games.Registry:

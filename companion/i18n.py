@@ -33,6 +33,7 @@ from companion import catalogs
 from companion.rules import cards
 from companion.rules.cards import Card
 from companion.rules.errors import Either, Message, Plural, RuleError, load, seat_name
+from companion.templating import escape_text
 from companion.web import add_vary
 
 LANGUAGES = catalogs.LANGUAGES
@@ -77,7 +78,18 @@ def _install_gettext(env) -> None:
     env.install_gettext_callables(gettext=str, ngettext=str, newstyle=True)  # compiles {% trans %} newstyle
 
     def said(eval_ctx, text: str, variables: dict) -> str:
-        return (Markup(text) if eval_ctx.autoescape else text) % variables
+        if not eval_ctx.autoescape:
+            return text % variables
+        if not variables and "%" not in text:
+            return Markup(text)  # what ``Markup(text) % {}`` gives, without formatting it
+        if _PLAIN_TYPES.issuperset(map(type, variables.values())):
+            # What ``Markup(text) % variables`` gives: markupsafe wraps each value in a helper object
+            # that escapes it when formatted (a microsecond a value); text escaped here, in C,
+            # whole numbers and Markup written as they are.
+            return Markup(text % {
+                name: escape_text(value) if type(value) is str else value for name, value in variables.items()
+            })
+        return Markup(text) % variables
 
     @pass_eval_context
     def gettext(eval_ctx, string: str, /, **variables) -> str:
@@ -174,6 +186,8 @@ def _catalog() -> NullTranslations:
 
 
 _UNTRANSLATED = NullTranslations()
+# Values a sentence's parameters are often given as, which ``said`` writes without markupsafe's helpers.
+_PLAIN_TYPES = frozenset({str, int, Markup})
 
 
 def here() -> str:

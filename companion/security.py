@@ -27,6 +27,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from companion import netinfo, pagecache
 from companion.i18n import say
 from companion.rules.errors import NP_, Message
+from companion.web import add_vary
 
 CSP = "; ".join(
     [
@@ -208,6 +209,14 @@ class _SessionCookie(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def save_session(self, app: Flask, session, response) -> None:
+        if session.accessed:
+            # What Flask's own ``response.vary.add("Cookie")`` does, without reading the Vary header
+            # into a set and writing it back (about a thousand Python steps on every request).
+            add_vary(response, "Cookie")
+            session.accessed = False
+        super().save_session(app, session, response)
 
     def open_session(self, app: Flask, request):
         cookie = request.cookies.get(self.get_cookie_name(app))

@@ -71,3 +71,26 @@ def test_naming_a_header_in_vary_writes_what_werkzeugs_set_would(vary):
     web.add_vary(ours, "Accept-Language", "Cookie")
     theirs.vary.update(("Accept-Language", "Cookie"))
     assert ours.headers["Vary"] == theirs.headers["Vary"]
+
+
+
+@pytest.mark.parametrize(
+    ("vary", "named"), [(None, "Cookie"), ("HX-Request", "HX-Request, Cookie"), ("HX-Request, Cookie", "HX-Request, Cookie")]
+)
+def test_a_session_that_was_read_names_cookie_in_vary_as_flasks_own_would(app, vary, named):
+    """Castellan's session cookie names Cookie in Vary itself (``web.add_vary``): what Flask's own
+    interface writes, and nothing when the session was not read."""
+    from flask import Response, request
+    from flask.sessions import SecureCookieSessionInterface
+
+    for read in (True, False):
+        answers = []
+        for interface in (app.session_interface, SecureCookieSessionInterface()):
+            with app.test_request_context("/"):
+                opened = interface.open_session(app, request)
+                opened["csrf_form_token"] = "a token"  # a phone's session: not empty, not changed
+                opened.modified, opened.accessed = False, read
+                response = Response(headers={"Vary": vary} if vary else {})
+                interface.save_session(app, opened, response)
+                answers.append(response.headers.get("Vary"))
+        assert answers == [named if read else vary] * 2
