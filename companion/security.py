@@ -211,6 +211,8 @@ class _SessionCookie(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
     def save_session(self, app: Flask, session, response) -> None:
+        if request.path.startswith("/api/"):
+            return  # the API has no session (see ``open_session``): a program's or a phone's cookie stays as it is
         if session.accessed:
             # What Flask's own ``response.vary.add("Cookie")`` does, without reading the Vary header
             # into a set and writing it back (about a thousand Python steps on every request).
@@ -219,10 +221,13 @@ class _SessionCookie(SecureCookieSessionInterface):
         super().save_session(app, session, response)
 
     def open_session(self, app: Flask, request):
-        cookie = request.cookies.get(self.get_cookie_name(app))
         if not app.secret_key:
             return None
-        return self.session_class(session_data(app, cookie))
+        if request.path.startswith("/api/"):
+            # The JSON API is a program's, reached by the table's link alone: it never reads a session,
+            # so a cookie sent along (a browser's) is not checked, and nothing is saved (``save_session``).
+            return self.session_class()
+        return self.session_class(session_data(app, request.cookies.get(self.get_cookie_name(app))))
 
 
 SESSIONS_REMEMBERED = 4096  # cookies checked once per process: a hall of phones, each with its own
