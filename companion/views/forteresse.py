@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from companion import api, schemas
 from companion.games import Game
-from companion.i18n import say
+from companion.i18n import current_language, say
 from companion.rules import forteresse
 from companion.rules.errors import N_, Message, RuleError, versus
 from companion.templating import keyed_as_they_are
@@ -322,17 +322,46 @@ def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool)
     }
 
 
-@bp.app_template_global("forteresse_cells")
-def forteresse_cells(board_cell, row: Row, pick: bool) -> Markup:
-    """A board row's seven cells, each drawn by ``board_cell`` (a macro kept by ``once``) on its own
-    indented line: joined here rather than in a Jinja loop, which cost more than the kept cells."""
-    return Markup("".join([f"  {board_cell(cell, pick)}\n" for cell in row]))
+# A board's rows as drawn, by (language, Row, pick); and its cells, by (language, Cell, pick).
+# A finite set (49 cells, their marks and shots), emptied past _DRAWN_MAX all the same.
+_DRAWN_ROWS: dict = {}
+_DRAWN_CELLS: dict = {}
+_DRAWN_MAX = 20_000
 
 
 @bp.app_template_global("forteresse_rows")
-def forteresse_rows(board_row, rows: Board, pick: bool) -> Markup:
-    """A board's seven rows, each drawn by ``board_row`` (a macro kept by ``once``), joined here."""
-    return Markup("".join([board_row(row, pick) for row in rows]))
+def forteresse_rows(board_cell, rows: Board, pick: bool) -> Markup:
+    """A board's seven rows, each its number then its seven cells on their own indented lines,
+    each cell drawn by ``board_cell`` (a macro kept by ``once``) the first time it is seen in this
+    language. Kept and joined here rather than by a row macro and Jinja loops: a move redraws the
+    rows a shot's path crossed, and the row macro and its loop cost more than the cells."""
+    language = current_language()
+    drawn_rows = _DRAWN_ROWS
+    html = []
+    for row in rows:
+        key = (language, row, pick)
+        text = drawn_rows.get(key)
+        if text is None:
+            text = _drawn_row(board_cell, language, row, pick)
+            if len(drawn_rows) >= _DRAWN_MAX:
+                drawn_rows.clear()
+            drawn_rows[key] = text
+        html.append(text)
+    return Markup("".join(html))
+
+
+def _drawn_row(board_cell, language: str, row: Row, pick: bool) -> str:
+    cells = _DRAWN_CELLS
+    if len(cells) >= _DRAWN_MAX:
+        cells.clear()
+    parts = [f'  <span class="axis">{row[0].cell[1:]}</span>\n']
+    for cell in row:
+        key = (language, cell, pick)
+        text = cells.get(key)
+        if text is None:
+            text = cells[key] = str(board_cell(cell, pick))
+        parts.append(f"  {text}\n")
+    return "".join(parts)
 
 
 @bp.app_template_global("forteresse_said_shots")

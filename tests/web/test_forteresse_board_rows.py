@@ -1,0 +1,44 @@
+"""Forteresse's boards are joined from kept rows and cells (views/forteresse.py, forteresse_rows):
+the HTML is what the template draws cell by cell, in the page's language, and a changed cell
+changes only its own row."""
+
+from __future__ import annotations
+
+from flask import render_template_string
+
+from companion.views import forteresse as views
+
+_BOARD = '{% from "forteresse/_board.html" import board %}{{ board(rows, "The board", pick=pick) }}'
+
+
+def _drawn(app, rows, pick=False, language="en") -> str:
+    with app.test_request_context("/", headers={"Accept-Language": language}):
+        return render_template_string(_BOARD, rows=rows, pick=pick)
+
+
+def _rows(html: str) -> list[str]:
+    """Each row's lines: its number, then its seven cells."""
+    lines = html.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith('  <span class="axis">') and "</span><span" not in line]
+    return ["\n".join(lines[i:i + 8]) for i in starts]
+
+
+def test_a_board_is_its_rows_of_cells_in_the_pages_language(app):
+    rows = views.board(walls=["C3"], besieged=["D4"], killed=["E5"], used=[{"from": "A4", "weapon": "rifle", "direction": "E"}])
+    english, again, french = _drawn(app, rows), _drawn(app, rows), _drawn(app, rows, language="fr")
+    assert english == again
+    drawn = _rows(english)
+    assert [row.split("\n")[0] for row in drawn] == [f'  <span class="axis">{n}</span>' for n in range(1, 8)]
+    assert all(len(row.split("\n")) == 8 for row in drawn)
+    assert '<span class="fc inner wall" data-cell="C3"><span class="sr-only">C3</span><span aria-hidden="true">✕</span><span class="sr-only">: wall</span></span>' in drawn[2]
+    assert ': besieged, killed' in drawn[4] and ': rifle fired E' in drawn[3]
+    assert ': wall</span>' not in french and ': mur' in french
+
+
+def test_a_changed_cell_changes_only_its_row_and_picking_makes_free_cells_buttons(app):
+    before = _rows(_drawn(app, views.board(known_empty=["C3"], free=["A2"]), pick=True))
+    after = _rows(_drawn(app, views.board(known_empty=["C3", "D5"], free=["A2"]), pick=True))
+    assert [i for i, (old, new) in enumerate(zip(before, after, strict=True)) if old != new] == [4]
+    assert '<button type="submit" name="from" value="A2" class="fc firing free" data-cell="A2">A2</button>' in before[1]
+    unpicked = _rows(_drawn(app, views.board(known_empty=["C3"], free=["A2"])))
+    assert 'value="A2"' not in unpicked[1] and 'data-cell="A2"' in unpicked[1]
