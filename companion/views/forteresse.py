@@ -11,6 +11,7 @@ draws from the view alone, so a hidden fortress never reaches a phone that may n
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import NamedTuple
 
 from flask import Blueprint, render_template, request
@@ -364,14 +365,30 @@ def _drawn_row(board_cell, language: str, row: Row, pick: bool) -> str:
     return "".join(parts)
 
 
+# The round's list items as drawn, by (language, shooter's name, the shot's values): a finite set too.
+_SAID_SHOTS: dict = {}
+_SHOT_VALUES = itemgetter("from", "weapon", "direction", "outcome", "cell")
+
+
 @bp.app_template_global("forteresse_said_shots")
 def forteresse_said_shots(said_shot, shots: list[dict], names: dict[str, str]) -> Markup:
-    """The round's shots as list items, each sentence drawn by ``said_shot`` (kept by ``once``) from
-    plain values: a move's fragment lists every shot of the round, up to 48."""
-    return Markup("".join([
-        f"<li>{said_shot(names[shot['shooter']], shot['from'], shot['weapon'], shot['direction'], shot['outcome'], shot['cell'])}</li>"
-        for shot in shots
-    ]))
+    """The round's shots as list items, each sentence drawn by ``said_shot`` from plain values the
+    first time it is seen in this language, and kept here: a move's fragment lists every shot of the
+    round, up to 48, and ``once``'s generic key cost more than the rest of the list."""
+    language = current_language()
+    said = _SAID_SHOTS
+    html = []
+    for shot in shots:
+        name = names[shot["shooter"]]
+        values = _SHOT_VALUES(shot)
+        key = (language, type(name), name, values)  # a Markup name is written as it is
+        text = said.get(key)
+        if text is None:
+            if len(said) >= _DRAWN_MAX:
+                said.clear()
+            text = said[key] = f"<li>{said_shot(name, *values)}</li>"
+        html.append(text)
+    return Markup("".join(html))
 
 
 @bp.app_template_global("forteresse_arrow")

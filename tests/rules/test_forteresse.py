@@ -532,6 +532,24 @@ def test_describe_says_the_move_and_the_round_end():
     assert str(f.describe(state, shot(*last[:3]), "referee")).endswith("Wall destroyed at E6. Round 1 is over.")
 
 
+def test_describe_after_apply_says_what_that_apply_did_and_nothing_else():
+    """``describe`` takes the state after the move from the ``apply`` just made on the same state,
+    action and actor (the store applies, then describes); any other call is worked out anew."""
+    state = shooting_table()
+    action = shot("A4", "E", "cannon")
+    f.apply(state, action, "a")
+    assert str(f.describe(state, action, "a")) == "Player A fired a cannon from A4 toward E: Miss."
+    # An equal state that is another object, another action, another actor: each described by itself.
+    assert str(f.describe(copy.deepcopy(state), action, "a")) == "Player A fired a cannon from A4 toward E: Miss."
+    assert str(f.describe(state, shot("A5", "E", "rifle"), "a")) == "Player A fired a rifle from A5 toward E: Wall."
+    with pytest.raises(RuleError) as refused_:
+        f.describe(state, action, "b")
+    assert refused_.value.code == "not_your_turn"
+    # The action changed after the apply: what it is now is described.
+    action["weapon"] = "rifle"
+    assert str(f.describe(state, action, "a")) == "Player A fired a rifle from A4 toward E: Miss."
+
+
 def test_shots_out_of_turn_by_a_stopped_player_or_from_a_used_cell_are_refused():
     state = shooting_table()
     refused(state, shot("A4", "E", "cannon"), "b", "not_your_turn")

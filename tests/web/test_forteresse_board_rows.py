@@ -42,3 +42,26 @@ def test_a_changed_cell_changes_only_its_row_and_picking_makes_free_cells_button
     assert '<button type="submit" name="from" value="A2" class="fc firing free" data-cell="A2">A2</button>' in before[1]
     unpicked = _rows(_drawn(app, views.board(known_empty=["C3"], free=["A2"])))
     assert 'value="A2"' not in unpicked[1] and 'data-cell="A2"' in unpicked[1]
+
+
+_SAID = ('{% from "forteresse/_board.html" import said_shot, shot_line %}'
+         '{{ forteresse_said_shots(said_shot, shots, names) }}|'
+         '{% for shot in shots %}<li>{{ shot_line(shot, names) }}</li>{% endfor %}')
+
+
+def test_the_rounds_shots_are_each_shots_line_kept_by_language_and_name(app):
+    shots = [{"shooter": "a", "from": "A4", "direction": "E", "weapon": "cannon", "outcome": "besieged_killed", "cell": "D4"},
+             {"shooter": "b", "from": "G2", "direction": "SW", "weapon": "rifle", "outcome": "wall", "cell": None},
+             {"shooter": "a", "from": "A5", "direction": "E", "weapon": "rifle", "outcome": "miss", "cell": None}]
+    drawn = {}
+    for language, names in (("en", {"a": "Ola", "b": "Kuba <b>"}), ("fr", {"a": "Ola", "b": "Kuba <b>"}),
+                            ("en", {"a": "Ada", "b": "Kuba <b>"}), ("fr", {"a": "Ola", "b": "Kuba <b>"})):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            joined, looped = render_template_string(_SAID, shots=shots, names=names).split("|")
+        assert joined == looped  # what the template's own loop over the shot lines draws
+        drawn.setdefault((language, names["a"]), joined)
+        assert drawn[language, names["a"]] == joined
+    assert "<li>Ola: cannon from A4 → E — <strong>Besieged killed at D4.</strong></li>" in drawn["en", "Ola"]
+    assert "Kuba &lt;b&gt;: rifle from G2 ↙ SW — <strong>Wall.</strong>" in drawn["en", "Ola"]
+    assert "Ada: rifle from A5" in drawn["en", "Ada"] and "Ola" not in drawn["en", "Ada"]
+    assert "Kuba &lt;b&gt;" in drawn["fr", "Ola"] and drawn["fr", "Ola"] != drawn["en", "Ola"]
