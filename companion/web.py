@@ -19,8 +19,8 @@ from companion.rules.errors import N_, RuleError
 def is_htmx(asked=None) -> bool:
     """True for an htmx request (this one, or ``asked``, a request read before Flask) that wants a
     fragment (not a history restore, which wants the page)."""
-    headers = (request if asked is None else asked).headers
-    return headers.get("HX-Request") == "true" and headers.get("HX-History-Restore-Request") != "true"
+    environ = (request if asked is None else asked).environ  # a header a request lacks: no KeyError raised and caught
+    return environ.get("HTTP_HX_REQUEST") == "true" and environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST") != "true"
 
 
 def render(page: str, fragment: str, status: int = 200, **context):
