@@ -15,7 +15,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from flask import Blueprint, render_template, request
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from companion import api, schemas
 from companion.games import Game
@@ -323,35 +323,57 @@ def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool)
     }
 
 
-# A board's rows as drawn, by (language, Row, pick); and its cells, by (language, Cell, pick).
-# A finite set (49 cells, their marks and shots), emptied past _DRAWN_MAX all the same.
+# Boards as drawn, by (language, Board, label, pick, id); their rows, by (language, Row, pick); their
+# cells, by (language, Cell, pick). Finite sets (49 cells, their marks and shots), emptied past their
+# bounds all the same (a board's HTML is about 5,000 characters).
+_DRAWN_BOARDS: dict = {}
 _DRAWN_ROWS: dict = {}
 _DRAWN_CELLS: dict = {}
+_BOARDS_MAX = 2_000
 _DRAWN_MAX = 20_000
+_AXES = "".join(f'<span class="axis">{column}</span>' for column in ("", *forteresse.COLUMNS))
 
 
-@bp.app_template_global("forteresse_rows")
-def forteresse_rows(board_cell, rows: Board, pick: bool) -> Markup:
-    """A board's seven rows, each its number then its seven cells on their own indented lines,
-    each cell drawn by ``board_cell`` (a macro kept by ``once``) the first time it is seen in this
-    language. Kept and joined here rather than by a row macro and Jinja loops: a move redraws the
-    rows a shot's path crossed, and the row macro and its loop cost more than the cells."""
-    language = current_language()
+@bp.app_template_global("forteresse_board")
+def forteresse_board(mark_text):
+    """_board.html's ``board(rows, label, pick=False, id=None)``: a board's HTML, each cell's marks
+    said by ``mark_text`` (a macro kept by ``once``), kept whole and by row here."""
+
+    def drawn_board(rows: Board, label: str, pick: bool = False, id: str | None = None) -> Markup:  # noqa: A002 - the macro's name
+        language = current_language()
+        key = (language, rows, type(label), label, pick, id)  # a Markup label is written as it is
+        html = _DRAWN_BOARDS.get(key)
+        if html is None:
+            picking = " picking" if pick else ""
+            named = f' id="{escape(id)}"' if id else ""
+            html = Markup(f'<div class="fort-board{picking}"{named} role="group" aria-label="{escape(label)}">\n'
+                          f'  {_AXES}\n{_drawn_rows(mark_text, language, rows, pick)}</div>\n')
+            if len(_DRAWN_BOARDS) >= _BOARDS_MAX:
+                _DRAWN_BOARDS.clear()
+            _DRAWN_BOARDS[key] = html
+        return html
+
+    return drawn_board
+
+
+def _drawn_rows(mark_text, language: str, rows: Board, pick: bool) -> str:
+    """A board's seven rows, each its number then its seven cells on their own indented lines: a
+    move redraws only the rows a shot's path crossed."""
     drawn_rows = _DRAWN_ROWS
     html = []
     for row in rows:
         key = (language, row, pick)
         text = drawn_rows.get(key)
         if text is None:
-            text = _drawn_row(board_cell, language, row, pick)
+            text = _drawn_row(mark_text, language, row, pick)
             if len(drawn_rows) >= _DRAWN_MAX:
                 drawn_rows.clear()
             drawn_rows[key] = text
         html.append(text)
-    return Markup("".join(html))
+    return "".join(html)
 
 
-def _drawn_row(board_cell, language: str, row: Row, pick: bool) -> str:
+def _drawn_row(mark_text, language: str, row: Row, pick: bool) -> str:
     cells = _DRAWN_CELLS
     if len(cells) >= _DRAWN_MAX:
         cells.clear()
@@ -360,35 +382,55 @@ def _drawn_row(board_cell, language: str, row: Row, pick: bool) -> str:
         key = (language, cell, pick)
         text = cells.get(key)
         if text is None:
-            text = cells[key] = str(board_cell(cell, pick))
+            text = cells[key] = _drawn_cell(mark_text, cell, pick)
         parts.append(f"  {text}\n")
     return "".join(parts)
 
 
-# The round's list items as drawn, by (language, shooter's name, the shot's values): a finite set too.
+def _drawn_cell(mark_text, cell: Cell, pick: bool) -> str:
+    """One cell: a button naming it when it may be picked, else its name and marks for a screen reader."""
+    name = cell.cell  # A1 to G7, and the classes below: nothing to escape
+    classes = (("fc firing" if cell.firing else "fc inner") + (f" {cell.mark}" if cell.mark else "")
+               + (" used" if cell.shot else "") + (" aim" if cell.aim else "") + (" trail" if cell.trail else ""))
+    if pick and cell.free:
+        return f'<button type="submit" name="from" value="{name}" class="{classes} free" data-cell="{name}">{name}</button>'
+    return (f'<span class="{classes}" data-cell="{name}"><span class="sr-only">{name}</span>'
+            f"{mark_text(cell.mark, cell.shot)}</span>")
+
+
+# Shots said, by (language, shooter's name, the shot's values): a finite set too.
 _SAID_SHOTS: dict = {}
 _SHOT_VALUES = itemgetter("from", "weapon", "direction", "outcome", "cell")
 
 
 @bp.app_template_global("forteresse_said_shots")
 def forteresse_said_shots(said_shot, shots: list[dict], names: dict[str, str]) -> Markup:
-    """The round's shots as list items, each sentence drawn by ``said_shot`` from plain values the
-    first time it is seen in this language, and kept here: a move's fragment lists every shot of the
-    round, up to 48, and ``once``'s generic key cost more than the rest of the list."""
+    """The round's shots as list items: a move's fragment lists every shot of the round, up to 48."""
+    if not shots:
+        return Markup("")
     language = current_language()
-    said = _SAID_SHOTS
-    html = []
-    for shot in shots:
-        name = names[shot["shooter"]]
-        values = _SHOT_VALUES(shot)
-        key = (language, type(name), name, values)  # a Markup name is written as it is
-        text = said.get(key)
-        if text is None:
-            if len(said) >= _DRAWN_MAX:
-                said.clear()
-            text = said[key] = f"<li>{said_shot(name, *values)}</li>"
-        html.append(text)
-    return Markup("".join(html))
+    return Markup("<li>" + "</li><li>".join([_said(said_shot, language, shot, names) for shot in shots]) + "</li>")
+
+
+@bp.app_template_global("forteresse_said_shot")
+def forteresse_said_shot(said_shot, shot: dict, names: dict[str, str]) -> Markup:
+    """One shot and its answer in words, as ``shot_line(shot, names)`` says it: "Ola: rifle from A4 → E —
+    Besieged killed at D4." (the last shot, said again in the round's list)."""
+    return Markup(_said(said_shot, current_language(), shot, names))
+
+
+def _said(said_shot, language: str, shot: dict, names: dict[str, str]) -> str:
+    """A shot's sentence, drawn by ``said_shot`` from plain values the first time it is seen in this
+    language and kept here, where ``once``'s generic key cost more than the rest of the round's list."""
+    name = names[shot["shooter"]]
+    values = _SHOT_VALUES(shot)
+    key = (language, type(name), name, values)  # a Markup name is written as it is
+    text = _SAID_SHOTS.get(key)
+    if text is None:
+        if len(_SAID_SHOTS) >= _DRAWN_MAX:
+            _SAID_SHOTS.clear()
+        text = _SAID_SHOTS[key] = str(said_shot(name, *values))
+    return text
 
 
 @bp.app_template_global("forteresse_arrow")

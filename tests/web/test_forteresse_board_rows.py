@@ -1,10 +1,11 @@
-"""Forteresse's boards are joined from kept rows and cells (views/forteresse.py, forteresse_rows):
+"""Forteresse's boards are joined from kept rows and cells (views/forteresse.py, forteresse_board):
 the HTML is what the template draws cell by cell, in the page's language, and a changed cell
 changes only its own row."""
 
 from __future__ import annotations
 
 from flask import render_template_string
+from markupsafe import Markup
 
 from companion.views import forteresse as views
 
@@ -65,3 +66,61 @@ def test_the_rounds_shots_are_each_shots_line_kept_by_language_and_name(app):
     assert "Kuba &lt;b&gt;: rifle from G2 ↙ SW — <strong>Wall.</strong>" in drawn["en", "Ola"]
     assert "Ada: rifle from A5" in drawn["en", "Ada"] and "Ola" not in drawn["en", "Ada"]
     assert "Kuba &lt;b&gt;" in drawn["fr", "Ola"] and drawn["fr", "Ola"] != drawn["en", "Ola"]
+
+
+# The board as the template drew it before it was drawn from Python (views/forteresse.py,
+# forteresse_board): every cell and row by Jinja macros and loops, the reference it must match.
+_JINJA_BOARD = """{% macro _mark_text(cell) -%}
+{%- if cell.mark == 'wall' %}<span aria-hidden="true">✕</span><span class="sr-only">{{ _(": wall") }}</span>
+{%- elif cell.mark == 'besieged' %}<span aria-hidden="true">◯</span><span class="sr-only">{{ _(": besieged") }}</span>
+{%- elif cell.mark == 'destroyed' %}<span aria-hidden="true">✕</span><span class="sr-only">{{ _(": wall, destroyed") }}</span>
+{%- elif cell.mark == 'killed' %}<span aria-hidden="true">⊗</span><span class="sr-only">{{ _(": besieged, killed") }}</span>
+{%- elif cell.mark == 'known-wall' %}<span aria-hidden="true">✕</span><span class="sr-only">{{ _(": wall (a “Wall.” answer)") }}</span>
+{%- elif cell.mark == 'empty-known' %}<span aria-hidden="true">·</span><span class="sr-only">{{ _(": empty") }}</span>
+{%- endif %}
+{%- if cell.shot %}<span class="shot-mark" aria-hidden="true">{{ _("C") if cell.shot.weapon == 'cannon' else _("R") }}{{ forteresse_arrow(cell.shot.direction) }}</span><span class="sr-only">{% if cell.shot.weapon == 'cannon' %}{{ _(": cannon fired %(direction)s", direction=cell.shot.direction) }}{% else %}{{ _(": rifle fired %(direction)s", direction=cell.shot.direction) }}{% endif %}</span>{% endif %}
+{%- endmacro %}
+{% macro _board_cell(cell, pick) -%}
+{%- set classes = 'fc ' ~ ('firing' if cell.firing else 'inner') ~ (' ' ~ cell.mark if cell.mark else '') ~ (' used' if cell.shot else '') ~ (' aim' if cell.aim else '') ~ (' trail' if cell.trail else '') -%}
+{%- if pick and cell.free -%}
+<button type="submit" name="from" value="{{ cell.cell }}" class="{{ classes }} free" data-cell="{{ cell.cell }}">{{ cell.cell }}</button>
+{%- else -%}
+<span class="{{ classes }}" data-cell="{{ cell.cell }}"><span class="sr-only">{{ cell.cell }}</span>{{ _mark_text(cell) }}</span>
+{%- endif -%}
+{%- endmacro %}
+{% macro _board(rows, label, pick=False, id=None) %}
+<div class="fort-board{{ ' picking' if pick }}"{% if id %} id="{{ id }}"{% endif %} role="group" aria-label="{{ label }}">
+  <span class="axis"></span><span class="axis">A</span><span class="axis">B</span><span class="axis">C</span><span class="axis">D</span><span class="axis">E</span><span class="axis">F</span><span class="axis">G</span>
+{% for row in rows %}
+  <span class="axis">{{ loop.index }}</span>
+{% for cell in row %}
+  {{ _board_cell(cell, pick) }}
+{% endfor %}
+{% endfor %}
+</div>
+{% endmacro %}
+{{ _board(rows, label, pick=pick, id=id) }}"""
+_FROM_PYTHON = '{% from "forteresse/_board.html" import board %}{{ board(rows, label, pick=pick, id=id) }}'
+
+
+def test_a_board_drawn_from_python_is_what_the_jinja_macros_drew(app):
+    shots = [{"from": cell, "weapon": weapon, "direction": direction}
+             for cell, weapon, direction in (("A4", "rifle", "E"), ("G2", "cannon", "SW"), ("D1", "cannon", "S"),
+                                              ("A1", "rifle", "SE"), ("C7", "cannon", "N"))]
+    boards = [
+        (views.board(walls=["C3", "E5"], besieged=["D4"], destroyed=["B2"], killed=["E4"], used=shots), False, None),
+        (views.board(known_walls=["C3"], known_empty=["D5", "D6"], destroyed=["F2"], killed=["B4"], used=shots,
+                     free=[c for c in views.forteresse.FIRING_CELLS if c not in {"A4", "G2", "D1", "A1", "C7"}]),
+         True, "aim-board"),
+        (views.board(known_empty=["C3"], used=shots[:2], free=["A2", "A3"], aim="A3", trail=("B3", "C3", "D3")),
+         True, None),
+        (views.board(), False, "x<y"),
+    ]
+    for language in ("en", "fr", "pl"):
+        for rows, pick, id_ in boards:
+            for label in ("The <board>", Markup("Ola's <em>attacks</em>")):
+                with app.test_request_context("/", headers={"Accept-Language": language}):
+                    context = {"rows": rows, "pick": pick, "id": id_, "label": label}
+                    expected = render_template_string(_JINJA_BOARD, **context)
+                    assert render_template_string(_FROM_PYTHON, **context) == expected
+                    assert render_template_string(_FROM_PYTHON, **context) == expected  # kept
