@@ -183,26 +183,38 @@ def resolve_shot(fortress: dict, shot: dict) -> dict:
     shot; the fortress given is not changed.
     """
     walls, besieged = set(fortress["walls"]), set(fortress["besieged"])
-    outcome, cell = "miss", None
-    for cell in path(shot["from"], shot["direction"]):
-        if cell in besieged:
-            outcome = "besieged_killed"
-            besieged.discard(cell)
-            break
-        if cell in walls:
-            outcome = "wall_destroyed" if shot["weapon"] == "cannon" else "wall"
-            if outcome == "wall_destroyed":
-                walls.discard(cell)
-            break
-    cell = cell if outcome in _HITS else None
+    outcome, cell = _first_hit(walls, besieged, shot)
+    if outcome == "besieged_killed":
+        besieged.discard(cell)
+    elif outcome == "wall_destroyed":
+        walls.discard(cell)
     return {"outcome": outcome, "cell": cell,
             "fortress": {"walls": sort_cells(walls), "besieged": sort_cells(besieged)},
             "announcement": announce(outcome, cell)}
 
 
+def _first_hit(walls, besieged, shot: dict) -> tuple[str, str | None]:
+    """The outcome of ``shot`` on a fortress's standing ``walls`` and ``besieged`` (sets), and the cell
+    it names (None for "wall" and "miss"): only the first occupied cell on the path counts."""
+    for cell in path(shot["from"], shot["direction"]):
+        if cell in besieged:
+            return "besieged_killed", cell
+        if cell in walls:
+            return ("wall_destroyed", cell) if shot["weapon"] == "cannon" else ("wall", None)
+    return "miss", None
+
+
 def announce(outcome: str, cell: str | None) -> str:
     """What the defender says aloud: "Wall destroyed at B2.", "Besieged killed at C4.", "Wall.", "Miss."."""
-    return str(announcement(outcome, cell))
+    said = _ANNOUNCED.get((outcome, cell))
+    if said is None:
+        said = str(announcement(outcome, cell))
+        if len(_ANNOUNCED) < 256:  # 4 answers, 2 of them at one of 25 cells: all of them fit
+            _ANNOUNCED[outcome, cell] = said
+    return said
+
+
+_ANNOUNCED: dict = {}
 
 
 def announcement(outcome: str, cell: str | None) -> Message:
@@ -669,8 +681,9 @@ def _apply_shot(state: dict, action: dict, actor: str) -> None:
     used, kills, hits = facts[shooter]
     shot = check_shot(action.get("from"), action.get("direction"), action.get("weapon"), used)
     if state["mode"] == "phones":
-        result = resolve_shot(_standing(current, _other(shooter), cleared=hits), shot)
-        outcome, cell = result["outcome"], result["cell"]
+        # as resolve_shot on the fortress standing (_standing), without the fortress after the shot
+        setup = current["setups"][_other(shooter)]
+        outcome, cell = _first_hit(set(setup["walls"]).difference(hits), set(setup["besieged"]).difference(hits), shot)
     else:
         outcome, cell = _read_answer(current, shooter, shot, action)
     current["shots"].append({"shooter": shooter, **shot, "outcome": outcome, "cell": cell,

@@ -271,6 +271,15 @@ class Board(tuple):
     __slots__ = ()
 
 
+# Each row of the grid: its (cell, firing, the cell with nothing on it), its cells, the row with nothing on it.
+_BLANK_ROWS = tuple(
+    (tuple((cell, firing, Cell(cell, firing, None, None, False, False, False)) for cell, firing in row),
+     frozenset(cell for cell, _firing in row),
+     Row([Cell(cell, firing, None, None, False, False, False) for cell, firing in row]))
+    for row in _FIRING_GRID
+)
+
+
 def board(*, walls=(), besieged=(), destroyed=(), killed=(), known_walls=(), known_empty=(),
           used=(), free=None, aim=None, trail=()) -> Board:
     """The 7x7 grid as rows of cells (row 1 first), each with what a template needs to draw it.
@@ -284,9 +293,15 @@ def board(*, walls=(), besieged=(), destroyed=(), killed=(), known_walls=(), kno
              **{cell: "destroyed" for cell in destroyed}, **{cell: "killed" for cell in killed}}
     shots = {shot["from"]: Shot(shot["weapon"], shot["direction"]) for shot in used}
     free = frozenset(free) if free is not None else frozenset()
+    drawn = marks.keys() | shots.keys() | free | set(trail)  # the cells with anything on them
+    if aim is not None:
+        drawn.add(aim)
     new = tuple.__new__  # Cell's own __new__ is a Python call per cell: 98 a move
-    return Board([Row([new(Cell, (cell, firing, marks.get(cell), shots.get(cell), cell in free, cell == aim,
-                                  cell in trail)) for cell, firing in row]) for row in _FIRING_GRID])
+    return Board([
+        Row([new(Cell, (cell, firing, marks.get(cell), shots.get(cell), cell in free, cell == aim, cell in trail))
+             if cell in drawn else blank for cell, firing, blank in row]) if not drawn.isdisjoint(cells) else blank_row
+        for row, cells, blank_row in _BLANK_ROWS
+    ])
 
 
 @bp.app_template_global("forteresse_table")
@@ -398,6 +413,37 @@ def _drawn_cell(mark_text, cell: Cell, pick: bool) -> str:
             f"{mark_text(cell.mark, cell.shot)}</span>")
 
 
+@bp.app_template_global("forteresse_score_table")
+def forteresse_score_table(score_words, score_head, score_rule):
+    """_board.html's ``score_table(sheet, names)``: the score sheet's table, its words, head and rule
+    drawn by macros kept by ``once``, its names and numbers written here: they change on every move,
+    and the macro's loops cost more than the table."""
+
+    def score_table(sheet: dict, names: dict[str, str]) -> Markup:
+        said = {seat: escape(names[seat]) for seat in forteresse.SEATS}
+        html = [f'<div class="scroll" tabindex="0" role="region" aria-label="{score_words("sheet")}">\n'
+                f'<table class="fort-score">\n  {score_head()}\n']
+        for number, round_ in enumerate(sheet["rounds"], start=1):
+            html.append(f'  <tbody>\n    <tr class="round-head"><th scope="rowgroup" colspan="5">'
+                        f'{score_words("round", number)}</th></tr>\n')
+            for seat in forteresse.SEATS:
+                tally = round_[seat]
+                html.append(f'    <tr><th scope="row">{said[seat]}</th><td>{escape(tally["killed"])}</td>'
+                            f'<td>{escape(tally["cannons"])}</td><td>{escape(tally["rifles"])}</td>'
+                            f'<td class="total">{escape(tally["points"])}</td></tr>\n')
+            html.append("  </tbody>\n")
+        html.append(f'  <tfoot>\n    <tr class="round-head"><th scope="rowgroup" colspan="5">'
+                    f'{score_words("final" if sheet["finished"] else "so_far")}</th></tr>\n')
+        for seat in forteresse.SEATS:
+            winner = f' <span class="tag">{score_words("winner")}</span>' if sheet["winner"] == seat else ""
+            html.append(f'    <tr><th scope="row">{said[seat]}{winner}</th><td colspan="4" class="total" '
+                        f'data-seat="{seat}">{escape(sheet["totals"][seat])}</td></tr>\n')
+        html.append(f"  </tfoot>\n</table>\n</div>\n{score_rule()}\n")
+        return Markup("".join(html))
+
+    return score_table
+
+
 # Shots said, by (language, shooter's name, the shot's values): a finite set too.
 _SAID_SHOTS: dict = {}
 _SHOT_VALUES = itemgetter("from", "weapon", "direction", "outcome", "cell")
@@ -441,8 +487,18 @@ def forteresse_arrow(direction: str) -> str:
 
 @bp.app_template_global("forteresse_answer")
 def forteresse_answer(outcome: str, cell: str | None) -> str:
-    """The defender's answer in the page's language: "Besieged killed at D4.", "Assiégé tué en D4."."""
-    return say(forteresse.announcement(outcome, cell))
+    """The defender's answer in the page's language: "Besieged killed at D4.", "Assiégé tué en D4."
+    (kept by language: 4 answers, 2 of them at one of 25 cells)."""
+    key = (current_language(), outcome, cell)
+    said = _ANSWERS.get(key)
+    if said is None:
+        said = say(forteresse.announcement(outcome, cell))
+        if len(_ANSWERS) < _DRAWN_MAX:
+            _ANSWERS[key] = said
+    return said
+
+
+_ANSWERS: dict = {}
 
 
 # --- JSON API -------------------------------------------------------------------------

@@ -124,3 +124,50 @@ def test_a_board_drawn_from_python_is_what_the_jinja_macros_drew(app):
                     expected = render_template_string(_JINJA_BOARD, **context)
                     assert render_template_string(_FROM_PYTHON, **context) == expected
                     assert render_template_string(_FROM_PYTHON, **context) == expected  # kept
+
+
+# The score sheet's table as the template drew it before it was drawn from Python
+# (views/forteresse.py, forteresse_score_table): the reference it must match.
+_JINJA_SCORE = """{% from "forteresse/_board.html" import score_head, score_rule %}{% macro score_table(sheet, names) %}
+<div class="scroll" tabindex="0" role="region" aria-label="{{ _('Score sheet') }}">
+<table class="fort-score">
+  {{ score_head() }}
+  {% for round in sheet.rounds %}
+  <tbody>
+    <tr class="round-head"><th scope="rowgroup" colspan="5">{{ _("Round %(round)s", round=loop.index) }}</th></tr>
+    {% for seat in ['a', 'b'] %}
+    <tr><th scope="row">{{ names[seat] }}</th><td>{{ round[seat].killed }}</td><td>{{ round[seat].cannons }}</td><td>{{ round[seat].rifles }}</td><td class="total">{{ round[seat].points }}</td></tr>
+    {% endfor %}
+  </tbody>
+  {% endfor %}
+  <tfoot>
+    <tr class="round-head"><th scope="rowgroup" colspan="5">{{ _("Final total") if sheet.finished else _("Total so far") }}</th></tr>
+    {% for seat in ['a', 'b'] %}
+    <tr><th scope="row">{{ names[seat] }}{% if sheet.winner == seat %} <span class="tag">{{ _("winner") }}</span>{% endif %}</th><td colspan="4" class="total" data-seat="{{ seat }}">{{ sheet.totals[seat] }}</td></tr>
+    {% endfor %}
+  </tfoot>
+</table>
+</div>
+{{ score_rule() }}
+{% endmacro %}{{ score_table(sheet, names) }}"""
+_SCORE_FROM_PYTHON = '{% from "forteresse/_board.html" import score_table %}{{ score_table(sheet, names) }}'
+
+
+def test_the_score_sheet_drawn_from_python_is_what_the_jinja_macro_drew(app):
+    one = {"a": {"killed": 2, "cannons": 3, "rifles": 4}, "b": {"killed": 5, "cannons": 11, "rifles": 0}}
+    two = {"a": {"killed": 0, "cannons": 0, "rifles": 0}, "b": {"killed": 1, "cannons": 1, "rifles": 1}}
+    sheets = [views.forteresse._sheet(state) for state in (
+        {"phase": "shooting", "rounds": [{"shots": []}]},
+        {"phase": "shooting", "rounds": [{"shots": []}, {"shots": []}]},
+        {"phase": "finished", "rounds": [{"shots": []}, {"shots": []}]},
+    )]
+    sheets += [{"rounds": [{seat: {**one[seat], "points": 17 + len(seat)} for seat in "ab"},
+                           {seat: {**two[seat], "points": 3} for seat in "ab"}],
+                "totals": {"a": 120, "b": 96}, "winner": winner, "finished": winner is not None}
+               for winner in (None, "a", "b")]
+    for language in ("en", "fr", "pl"):
+        for sheet in sheets:
+            for names in ({"a": "Ola", "b": "Kuba <b>"}, {"a": "Player A", "b": Markup("<em>B</em>")}):
+                with app.test_request_context("/", headers={"Accept-Language": language}):
+                    expected = render_template_string(_JINJA_SCORE, sheet=sheet, names=names)
+                    assert render_template_string(_SCORE_FROM_PYTHON, sheet=sheet, names=names) == expected
