@@ -9,6 +9,7 @@ docs/forteresse.md (with the referee's decisions where the rules page is silent)
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 
 from companion.rules.errors import N_, Either, Message, RuleError, then
 
@@ -473,7 +474,28 @@ def attack_record(shots: list[dict], shooter: str) -> dict:
 
 
 def _record(own: list[dict]) -> dict:
-    """``attack_record`` of one shooter's shots (``own``), in the order fired."""
+    """``attack_record`` of one shooter's shots (``own``), in the order fired: worked out once for
+    the same shots (each move changes one seat's record, and every phone reads both), and given
+    as a copy of its own, as a view's parts are."""
+    key = tuple(map(_RECORDED, own))
+    record = _RECORDS.get(key)
+    if record is None:
+        record = _worked_record(own)
+        if len(_RECORDS) >= _RECORDS_MAX:
+            _RECORDS.clear()
+        _RECORDS[key] = record
+    return {"used": [dict(used) for used in record["used"]], "destroyed_walls": [*record["destroyed_walls"]],
+            "killed_besieged": [*record["killed_besieged"]], "known_walls": [*record["known_walls"]],
+            "known_empty": [*record["known_empty"]]}
+
+
+# Records worked out, by their shots' values (a record is a few hundred bytes).
+_RECORDS: dict = {}
+_RECORDS_MAX = 4096
+_RECORDED = itemgetter("from", "direction", "weapon", "outcome", "cell")
+
+
+def _worked_record(own: list[dict]) -> dict:
     hit_at = {shot["cell"]: time for time, shot in enumerate(own) if shot["cell"]}
     empty = _seen_empty(own, hit_at)
     walls = set()
@@ -926,6 +948,24 @@ def _counts(current: dict, seat: str) -> dict:
     return _tally([shot for shot in current["shots"] if shot["shooter"] == seat])
 
 
+def _round_tallies(played: dict, current: bool) -> dict:
+    """``_counts`` of each seat in ``played``; kept for a round over (the same object in every state
+    after it, never changed: SHARED_STATES), which every view of the next round counts again."""
+    if current:
+        return {seat: _counts(played, seat) for seat in SEATS}
+    kept = _PAST_TALLIES.get(id(played))
+    if kept is not None and kept[0] is played:  # the round itself, kept alive by this entry
+        return kept[1]
+    tallies = {seat: _counts(played, seat) for seat in SEATS}
+    if len(_PAST_TALLIES) >= _RECORDS_MAX:
+        _PAST_TALLIES.clear()
+    _PAST_TALLIES[id(played)] = (played, tallies)
+    return tallies
+
+
+_PAST_TALLIES: dict = {}
+
+
 def _by_shooter(shots: list[dict]) -> dict[str, list[dict]]:
     """A round's shots of each seat, in the order fired."""
     fired: dict[str, list[dict]] = {seat: [] for seat in SEATS}
@@ -958,7 +998,7 @@ def _sheet(state: dict, counts: dict | None = None) -> dict:
     rounds = []
     totals = dict.fromkeys(SEATS, 0)
     for played in state["rounds"]:
-        tallies = counts if counts is not None and played is last else {seat: _counts(played, seat) for seat in SEATS}
+        tallies = counts if counts is not None and played is last else _round_tallies(played, played is last)
         round_ = {}
         for seat, other in (("a", "b"), ("b", "a")):
             tally, against = tallies[seat], tallies[other]
