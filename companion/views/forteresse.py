@@ -450,33 +450,49 @@ _SHOT_VALUES = itemgetter("from", "weapon", "direction", "outcome", "cell")
 
 
 @bp.app_template_global("forteresse_said_shots")
-def forteresse_said_shots(said_shot, shots: list[dict], names: dict[str, str]) -> Markup:
+def forteresse_said_shots(shots: list[dict], names: dict[str, str]) -> Markup:
     """The round's shots as list items: a move's fragment lists every shot of the round, up to 48."""
     if not shots:
         return Markup("")
-    language = current_language()
-    return Markup("<li>" + "</li><li>".join([_said(said_shot, language, shot, names) for shot in shots]) + "</li>")
+    return Markup("<li>" + "</li><li>".join([forteresse_shot_words(names[shot["shooter"]], *_SHOT_VALUES(shot))
+                                             for shot in shots]) + "</li>")
 
 
 @bp.app_template_global("forteresse_said_shot")
-def forteresse_said_shot(said_shot, shot: dict, names: dict[str, str]) -> Markup:
-    """One shot and its answer in words, as ``shot_line(shot, names)`` says it: "Ola: rifle from A4 → E —
-    Besieged killed at D4." (the last shot, said again in the round's list)."""
-    return Markup(_said(said_shot, current_language(), shot, names))
+def forteresse_said_shot(shot: dict, names: dict[str, str]) -> Markup:
+    """One shot and its answer in words, its shooter named: "Ola: rifle from A4 → E — Besieged killed at D4."."""
+    return forteresse_shot_words(names[shot["shooter"]], *_SHOT_VALUES(shot))
 
 
-def _said(said_shot, language: str, shot: dict, names: dict[str, str]) -> str:
-    """A shot's sentence, drawn by ``said_shot`` from plain values the first time it is seen in this
-    language and kept here, where ``once``'s generic key cost more than the rest of the round's list."""
-    name = names[shot["shooter"]]
-    values = _SHOT_VALUES(shot)
-    key = (language, type(name), name, values)  # a Markup name is written as it is
-    text = _SAID_SHOTS.get(key)
-    if text is None:
+# A shot in words, by whether its shooter is named and its weapon (as the templates said it before).
+_SHOT_WORDS = {
+    (True, "cannon"): N_("%(name)s: cannon from %(cell)s %(arrow)s %(direction)s — <strong>%(answer)s</strong>"),
+    (True, "rifle"): N_("%(name)s: rifle from %(cell)s %(arrow)s %(direction)s — <strong>%(answer)s</strong>"),
+    (False, "cannon"): N_("cannon from %(cell)s %(arrow)s %(direction)s — <strong>%(answer)s</strong>"),
+    (False, "rifle"): N_("rifle from %(cell)s %(arrow)s %(direction)s — <strong>%(answer)s</strong>"),
+}
+
+
+@bp.app_template_global("forteresse_shot_words")
+def forteresse_shot_words(name: str | None, cell: str, weapon: str, direction: str, outcome: str,
+                          at: str | None) -> Markup:
+    """A shot and its answer in the page's language, HTML: "Ola: rifle from A4 → E — <strong>Besieged
+    killed at D4.</strong>" (``name`` None: without it). Kept by (language, name, shot): the sentence
+    said with its values escaped, as ``{% trans %}`` says it, the first time it is seen."""
+    language = current_language()
+    key = (language, type(name), name, cell, weapon, direction, outcome, at)  # a Markup name is written as it is
+    said = _SAID_SHOTS.get(key)
+    if said is None:
+        words = _SHOT_WORDS[name is not None, "cannon" if weapon == "cannon" else "rifle"]
+        values = {"cell": cell, "arrow": forteresse_arrow(direction), "direction": direction,
+                  "answer": forteresse_answer(outcome, at)}
+        if name is not None:
+            values["name"] = name
+        said = Markup(say(words)) % values
         if len(_SAID_SHOTS) >= _DRAWN_MAX:
             _SAID_SHOTS.clear()
-        text = _SAID_SHOTS[key] = str(said_shot(name, *values))
-    return text
+        _SAID_SHOTS[key] = said
+    return said
 
 
 @bp.app_template_global("forteresse_arrow")

@@ -45,21 +45,38 @@ def test_a_changed_cell_changes_only_its_row_and_picking_makes_free_cells_button
     assert 'value="A2"' not in unpicked[1] and 'data-cell="A2"' in unpicked[1]
 
 
-_SAID = ('{% from "forteresse/_board.html" import said_shot, shot_line %}'
-         '{{ forteresse_said_shots(said_shot, shots, names) }}|'
-         '{% for shot in shots %}<li>{{ shot_line(shot, names) }}</li>{% endfor %}')
+# A shot in words as the template said it before it was said from Python (views/forteresse.py,
+# forteresse_shot_words): the reference the round's list, the last shot and the resolver's lines match.
+_SAID = ("""{% macro _said_shot(name, cell, weapon, direction, outcome, at) -%}
+{% set arrow = forteresse_arrow(direction) %}{% set answer = forteresse_answer(outcome, at) %}
+{%- if name is not none and weapon == 'cannon' %}{% trans %}{{ name }}: cannon from {{ cell }} {{ arrow }} {{ direction }} — <strong>{{ answer }}</strong>{% endtrans %}
+{%- elif name is not none %}{% trans %}{{ name }}: rifle from {{ cell }} {{ arrow }} {{ direction }} — <strong>{{ answer }}</strong>{% endtrans %}
+{%- elif weapon == 'cannon' %}{% trans %}cannon from {{ cell }} {{ arrow }} {{ direction }} — <strong>{{ answer }}</strong>{% endtrans %}
+{%- else %}{% trans %}rifle from {{ cell }} {{ arrow }} {{ direction }} — <strong>{{ answer }}</strong>{% endtrans %}
+{%- endif %}
+{%- endmacro %}
+""" '{% from "forteresse/_board.html" import shot_line %}'
+         '{{ forteresse_said_shots(shots, names) }}|'
+         '{% for shot in shots %}<li>{{ _said_shot(names[shot.shooter], shot.from, shot.weapon, shot.direction, '
+         'shot.outcome, shot.cell) }}</li>{% endfor %}|'
+         '{% for shot in shots %}<li>{{ forteresse_said_shot(shot, names) }}</li>{% endfor %}|'
+         '{% for shot in shots %}{{ shot_line(shot) }}{{ _said_shot(none, shot.from, shot.weapon, shot.direction, '
+         'shot.outcome, shot.cell) }}{% endfor %}')
 
 
 def test_the_rounds_shots_are_each_shots_line_kept_by_language_and_name(app):
     shots = [{"shooter": "a", "from": "A4", "direction": "E", "weapon": "cannon", "outcome": "besieged_killed", "cell": "D4"},
+             {"shooter": "b", "from": "D7", "direction": "N", "weapon": "cannon", "outcome": "wall_destroyed", "cell": "D5"},
              {"shooter": "b", "from": "G2", "direction": "SW", "weapon": "rifle", "outcome": "wall", "cell": None},
              {"shooter": "a", "from": "A5", "direction": "E", "weapon": "rifle", "outcome": "miss", "cell": None}]
     drawn = {}
     for language, names in (("en", {"a": "Ola", "b": "Kuba <b>"}), ("fr", {"a": "Ola", "b": "Kuba <b>"}),
                             ("en", {"a": "Ada", "b": "Kuba <b>"}), ("fr", {"a": "Ola", "b": "Kuba <b>"})):
         with app.test_request_context("/", headers={"Accept-Language": language}):
-            joined, looped = render_template_string(_SAID, shots=shots, names=names).split("|")
-        assert joined == looped  # what the template's own loop over the shot lines draws
+            joined, looped, last, unnamed = render_template_string(_SAID, shots=shots, names=names).split("|")
+        assert joined == looped == last  # what the template's trans blocks said, shot by shot
+        lines = unnamed.split("</strong>")[:-1]
+        assert len(lines) == 8 and all(lines[i] == lines[i + 1] for i in range(0, 8, 2))
         drawn.setdefault((language, names["a"]), joined)
         assert drawn[language, names["a"]] == joined
     assert "<li>Ola: cannon from A4 → E — <strong>Besieged killed at D4.</strong></li>" in drawn["en", "Ola"]
