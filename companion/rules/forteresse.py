@@ -520,7 +520,7 @@ def _worked_record(own: list[dict]) -> dict:
 def _shot_copies(shots: list[dict]) -> list[dict]:
     """A round's shots for a view: each a new dict, as ``copy.deepcopy`` would give, since a shot
     holds only text (and None) and so shares nothing that could change, at a tenth of its cost."""
-    return [dict(shot) for shot in shots]
+    return list(map(dict, shots))
 
 
 def _other(seat: str) -> str:

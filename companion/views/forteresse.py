@@ -395,10 +395,10 @@ def _drawn_row(mark_text, language: str, row: Row, pick: bool) -> str:
     parts = [f'  <span class="axis">{row[0].cell[1:]}</span>\n']
     for cell in row:
         key = (language, cell, pick)
-        text = cells.get(key)
-        if text is None:
-            text = cells[key] = _drawn_cell(mark_text, cell, pick)
-        parts.append(f"  {text}\n")
+        line = cells.get(key)  # the cell on its own indented line
+        if line is None:
+            line = cells[key] = f"  {_drawn_cell(mark_text, cell, pick)}\n"
+        parts.append(line)
     return "".join(parts)
 
 
