@@ -318,9 +318,10 @@ def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool)
     chosen = form if refused else args
     aim, direction, aim_error = _table_aim(view, shooter, chosen) if can_shoot else (None, None, None)
     trail = forteresse.path(aim, direction) if aim and direction else ()
+    # A seat's phone draws only its own attacks (to aim, or as its record); the referee's and a viewer's, both.
     attacks = {s: _record_board(view["attacks"][s], view["free_firing_cells"][s] if can_shoot and s == shooter
                                 else None, aim if s == shooter else None, trail if s == shooter else ())
-               for s in forteresse.SEATS}
+               for s in forteresse.SEATS if seat is None or s == seat}
     can_draw = bool(can_act and seat and view["mode"] == "phones" and view["phase"] == "setup")
     return {
         "seat": seat, "shooter": shooter, "can_shoot": can_shoot, "aim": aim, "direction": direction,
