@@ -488,23 +488,30 @@ def tactics_held_cards(card_face, cards: Cards, number: int) -> Markup:
                            for card in cards.cards]))
 
 
-@bp.app_template_global("tactics_tick_cards")
-def tactics_tick_cards(tick_card, cards: Cards, number: int, field: str, ticked: tuple) -> Markup:
+def _tick_cards(tick_card, language: str, cards: Cards, number: int, field: str, ticked: tuple) -> str:
     """A seat's unplayed cards as boxes named ``field`` (``ticked``: the ids ticked), each drawn by ``tick_card``."""
-    language = current_language()
-    return Markup("".join([_piece(("tick", language, card, number, field, card.id in ticked),
-                                  tick_card, card, number, field, card.id in ticked) for card in cards.cards]))
+    return "".join([_piece(("tick", language, card, number, field, card.id in ticked),
+                           tick_card, card, number, field, card.id in ticked) for card in cards.cards])
 
 
 @bp.app_template_global("tactics_entries")
-def tactics_entries(hand_entry, entries: list[tuple[bool, HandEntry]]) -> Markup:
-    """The hands to enter (``tactics_hands``), each in its details (open or not), drawn by ``hand_entry``."""
+def tactics_entries(entries: list[tuple[bool, HandEntry]], summary, hint, tick_card, save) -> Markup:
+    """The hands to enter (``tactics_hands``), each in its details (open or not): its summary, hint, boxes
+    and Save button, drawn by the macros given, and each entry put together once per language and entry."""
     language = current_language()
-    return Markup("".join([
-        f'      <details class="enter-hand" id="hand-{escape(entry.player)}"{" open" if opened else ""}>\n'
-        f'  {_piece(("entry", language, entry), hand_entry, entry)}\n</details>\n'
-        for opened, entry in entries
-    ]))
+    html = []
+    for opened, entry in entries:
+        key = ("entry", language, entry)
+        drawn = _PIECES.get(key)
+        if drawn is None:
+            ticks = _tick_cards(tick_card, language, entry.cards, entry.number, f"cards_{entry.player}", entry.ticked)
+            drawn = _piece(key, str, f"{summary(entry.own, entry.name, entry.entered, entry.total)}\n"
+                                     f'  <div class="stack">\n    {hint(entry.name, entry.total)}\n'
+                                     f'    <div class="hand-cards tick-cards">{ticks}</div>\n'
+                                     f"    {save(entry.player, entry.name)}\n  </div>")
+        html.append(f'      <details class="enter-hand" id="hand-{escape(entry.player)}"{" open" if opened else ""}>\n'
+                    f"  {drawn}\n</details>\n")
+    return Markup("".join(html))
 
 
 @bp.app_template_global("tactics_player_rows")

@@ -1,7 +1,8 @@
 """Square Tactics' lists are joined in views/tactics.py from pieces kept by language (the board's
-rows and cells, a hand's buttons and boxes, the hands to enter, the players' rows): the HTML is
-byte for byte what the template's loops over the same macros draw, in every language, picking
-or not, and a changed cell changes only its own row."""
+rows and cells, a hand's buttons, the hands to enter with their boxes, the players' rows): the HTML
+is byte for byte what the template's loops over the same macros drew (the hands to enter: its
+hand_entry macro, as it was), in every language, picking or not, and a changed cell changes only
+its own row."""
 
 from __future__ import annotations
 
@@ -11,16 +12,26 @@ from flask import current_app, render_template_string
 from companion.views import tactics as views
 from companion.views.tactics import BoardRow, Card, Cards, Cell, HandEntry, PlayerRow
 
-_IMPORT = '{% from "tactics/_macros.html" import board, tcell, card_buttons, card_button, tick_cards, tick_card, held_cards, card_face, hand_entry, player_row %}'
+_IMPORT = ('{% from "tactics/_macros.html" import board, tcell, card_buttons, card_button, tick_card, held_cards, card_face, '
+           'entry_summary, entry_hint, entry_save, player_row %}')
 # The loops the template drew these lists with before they were joined from Python.
 _LOOP_CELLS = _IMPORT + "{% for row in rows %}{% for cell in row.cells %}{{ tcell(cell, pick) }}{% endfor %}{% endfor %}"
 _LOOP_CARDS = _IMPORT + (
     '<div class="hand-cards">{% for card in cards.cards %}{{ card_button(card, 2) }}{% endfor %}</div>|'
-    '<div class="hand-cards tick-cards">{% for card in cards.cards %}{{ tick_card(card, 2, "cards_p2", card.id in ticked) }}{% endfor %}</div>|'
     '<div class="hand-cards">{% for card in cards.cards %}<span class="card-button">{{ card_face(card, 2) }}</span>{% endfor %}</div>'
 )
-_JOINED_CARDS = _IMPORT + '{{ card_buttons(cards, 2) }}|{{ tick_cards(cards, 2, ticked, "cards_p2") }}|{{ held_cards(cards, 2) }}'
+_JOINED_CARDS = _IMPORT + '{{ card_buttons(cards, 2) }}|{{ held_cards(cards, 2) }}'
 _LOOP_ENTRIES = _IMPORT + """
+{% macro hand_entry(entry) -%}
+{{ entry_summary(entry.own, entry.name, entry.entered, entry.total) }}
+  <div class="stack">
+    {{ entry_hint(entry.name, entry.total) }}
+    <div class="hand-cards tick-cards">
+    {%- for card in entry.cards.cards %}{{ tick_card(card, entry.number, 'cards_' ~ entry.player, card.id in entry.ticked) }}{% endfor -%}
+    </div>
+    {{ entry_save(entry.player, entry.name) }}
+  </div>
+{%- endmacro %}
       {% for opened, entry in entries %}
       <details class="enter-hand" id="hand-{{ entry.player }}"{{ ' open' if opened else '' }}>
   {{ hand_entry(entry) }}
@@ -30,7 +41,7 @@ _LOOP_ENTRIES = _IMPORT + """
     {% for row in rows %}{{ player_row(row) }}{% endfor %}
 """
 _JOINED_ENTRIES = _IMPORT + """
-{{ tactics_entries(hand_entry, entries) }}|
+{{ tactics_entries(entries, entry_summary, entry_hint, tick_card, entry_save) }}|
 {{ tactics_player_rows(player_row, rows) }}"""
 
 _CARDS = (
@@ -79,12 +90,11 @@ def test_a_changed_cell_changes_only_its_row(app):
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "pl"])
-def test_a_hands_buttons_and_boxes_are_what_the_loops_draw(app, language):
+def test_a_hands_buttons_are_what_the_loops_draw(app, language):
     cards = Cards(_CARDS)
-    for ticked in ((), ("p2-02",), ("p2-01", "p2-x")):
-        looped = _drawn(app, _LOOP_CARDS, language, cards=cards, ticked=ticked)
-        assert _drawn(app, _JOINED_CARDS, language, cards=cards, ticked=ticked) == looped
-        assert looped.count(" checked") == len(ticked) and "Shield &lt;Bearer&gt;" in looped
+    looped = _drawn(app, _LOOP_CARDS, language, cards=cards)
+    assert _drawn(app, _JOINED_CARDS, language, cards=cards) == looped
+    assert looped.count('<button type="submit" name="card"') == 3 and "Shield &lt;Bearer&gt;" in looped
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "pl"])
@@ -96,4 +106,5 @@ def test_the_hands_to_enter_and_the_players_rows_are_what_the_loops_draw(app, la
     looped = _drawn(app, _LOOP_ENTRIES, language, entries=entries, rows=rows)
     assert _drawn(app, _JOINED_ENTRIES, language, entries=entries, rows=rows) == looped
     assert looped.count("<details") == 2 and 'id="hand-p1" open>' in looped and "Kuba &lt;K&gt;" in looped
+    assert looped.count(" checked") == 1 and 'name="cards_p2" value="p2-x"' in looped
     assert looped.count("<tr") == 2
