@@ -32,6 +32,7 @@ class Castellan(Flask):
     answer), and each answer cost ``inspect`` a few microseconds. Castellan has no async function."""
 
     SYNC_KEPT = 1024
+    request_class = web.Request  # a posted form read the short way
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

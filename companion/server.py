@@ -68,6 +68,21 @@ def freeze_startup_heap() -> None:
     gc.freeze()
 
 
+# Objects a worker may allocate (net) before the collector looks at the youngest ones: Python's
+# 700 is about half of what one move answer builds, so a collection ran in the middle of one
+# move in two and walked its views and states, all alive then and freed a moment later.
+# Measured under gunicorn (one worker, 30 Forteresse moves, then 30 Square Tactics moves): the
+# collector's time per move 141 and 123 us at 700, 77 and 55 us at 3,000; at 10,000 the mean
+# was no better and single pauses reached 2 ms.
+YOUNG_OBJECTS = 3000
+
+
+def tune_collector() -> None:
+    """Collect the youngest objects less often (``YOUNG_OBJECTS``); the older generations as Python does."""
+    _young, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_OBJECTS, middle, old)
+
+
 def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: bool = False) -> None:
     """Serve ``app`` on ``host:port`` until interrupted (Ctrl+C or SIGTERM stop it cleanly).
 
@@ -77,6 +92,7 @@ def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: boo
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     compile_templates(app)
     freeze_startup_heap()
+    tune_collector()
     _Gunicorn(
         app,
         {

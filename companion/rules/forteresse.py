@@ -9,6 +9,7 @@ docs/forteresse.md (with the referee's decisions where the rules page is silent)
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 
 from companion.rules.errors import N_, Either, Message, RuleError, then
 
@@ -183,26 +184,38 @@ def resolve_shot(fortress: dict, shot: dict) -> dict:
     shot; the fortress given is not changed.
     """
     walls, besieged = set(fortress["walls"]), set(fortress["besieged"])
-    outcome, cell = "miss", None
-    for cell in path(shot["from"], shot["direction"]):
-        if cell in besieged:
-            outcome = "besieged_killed"
-            besieged.discard(cell)
-            break
-        if cell in walls:
-            outcome = "wall_destroyed" if shot["weapon"] == "cannon" else "wall"
-            if outcome == "wall_destroyed":
-                walls.discard(cell)
-            break
-    cell = cell if outcome in _HITS else None
+    outcome, cell = _first_hit(walls, besieged, shot)
+    if outcome == "besieged_killed":
+        besieged.discard(cell)
+    elif outcome == "wall_destroyed":
+        walls.discard(cell)
     return {"outcome": outcome, "cell": cell,
             "fortress": {"walls": sort_cells(walls), "besieged": sort_cells(besieged)},
             "announcement": announce(outcome, cell)}
 
 
+def _first_hit(walls, besieged, shot: dict) -> tuple[str, str | None]:
+    """The outcome of ``shot`` on a fortress's standing ``walls`` and ``besieged`` (sets), and the cell
+    it names (None for "wall" and "miss"): only the first occupied cell on the path counts."""
+    for cell in path(shot["from"], shot["direction"]):
+        if cell in besieged:
+            return "besieged_killed", cell
+        if cell in walls:
+            return ("wall_destroyed", cell) if shot["weapon"] == "cannon" else ("wall", None)
+    return "miss", None
+
+
 def announce(outcome: str, cell: str | None) -> str:
     """What the defender says aloud: "Wall destroyed at B2.", "Besieged killed at C4.", "Wall.", "Miss."."""
-    return str(announcement(outcome, cell))
+    said = _ANNOUNCED.get((outcome, cell))
+    if said is None:
+        said = str(announcement(outcome, cell))
+        if len(_ANNOUNCED) < 256:  # 4 answers, 2 of them at one of 25 cells: all of them fit
+            _ANNOUNCED[outcome, cell] = said
+    return said
+
+
+_ANNOUNCED: dict = {}
 
 
 def announcement(outcome: str, cell: str | None) -> Message:
@@ -322,12 +335,30 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     opened = dict(current, setups=dict(current["setups"]), shots=list(current["shots"]))
     after = dict(state, rounds=[*state["rounds"][:-1], opened])
     handlers[kind](after, action, actor)
+    if _PLAIN_VALUES.issuperset(map(type, action.values())):  # a shot: its copy cannot change under it
+        global _APPLIED
+        _APPLIED = (state, dict(action), actor, after)
     return after
+
+
+# The last ``apply``: its state (the object itself), action (a copy), actor and result. The store
+# describes each move it applies, and ``describe`` needs the state after it: the same work twice.
+# Nothing changes a state in place (SHARED_STATES), so the same object is the same state.
+_APPLIED: tuple = (None, None, None, None)
+_PLAIN_VALUES = frozenset({str, type(None)})
+
+
+def _applied(state: dict, action: dict, actor: str) -> dict:
+    """``apply(state, action, actor)``, given as the last ``apply`` gave it when that was the same."""
+    kept_state, kept_action, kept_actor, after = _APPLIED  # one read: another thread may apply meanwhile
+    if kept_state is state and kept_actor == actor and kept_action == action:
+        return after
+    return apply(state, action, actor)
 
 
 def describe(state: dict, action: dict, actor: str) -> Message:
     """The action in plain words for the table's history, given the state it was applied to."""
-    after = apply(state, action, actor)
+    after = _applied(state, action, actor)
     number = len(state["rounds"])
     if action["type"] == "setup":
         return Message(N_("%(name)s drew a fortress for round %(round)s."), name=said_name(state, actor), round=number)
@@ -358,18 +389,20 @@ def view(state: dict, viewer: str) -> dict:
     current = state["rounds"][-1]
     finished = state["phase"] == "finished"
     own = state["mode"] == "phones" and viewer in SEATS and current["setups"][viewer] is not None
-    facts = _facts(current["shots"])
-    counts = {seat: _counts(current, seat) for seat in SEATS}
+    fired = _by_shooter(current["shots"])  # one pass over the round's shots, for all that follows
+    used = {seat: {shot["from"] for shot in fired[seat]} for seat in SEATS}
+    counts = {seat: _tally(fired[seat]) for seat in SEATS}
     return {
         "game": "forteresse", "viewer": viewer, "mode": state["mode"], "names": dict(state["names"]),
         "phase": state["phase"], "round": current["number"], "rounds_in_game": ROUNDS,
         "first": current["first"], "turn": state["turn"],
         "set_up": {seat: state["mode"] == "paper" or current["setups"][seat] is not None for seat in SEATS},
-        "stopped": {seat: _stopped(current, seat, facts) for seat in SEATS},
+        "stopped": {seat: counts[seat]["killed"] == BESIEGED or used[seat].issuperset(FIRING_CELLS)  # as _stopped
+                    for seat in SEATS},
         "counts": counts,
-        "free_firing_cells": {seat: _free_firing_cells(current, seat) for seat in SEATS},
+        "free_firing_cells": {seat: [cell for cell in FIRING_CELLS if cell not in used[seat]] for seat in SEATS},
         "shots": _shot_copies(current["shots"]),
-        "attacks": {seat: attack_record(current["shots"], seat) for seat in SEATS},
+        "attacks": {seat: _record(fired[seat]) for seat in SEATS},
         "history": [{"number": done["number"], "first": done["first"], "shots": _shot_copies(done["shots"])}
                     for done in state["rounds"][:-1]],
         "sheet": _sheet(state, counts),
@@ -437,7 +470,32 @@ def attack_record(shots: list[dict], shooter: str) -> dict:
     from "wall" answers (the only cell of the path not known empty); ``known_empty``:
     cells a shot went through, so they never held anything.
     """
-    own = [shot for shot in shots if shot["shooter"] == shooter]
+    return _record([shot for shot in shots if shot["shooter"] == shooter])
+
+
+def _record(own: list[dict]) -> dict:
+    """``attack_record`` of one shooter's shots (``own``), in the order fired: worked out once for
+    the same shots (each move changes one seat's record, and every phone reads both), and given
+    as a copy of its own, as a view's parts are."""
+    key = tuple(map(_RECORDED, own))
+    record = _RECORDS.get(key)
+    if record is None:
+        record = _worked_record(own)
+        if len(_RECORDS) >= _RECORDS_MAX:
+            _RECORDS.clear()
+        _RECORDS[key] = record
+    return {"used": [dict(used) for used in record["used"]], "destroyed_walls": [*record["destroyed_walls"]],
+            "killed_besieged": [*record["killed_besieged"]], "known_walls": [*record["known_walls"]],
+            "known_empty": [*record["known_empty"]]}
+
+
+# Records worked out, by their shots' values (a record is a few hundred bytes).
+_RECORDS: dict = {}
+_RECORDS_MAX = 4096
+_RECORDED = itemgetter("from", "direction", "weapon", "outcome", "cell")
+
+
+def _worked_record(own: list[dict]) -> dict:
     hit_at = {shot["cell"]: time for time, shot in enumerate(own) if shot["cell"]}
     empty = _seen_empty(own, hit_at)
     walls = set()
@@ -449,8 +507,8 @@ def attack_record(shots: list[dict], shooter: str) -> dict:
                 walls.add(unknown[0])
     return {
         "used": [{"from": shot["from"], "weapon": shot["weapon"], "direction": shot["direction"]} for shot in own],
-        "destroyed_walls": sort_cells(s["cell"] for s in own if s["outcome"] == "wall_destroyed"),
-        "killed_besieged": sort_cells(s["cell"] for s in own if s["outcome"] == "besieged_killed"),
+        "destroyed_walls": sort_cells([s["cell"] for s in own if s["outcome"] == "wall_destroyed"]),
+        "killed_besieged": sort_cells([s["cell"] for s in own if s["outcome"] == "besieged_killed"]),
         "known_walls": sort_cells(walls),
         "known_empty": sort_cells(empty),
     }
@@ -462,7 +520,7 @@ def attack_record(shots: list[dict], shooter: str) -> dict:
 def _shot_copies(shots: list[dict]) -> list[dict]:
     """A round's shots for a view: each a new dict, as ``copy.deepcopy`` would give, since a shot
     holds only text (and None) and so shares nothing that could change, at a tenth of its cost."""
-    return [dict(shot) for shot in shots]
+    return list(map(dict, shots))
 
 
 def _other(seat: str) -> str:
@@ -645,8 +703,9 @@ def _apply_shot(state: dict, action: dict, actor: str) -> None:
     used, kills, hits = facts[shooter]
     shot = check_shot(action.get("from"), action.get("direction"), action.get("weapon"), used)
     if state["mode"] == "phones":
-        result = resolve_shot(_standing(current, _other(shooter), cleared=hits), shot)
-        outcome, cell = result["outcome"], result["cell"]
+        # as resolve_shot on the fortress standing (_standing), without the fortress after the shot
+        setup = current["setups"][_other(shooter)]
+        outcome, cell = _first_hit(set(setup["walls"]).difference(hits), set(setup["besieged"]).difference(hits), shot)
     else:
         outcome, cell = _read_answer(current, shooter, shot, action)
     current["shots"].append({"shooter": shooter, **shot, "outcome": outcome, "cell": cell,
@@ -768,15 +827,30 @@ def _seen_empty(own: list[dict], hit_at: dict) -> set[str]:
     """Cells a shot went through before its end; never hit, so they never held anything."""
     empty = set()
     for shot in own:
-        trajectory = path(shot["from"], shot["direction"])
-        if shot["outcome"] == "miss":
-            seen = trajectory
-        elif shot["cell"]:
-            seen = trajectory[: trajectory.index(shot["cell"])]
-        else:
-            seen = ()
-        empty.update(cell for cell in seen if cell not in hit_at)
-    return empty
+        empty.update(_SEEN[shot["from"], shot["direction"], shot["outcome"], shot["cell"]])
+    return empty.difference(hit_at)
+
+
+def _seen(firing_cell: str, direction: str, outcome: str, cell: str | None) -> tuple[str, ...]:
+    """The cells a shot went through before its end (``_SEEN`` keeps them for every shot)."""
+    trajectory = path(firing_cell, direction)
+    if outcome == "miss":
+        return trajectory
+    if cell:
+        return trajectory[: trajectory.index(cell)]
+    return ()
+
+
+class _SeenCells(dict):
+    """``_seen`` of each shot, worked out the first time it is asked (at most every trajectory
+    with each of its answers: a few thousand)."""
+
+    def __missing__(self, key):
+        seen = self[key] = _seen(*key)
+        return seen
+
+
+_SEEN = _SeenCells()
 
 
 def _random_paper_shot(state: dict, rng: random.Random) -> dict:
@@ -871,28 +945,68 @@ def _facts(shots: list[dict]) -> dict:
 
 def _counts(current: dict, seat: str) -> dict:
     """What ``seat``'s shots of a round did, counted in one pass over them."""
-    killed = walls = cannons = rifles = shots = 0
-    for shot in current["shots"]:
-        if shot["shooter"] == seat:
-            shots += 1
-            outcome, weapon = shot["outcome"], shot["weapon"]
-            killed += outcome == "besieged_killed"
-            walls += outcome == "wall_destroyed"
-            cannons += weapon == "cannon"
-            rifles += weapon == "rifle"
-    return {"killed": killed, "walls_destroyed": walls, "cannons": cannons, "rifles": rifles, "shots": shots}
+    return _tally([shot for shot in current["shots"] if shot["shooter"] == seat])
+
+
+def _round_tallies(played: dict, current: bool) -> dict:
+    """``_counts`` of each seat in ``played``; kept for a round over (the same object in every state
+    after it, never changed: SHARED_STATES), which every view of the next round counts again."""
+    if current:
+        return {seat: _counts(played, seat) for seat in SEATS}
+    kept = _PAST_TALLIES.get(id(played))
+    if kept is not None and kept[0] is played:  # the round itself, kept alive by this entry
+        return kept[1]
+    tallies = {seat: _counts(played, seat) for seat in SEATS}
+    if len(_PAST_TALLIES) >= _RECORDS_MAX:
+        _PAST_TALLIES.clear()
+    _PAST_TALLIES[id(played)] = (played, tallies)
+    return tallies
+
+
+_PAST_TALLIES: dict = {}
+
+
+def _by_shooter(shots: list[dict]) -> dict[str, list[dict]]:
+    """A round's shots of each seat, in the order fired."""
+    fired: dict[str, list[dict]] = {seat: [] for seat in SEATS}
+    for shot in shots:
+        fired[shot["shooter"]].append(shot)
+    return fired
+
+
+def _tally(own: list[dict]) -> dict:
+    """What one seat's shots of a round (``own``) did, counted in one pass over them."""
+    killed = walls = cannons = rifles = 0
+    for shot in own:
+        outcome, weapon = shot["outcome"], shot["weapon"]
+        if outcome == "besieged_killed":
+            killed += 1
+        elif outcome == "wall_destroyed":
+            walls += 1
+        if weapon == "cannon":
+            cannons += 1
+        elif weapon == "rifle":
+            rifles += 1
+    return {"killed": killed, "walls_destroyed": walls, "cannons": cannons, "rifles": rifles, "shots": len(own)}
 
 
 def _sheet(state: dict, counts: dict | None = None) -> dict:
     """The score sheet so far: each round's kills, cannons, rifles and points, totals, winner at the end.
-    ``counts``: the current round's ``_counts`` of each seat, when the caller has them already."""
+    ``counts``: the current round's ``_counts`` of each seat, when the caller has them already.
+    Points as ``score_game`` gives them, worked out here without its intermediate dicts."""
     last = state["rounds"][-1]
-    tallies = [{seat: {key: tally[key] for key in ("killed", "cannons", "rifles")}
-                for seat, tally in ((seat, counts[seat] if counts is not None and played is last
-                                     else _counts(played, seat)) for seat in SEATS)} for played in state["rounds"]]
-    score = score_game(tallies)
-    rounds = [{seat: {**tally[seat], "points": points[seat]} for seat in SEATS}
-              for tally, points in zip(tallies, score["rounds"], strict=True)]
-    winner = score["winner"] if state["phase"] == "finished" else None
-    return {"rounds": rounds, "totals": score["totals"], "winner": winner,
-            "finished": state["phase"] == "finished"}
+    rounds = []
+    totals = dict.fromkeys(SEATS, 0)
+    for played in state["rounds"]:
+        tallies = counts if counts is not None and played is last else _round_tallies(played, played is last)
+        round_ = {}
+        for seat, other in (("a", "b"), ("b", "a")):
+            tally, against = tallies[seat], tallies[other]
+            points = (POINTS_PER_KILL * tally["killed"] + POINTS_PER_CANNON * against["cannons"]
+                      + POINTS_PER_RIFLE * against["rifles"])
+            round_[seat] = {"killed": tally["killed"], "cannons": tally["cannons"], "rifles": tally["rifles"],
+                            "points": points}
+            totals[seat] += points
+        rounds.append(round_)
+    finished = state["phase"] == "finished"
+    return {"rounds": rounds, "totals": totals, "winner": _leader(totals) if finished else None, "finished": finished}

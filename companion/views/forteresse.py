@@ -11,10 +11,11 @@ draws from the view alone, so a hidden fortress never reaches a phone that may n
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 from typing import NamedTuple
 
 from flask import Blueprint, render_template, request
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from companion import api, schemas
 from companion.games import Game
@@ -270,6 +271,15 @@ class Board(tuple):
     __slots__ = ()
 
 
+# Each row of the grid: its (cell, firing, the cell with nothing on it), its cells, the row with nothing on it.
+_BLANK_ROWS = tuple(
+    (tuple((cell, firing, Cell(cell, firing, None, None, False, False, False)) for cell, firing in row),
+     frozenset(cell for cell, _firing in row),
+     Row([Cell(cell, firing, None, None, False, False, False) for cell, firing in row]))
+    for row in _FIRING_GRID
+)
+
+
 def board(*, walls=(), besieged=(), destroyed=(), killed=(), known_walls=(), known_empty=(),
           used=(), free=None, aim=None, trail=()) -> Board:
     """The 7x7 grid as rows of cells (row 1 first), each with what a template needs to draw it.
@@ -283,9 +293,15 @@ def board(*, walls=(), besieged=(), destroyed=(), killed=(), known_walls=(), kno
              **{cell: "destroyed" for cell in destroyed}, **{cell: "killed" for cell in killed}}
     shots = {shot["from"]: Shot(shot["weapon"], shot["direction"]) for shot in used}
     free = frozenset(free) if free is not None else frozenset()
+    drawn = marks.keys() | shots.keys() | free | set(trail)  # the cells with anything on them
+    if aim is not None:
+        drawn.add(aim)
     new = tuple.__new__  # Cell's own __new__ is a Python call per cell: 98 a move
-    return Board([Row([new(Cell, (cell, firing, marks.get(cell), shots.get(cell), cell in free, cell == aim,
-                                  cell in trail)) for cell, firing in row]) for row in _FIRING_GRID])
+    return Board([
+        Row([new(Cell, (cell, firing, marks.get(cell), shots.get(cell), cell in free, cell == aim, cell in trail))
+             if cell in drawn else blank for cell, firing, blank in row]) if not drawn.isdisjoint(cells) else blank_row
+        for row, cells, blank_row in _BLANK_ROWS
+    ])
 
 
 @bp.app_template_global("forteresse_table")
@@ -302,9 +318,10 @@ def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool)
     chosen = form if refused else args
     aim, direction, aim_error = _table_aim(view, shooter, chosen) if can_shoot else (None, None, None)
     trail = forteresse.path(aim, direction) if aim and direction else ()
+    # A seat's phone draws only its own attacks (to aim, or as its record); the referee's and a viewer's, both.
     attacks = {s: _record_board(view["attacks"][s], view["free_firing_cells"][s] if can_shoot and s == shooter
                                 else None, aim if s == shooter else None, trail if s == shooter else ())
-               for s in forteresse.SEATS}
+               for s in forteresse.SEATS if seat is None or s == seat}
     can_draw = bool(can_act and seat and view["mode"] == "phones" and view["phase"] == "setup")
     return {
         "seat": seat, "shooter": shooter, "can_shoot": can_shoot, "aim": aim, "direction": direction,
@@ -322,56 +339,161 @@ def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool)
     }
 
 
-# A board's rows as drawn, by (language, Row, pick); and its cells, by (language, Cell, pick).
-# A finite set (49 cells, their marks and shots), emptied past _DRAWN_MAX all the same.
+# Boards as drawn, by (language, Board, label, pick, id); their rows, by (language, Row, pick); their
+# cells, by (language, Cell, pick). Finite sets (49 cells, their marks and shots), emptied past their
+# bounds all the same (a board's HTML is about 5,000 characters).
+_DRAWN_BOARDS: dict = {}
 _DRAWN_ROWS: dict = {}
 _DRAWN_CELLS: dict = {}
+_BOARDS_MAX = 2_000
 _DRAWN_MAX = 20_000
+_AXES = "".join(f'<span class="axis">{column}</span>' for column in ("", *forteresse.COLUMNS))
 
 
-@bp.app_template_global("forteresse_rows")
-def forteresse_rows(board_cell, rows: Board, pick: bool) -> Markup:
-    """A board's seven rows, each its number then its seven cells on their own indented lines,
-    each cell drawn by ``board_cell`` (a macro kept by ``once``) the first time it is seen in this
-    language. Kept and joined here rather than by a row macro and Jinja loops: a move redraws the
-    rows a shot's path crossed, and the row macro and its loop cost more than the cells."""
-    language = current_language()
+@bp.app_template_global("forteresse_board")
+def forteresse_board(mark_text):
+    """_board.html's ``board(rows, label, pick=False, id=None)``: a board's HTML, each cell's marks
+    said by ``mark_text`` (a macro kept by ``once``), kept whole and by row here."""
+
+    def drawn_board(rows: Board, label: str, pick: bool = False, id: str | None = None) -> Markup:  # noqa: A002 - the macro's name
+        language = current_language()
+        key = (language, rows, type(label), label, pick, id)  # a Markup label is written as it is
+        html = _DRAWN_BOARDS.get(key)
+        if html is None:
+            picking = " picking" if pick else ""
+            named = f' id="{escape(id)}"' if id else ""
+            html = Markup(f'<div class="fort-board{picking}"{named} role="group" aria-label="{escape(label)}">\n'
+                          f'  {_AXES}\n{_drawn_rows(mark_text, language, rows, pick)}</div>\n')
+            if len(_DRAWN_BOARDS) >= _BOARDS_MAX:
+                _DRAWN_BOARDS.clear()
+            _DRAWN_BOARDS[key] = html
+        return html
+
+    return drawn_board
+
+
+def _drawn_rows(mark_text, language: str, rows: Board, pick: bool) -> str:
+    """A board's seven rows, each its number then its seven cells on their own indented lines: a
+    move redraws only the rows a shot's path crossed."""
     drawn_rows = _DRAWN_ROWS
     html = []
     for row in rows:
         key = (language, row, pick)
         text = drawn_rows.get(key)
         if text is None:
-            text = _drawn_row(board_cell, language, row, pick)
+            text = _drawn_row(mark_text, language, row, pick)
             if len(drawn_rows) >= _DRAWN_MAX:
                 drawn_rows.clear()
             drawn_rows[key] = text
         html.append(text)
-    return Markup("".join(html))
+    return "".join(html)
 
 
-def _drawn_row(board_cell, language: str, row: Row, pick: bool) -> str:
+def _drawn_row(mark_text, language: str, row: Row, pick: bool) -> str:
     cells = _DRAWN_CELLS
     if len(cells) >= _DRAWN_MAX:
         cells.clear()
     parts = [f'  <span class="axis">{row[0].cell[1:]}</span>\n']
     for cell in row:
         key = (language, cell, pick)
-        text = cells.get(key)
-        if text is None:
-            text = cells[key] = str(board_cell(cell, pick))
-        parts.append(f"  {text}\n")
+        line = cells.get(key)  # the cell on its own indented line
+        if line is None:
+            line = cells[key] = f"  {_drawn_cell(mark_text, cell, pick)}\n"
+        parts.append(line)
     return "".join(parts)
 
 
+def _drawn_cell(mark_text, cell: Cell, pick: bool) -> str:
+    """One cell: a button naming it when it may be picked, else its name and marks for a screen reader."""
+    name = cell.cell  # A1 to G7, and the classes below: nothing to escape
+    classes = (("fc firing" if cell.firing else "fc inner") + (f" {cell.mark}" if cell.mark else "")
+               + (" used" if cell.shot else "") + (" aim" if cell.aim else "") + (" trail" if cell.trail else ""))
+    if pick and cell.free:
+        return f'<button type="submit" name="from" value="{name}" class="{classes} free" data-cell="{name}">{name}</button>'
+    return (f'<span class="{classes}" data-cell="{name}"><span class="sr-only">{name}</span>'
+            f"{mark_text(cell.mark, cell.shot)}</span>")
+
+
+@bp.app_template_global("forteresse_score_table")
+def forteresse_score_table(score_words, score_head, score_rule):
+    """_board.html's ``score_table(sheet, names)``: the score sheet's table, its words, head and rule
+    drawn by macros kept by ``once``, its names and numbers written here: they change on every move,
+    and the macro's loops cost more than the table."""
+
+    def score_table(sheet: dict, names: dict[str, str]) -> Markup:
+        said = {seat: escape(names[seat]) for seat in forteresse.SEATS}
+        html = [f'<div class="scroll" tabindex="0" role="region" aria-label="{score_words("sheet")}">\n'
+                f'<table class="fort-score">\n  {score_head()}\n']
+        for number, round_ in enumerate(sheet["rounds"], start=1):
+            html.append(f'  <tbody>\n    <tr class="round-head"><th scope="rowgroup" colspan="5">'
+                        f'{score_words("round", number)}</th></tr>\n')
+            for seat in forteresse.SEATS:
+                tally = round_[seat]
+                html.append(f'    <tr><th scope="row">{said[seat]}</th><td>{escape(tally["killed"])}</td>'
+                            f'<td>{escape(tally["cannons"])}</td><td>{escape(tally["rifles"])}</td>'
+                            f'<td class="total">{escape(tally["points"])}</td></tr>\n')
+            html.append("  </tbody>\n")
+        html.append(f'  <tfoot>\n    <tr class="round-head"><th scope="rowgroup" colspan="5">'
+                    f'{score_words("final" if sheet["finished"] else "so_far")}</th></tr>\n')
+        for seat in forteresse.SEATS:
+            winner = f' <span class="tag">{score_words("winner")}</span>' if sheet["winner"] == seat else ""
+            html.append(f'    <tr><th scope="row">{said[seat]}{winner}</th><td colspan="4" class="total" '
+                        f'data-seat="{seat}">{escape(sheet["totals"][seat])}</td></tr>\n')
+        html.append(f"  </tfoot>\n</table>\n</div>\n{score_rule()}\n")
+        return Markup("".join(html))
+
+    return score_table
+
+
+# Shots said, by (language, shooter's name, the shot's values): a finite set too.
+_SAID_SHOTS: dict = {}
+_SHOT_VALUES = itemgetter("from", "weapon", "direction", "outcome", "cell")
+
+
 @bp.app_template_global("forteresse_said_shots")
-def forteresse_said_shots(said_shot, shots: list[dict], names: dict[str, str]) -> Markup:
-    """The round's shots as list items, each sentence drawn by ``said_shot`` (kept by ``once``) from
-    plain values: a move's fragment lists every shot of the round, up to 48."""
-    return Markup("".join([
-        f"<li>{said_shot(names[shot['shooter']], shot['from'], shot['weapon'], shot['direction'], shot['outcome'], shot['cell'])}</li>"
-        for shot in shots
-    ]))
+def forteresse_said_shots(shots: list[dict], names: dict[str, str]) -> Markup:
+    """The round's shots as list items: a move's fragment lists every shot of the round, up to 48."""
+    if not shots:
+        return Markup("")
+    return Markup("<li>" + "</li><li>".join([forteresse_shot_words(names[shot["shooter"]], *_SHOT_VALUES(shot))
+                                             for shot in shots]) + "</li>")
+
+
+@bp.app_template_global("forteresse_said_shot")
+def forteresse_said_shot(shot: dict, names: dict[str, str]) -> Markup:
+    """One shot and its answer in words, its shooter named: "Ola: rifle from A4 → E — Besieged killed at D4."."""
+    return forteresse_shot_words(names[shot["shooter"]], *_SHOT_VALUES(shot))
+
+
+# A shot in words, by whether its shooter is named and its weapon (as the templates said it before).
+_SHOT_WORDS = {
+    (True, "cannon"): N_("%(name)s: cannon from %(cell)s %(arrow)s %(direction)s — <strong>%(answer)s</strong>"),
+    (True, "rifle"): N_("%(name)s: rifle from %(cell)s %(arrow)s %(direction)s — <strong>%(answer)s</strong>"),
+    (False, "cannon"): N_("cannon from %(cell)s %(arrow)s %(direction)s — <strong>%(answer)s</strong>"),
+    (False, "rifle"): N_("rifle from %(cell)s %(arrow)s %(direction)s — <strong>%(answer)s</strong>"),
+}
+
+
+@bp.app_template_global("forteresse_shot_words")
+def forteresse_shot_words(name: str | None, cell: str, weapon: str, direction: str, outcome: str,
+                          at: str | None) -> Markup:
+    """A shot and its answer in the page's language, HTML: "Ola: rifle from A4 → E — <strong>Besieged
+    killed at D4.</strong>" (``name`` None: without it). Kept by (language, name, shot): the sentence
+    said with its values escaped, as ``{% trans %}`` says it, the first time it is seen."""
+    language = current_language()
+    key = (language, type(name), name, cell, weapon, direction, outcome, at)  # a Markup name is written as it is
+    said = _SAID_SHOTS.get(key)
+    if said is None:
+        words = _SHOT_WORDS[name is not None, "cannon" if weapon == "cannon" else "rifle"]
+        values = {"cell": cell, "arrow": forteresse_arrow(direction), "direction": direction,
+                  "answer": forteresse_answer(outcome, at)}
+        if name is not None:
+            values["name"] = name
+        said = Markup(say(words)) % values
+        if len(_SAID_SHOTS) >= _DRAWN_MAX:
+            _SAID_SHOTS.clear()
+        _SAID_SHOTS[key] = said
+    return said
 
 
 @bp.app_template_global("forteresse_arrow")
@@ -382,8 +504,18 @@ def forteresse_arrow(direction: str) -> str:
 
 @bp.app_template_global("forteresse_answer")
 def forteresse_answer(outcome: str, cell: str | None) -> str:
-    """The defender's answer in the page's language: "Besieged killed at D4.", "Assiégé tué en D4."."""
-    return say(forteresse.announcement(outcome, cell))
+    """The defender's answer in the page's language: "Besieged killed at D4.", "Assiégé tué en D4."
+    (kept by language: 4 answers, 2 of them at one of 25 cells)."""
+    key = (current_language(), outcome, cell)
+    said = _ANSWERS.get(key)
+    if said is None:
+        said = say(forteresse.announcement(outcome, cell))
+        if len(_ANSWERS) < _DRAWN_MAX:
+            _ANSWERS[key] = said
+    return said
+
+
+_ANSWERS: dict = {}
 
 
 # --- JSON API -------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 from flask_babel import gettext
+from markupsafe import Markup, escape
 
 from companion import api, schemas, store
 from companion.games import Game
@@ -433,6 +434,84 @@ def _screen_sides(seen: str) -> tuple[tuple[str, str], ...]:
         sides.append((screen, facing))
         facing = CLOCKWISE[facing]
     return tuple(sides)
+
+
+# --- Lists joined from Python ------------------------------------------------------
+# The fragment's lists (the board's rows and cells, a hand's cards, the hands to enter, the players'
+# rows) are joined here from pieces kept by (language, what a piece draws), each drawn by its macro the
+# first time: a Jinja loop calling a kept macro cost more than the pieces (a few microseconds a call,
+# a hundred calls a move), a look-up here a fraction of one. A piece's key holds only the named
+# tuples above, text, whole numbers and booleans (never a view's dict).
+_PIECES: dict[tuple, str] = {}
+PIECES_KEPT = 8192
+
+
+def _piece(key: tuple, draw, *args) -> str:
+    """The HTML ``draw(*args)`` gives (a macro), kept by ``key``."""
+    text = _PIECES.get(key)
+    if text is None:
+        text = str(draw(*args))
+        if len(_PIECES) >= PIECES_KEPT:
+            _PIECES.clear()
+        _PIECES[key] = text
+    return text
+
+
+@bp.app_template_global("tactics_cells")
+def tactics_cells(tcell, rows: tuple[BoardRow, ...], pick: bool) -> Markup:
+    """The board's rows of cells (``BoardRow``), each cell drawn by ``tcell``: a move changes one or
+    two rows, each row kept whole."""
+    language = current_language()
+    html = []
+    for row in rows:
+        key = ("row", language, row, pick)
+        text = _PIECES.get(key)
+        if text is None:
+            text = _piece(key, "".join, [_piece(("cell", language, cell, pick), tcell, cell, pick) for cell in row.cells])
+        html.append(text)
+    return Markup("".join(html))
+
+
+@bp.app_template_global("tactics_card_buttons")
+def tactics_card_buttons(card_button, cards: Cards, number: int) -> Markup:
+    """A hand's cards (``Cards``) as the buttons that play them, each drawn by ``card_button``."""
+    language = current_language()
+    return Markup("".join([_piece(("button", language, card, number), card_button, card, number)
+                           for card in cards.cards]))
+
+
+@bp.app_template_global("tactics_held_cards")
+def tactics_held_cards(card_face, cards: Cards, number: int) -> Markup:
+    """A hand's cards as its own phone shows them held, each face drawn by ``card_face``."""
+    language = current_language()
+    return Markup("".join([f'<span class="card-button">{_piece(("face", language, card, number), card_face, card, number)}</span>'
+                           for card in cards.cards]))
+
+
+@bp.app_template_global("tactics_tick_cards")
+def tactics_tick_cards(tick_card, cards: Cards, number: int, field: str, ticked: tuple) -> Markup:
+    """A seat's unplayed cards as boxes named ``field`` (``ticked``: the ids ticked), each drawn by ``tick_card``."""
+    language = current_language()
+    return Markup("".join([_piece(("tick", language, card, number, field, card.id in ticked),
+                                  tick_card, card, number, field, card.id in ticked) for card in cards.cards]))
+
+
+@bp.app_template_global("tactics_entries")
+def tactics_entries(hand_entry, entries: list[tuple[bool, HandEntry]]) -> Markup:
+    """The hands to enter (``tactics_hands``), each in its details (open or not), drawn by ``hand_entry``."""
+    language = current_language()
+    return Markup("".join([
+        f'      <details class="enter-hand" id="hand-{escape(entry.player)}"{" open" if opened else ""}>\n'
+        f'  {_piece(("entry", language, entry), hand_entry, entry)}\n</details>\n'
+        for opened, entry in entries
+    ]))
+
+
+@bp.app_template_global("tactics_player_rows")
+def tactics_player_rows(player_row, rows: list[PlayerRow]) -> Markup:
+    """The players' table's rows (``PlayerRow``), each drawn by ``player_row``: a move changes two at most."""
+    language = current_language()
+    return Markup("".join([_piece(("player", language, row), player_row, row) for row in rows]))
 
 
 # --- JSON API -------------------------------------------------------------------------

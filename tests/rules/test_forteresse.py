@@ -532,6 +532,47 @@ def test_describe_says_the_move_and_the_round_end():
     assert str(f.describe(state, shot(*last[:3]), "referee")).endswith("Wall destroyed at E6. Round 1 is over.")
 
 
+def test_describe_after_apply_says_what_that_apply_did_and_nothing_else():
+    """``describe`` takes the state after the move from the ``apply`` just made on the same state,
+    action and actor (the store applies, then describes); any other call is worked out anew."""
+    state = shooting_table()
+    action = shot("A4", "E", "cannon")
+    f.apply(state, action, "a")
+    assert str(f.describe(state, action, "a")) == "Player A fired a cannon from A4 toward E: Miss."
+    # An equal state that is another object, another action, another actor: each described by itself.
+    assert str(f.describe(copy.deepcopy(state), action, "a")) == "Player A fired a cannon from A4 toward E: Miss."
+    assert str(f.describe(state, shot("A5", "E", "rifle"), "a")) == "Player A fired a rifle from A5 toward E: Wall."
+    with pytest.raises(RuleError) as refused_:
+        f.describe(state, action, "b")
+    assert refused_.value.code == "not_your_turn"
+    # The action changed after the apply: what it is now is described.
+    action["weapon"] = "rifle"
+    assert str(f.describe(state, action, "a")) == "Player A fired a rifle from A4 toward E: Miss."
+
+
+def test_views_kept_records_and_past_rounds_are_never_shared_with_a_view():
+    """A seat's record is worked out once for the same shots and a round over is counted once, but
+    every view gets parts of its own: changing one view changes neither the next nor the state."""
+    state = shooting_table()
+    state, _ = play_round(state, {"a": QUICK_SHOTS, "b": LONG_SHOTS})
+    state = setup(setup(state, "b", EXPOSED_FORTRESS), "a", EXPOSED_FORTRESS)
+    state = f.apply(state, shot("A4", "E", "cannon"), "b")
+    kept = copy.deepcopy(state)
+    first = f.view(state, "referee")
+    expected = copy.deepcopy(first)
+    for record in first["attacks"].values():
+        for value in record.values():
+            value.append({"from": "Z9"} if value and isinstance(value[0], dict) else "Z9")
+    first["sheet"]["rounds"][0]["a"]["points"] = -1
+    first["counts"]["b"]["cannons"] = 99
+    again = f.view(state, "referee")
+    assert again == expected and state == kept
+    assert again["attacks"]["b"] == f.attack_record(state["rounds"][-1]["shots"], "b")
+    assert again["attacks"]["b"]["used"] == [{"from": "A4", "weapon": "cannon", "direction": "E"}]
+    # the same shots in another state (another object): the same record and score sheet
+    assert f.view(copy.deepcopy(state), "referee") == expected
+
+
 def test_shots_out_of_turn_by_a_stopped_player_or_from_a_used_cell_are_refused():
     state = shooting_table()
     refused(state, shot("A4", "E", "cannon"), "b", "not_your_turn")

@@ -1,11 +1,21 @@
-"""The server compiles the templates and freezes the app's startup heap before its workers fork
+"""The server compiles the templates, freezes the app's startup heap and tunes the collector before its workers fork
 (companion.server)."""
 
 from __future__ import annotations
 
 import gc
 
+import pytest
+
 from companion import create_app, server
+
+
+@pytest.fixture(autouse=True)
+def collector_as_it_was():
+    """Serving tunes the collector for the whole process: the other tests get it back as it was."""
+    threshold = gc.get_threshold()
+    yield
+    gc.set_threshold(*threshold)
 
 
 def test_serving_takes_the_startup_heap_out_of_the_collectors_walk(tmp_path, monkeypatch):
@@ -21,6 +31,18 @@ def test_serving_takes_the_startup_heap_out_of_the_collectors_walk(tmp_path, mon
     finally:
         gc.unfreeze()
     assert any(item is app.jinja_env for item in gc.get_objects())
+
+
+def test_serving_collects_the_youngest_objects_less_often_than_python_does(tmp_path, monkeypatch):
+    app = create_app({"DATABASE": str(tmp_path / "young.sqlite3"), "SECRET_KEY": "test", "SWEEP_DAYS": 0})
+    monkeypatch.setattr(server._Gunicorn, "run", lambda self: None)
+    before = gc.get_threshold()
+    try:
+        server.run(app, host="127.0.0.1", port=0, workers=1, threads=1, quiet=True)
+        assert gc.get_threshold() == (server.YOUNG_OBJECTS, before[1], before[2])
+        assert before[0] < server.YOUNG_OBJECTS  # Python starts at 700
+    finally:
+        gc.unfreeze()
 
 
 def test_serving_compiles_every_template_before_the_workers_fork(tmp_path, monkeypatch):
