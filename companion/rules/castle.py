@@ -352,8 +352,7 @@ def describe(state: dict, action: dict, actor: str) -> Message:
 
 def view(state: dict, viewer: str) -> dict:
     """What anyone at the table sees: piles, values, whose turn, colours, turns left, final score."""
-    tops = castle_tops(state)
-    totals = values(tops) if tops else {}
+    piles = _piles_view(state["piles"])
     return {
         "game": "castle",
         "players": state["players"],
@@ -365,7 +364,7 @@ def view(state: dict, viewer: str) -> dict:
         "seats": [_seat_view(state, seat) for seat in SEAT_ORDER[state["players"]]],
         "teams": {team: _team_view(state, team) for team in TEAMS[state["players"]]},
         "colours": copied(state["colours"]),
-        "piles": {pile: _pile_view(state, tops, totals, pile) for pile in tops},
+        "piles": piles,
         "last": copied(state.get("last")),  # tables started before moves were kept have none
         "score": final_score(state),
     }
@@ -759,12 +758,30 @@ def _team_view(state: dict, team: str) -> dict:
     }
 
 
-def _pile_view(state: dict, tops: dict[str, Card], totals: dict[str, int], pile: str) -> dict:
+# Each card's value and colour by its canonical name, as the piles store it: a table's view works
+# out the castle's values from the names, without a Card per top and its properties per neighbour.
+_WORTH = {str(card): (card.value, card.colour) for card in deck()}
+
+
+def _piles_view(piles: dict[str, list[str]]) -> dict[str, dict]:
+    """Each pile's top, height, value (``pile_value``) and colour; none before the deal."""
+    if not piles:
+        return {}
+    tops = {}
+    for pile, cards in piles.items():
+        worth = _WORTH.get(cards[-1])
+        if worth is None:  # a name not as the rules store it: read as castle_tops reads it
+            card = parse(cards[-1])
+            tops[pile] = (str(card), card.value, card.colour)
+        else:
+            tops[pile] = (cards[-1], *worth)
+    totals = {}
+    for pile in PILES:  # every pile, as ``values`` does
+        _top, value, colour = tops[pile]
+        totals[pile] = value + sum(1 if tops[near][2] == colour else -1 for near in NEIGHBOURS[pile])
     return {
-        "top": str(tops[pile]),
-        "height": len(state["piles"][pile]),
-        "value": totals[pile],
-        "colour": tops[pile].colour,
+        pile: {"top": top, "height": len(piles[pile]), "value": totals[pile], "colour": colour}
+        for pile, (top, _value, colour) in tops.items()
     }
 
 

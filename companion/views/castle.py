@@ -7,9 +7,11 @@ JavaScript and their address can be shared; htmx swaps only their fragment.
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from flask import Blueprint, render_template, request
+from markupsafe import Markup
 
 from companion import api, schemas
 from companion.games import Game
@@ -17,7 +19,7 @@ from companion.i18n import current_language, say, say_name
 from companion.rules import castle
 from companion.rules.cards import RANK_WORDS, Card, from_picker, letters, parse
 from companion.rules.errors import N_, Message, RuleError, versus
-from companion.templating import keyed_as_they_are
+from companion.templating import escape_text, keyed_as_they_are
 from companion.web import render
 
 bp = Blueprint("castle", __name__, url_prefix="/castle")
@@ -244,15 +246,112 @@ class Seat(NamedTuple):
 @bp.app_template_global("castle_table")
 def castle_table(view: dict) -> dict:
     """What ``castle/_table.html`` draws from a table's view, worked out here once rather than by
-    loops in the template: the seats by id, each side's players' names in the reader's words, and
-    the seats as values ``once`` keys the players' table with."""
+    loops in the template: the seats by id, their names and each side's name in the reader's words ("Ola & Sud":
+    the view's names are the stored ones, as the API gives them), and the seats as values ``once``
+    keys the players' table with."""
     by_seat = {seat["seat"]: seat for seat in view["seats"]}
+    language = current_language()
+    names = {seat: _said_name(language, info["name"]) for seat, info in by_seat.items()}
+    pair = None
+    team_names = {}
+    for team, info in view["teams"].items():
+        seats = info["seats"]
+        if len(seats) == 2:
+            # What the template's _('%(first)s & %(second)s', ...) wrote: the sentence as it is, the names escaped.
+            pair = pair or Markup(say(_PAIR))
+            team_names[team] = pair % {"first": names[seats[0]], "second": names[seats[1]]}
+        else:
+            team_names[team] = names[seats[0]]
     return {
         "by_seat": by_seat,
-        "team_seats": {team: [say_name(by_seat[seat]["name"]) for seat in info["seats"]]
-                       for team, info in view["teams"].items()},
+        "names": names,
+        "team_names": team_names,
         "seats": tuple(Seat(seat["seat"], seat["name"], seat["cards"], seat["turns_left"]) for seat in view["seats"]),
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _said_name(language: str, name: str) -> str:
+    """A stored name in the reader's words (``say_name``), kept by language and name: a move's page
+    says each seat's name several times."""
+    return say_name(name)  # in this request's catalog, whose language is ``language``
+
+
+_PAIR = N_("%(first)s & %(second)s")
+
+
+@bp.app_template_global("castle_seats")
+def castle_seats(seats_head, seat_row, seats: tuple, turn: str | None, dealer: str | None) -> Markup:
+    """The players' table: its head (``seats_head``) and each player's row (``seat_row``), macros kept
+    by ``once``, joined here: a move changes two rows, and a macro joining them with a Jinja loop
+    cost more than the rows."""
+    rows = "".join([f"      {seat_row(seat, seat.seat == turn, seat.seat == dealer)}\n" for seat in seats])
+    return Markup(f"{seats_head()}{rows}    </tbody>\n  </table>\n  </div>")
+
+
+# Piles as drawn, by (language, Cell, pick, checked, tap): a finite set (12 piles, their cards,
+# values and heights), emptied past _DRAWN_MAX all the same.
+_DRAWN_PILES: dict = {}
+_DRAWN_MAX = 20_000
+
+
+@bp.app_template_global("castle_piles")
+def castle_piles(card, pile_value, pile_height, rows, pick: str | None, target: str | None, tap: str | None) -> Markup:
+    """A castle's piles, row by row: radio choices named ``pick`` (``target`` checked), submit buttons
+    named ``tap``, or plain boxes. Each pile is drawn here from the macros kept by ``once`` for its
+    card, value and height, the first time it is seen in this language, and joined: a move redraws
+    the piles it changed (two to six), and a pile macro cost more than the rest of the grid. A pile
+    given as a dict (the calculator's, the help page's) is read as a ``Cell``."""
+    language = current_language()
+    drawn = _DRAWN_PILES
+    html = []
+    for row in rows:
+        for cell in row:
+            if type(cell) is not Cell:
+                cell = Cell(cell["pile"], cell.get("card"), cell.get("value"), cell.get("height"), cell.get("legal"),
+                            bool(cell.get("last")), bool(cell.get("highlight")))
+            checked = cell.pile == target if pick else None
+            key = (language, cell, pick, checked, tap)
+            text = drawn.get(key)
+            if text is None:
+                if len(drawn) >= _DRAWN_MAX:
+                    drawn.clear()
+                text = drawn[key] = _drawn_pile(card, pile_value, pile_height, cell, pick, checked, tap)
+            html.append(text)
+    return Markup("".join(html))
+
+
+# A pile's words for the card being checked, and the last move's tag.
+_MAY, _MAY_NOT, _LAST_MOVE = N_("may go here"), N_("may not go here"), N_("last move")
+
+
+def _drawn_pile(card, pile_value, pile_height, cell: Cell, pick, checked, tap) -> str:
+    """One pile's HTML (what the ``pile`` macro of castle/_grid.html drew): its mark for the card
+    being checked (an id of its own when tapped), its top card, value, height and the last move's tag."""
+    legal = cell.legal
+    marked = " legal" if legal is True else " illegal" if legal is False else ""
+    classes = "pile" + ("" if tap else marked) + (" highlight" if cell.highlight else "") + (" last" if cell.last else "")
+    name = escape_text(cell.pile)
+    if pick:
+        start = f'<label class="{classes}"><input type="radio" name="{escape_text(pick)}" value="{name}"{" checked" if checked else ""}>\n'
+        end = "</label>"
+    elif tap:
+        start = f'<button type="submit" name="{escape_text(tap)}" value="{name}" class="{classes}">\n'
+        end = "</button>"
+    else:
+        start, end = f'<div class="{classes}">', "</div>"
+    mark = ""
+    if tap or legal is not None:
+        said = ""
+        if legal is not None:
+            said = (f'<span aria-hidden="true">{"✓" if legal else "✗"}</span>'
+                    f'<span class="sr-only">{say(_MAY) if legal else say(_MAY_NOT)}</span>')
+        ident = f' id="mark-{name}"' if tap else ""
+        mark = f'<span class="pile-mark{marked}"{ident}>{said}</span>'
+    value = pile_value(cell.value) if cell.value is not None else ""
+    height = pile_height(cell.height) if cell.height else ""
+    last = f'<span class="pile-last">{say(_LAST_MOVE)}</span>' if cell.last else ""
+    return f'{start}    <span class="pile-name">{name}</span>\n{mark}    {card(cell.card)}\n{value}{height}{last}{end}'
 
 
 _ROWS = tuple(tuple(f"{column}{row}" for column in castle.COLUMNS) for row in castle.ROWS)
