@@ -275,6 +275,19 @@ def drop_thread_connection(database: str | Path) -> None:
         _discard(conn)
 
 
+def dispose(database: str | Path) -> None:
+    """Let go of ``database`` in this process: this thread's kept connection and the engine's pool.
+
+    A server keeps its one database for its whole life; tests make a database each, and
+    without this every one of them would keep its open files until the process ends.
+    """
+    drop_thread_connection(database)
+    with _engines_lock:
+        found = _engines.pop((os.getpid(), str(database)), None)
+    if found is not None:
+        found.dispose()
+
+
 def _discard(conn: Connection) -> None:
     with suppress(sa.exc.SQLAlchemyError):
         conn.invalidate()

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import printables
-from companion import create_app
+from companion import create_app, db
 
 
 def pytest_generate_tests(metafunc):
@@ -41,13 +41,20 @@ def database(request, tmp_path):
 
 
 def fresh_database(request, tmp_path, backend: str, name: str = "castellan"):
-    """Yield a fresh, empty database on ``backend`` ("sqlite" or "postgresql"), dropped afterwards."""
+    """Yield a fresh, empty database on ``backend`` ("sqlite" or "postgresql"), dropped afterwards.
+
+    Afterwards this process lets go of it too (``db.dispose``): otherwise every test's pool
+    keeps its connections, and a whole run holds thousands of open files.
+    """
     if backend == "sqlite":
-        yield str(tmp_path / f"{name}.sqlite3")
+        path = str(tmp_path / f"{name}.sqlite3")
+        yield path
+        db.dispose(path)
         return
     server = request.getfixturevalue("postgresql_server")
     url = server.new_database()
     yield url
+    db.dispose(url)
     server.drop(url)
 
 
