@@ -332,7 +332,7 @@ def act(
         if table.finished:
             raise RuleError("table_finished", N_("This table is finished: the referee can undo to reopen it."))
         state = rules.apply(table.state, action, actor)
-        description = rules.describe(table.state, action, actor)
+        description = rules.describe(table.state, action, actor, after=state)
         entry = _append_entry(conn, table_id, actor, action, description, "move")
         seq = entry["seq"]
         stored = _state_text(rules, state, _HEADS.state(table_id, table.version) is table.state)

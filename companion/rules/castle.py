@@ -338,7 +338,7 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     return _ACTIONS[kind](state, action)
 
 
-def describe(state: dict, action: dict, actor: str) -> Message:
+def describe(state: dict, action: dict, actor: str, after: dict | None = None) -> Message:
     """The action in plain words, as the table's history shows it, given the state before it."""
     try:
         if action["type"] == "deal":

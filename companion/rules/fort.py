@@ -392,14 +392,15 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     return new
 
 
-def describe(state: dict, action: dict, actor: str) -> Message:
-    """The action in plain words, as it reads in the table's history."""
+def describe(state: dict, action: dict, actor: str, after: dict | None = None) -> Message:
+    """The action in plain words, as it reads in the table's history. ``after`` is the state
+    ``apply`` made of these, when the caller has it (the store does)."""
     kind = action.get("type") if isinstance(action, dict) else None
     words = _DESCRIBE.get(kind) if isinstance(kind, str) else None
     if words is None:
         return Message(N_("An unknown action."))
     try:
-        after = apply(state, action, actor)
+        after = apply(state, action, actor) if after is None else after
     except RuleError as refused:
         return Message(N_("Refused: %(reason)s"), reason=refused.sentence)
     return words(state, action, after)

@@ -335,30 +335,14 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     opened = dict(current, setups=dict(current["setups"]), shots=list(current["shots"]))
     after = dict(state, rounds=[*state["rounds"][:-1], opened])
     handlers[kind](after, action, actor)
-    if _PLAIN_VALUES.issuperset(map(type, action.values())):  # a shot: its copy cannot change under it
-        global _APPLIED
-        _APPLIED = (state, dict(action), actor, after)
     return after
 
 
-# The last ``apply``: its state (the object itself), action (a copy), actor and result. The store
-# describes each move it applies, and ``describe`` needs the state after it: the same work twice.
-# Nothing changes a state in place (SHARED_STATES), so the same object is the same state.
-_APPLIED: tuple = (None, None, None, None)
-_PLAIN_VALUES = frozenset({str, type(None)})
-
-
-def _applied(state: dict, action: dict, actor: str) -> dict:
-    """``apply(state, action, actor)``, given as the last ``apply`` gave it when that was the same."""
-    kept_state, kept_action, kept_actor, after = _APPLIED  # one read: another thread may apply meanwhile
-    if kept_state is state and kept_actor == actor and kept_action == action:
-        return after
-    return apply(state, action, actor)
-
-
-def describe(state: dict, action: dict, actor: str) -> Message:
-    """The action in plain words for the table's history, given the state it was applied to."""
-    after = _applied(state, action, actor)
+def describe(state: dict, action: dict, actor: str, after: dict | None = None) -> Message:
+    """The action in plain words for the table's history, given the state it was applied to.
+    ``after`` is the state ``apply`` made of these, when the caller has it (the store does)."""
+    if after is None:
+        after = apply(state, action, actor)
     number = len(state["rounds"])
     if action["type"] == "setup":
         return Message(N_("%(name)s drew a fortress for round %(round)s."), name=said_name(state, actor), round=number)

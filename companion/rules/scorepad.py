@@ -92,7 +92,7 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     return {**state, "rounds": rounds, "corrected": corrected}
 
 
-def describe(state: dict, action: dict, actor: str) -> Message:
+def describe(state: dict, action: dict, actor: str, after: dict | None = None) -> Message:
     """The move in words: ``Round 2: Ola 5, Kuba 3.`` or ``Round 2 corrected: Ola 5, Kuba 3.``"""
     scores = ", ".join(
         f"{name} {value}" for name, value in zip(state["players"], action["points"], strict=True)

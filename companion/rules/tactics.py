@@ -336,27 +336,6 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     ``{"type": "hand", "player", "cards": [card id or name, ...]}`` (the cards that player
     really holds) or ``{"type": "next_game"}``. The referee does all; a player's own link
     plays that player's turns and enters that player's hand. The input state is never changed."""
-    after = _apply(state, action, actor)
-    if isinstance(action, dict):
-        _APPLIED[0] = (state, dict(action), actor, after)
-    return after
-
-
-# The last state ``apply`` made, with what it was made from: a move is applied, then described from
-# the same state and action (companion/store.py, act), and ``describe`` reads the state made
-# instead of making it again. One entry; its states are never changed (``apply`` makes new ones).
-_APPLIED: list[tuple | None] = [None]
-
-
-def _applied(state: dict, action: dict, actor: str) -> dict:
-    """``apply(state, action, actor)``, the state ``apply`` last made when it was made of these."""
-    last = _APPLIED[0]
-    if last is not None and last[0] is state and last[2] == actor and last[1] == action:
-        return last[3]
-    return apply(state, action, actor)
-
-
-def _apply(state: dict, action: dict, actor: str) -> dict:
     action = _mapping(action, "")
     kind = action.get("type")
     if kind == "play":
@@ -377,18 +356,18 @@ def _apply(state: dict, action: dict, actor: str) -> dict:
     raise RuleError("unknown_action", N_("An action is a 'play', a 'hand' or a 'next_game'."), "type")
 
 
-def describe(state: dict, action: dict, actor: str) -> Message:
-    """The action in words for the table's history, e.g. ``Ola plays Archer [5 3 7 2] on B3, captures B2.``"""
+def describe(state: dict, action: dict, actor: str, after: dict | None = None) -> Message:
+    """The action in words for the table's history, e.g. ``Ola plays Archer [5 3 7 2] on B3, captures B2.``
+    ``after`` is the state ``apply`` made of these, when the caller has it (the store does)."""
+    if after is None:
+        after = apply(state, action, actor)
     if action.get("type") == "next_game":
-        after = _applied(state, action, actor)
         return Message(N_("Game %(game)s begins; %(starter)s starts."), game=after["game"],
                        starter=after["names"][after["starter"]])
     if action.get("type") == "hand":
-        after = _applied(state, action, actor)
         player = action["player"]
         return Message(N_("%(player)s's hand was entered (cards known: %(known)s of %(total)s)."),
                        player=after["names"][player], known=len(after["hands"][player]), total=_hand_size(after, player))
-    after = _applied(state, action, actor)
     last = after["last"]
     card = last["card"]
     name = Message(N_("a card")) if card.get("typed") else card["name"]  # a typed card is named by its numbers alone

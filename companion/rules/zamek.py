@@ -326,10 +326,11 @@ def _copied(state: dict) -> dict:
             "members": {seat: list(members) for seat, members in state["members"].items()}}
 
 
-def describe(state: dict, action: dict, actor: str) -> Message:
-    """The action in plain words for the table's history; it never says where a card lies."""
+def describe(state: dict, action: dict, actor: str, after: dict | None = None) -> Message:
+    """The action in plain words for the table's history; it never says where a card lies.
+    ``after`` is the state ``apply`` made of these, when the caller has it (the store does)."""
     try:
-        after = apply(state, action, actor)
+        after = apply(state, action, actor) if after is None else after
     except RuleError as refused:
         return Message(N_("Refused: %(reason)s"), reason=refused.sentence)
     return _DESCRIBERS[action["type"]](state, after, action, actor)

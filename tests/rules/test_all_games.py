@@ -2,7 +2,8 @@
 
 For each module with the table protocol (docs/rules-modules.md): random legal games end
 within a bound, states round-trip through JSON, neither ``apply`` nor ``view`` changes the
-state it is given, every viewer's view is JSON, and a nonsense action is refused with a RuleError that changes nothing.
+state it is given, ``describe`` says the same whether or not it is given the state ``apply`` made,
+every viewer's view is JSON, and a nonsense action is refused with a RuleError that changes nothing.
 """
 
 from __future__ import annotations
@@ -77,6 +78,8 @@ def test_random_games_end_and_keep_the_protocol(name, options):
             assert str(load(dump(described))) == str(described), "the store keeps the sentence whole"
             state = rules.apply(before, action, actor)
             assert before == frozen, "apply mutated its input"
+            given = rules.describe(before, action, actor, after=state)  # as the store asks, after applying
+            assert dump(given) == dump(described), "describe says the same given the state after"
             _assert_refuses_nonsense(rules, state, actor)
         else:
             pytest.fail(f"{name}: a random game did not end within {MAX_ACTIONS} actions")
