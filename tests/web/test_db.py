@@ -126,3 +126,32 @@ def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_deta
     assert {play_id: bool(low) for play_id, low in kept.items()} == {
         "low-pad-0001": True, "high-pad-0001": False, "castle-play-01": False
     }
+
+
+def _open_files(path: str) -> int:
+    """How many of this process's open files are the SQLite database ``path`` or its WAL and index."""
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir() if str(_target(fd)).startswith(path))
+
+
+def _target(fd: Path) -> str:
+    try:
+        return str(fd.readlink())
+    except OSError:  # closed while listed
+        return ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc to count open files")
+def test_dispose_lets_go_of_every_file_a_database_held(tmp_path):
+    path = str((tmp_path / "let-go.sqlite3").resolve())
+    app = create_app({"DATABASE": path, "SECRET_KEY": "t", "TESTING": True})
+    client = app.test_client()
+    assert client.get("/").status_code == 200
+    with db.connect(path), db.connect(path):  # two pooled connections, given back to the pool
+        pass
+    assert _open_files(path) > 0  # this thread's connection and the pool's hold the file open
+    db.dispose(path)
+    assert _open_files(path) == 0
+    assert client.get("/").status_code == 200  # the next request opens a new engine
+    db.dispose(path)
+    assert _open_files(path) == 0
