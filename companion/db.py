@@ -198,9 +198,14 @@ def is_postgresql(database: str | Path) -> bool:
     return url(database).startswith("postgresql")
 
 
+def _key(database: str | Path) -> tuple[int, str]:
+    """Whose ``database`` this is: this process's (a forked worker makes its own engine and connections)."""
+    return os.getpid(), str(database)
+
+
 def engine(database: str | Path) -> Engine:
     """This process's engine (and pool) for ``database``, made on first use."""
-    key = (os.getpid(), str(database))
+    key = _key(database)
     found = _engines.get(key)
     if found is None:
         with _engines_lock:
@@ -258,7 +263,7 @@ def thread_connection(database: str | Path) -> Connection:
     in autocommit: see ``run``).
     """
     held = _held.__dict__.setdefault("connections", {})
-    key = (os.getpid(), str(database))
+    key = _key(database)
     conn = held.get(key)
     if conn is None or conn.invalidated:
         if len(held) >= HELD_PER_THREAD:
@@ -270,7 +275,7 @@ def thread_connection(database: str | Path) -> Connection:
 
 def drop_thread_connection(database: str | Path) -> None:
     """Close this thread's connection to ``database`` (after an error: the next use opens a new one)."""
-    conn = _held.__dict__.get("connections", {}).pop((os.getpid(), str(database)), None)
+    conn = _held.__dict__.get("connections", {}).pop(_key(database), None)
     if conn is not None:
         _discard(conn)
 
@@ -283,7 +288,7 @@ def dispose(database: str | Path) -> None:
     """
     drop_thread_connection(database)
     with _engines_lock:
-        found = _engines.pop((os.getpid(), str(database)), None)
+        found = _engines.pop(_key(database), None)
     if found is not None:
         found.dispose()
 

@@ -131,7 +131,7 @@ def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_deta
 def _open_files(path: str) -> int:
     """How many of this process's open files are the SQLite database ``path`` or its WAL and index."""
     fds = Path("/proc/self/fd")
-    return sum(1 for fd in fds.iterdir() if str(_target(fd)).startswith(path))
+    return sum(1 for fd in fds.iterdir() if _target(fd).startswith(path))
 
 
 def _target(fd: Path) -> str:
