@@ -242,6 +242,11 @@ def _moves_per_second(phone: Phone, path: str, form: dict, count: int = 40) -> f
     return count / (time.perf_counter() - start)
 
 
+def _bare_moves_per_second(port: int) -> float:
+    """Bare Flask's answer to the same phone's moves in a row: a form read, a fragment written."""
+    return _moves_per_second(Phone(port), "/act", {"points": ""})
+
+
 def _api_moves_per_second(phone: Phone, path: str, version: int, count: int = 40) -> float:
     """One program's moves in a row through the JSON API; the version comes back in each answer."""
     start = time.perf_counter()
@@ -381,7 +386,7 @@ def main(phones: int = 1000, workers: int | None = None, database: str | None = 
                 figures.setdefault(name, []).append((_wrk(bare_url, bare_headers), _wrk(url, headers)))
             moved = _castellan_table(castle.port)  # a fresh table each round: an evening's length
             form = {"csrf_token": moved["csrf"], "version": _version(moved["page"])}
-            bare_rate = _moves_per_second(Phone(bare.port), "/act", {"points": ""})
+            bare_rate = _bare_moves_per_second(bare.port)
             rate = _moves_per_second(moved["phone"], f"/t/{moved['token']}/act", form)
             figures.setdefault("a move, htmx post, one phone", []).append((bare_rate, rate))
             moved = _castellan_table(castle.port)
@@ -397,9 +402,9 @@ def main(phones: int = 1000, workers: int | None = None, database: str | None = 
                 figures.setdefault(f"{name}: table page", []).append((bare_page, page))
                 # A game's moves take a tenth of a second: bare Flask's are timed right beside them,
                 # before and after, so a moment when the shared machine is busy touches both.
-                before = _moves_per_second(Phone(bare.port), "/act", {"points": ""})
+                before = _bare_moves_per_second(bare.port)
                 moves = _game_moves_per_second(phone, castle_db, game)
-                after = _moves_per_second(Phone(bare.port), "/act", {"points": ""})
+                after = _bare_moves_per_second(bare.port)
                 figures.setdefault(f"{name}: a move, htmx post", []).append(((before + after) / 2, moves))
         # This shared machine has spells of a few seconds when everything runs at a third of its
         # speed (bare Flask's page: 10,000 req/s in most 4-second runs, 2,500 in one of six). Such a
