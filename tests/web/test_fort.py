@@ -576,6 +576,20 @@ def test_burning_offers_only_fort_cards_and_records_one_or_two_draws(browser):
     assert "Army 5 · fort 3" in words
 
 
+def test_a_refused_burn_keeps_the_card_chosen_and_the_next_form_starts_clear(browser):
+    """A burn refused (a 2 may not draw two) shows the same choices with the tapped card still ticked;
+    the form drawn after it, with nothing refused, has no card ticked."""
+    token = _table(browser)
+    _act(browser, token, _version(browser, token), type="deal", **{f"fort_{p}": c for p, c in FORTS.items()})
+    refused = _act(browser, token, _version(browser, token), type="burn", card="p1:2S", draws="2")
+    assert refused.status_code == 422
+    page = text(refused)
+    assert "Only a jack, queen, king or ace may draw 2." in _words(page)
+    assert re.findall(r'value="(p\d:\w+)" class="\w*" checked', page) == ["p1:2S"]
+    page = text(browser.get(f"/t/{token}", headers={"HX-Request": "true"}))
+    assert 'value="p1:2S" class=""><span>' in page and " checked" not in page
+
+
 def test_a_challenge_is_checked_as_soon_as_its_target_and_size_are_chosen(browser):
     """Issue 12.2: only open targets are offered; a chosen challenge is checked before any soldier is asked for."""
     token = _started(browser)

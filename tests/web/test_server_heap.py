@@ -59,3 +59,48 @@ def test_serving_compiles_every_template_before_the_workers_fork(tmp_path, monke
     for name in names:  # a worker's first use of each: taken from the cache, none compiled again
         app.jinja_env.get_template(name)
     assert compiled == []
+
+
+def test_a_move_answer_leaves_no_rendering_for_the_collector(tmp_path):
+    """Every game's move answer is freed as soon as it is sent: no template context (and with it the
+    view, the table and the request it was drawn from) is left in a reference cycle, which only a
+    collection could free. Under load, those cycles made a collection every few moves."""
+    from urllib.parse import urlencode
+
+    from jinja2.runtime import Context, Macro
+
+    from companion import db, store
+    from tests.bench_server import _csrf, _game_tables
+
+    database = str(tmp_path / "cycles.sqlite3")
+    games = _game_tables(database)
+    app = create_app({"DATABASE": database, "SECRET_KEY": "test", "SWEEP_DAYS": 0})
+    client = app.test_client()
+    conn = db.connect(database)
+    try:
+        for name, game in games.items():
+            csrf = _csrf(client.get(f"/t/{game['token']}").data)
+            moves = [(actor, action, form) for actor, action, form in game["next"] if form is not None][:3]
+            table = store.get_table(conn, game["table"].id)
+            gc.collect()
+            gc.disable()
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            try:
+                answers = []
+                for _actor, _action, form in moves:
+                    body = urlencode({**form, "csrf_token": csrf, "version": table.version}, doseq=True)
+                    response = client.post(f"/t/{game['token']}/act", data=body, headers={
+                        "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"})
+                    answers.append(response.status_code)
+                    table = store.get_table(conn, table.id)
+                gc.collect()
+                left = [type(item).__name__ for item in gc.garbage if isinstance(item, Context | Macro)]
+            finally:
+                gc.garbage.clear()
+                gc.set_debug(0)
+                gc.enable()
+            assert answers and set(answers) == {200}, (name, answers)
+            assert left == [], (name, left)
+    finally:
+        conn.close()
+        db.dispose(database)
