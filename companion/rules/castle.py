@@ -461,13 +461,17 @@ def final_score(state: dict) -> dict | None:
     if state["phase"] != "over":
         return None
     colours = state["colours"]
+    # The teams in the game's own order (north and south first), never in the order a state's
+    # dicts happen to hold them: the store writes a state with its keys sorted, so a table read
+    # back would list its teams the other way round from the one that made the last move.
+    teams = list(TEAMS[state["players"]])
     if colours is None:  # nobody ever played a card: no colours, nothing picked up
         return {
             "scores": dict.fromkeys(COLOURS, 0),
             "winner": None,
-            "teams": dict.fromkeys(state["taken"], 0),
+            "teams": dict.fromkeys(teams, 0),
             "winning_team": None,
-            "breakdown": {team: score_breakdown([], COLOURS[0]) for team in state["taken"]},
+            "breakdown": {team: score_breakdown([], COLOURS[0]) for team in teams},
         }
     piles = {pile: [parse(card) for card in cards] for pile, cards in state["piles"].items()}
     taken = {colours[team]: [parse(card) for card in cards] for team, cards in state["taken"].items()}
@@ -476,10 +480,10 @@ def final_score(state: dict) -> dict | None:
     return {
         "scores": scores,
         "winner": best,
-        "teams": {team: scores[colour] for team, colour in colours.items()},
-        "winning_team": next((team for team, colour in colours.items() if colour == best), None),
+        "teams": {team: scores[colours[team]] for team in teams},
+        "winning_team": next((team for team in teams if colours[team] == best), None),
         "breakdown": {
-            team: score_breakdown(pickup(piles, colour) + taken[colour], colour) for team, colour in colours.items()
+            team: score_breakdown(pickup(piles, colours[team]) + taken[colours[team]], colours[team]) for team in teams
         },
     }
 

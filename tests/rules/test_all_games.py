@@ -2,7 +2,8 @@
 
 For each module with the table protocol (docs/rules-modules.md): random legal games end
 within a bound, states round-trip through JSON, neither ``apply`` nor ``view`` changes the
-state it is given, ``describe`` says the same whether or not it is given the state ``apply`` made,
+state it is given, a result reads the same from a state read back (its keys sorted, as the
+store writes them), ``describe`` says the same whether or not it is given the state ``apply`` made,
 every viewer's view is JSON, and a nonsense action is refused with a RuleError that changes nothing.
 """
 
@@ -68,6 +69,9 @@ def test_random_games_end_and_keep_the_protocol(name, options):
             for viewer in viewers:
                 json.dumps(rules.view(state, viewer), default=str)  # its sentences are Messages
             assert state == seen, "view changed the state"  # the store shares decoded states
+            stored = json.loads(json.dumps(state, sort_keys=True))  # as the store writes it: keys sorted
+            for finished in (False, True):  # a result read back lists its sides in the same order
+                assert json.dumps(rules.result(stored, finished)) == json.dumps(rules.result(state, finished))
             chosen = rules.random_legal_action(state, rng)
             if chosen is None:
                 break
