@@ -195,3 +195,20 @@ def test_a_used_firing_cell_is_marked_by_a_symbol_and_a_pattern(server, chromium
     expect(free).to_have_text("A3")
     expect(free.locator(".shot-mark")).to_have_count(0)
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "pl"])
+def test_the_header_stays_one_row_at_360_px_in_every_language(server, chromium, lang):
+    """The site's name and its three links (Games, History, Print: "Historique" and "Imprimer" in
+    French) share one row on a 360 px phone, each link still a 44 px target: a second row would
+    push every page down by the height of a button."""
+    context = narrow_phone(chromium)
+    context.add_cookies([{"name": "lang", "value": lang, "url": server}])
+    page = context.new_page()
+    page.goto(f"{server}/")
+    boxes = page.eval_on_selector_all("header.site a", "links => links.map(link => link.getBoundingClientRect().toJSON())")
+    assert len(boxes) == 4
+    assert {round(box["top"]) for box in boxes} == {round(boxes[0]["top"])}, boxes
+    assert all(box["width"] >= 44 and box["height"] >= 44 for box in boxes[1:]), boxes
+    assert max(box["right"] for box in boxes) <= 360
+    context.close()
