@@ -249,6 +249,16 @@ def run(conn: Connection, statement: Sql, params: dict | None = None):
     return raw.execute(statement.postgresql, params)
 
 
+def run_many(conn: Connection, statement: Sql, rows: list[dict]) -> None:
+    """Run ``statement`` once for each of ``rows`` (its parameters), as ``run`` runs it once."""
+    raw = conn.connection.driver_connection
+    if isinstance(raw, sqlite3.Connection):
+        raw.executemany(statement.sqlite, rows)
+        return
+    with raw.cursor() as cursor:
+        cursor.executemany(statement.postgresql, rows)
+
+
 _held = threading.local()
 HELD_PER_THREAD = 4  # databases a thread keeps a connection to (a server has one; tests make many)
 

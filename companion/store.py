@@ -51,6 +51,7 @@ from companion.db import (
     play_players,
     remembered,
     run,
+    run_many,
     snapshots,
     state_pieces,
     tables,
@@ -721,8 +722,11 @@ def play(conn: Connection, play_id: str) -> dict | None:
     "team", "player"}], "details"}`` (times ISO 8601 in UTC, ``…Z``), or None."""
     if not isinstance(play_id, str) or not token_shaped(play_id):
         return None
-    row = conn.execute(sa.select(play_rows).where(play_rows.c.id == play_id)).first()
-    return _plays_answer(conn, [row])[0] if row else None
+    row = run(conn, _PLAY, {"id": play_id}).fetchone()
+    if row is None:
+        return None
+    # What _plays_answer gives for a page of plays, read for the one play a table's end shows.
+    return _play_answer(*row, [_seat_answer(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()])
 
 
 def table_play(conn: Connection, table_id: str) -> dict | None:
@@ -910,22 +914,21 @@ def _keep_play(
     play_id = _play_id(table.id)
     if result is None:
         if withdraw:
-            conn.execute(play_players.delete().where(play_players.c.play_id == play_id))
-            conn.execute(play_rows.delete().where(play_rows.c.id == play_id))
+            run(conn, _DROP_PLAY_SEATS, {"id": play_id})
+            run(conn, _DROP_PLAY, {"id": play_id})
         return
     play_details = rules.play_details(state)
-    details = _dump(play_details)
-    direction = {"lowest_wins": lowest_wins(play_details)} if directed else {}
-    kept = conn.execute(sa.select(play_rows.c.finished).where(play_rows.c.id == play_id)).scalar()
-    if kept is None:
+    values = {"id": play_id, "details": _dump(play_details), "lowest_wins": lowest_wins(play_details)}
+    found = run(conn, _PLAY_FINISHED, values).fetchone()
+    if found is None:
         kept = ended_at or _now()
-        conn.execute(play_rows.insert().values(
-            id=play_id, table_id=table.id, game=table.game, started=table.created_at, finished=kept,
-            seconds=_seconds(table.created_at, kept), details=details, **direction,
-        ))
+        values |= {"table_id": table.id, "game": table.game, "started": table.created_at, "finished": kept,
+                   "seconds": _seconds(table.created_at, kept)}
+        run(conn, _ADD_PLAY[directed], values)
     else:
-        conn.execute(play_rows.update().where(play_rows.c.id == play_id).values(details=details, **direction))
-        conn.execute(play_players.delete().where(play_players.c.play_id == play_id))
+        kept = found[0]
+        run(conn, _SET_PLAY_DETAILS[directed], values)
+        run(conn, _DROP_PLAY_SEATS, values)
     _write_play_players(conn, play_id, kept, result["players"])
 
 
@@ -939,7 +942,7 @@ def _write_play_players(conn: Connection, play_id: str, finished: str, entries: 
     # Players found (or made) in the order of their keys, as everywhere: two transactions adding
     # the same new names never wait for each other in a circle.
     ids = {name: _player_id(conn, name) for name in sorted({entry["name"] for entry in entries}, key=name_key)}
-    conn.execute(play_players.insert(), [
+    run_many(conn, _ADD_PLAY_SEAT, [
         {
             "play_id": play_id, "position": position, "player_id": ids[entry["name"]],
             "finished": finished, "team": entry.get("team"), "score": entry.get("score"),
@@ -959,20 +962,15 @@ def _player_id(conn: Connection, name: str, offered: bool = False) -> int:
     was typed, so the autocomplete offers it (a default name such as "North" is not)."""
     name = re.sub(r"\s+", " ", name).strip()[:PLAYER_NAME_LENGTH] or "?"
     key = name_key(name)
-    row = conn.execute(sa.select(player_rows.c.id, player_rows.c.offered).where(player_rows.c.key == key)).first()
+    row = run(conn, _PLAYER_BY_KEY, {"key": key}).fetchone()
     if row is None:
         # Two tables at once may bring the same new name: the second waits for the first and adds nothing.
-        conn.execute(
-            sa.text(
-                "INSERT INTO players (name, key, created_at, offered) VALUES (:name, :key, :now, :offered)"
-                " ON CONFLICT (key) DO NOTHING"
-            ),
-            {"name": name, "key": key, "now": _now(), "offered": offered},
-        )
-        row = conn.execute(sa.select(player_rows.c.id, player_rows.c.offered).where(player_rows.c.key == key)).one()
-    if offered and not row.offered:
-        conn.execute(player_rows.update().where(player_rows.c.id == row.id).values(offered=True))
-    return row.id
+        run(conn, _ADD_PLAYER, {"name": name, "key": key, "now": _now(), "offered": offered})
+        row = run(conn, _PLAYER_BY_KEY, {"key": key}).fetchone()
+    player_id, was_offered = row
+    if offered and not was_offered:
+        run(conn, _OFFER_PLAYER, {"id": player_id})
+    return player_id
 
 
 def _player_row(conn: Connection, player_id: int) -> sa.Row:
@@ -1027,15 +1025,19 @@ def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
             .where(play_players.c.play_id.in_(ids))
             .order_by(play_players.c.play_id, play_players.c.position)
         ):
-            seated[row.play_id].append(
-                {"name": row.name, "score": row.score, "winner": bool(row.winner), "team": row.team,
-                 "player": row.player_id}
-            )
-    return [
-        {"id": row.id, "game": row.game, "started": utc(row.started), "finished": utc(row.finished),
-         "players": seated[row.id], "details": json.loads(row.details)}
-        for row in rows
-    ]
+            seated[row.play_id].append(_seat_answer(row.name, row.score, row.winner, row.team, row.player_id))
+    return [_play_answer(row.id, row.game, row.started, row.finished, row.details, seated[row.id]) for row in rows]
+
+
+def _seat_answer(name: str, score: int | None, winner: object, team: str | None, player_id: int) -> dict:
+    """One seat of a play in the API's shape."""
+    return {"name": name, "score": score, "winner": bool(winner), "team": team, "player": player_id}
+
+
+def _play_answer(play_id: str, game: str, started: str, finished: str, details: str, seated: list[dict]) -> dict:
+    """One play in the API's shape, from its stored row's values and its seats."""
+    return {"id": play_id, "game": game, "started": utc(started), "finished": utc(finished), "players": seated,
+            "details": json.loads(details)}
 
 
 def _imported(entry: object, index: int) -> dict:
@@ -1290,6 +1292,37 @@ _APPEND = Sql(  # the next seq is the INSERT's own: one statement, under the tab
     " FROM actions WHERE table_id = :table_id RETURNING seq"
 )
 _SET_HEAD = Sql("UPDATE tables SET head_seq = :head_seq, version = :version, updated_at = :updated_at WHERE id = :id")
+# A table's play, written when its game ends (``_keep_play``) and read back for the page's foot
+# (``play``): the moment every phone at the table looks, so without SQLAlchemy Core's compiling
+# (4 to 5 ms the first time in a worker). ``[directed]``: with ``lowest_wins``, which migration
+# 0009 writes plays without (the column comes in 0010).
+_PLAY_FINISHED = Sql("SELECT finished FROM plays WHERE id = :id")
+_ADD_PLAY = {
+    True: Sql("INSERT INTO plays (id, table_id, game, started, finished, seconds, details, lowest_wins)"
+              " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details, :lowest_wins)"),
+    False: Sql("INSERT INTO plays (id, table_id, game, started, finished, seconds, details)"
+               " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details)"),
+}
+_SET_PLAY_DETAILS = {
+    True: Sql("UPDATE plays SET details = :details, lowest_wins = :lowest_wins WHERE id = :id"),
+    False: Sql("UPDATE plays SET details = :details WHERE id = :id"),
+}
+_DROP_PLAY_SEATS = Sql("DELETE FROM play_players WHERE play_id = :id")
+_DROP_PLAY = Sql("DELETE FROM plays WHERE id = :id")
+_ADD_PLAY_SEAT = Sql(
+    "INSERT INTO play_players (play_id, position, player_id, finished, team, score, winner)"
+    " VALUES (:play_id, :position, :player_id, :finished, :team, :score, :winner)"
+)
+_PLAYER_BY_KEY = Sql("SELECT id, offered FROM players WHERE key = :key")
+_ADD_PLAYER = Sql(
+    "INSERT INTO players (name, key, created_at, offered) VALUES (:name, :key, :now, :offered) ON CONFLICT (key) DO NOTHING"
+)
+_OFFER_PLAYER = Sql("UPDATE players SET offered = TRUE WHERE id = :id")
+_PLAY = Sql("SELECT id, game, started, finished, details FROM plays WHERE id = :id")
+_PLAY_SEATS = Sql(
+    "SELECT p.name, s.score, s.winner, s.team, s.player_id FROM play_players s JOIN players p ON p.id = s.player_id"
+    " WHERE s.play_id = :id ORDER BY s.position"
+)
 _FORGET_KEYS = Sql("DELETE FROM action_keys WHERE created_at < :before")
 _KEEP_KEY = Sql(
     "INSERT INTO action_keys (table_id, key, token, answer, created_at)"
