@@ -149,7 +149,16 @@ def test_forgetting_replaces_the_name_in_every_play_with_a_new_player_number_at_
     assert store.forget_player(conn, store.find_player(conn, "Ewa")["id"])["name"] == "Player 3"
 
 
-def test_filters_by_game_and_player_and_pages_newest_first(conn):
+def test_filters_by_game_and_player_and_pages_newest_first(conn, monkeypatch):
+    # A clock a second apart at each reading: two pads finished within the same millisecond would be
+    # ordered by their plays' ids (as the store pages them), not by the order they were played here.
+    readings = iter(range(3_600))
+
+    def ticking() -> str:
+        second = next(readings)
+        return f"2026-11-23T20:{second // 60:02d}:{second % 60:02d}.000+00:00"
+
+    monkeypatch.setattr(store, "_now", ticking)
     for number in range(7):
         _pad(conn, names=("Ola", f"P{number}"), rounds=((number, 0),))
     _pad(conn, names=("Kuba", "Ada"))

@@ -80,14 +80,18 @@ def test_a_move_answer_leaves_no_rendering_for_the_collector(tmp_path):
     try:
         for name, game in games.items():
             csrf = _csrf(client.get(f"/t/{game['token']}").data)
-            moves = [(actor, action, form) for actor, action, form in game["next"] if form is not None][:3]
             table = store.get_table(conn, game["table"].id)
             gc.collect()
             gc.disable()
             gc.set_debug(gc.DEBUG_SAVEALL)
             try:
                 answers = []
-                for _actor, _action, form in moves:
+                for actor, action, form in game["next"]:
+                    if len(answers) == 3:
+                        break
+                    if form is None:  # a move the page makes otherwise (a dealt hand): as the bench makes it
+                        table = store.act(conn, game["rules"], table.id, actor, action, table.version)
+                        continue
                     body = urlencode({**form, "csrf_token": csrf, "version": table.version}, doseq=True)
                     response = client.post(f"/t/{game['token']}/act", data=body, headers={
                         "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"})
