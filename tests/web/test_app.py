@@ -47,6 +47,27 @@ def test_every_response_carries_the_security_headers(browser, path):
     assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
+def test_an_htmx_answer_carries_nosniff_and_leaves_the_document_headers_to_its_page(browser):
+    """A fragment script puts into a page already loaded (a move's answer, a poll's table, drawn or
+    kept) gets nosniff only: the policy, framing, opener, permissions and referrer rules are the
+    page's, which has them. The same address asked for as a page gets them all."""
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
+    document_only = {"Content-Security-Policy", "Referrer-Policy", "X-Frame-Options",
+                     "Cross-Origin-Opener-Policy", "Permissions-Policy"}
+    page = browser.get(f"/t/{token}")
+    assert document_only <= set(page.headers.keys())
+    version = re.search(r'name="version" value="(\d+)"', page.get_data(as_text=True)).group(1)
+    move = browser.post(f"/t/{token}/act", {"type": "round", "points": ["3", "4"], "version": version}, htmx=True)
+    assert move.status_code == 200 and "Round 1: Ola 3, Kuba 4." in text(move)
+    refused = browser.post(f"/t/{token}/act", {"type": "round", "points": ["x", "4"], "version": "1"}, htmx=True)
+    assert refused.status_code == 422
+    for answer in (move, refused, *(browser.get(f"/t/{token}/live", headers={"HX-Request": "true"}) for _ in range(2))):
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        assert document_only.isdisjoint(answer.headers.keys()), answer.headers
+    plain = browser.get(f"/t/{token}/live")  # the fragment's address opened as a page
+    assert plain.status_code == 200 and document_only <= set(plain.headers.keys())
+
+
 def test_pages_hold_no_inline_script_or_handler_and_no_foreign_asset(browser):
     token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
     for path in ["/", "/print", "/scorepad/", f"/t/{token}", f"/t/{token}/history", f"/t/{token}/links"]:
