@@ -20,6 +20,8 @@ from gunicorn.app.base import BaseApplication
 # reconnection (and, behind an HTTPS proxy, a TLS handshake) on every poll.
 KEEPALIVE_SECONDS = 30
 CONNECTIONS_PER_WORKER = 2000
+# Settings that an older gunicorn (the project allows 23 and later) does not have, and goes without.
+NEWER_SETTINGS = frozenset({"control_socket_disable"})
 
 
 def default_workers() -> int:
@@ -37,7 +39,8 @@ class _Gunicorn(BaseApplication):
 
     def load_config(self) -> None:
         for name, value in self._settings.items():
-            self.cfg.set(name, value)
+            if name in self.cfg.settings or name not in NEWER_SETTINGS:
+                self.cfg.set(name, value)
 
     def load(self) -> Flask:
         return self._app
@@ -110,5 +113,9 @@ def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: boo
             # gunicorn would believe X-Forwarded-Proto from 127.0.0.1 by itself; only
             # CASTELLAN_TRUSTED_PROXIES (ProxyFix, opt-in) may say a request came by HTTPS.
             "forwarded_allow_ips": "",
+            # gunicorn 25.1 and later open a control socket (~/.gunicorn/gunicorn.ctl) through which
+            # the same user can change the workers or stop the server: Castellan needs none, and two
+            # servers on one machine (the bench's, a test's) would share that one path.
+            "control_socket_disable": True,
         },
     ).run()

@@ -108,3 +108,18 @@ def test_a_move_answer_leaves_no_rendering_for_the_collector(tmp_path):
     finally:
         conn.close()
         db.dispose(database)
+
+
+def test_serving_opens_no_control_socket(tmp_path, monkeypatch):
+    """gunicorn 25.1 and later would open a control socket in the home folder by default."""
+    app = create_app({"DATABASE": str(tmp_path / "control.sqlite3"), "SECRET_KEY": "test", "SWEEP_DAYS": 0})
+    configured = []
+    monkeypatch.setattr(server._Gunicorn, "run", lambda self: configured.append(self.cfg))
+    try:
+        server.run(app, host="127.0.0.1", port=0, workers=1, threads=1, quiet=True)
+    finally:
+        gc.unfreeze()
+    [cfg] = configured
+    if "control_socket_disable" in cfg.settings:  # an older gunicorn has no control socket at all
+        assert cfg.control_socket_disable is True
+    assert cfg.workers == 1 and cfg.worker_class_str == "gthread"
