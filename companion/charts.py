@@ -19,7 +19,8 @@ from html import escape
 
 WIDTH = 360  # the narrowest phone: one unit of the viewBox is one CSS pixel there
 PLOT_HEIGHT = 170
-LEFT, RIGHT, TOP = 44, 16, 12
+LEFT, RIGHT, TOP = 44, 16, 12  # LEFT: at least; wider for numbers that need it
+DIGIT_WIDTH = 0.62  # of the font size: a digit of a phone's sans-serif, a little over
 AXIS_BELOW = 40  # tick labels and the axis name under the plot
 LEGEND_ROW = 22
 FONT_SIZE = 13
@@ -46,18 +47,23 @@ def line_chart(
     xs: list[float],
     x_ticks: list[tuple[float, str]],
     series: list[Series],
+    say_number: Callable[[int], str] = str,
 ) -> str:
     """An SVG line chart: one line per series over the points ``xs``, labelled at ``x_ticks``.
 
-    ``chart_id`` makes the ids of its title and description unique on the page.
+    ``chart_id`` makes the ids of its title and description unique on the page; ``say_number``
+    writes the vertical axis's numbers as the reader's language does (``12 000`` in French).
     """
     values = [value for line in series for value in line.values] or [0]
     y_ticks = nice_ticks(min(0, min(values)), max(values))
+    y_labels = [say_number(tick) for tick in y_ticks]
+    # Room on the left for the widest number ("15,000", "−1 500"), which would otherwise be cut.
+    left = max(LEFT, math.ceil(max(map(len, y_labels)) * FONT_SIZE * DIGIT_WIDTH) + 6 + 2)
     x_low, x_high = (min(xs), max(xs)) if xs else (0, 1)
-    plot_width = WIDTH - LEFT - RIGHT
+    plot_width = WIDTH - left - RIGHT
 
     def x_at(x: float) -> float:
-        return LEFT + (plot_width * (x - x_low) / (x_high - x_low) if x_high > x_low else plot_width / 2)
+        return left + (plot_width * (x - x_low) / (x_high - x_low) if x_high > x_low else plot_width / 2)
 
     def y_at(y: float) -> float:
         low, high = y_ticks[0], y_ticks[-1]
@@ -73,12 +79,12 @@ def line_chart(
         f'<desc id="{chart_id}-desc">{escape(description)}</desc>',
         '<g class="chart-y" fill="currentColor" text-anchor="end">',
     ]
-    for tick in y_ticks:
+    for tick, label in zip(y_ticks, y_labels, strict=True):
         y = _num(y_at(tick))
         parts.append(
-            f'<line class="chart-grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}"'
+            f'<line class="chart-grid" x1="{left}" x2="{WIDTH - RIGHT}" y1="{y}" y2="{y}"'
             f' stroke="currentColor" stroke-opacity="{0.5 if tick == 0 else 0.15}"/>'
-            f'<text x="{LEFT - 6}" y="{y}" dy="0.35em" data-value="{_num(tick)}">{_num(tick)}</text>'
+            f'<text x="{left - 6}" y="{y}" dy="0.35em" data-value="{_num(tick)}">{escape(label)}</text>'
         )
     parts.append('</g><g class="chart-x" fill="currentColor" text-anchor="middle">')
     base = TOP + PLOT_HEIGHT
@@ -86,7 +92,7 @@ def line_chart(
         parts.append(
             f'<text x="{_num(x_at(x))}" y="{base + 18}" data-value="{_num(x)}">{escape(label)}</text>'
         )
-    parts.append(f'<text class="chart-axis-name" x="{LEFT + plot_width / 2:g}" y="{base + 34}">{escape(x_name)}</text></g>')
+    parts.append(f'<text class="chart-axis-name" x="{left + plot_width / 2:g}" y="{base + 34}">{escape(x_name)}</text></g>')
     for number, line in enumerate(series):
         points = [(x_at(x), y_at(y)) for x, y in zip(xs, line.values, strict=True)]
         parts.append(_line(number, line.name, points))
@@ -96,32 +102,35 @@ def line_chart(
 
 
 def rounds_chart(
-    chart_id: str, title: str, description: str, x_name: str, players: list[str], rounds: list[list[int]]
+    chart_id: str, title: str, description: str, x_name: str, players: list[str], rounds: list[list[int]],
+    say_number: Callable[[int], str] = str,
 ) -> str:
     """Each player's running total after each round (``rounds[r][p]``: player p's points in round r),
-    starting from 0 before the first round."""
+    starting from 0 before the first round; ``say_number`` writes the axes' numbers (see ``line_chart``)."""
     totals = [[0] * len(players)]
     for points in rounds:
         totals.append([total + value for total, value in zip(totals[-1], points, strict=True)])
     xs = list(range(len(rounds) + 1))
     step = max(1, math.ceil(len(rounds) / MAX_X_TICKS))
-    ticks = [(x, str(x)) for x in xs if x % step == 0]
+    ticks = [(x, say_number(x)) for x in xs if x % step == 0]
     series = [Series(name, tuple(row[n] for row in totals)) for n, name in enumerate(players)]
-    return line_chart(chart_id, title, description, x_name, xs, ticks, series)
+    return line_chart(chart_id, title, description, x_name, xs, ticks, series, say_number)
 
 
 def wins_chart(
     chart_id: str, title: str, description: str, x_name: str, names: tuple[str, str],
     counts: list[tuple[date, int, int]], label: Callable[[date], str] = date.isoformat,
+    say_number: Callable[[int], str] = str,
 ) -> str:
     """A player's plays and wins counted up over time: ``counts`` holds (a day, the plays so far,
     the wins so far), oldest first (see ``counted_up``); ``names`` the two lines' ("Plays", "Wins");
-    ``label`` writes a day under the axis (as the reader's language does)."""
+    ``label`` writes a day under the axis and ``say_number`` a count beside it (as the reader's
+    language does)."""
     xs = [day.toordinal() for day, _plays, _wins in counts]
     return line_chart(chart_id, title, description, x_name, xs, _date_ticks(xs, label), [
         Series(names[0], tuple(plays for _day, plays, _wins in counts)),
         Series(names[1], tuple(wins for _day, _plays, wins in counts)),
-    ])
+    ], say_number)
 
 
 def counted_up(days: list[tuple[date, int, int]], most: int = MAX_POINTS) -> tuple[str, list[tuple[date, int, int]]]:

@@ -19,7 +19,7 @@ from jinja2 import TemplateNotFound, UndefinedError
 from markupsafe import Markup
 
 from companion import charts, get_db, registry, store
-from companion.i18n import current_language, say, say_name
+from companion.i18n import current_language, number, say, say_name
 from companion.rules.errors import NP_, Message, RuleError
 from companion.web import form_dict
 
@@ -245,7 +245,7 @@ def _rounds_chart(play: dict, game) -> dict | None:
         running = [total + value for total, value in zip(running, points, strict=True)]
         totals.append(running)
     return {
-        "svg": charts.rounds_chart(f"play-chart-{play['id']}", title, description, unit_name, names, rounds),
+        "svg": charts.rounds_chart(f"play-chart-{play['id']}", title, description, unit_name, names, rounds, number),
         "unit": unit_name,
         "names": names,
         "totals": totals,
@@ -271,7 +271,7 @@ def _wins_chart(player: dict, stats: dict) -> dict | None:
     names = (gettext("Plays"), gettext("Wins"))
     return {
         "svg": charts.wins_chart(f"wins-chart-{player['id']}", title, description, gettext("Date"), names, counts,
-                                 label=day_label),
+                                 label=day_label, say_number=number),
         "unit": unit,
         "counts": [(day_label(day, unit), plays, wins) for day, plays, wins in counts],
         "zone": str(zone) if zone else "UTC",

@@ -3,6 +3,7 @@ axes' own tick labels, as a reader of the picture would."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from datetime import date, timedelta
 
@@ -131,3 +132,21 @@ def test_a_long_line_carries_a_marker_every_few_points_and_on_its_last():
     marks = [(float(c.get("cx")), float(c.get("cy"))) for c in plot.iter(f"{SVG}circle")]
     assert len(marks) <= charts.MAX_MARKERS + 1
     assert marks[-1] == tuple(float(v) for v in plot.find(f"{SVG}polyline").get("points").split()[-1].split(","))
+
+
+def test_the_vertical_axis_makes_room_for_its_widest_number_as_the_reader_writes_it():
+    """Totals in the thousands, written with the reader's grouping ("15,000"): the chart moves its
+    plot right so that no number is cut at the left edge; small numbers keep the usual margin."""
+    def grouped(value: int) -> str:
+        return f"{value:,}"
+
+    def labels(svg: str) -> dict[str, tuple[float, str]]:
+        return {value: (float(x), label) for x, value, label in
+                re.findall(r'<text x="([\d.]+)" y="[^"]+" dy="0.35em" data-value="(-?\d+)">([^<]+)</text>', svg)}
+
+    big = labels(charts.rounds_chart("big", "t", "d", "Round", ["Ola", "Kuba"], [[6000, 3000], [6000, 4000], [900, 5000]], grouped))
+    assert big["15000"][1] == "15,000" and big["5000"][1] == "5,000"
+    for x, label in big.values():  # each number's right end at x: its start within the chart
+        assert x - len(label) * charts.FONT_SIZE * charts.DIGIT_WIDTH >= 0, (x, label)
+    small = labels(charts.rounds_chart("small", "t", "d", "Round", ["Ola", "Kuba"], [[5, 3], [2, 8]], grouped))
+    assert {x for x, _label in small.values()} == {charts.LEFT - 6}

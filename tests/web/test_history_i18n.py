@@ -168,3 +168,14 @@ def test_a_zamek_and_a_fort_plays_details_in_each_language(app, browser, lang, z
         page = words(text(browser.get(f"/history/{play_id}", headers={"Accept-Language": lang})))
         for sentence in said:
             assert sentence in page, (lang, sentence)
+
+
+@pytest.mark.parametrize("lang, thousands", [("en", "10,000"), ("fr", "10\u202f000"), ("pl", "10\u00a0000")])
+def test_a_charts_axis_numbers_are_grouped_as_the_language_groups_them(browser, lang, thousands):
+    """A score pad's totals in the thousands: the chart's axis says them as the table beside it does."""
+    _pad(browser, rounds=((6000, 3000), (6000, 4000)))
+    html = text(browser.get("/history", headers={"Accept-Language": lang}))
+    link = re.search(r'<a class="play-link" href="([^"]+)"', html).group(1)
+    svg = re.search(r"<svg class=\"chart\".*?</svg>", text(browser.get(link, headers={"Accept-Language": lang})), re.S).group(0)
+    labels = dict(re.findall(r'<text x="[^"]+" y="[^"]+" dy="0.35em" data-value="(\d+)">([^<]+)</text>', svg))
+    assert labels["10000"] == thousands and labels["0"] == "0", labels
