@@ -65,6 +65,12 @@ _HEADER_ITEMS = list(HEADERS.items())
 _HEADER_NAMES = frozenset(name.lower() for name in HEADERS)
 _FRAGMENT_ITEMS = list(FRAGMENT_HEADERS.items())
 
+
+def headers_for(asked=None, status: int = 200) -> list[tuple[str, str]]:
+    """The security headers of an answer with ``status`` to this request (or ``asked``, a request
+    read before Flask, see ``views.tables.KeptPages``): an htmx fragment's, or a page's."""
+    return _FRAGMENT_ITEMS if is_htmx(asked) and not 300 <= status < 400 else _HEADER_ITEMS
+
 TABLES_MESSAGE = NP_(
     "This address has created %(count)s table in the last minute. Wait a minute, then try again.",
     "This address has created %(count)s tables in the last minute. Wait a minute, then try again.",
@@ -337,7 +343,7 @@ def init_app(app: Flask) -> None:
     def add_headers(response):
         if response.status_code == 304:
             return response  # a 304 only revalidates: the cached answer keeps the headers it had
-        items = _FRAGMENT_ITEMS if is_htmx() and not 300 <= response.status_code < 400 else _HEADER_ITEMS
+        items = headers_for(status=response.status_code)
         present = {name.lower() for name, _value in response.headers}
         response.headers.extend(items if _HEADER_NAMES.isdisjoint(present) else [
             (name, value) for name, value in items if name.lower() not in present

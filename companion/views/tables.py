@@ -164,10 +164,9 @@ class UnchangedPolls:
 
 _TABLE_PATH = re.compile(r"/t/([^/]+)(/live)?\Z")
 _PAGE_HEADERS = [("Content-Type", "text/html; charset=utf-8")]
-# What Flask's path adds to a kept page's answer: the Vary of render, Flask-Compress, i18n and the session; security's headers.
+# What Flask's path adds to a kept page's answer: the Vary of render, Flask-Compress, i18n and the session
+# (and security's headers, ``security.headers_for``).
 _VARY = [("Vary", "HX-Request, Accept-Encoding, Accept-Language, Cookie")]
-_SECURITY_HEADERS = list(security.HEADERS.items())
-_FRAGMENT_HEADERS = list(security.FRAGMENT_HEADERS.items())  # an htmx answer's (see companion.security)
 
 
 class KeptPages:
@@ -249,7 +248,7 @@ class KeptPages:
             if tags and parse_etags(tags).contains_weak(etag):
                 return None  # a 304: Flask's (UnchangedPolls answers it first)
             headers += [("ETag", quote_etag(etag, weak=True)), ("Cache-Control", "no-cache, private")]
-        return headers + (_FRAGMENT_HEADERS if is_htmx(asked) else _SECURITY_HEADERS), body
+        return headers + security.headers_for(asked), body
 
 
 def _seated(link, game, session_data: dict) -> bool:
