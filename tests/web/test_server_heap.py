@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 
 import pytest
+from gunicorn.workers.gthread import ThreadWorker
 
 from companion import create_app, server
 
@@ -122,4 +123,5 @@ def test_serving_opens_no_control_socket(tmp_path, monkeypatch):
     [cfg] = configured
     if "control_socket_disable" in cfg.settings:  # an older gunicorn has no control socket at all
         assert cfg.control_socket_disable is True
-    assert cfg.workers == 1 and cfg.worker_class_str == "gthread"
+    assert cfg.workers == 1 and cfg.worker_class is server.WarmThreadWorker  # gthread, its threads LastIdleFirst
+    assert issubclass(cfg.worker_class, ThreadWorker)
