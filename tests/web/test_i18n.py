@@ -239,3 +239,25 @@ def test_a_phone_that_changes_language_gets_the_live_table_again(browser):
     assert french.status_code == 200 and "Manche" in text(french)
     browser.client.set_cookie("lang", "pl")  # the switch's cookie counts before Flask too
     assert browser.get(f"/t/{token}/live", headers={"Accept-Language": "fr", "If-None-Match": etag}).status_code == 304
+
+
+@pytest.mark.parametrize("path, cookie, accept", [
+    ("/", None, None),
+    ("/", "fr", "pl"),
+    ("/t/x", None, "pl-PL,pl;q=0.9,en;q=0.5"),
+    ("/t/x", "de", "fr-CA"),
+    ("/api/v1/tables", "pl", "fr"),  # the API follows Accept-Language only
+])
+def test_a_requests_words_are_flask_babels_locale_and_catalog(app, path, cookie, accept):
+    """``_words`` finds the language and catalog itself (once per language): the same as Flask-Babel's."""
+    from flask_babel import get_locale, get_translations
+
+    headers = {"Accept-Language": accept} if accept else {}
+    if cookie:
+        headers["Cookie"] = f"{i18n.COOKIE}={cookie}"
+    for _ in range(2):  # the catalog found, then the one kept
+        with app.test_request_context(path, headers=headers):
+            lang, catalog = i18n._words()
+            assert lang == str(get_locale())
+            assert catalog is get_translations()
+            assert i18n.current_language() == lang
