@@ -55,6 +55,18 @@ def _pointers_readable() -> bool:
 same_items = _same_items_at_once if _pointers_readable() else _same_items_slowly
 
 
+_NAMES: dict[str, str] = {}  # a key's text: a state's dicts use the same few hundred keys (cells, players) again and again
+NAMES_MAX = 4096
+
+
+def _name(name: str) -> str:
+    """The JSON text of a dict's key, kept in ``_NAMES`` (emptied when it holds ``NAMES_MAX``)."""
+    if len(_NAMES) >= NAMES_MAX:
+        _NAMES.clear()
+    text = _NAMES[name] = _whole(name)
+    return text
+
+
 class Encoder:
     """Writes states as JSON text, reusing the text of the lists and dicts it wrote in its last
     ``kept`` writes.
@@ -100,7 +112,7 @@ class Encoder:
         if type(value) is dict and any(type(item) in _CONTAINERS for item in value.values()):
             if not all(type(name) is str for name in value):
                 raise TypeError("a state's keys are strings")
-            text = "{" + ",".join([f"{_whole(name)}:{self._text(value[name])}" for name in sorted(value)]) + "}"
+            text = "{" + ",".join([f"{_NAMES.get(name) or _name(name)}:{self._text(value[name])}" for name in sorted(value)]) + "}"
         elif type(value) is list and value and type(value[0]) in _CONTAINERS:  # a list of lists or dicts
             text = "[" + self._items(value) + "]"
         else:

@@ -97,6 +97,19 @@ def test_the_text_kept_is_bounded():
     assert encoder.chars < 16 * 2 * len(store._dump(state))
 
 
+def test_keys_are_written_as_json_writes_them_and_the_keys_kept_are_bounded(monkeypatch):
+    """A key's text is kept (``_NAMES``): the same text as JSON's, even for keys that need escaping,
+    and however many different keys the states hold, no more than ``NAMES_MAX`` are kept."""
+    monkeypatch.setattr(jsontext, "NAMES_MAX", 50)
+    monkeypatch.setattr(jsontext, "_NAMES", {})
+    encoder = jsontext.Encoder(8)
+    for number in range(300):
+        state = {f'k"{number}\\\u00e9\n': [{"x": number}], "\u2028": [{"y": [number]}], "a": [{}]}
+        assert encoder.dumps(state) == store._dump(state)
+        assert encoder.dumps(dict(state)) == store._dump(state)
+    assert 0 < len(jsontext._NAMES) <= 50
+
+
 @pytest.mark.both_backends
 @pytest.mark.parametrize("name", ["scorepad", "forteresse", "castle"])
 def test_an_undo_without_replay_leaves_what_a_replay_leaves(database, monkeypatch, name):
