@@ -100,3 +100,24 @@ def test_hands_ticked_by_taps_limit_the_cards_and_a_players_link_shows_its_own(s
     expect(player_phone.locator("details.enter-hand")).to_have_count(1)
     assert_accessible(player_phone, both_widths=False)  # a player's own hand
     assert player_phone.evaluate("document.documentElement.scrollWidth") <= width
+
+
+
+def test_a_hands_tick_boxes_are_big_enough_to_tap(server, chromium):
+    """An opened hand's boxes pass axe-core's checks, the box in each card's corner included (at
+    least 24 px, WCAG 2.5.8; the whole card is its label and the bigger target)."""
+    context = _context(chromium, viewport=SIZES[1])
+    phone = next(context)
+    phone.goto(server + "/tactics/")
+    phone.get_by_role("button", name="Start a Square Tactics table").click()
+    for hand in phone.locator("details.enter-hand:not([open]) summary").all():
+        hand.click()
+    expect(phone.locator("label.tick").first).to_be_visible()
+    for box in phone.locator("label.tick input").evaluate_all(
+            "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"):
+        assert box[0] >= 24 and box[1] >= 24, box
+    # Every box in view: on a short screen the lower ones scroll under the answer pinned to its
+    # bottom, by design (castellan.css, .answer-fresh).
+    phone.set_viewport_size({"width": SIZES[1]["width"], "height": 3000})
+    assert_accessible(phone, both_widths=False)
+    next(context, None)
