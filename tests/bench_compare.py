@@ -53,8 +53,10 @@ def _serve(folder: Path, kind: str, database: str) -> tuple[subprocess.Popen, in
             time.sleep(0.2)
 
 
-def _median_move(port: int, database: str, name: str) -> float:
-    """One phone making a fresh table's next moves (``MOVES``) through the page: the median, in µs."""
+def _moves(port: int, database: str, name: str) -> tuple[float, float]:
+    """One phone making a fresh table's next moves (``MOVES``) through the page: their median and
+    their mean, in µs (``make bench`` counts moves a second: the mean, first moves on a table new to
+    the worker included)."""
     from companion import db, store
 
     game = _game_tables(database)[name]
@@ -75,7 +77,7 @@ def _median_move(port: int, database: str, name: str) -> float:
                 continue
         table = store.act(conn, game["rules"], table.id, actor, action, table.version)
     conn.close()
-    return statistics.median(times) * 1e6
+    return statistics.median(times) * 1e6, statistics.mean(times) * 1e6
 
 
 def main(other: Path, name: str, rounds: int) -> None:
@@ -91,18 +93,18 @@ def main(other: Path, name: str, rounds: int) -> None:
         started.append(bare)
         for _folder, _database, port in sides:
             subprocess.run(["wrk", "-t2", "-c8", "-d1s", f"http://127.0.0.1:{port}/"], capture_output=True, check=True)
-        medians: dict[Path, list[float]] = {folder: [] for folder, _, _ in sides}
+        moves: dict[Path, list[tuple[float, float]]] = {folder: [] for folder, _, _ in sides}
         bare_moves = []
         for round_ in range(rounds):
             for folder, database, port in sides if round_ % 2 == 0 else sides[::-1]:
-                medians[folder].append(_median_move(port, database, name))
+                moves[folder].append(_moves(port, database, name))
             bare_moves.append(1e6 / _moves_per_second(Phone(bare_port), "/act", {"points": ""}))
         bare_move = statistics.median(bare_moves)
-        print(f"{name}: a move through the page, median of each round's median (µs); bare Flask {bare_move:.0f} µs")
-        for folder, rounds_ in medians.items():
-            median = statistics.median(rounds_)
-            print(f"  {str(folder):40} {median:7.0f}  ratio to bare Flask {bare_move / median:.2f}  "
-                  f"rounds: {' '.join(f'{value:.0f}' for value in rounds_)}")
+        print(f"{name}: a move through the page, over {rounds} rounds the median of each round's median and of its mean "
+              f"(µs), and their ratios to bare Flask's move ({bare_move:.0f} µs)")
+        for folder, rounds_ in moves.items():
+            median, mean = (statistics.median(round_[which] for round_ in rounds_) for which in (0, 1))
+            print(f"  {str(folder):40} median {median:6.0f} ({bare_move / median:.2f})  mean {mean:6.0f} ({bare_move / mean:.2f})")
     finally:
         for process in started:
             process.terminate()
