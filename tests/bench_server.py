@@ -41,6 +41,7 @@ from urllib.parse import urlencode
 
 ROUNDS = 5
 WRK_SECONDS = 4
+ROOT = Path(__file__).resolve().parent.parent  # this checkout: the code the servers run
 
 
 def bare_app():
@@ -82,14 +83,15 @@ def _serve(kind: str, port: int, database: str, workers: int) -> None:
 class Server:
     """A server subprocess on a free loopback port, stopped on exit."""
 
-    def __init__(self, kind: str, folder: Path, workers: int, database: str | None = None):
+    def __init__(self, kind: str, folder: Path, workers: int, database: str | None = None, checkout: Path = ROOT):
+        """``kind`` ("bare" or "castellan") as ``checkout`` (a folder holding Castellan's code) serves it."""
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.bench_server", "--serve", kind, str(self.port),
              database or str(folder / "bench.sqlite3"), str(workers)],
-            cwd=Path(__file__).resolve().parent.parent,
+            cwd=checkout,
         )
         deadline = time.monotonic() + 30
         while True:
@@ -160,17 +162,23 @@ def _game_tables(database: str) -> dict[str, dict]:
 
 
 def _game_moves_per_second(phone: Phone, database: str, game: dict, count: int = 30) -> float:
-    """The referee's phone making a game's next moves through the page (htmx posts), timed; a move
-    its page has no form field for as it stands (a dealt hand, a seat's own secret choice) is made
-    in the database between two timed moves."""
+    """The referee's phone making a game's next moves through the page, a second (``_game_move_times``)."""
+    times = _game_move_times(phone, database, game, count)
+    return len(times) / sum(times)
+
+
+def _game_move_times(phone: Phone, database: str, game: dict, count: int = 30) -> list[float]:
+    """The referee's phone making a game's next ``count`` moves through the page (htmx posts): each
+    one's time, in seconds; a move its page has no form field for as it stands (a dealt hand, a
+    seat's own secret choice) is made in the database between two timed moves."""
     from companion import db, store
 
     _, page = phone.request("GET", f"/t/{game['token']}", headers={"Accept-Encoding": "identity"})
     csrf = _csrf(page)
     conn = db.connect(database)
-    table, spent, made = store.get_table(conn, game["table"].id), 0.0, 0
+    table, times = store.get_table(conn, game["table"].id), []
     for actor, action, form in game["next"]:
-        if made == count:
+        if len(times) == count:
             break
         if form is not None:
             start = time.perf_counter()
@@ -179,12 +187,12 @@ def _game_moves_per_second(phone: Phone, database: str, game: dict, count: int =
                 {"HX-Request": "true"},
             )
             if response.status == 200:
-                spent, made = spent + time.perf_counter() - start, made + 1
+                times.append(time.perf_counter() - start)
                 table = store.get_table(conn, table.id)
                 continue
         table = store.act(conn, game["rules"], table.id, actor, action, table.version)
     conn.close()
-    return made / spent
+    return times
 
 
 def _page_form(game, actor: str, action: dict) -> dict | None:
