@@ -100,9 +100,9 @@ class LastIdleFirst:
         with self._lock:
             self._stopping = True
             idle, self._idle = self._idle, []
-            cancelled = list(self._queued) if cancel_futures else []
+            cancelled = ()
             if cancel_futures:
-                self._queued.clear()
+                cancelled, self._queued = self._queued, deque()
         for future, *_task in cancelled:
             future.cancel()
         for inbox in idle:
