@@ -4,8 +4,10 @@
 that a pass at making it faster starts from figures rather than guesses. It makes `make
 bench`'s tables (each game halfway through a random game), then plays each game's next moves
 as the referee's phone posts them (htmx, gzip), through the app's own WSGI entry, and times
-each phase of every move in CPU time of the thread: the median over the moves, the least of
-the rounds' medians (a busy moment of a shared machine only ever adds).
+each phase of every move in CPU time of the thread: the mean over the moves, the slowest tenth
+left out (a collection of the garbage, the first move on a cold cache), in the round whose
+moves took least (a busy moment of a shared machine only ever adds). Means, so that the phases
+add up to the whole.
 
     python -m tests.bench_phases --game tactics --rounds 5
 
@@ -40,7 +42,6 @@ PHASES = (
     ("pop", "flask.ctx.RequestContext", "pop"),
 )
 GAME_TABLE = "of it, the game's _table.html"
-FRAME = "drawing without the game's _table.html"
 MOVES = 30
 
 
@@ -74,7 +75,8 @@ def _without_game_table(name: str):
 
 
 def measure(names: list[str] | None = None, rounds: int = 3, moves: int = MOVES) -> dict[str, dict[str, float]]:
-    """Each game's phases (``PHASES``, ``GAME_TABLE``, "the rest", "total"): CPU µs a move.
+    """Each game's phases (``PHASES``, "the rest", "total", and ``GAME_TABLE`` within the drawing):
+    CPU µs a move.
 
     The game's own ``_table.html`` is timed apart: each round plays the same tables a second
     time with that template drawing nothing, and its time is what the drawing then saves (a
@@ -99,15 +101,17 @@ def measure(names: list[str] | None = None, rounds: int = 3, moves: int = MOVES)
     finally:
         for owner, name, function in undo:
             setattr(owner, name, function)
-    least = {name: {label: min(medians) for label, medians in phases.items()} for name, phases in found.items()}
-    for phases in least.values():
-        phases[GAME_TABLE] = phases["drawing"] - phases.pop(FRAME)
+    least = {}
+    for name, passes in found.items():
+        phases = min(passes[False], key=lambda phases: phases["total"])
+        without = min(passes[True], key=lambda phases: phases["total"])
+        least[name] = {**phases, GAME_TABLE: phases["drawing"] - without["drawing"]}
     return least
 
 
 def _play_round(app, names, moves: int, spent: dict, without: bool, found: dict) -> None:
-    """Every game's (or ``names``') next moves on fresh tables; each phase's median added to
-    ``found`` (only the drawing, as ``FRAME``, when the game's template draws nothing: ``without``)."""
+    """Every game's (or ``names``') next moves on fresh tables; each phase's mean (``_typical``) added
+    to ``found``, by game and by ``without`` (the game's template drawing nothing)."""
     from tests.bench_server import _game_tables
 
     for name, game in _game_tables(app.config["DATABASE"]).items():
@@ -121,9 +125,14 @@ def _play_round(app, names, moves: int, spent: dict, without: bool, found: dict)
             per_move = _play(app, game, moves, spent)
         finally:
             template.root_render_func = render
-        for label in ("drawing",) if without else per_move[0]:
-            median = statistics.median(move.get(label, 0.0) for move in per_move) * 1e6
-            found.setdefault(name, {}).setdefault(FRAME if without else label, []).append(median)
+        found.setdefault(name, {False: [], True: []})[without].append(_typical(per_move))
+
+
+def _typical(per_move: list[dict]) -> dict[str, float]:
+    """The moves' mean phases in µs, the slowest tenth of the moves left out."""
+    kept = sorted(per_move, key=lambda move: move["total"])[: len(per_move) - len(per_move) // 10]
+    labels = {label for move in kept for label in move}
+    return {label: statistics.fmean(move.get(label, 0.0) for move in kept) * 1e6 for label in labels}
 
 
 def _play(app, game: dict, moves: int, spent: dict) -> list[dict]:
@@ -179,7 +188,7 @@ def main() -> None:
     labels = [label for label, _where, _name in PHASES] + ["the rest", "total"]
     labels.insert(labels.index("drawing") + 1, GAME_TABLE)
     names = list(figures)
-    print(f"A move through the page, in process: CPU µs, the least of {arguments.rounds} rounds' medians")
+    print(f"A move through the page, in process: CPU µs, the mean of the fastest nine moves in ten, the best of {arguments.rounds} rounds")
     print(f"  {'phase':32}" + "".join(f"{name:>11}" for name in names))
     for label in labels:
         shown = ("  " + label) if label == GAME_TABLE else label
