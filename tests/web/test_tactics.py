@@ -313,6 +313,16 @@ def test_the_help_page_draws_each_seats_orientation_and_says_the_decisions(brows
     assert "each of the four inner cells 3" in html
 
 
+def test_the_help_page_names_the_edges_that_meet_an_s_cards_top_as_the_rules_orient_them(browser):
+    html = text(browser.get("/tactics/help"))
+    edges = ("top", "right", "bottom", "left")
+    # The edge of each other seat's card that points south, toward an S card's top (north).
+    south = {seat: edges[tactics.ORIENTATION[seat].index("south")] for seat in ("W", "N", "E")}
+    assert south == {"W": "right", "N": "top", "E": "left"}
+    assert (f"an S card's top (north) meets a W card's {south['W']}, an N card's {south['N']} "
+            f"or an E card's {south['E']}: whichever edge of theirs points south.") in html
+
+
 def test_junk_form_posts_never_give_a_500(browser):
     token = new_table(browser)
     for data in ({"cell": "", "card": ""}, {"cell": "Z", "typed": "1"}, {"cell": "A1", "card": "💥" * 50},
