@@ -47,13 +47,22 @@ class Castellan(Flask):
         return sync
 
 
+def default_database(instance_path: str | None = None) -> str:
+    """The database Castellan uses: ``CASTELLAN_DATABASE``, else ``castellan.sqlite3`` in Flask's
+    instance folder (``instance_path``; by default the app's: ``instance/`` beside the package in a
+    source checkout, ``<prefix>/var/companion-instance`` once installed), wherever it is run from."""
+    if instance_path is None:
+        instance_path = Flask(__name__, instance_relative_config=True).instance_path
+    return os.environ.get("CASTELLAN_DATABASE") or os.path.join(instance_path, "castellan.sqlite3")
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: configuration, database, security, and every game's blueprint."""
     app = Castellan(__name__, instance_relative_config=True, template_folder=str(_templates_dir()))
     app.jinja_environment = templating.TemplateEnvironment  # before anything makes app.jinja_env
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
-        DATABASE=os.environ.get("CASTELLAN_DATABASE", os.path.join(app.instance_path, "castellan.sqlite3")),
+        DATABASE=default_database(app.instance_path),
         BASE_URL=os.environ.get("CASTELLAN_BASE_URL", ""),
         POLL_SECONDS=POLL_SECONDS,
         TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),

@@ -23,7 +23,7 @@ import sys
 from sqlalchemy.exc import SQLAlchemyError
 
 import printables
-from companion import games, netinfo
+from companion import default_database, games, netinfo
 from companion.i18n import LANGUAGES, say
 from printables.draw import QRTooLarge
 
@@ -128,13 +128,17 @@ def serve(host: str, port: int, threads: int = 8, workers: int | None = None) ->
     return 0
 
 
-def database(clean: bool, days: int) -> int:
-    """Say how big the database is and what it holds; with ``clean``, sweep abandoned tables and compact it."""
+def database(clean: bool, days: int | None) -> int:
+    """Say how big the database is and what it holds; with ``clean``, sweep abandoned tables (untouched
+    for ``days``, by default ``sweep_days()``) and compact it."""
     from datetime import timedelta
 
     from companion import db, store
 
-    path = os.environ.get("CASTELLAN_DATABASE") or os.path.join("instance", "castellan.sqlite3")
+    path = _existing_database("db")
+    if path is None:
+        return 1
+    days = sweep_days() if days is None else days
     try:
         db.migrate(path)
         with db.connect(path) as conn:
@@ -156,11 +160,15 @@ def plays(action: str, file: str, registry: games.Registry) -> int:
     from companion import db, plays_export, store
     from companion.rules.errors import RuleError
 
-    path = os.environ.get("CASTELLAN_DATABASE") or os.path.join("instance", "castellan.sqlite3")
+    path = default_database() if action == "import" else _existing_database("plays")
+    if path is None:
+        return 1
     try:
         if action == "import":
             with sys.stdin if file == "-" else open(file, encoding="utf-8-sig") as source:
                 document = json.loads(source.read())
+            if not db.is_postgresql(path):  # a new server's first import makes its database
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         db.migrate(path)
         with db.connect(path) as conn:
             if action == "export":
@@ -186,6 +194,25 @@ def plays(action: str, file: str, registry: games.Registry) -> int:
         return _fail("plays", f"cannot open {path} as Castellan's database: {reason}.")
     print(f"Plays added: {added}. Plays of the file already here, left as they were: {len(found) - added}.")
     return 0
+
+
+def _existing_database(command: str) -> str | None:
+    """The server's database (``default_database``), or None once it is said that there is none:
+    reporting on or exporting from a database made for the occasion would only ever say "nothing"."""
+    from companion import db
+
+    path = default_database()
+    if db.is_postgresql(path) or os.path.exists(path):
+        return path
+    _fail(command, f"there is no database at {path}: castellan serve makes it there, and CASTELLAN_DATABASE names another.")
+    return None
+
+
+def sweep_days() -> int:
+    """How long a table untouched and never finished is kept: ``CASTELLAN_SWEEP_DAYS`` when it is 1 or
+    more, else 90 (``0`` turns the sweep at start off, which does not make ``castellan db --clean`` sweep everything)."""
+    days = os.environ.get("CASTELLAN_SWEEP_DAYS", "").strip()
+    return int(days) if days.isdigit() and int(days) >= 1 else 90
 
 
 def _size(conn, path: str) -> str:
@@ -288,8 +315,8 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     db_cmd = commands.add_parser("db", help="say how big the database is; --clean sweeps abandoned tables")
     db_cmd.add_argument("--clean", action="store_true", help="delete abandoned tables, then compact the file")
     db_cmd.add_argument(
-        "--days", type=_at_least_one, default=os.environ.get("CASTELLAN_SWEEP_DAYS", "90"),
-        help="a table untouched this long and never finished is abandoned (default 90)",
+        "--days", type=_at_least_one,
+        help="a table untouched this long and never finished is abandoned (default: CASTELLAN_SWEEP_DAYS, else 90)",
     )
     plays_cmd = commands.add_parser("plays", help="export every play to a file, or import such a file")
     plays_cmd.add_argument("action", choices=("export", "import"))

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import sqlalchemy as sa
+import os
 
-from companion import cli, create_app, db
+import sqlalchemy as sa
+from flask import Flask
+
+from companion import cli, create_app, db, default_database
 from companion.db import links, remembered, tables
 from tests.conftest import Browser
 
@@ -61,3 +64,49 @@ def test_castellan_db_reports_the_size_and_cleans(tmp_path, monkeypatch, capsys)
     assert "4 tables (1 finished by their referee)" in said
     assert "Swept 2 tables untouched for 30 days and never finished; now " in said
     assert _titles(database) == {"Finished", "Today"}
+
+
+def test_castellan_db_with_the_sweep_at_start_turned_off_still_reports_and_cleans_after_90_days(tmp_path, monkeypatch, capsys):
+    database = _tables(tmp_path)
+    monkeypatch.setenv("CASTELLAN_DATABASE", database)
+    monkeypatch.setenv("CASTELLAN_SWEEP_DAYS", "0")  # README: 0 turns the sweep at start off
+    assert cli.main(["db"]) == 0
+    assert f"{database}: " in capsys.readouterr().out
+    assert cli.main(["db", "--clean"]) == 0
+    assert "Swept 2 tables untouched for 90 days and never finished" in capsys.readouterr().out
+    assert _titles(database) == {"Finished", "Today"}
+    monkeypatch.setenv("CASTELLAN_SWEEP_DAYS", "30")  # the default of --days follows the setting
+    assert cli.main(["db", "--clean"]) == 0
+    assert "Swept 0 tables untouched for 30 days and never finished" in capsys.readouterr().out
+
+
+def test_castellan_db_and_plays_export_say_there_is_no_database_rather_than_make_an_empty_one(tmp_path, monkeypatch, capsys):
+    missing = tmp_path / "moved" / "castellan.sqlite3"
+    monkeypatch.setenv("CASTELLAN_DATABASE", str(missing))
+    assert cli.main(["db"]) == 1
+    assert f"castellan db: there is no database at {missing}" in capsys.readouterr().err
+    assert cli.main(["plays", "export", "-o", str(tmp_path / "plays.json")]) == 1
+    assert f"castellan plays: there is no database at {missing}" in capsys.readouterr().err
+    assert not missing.exists() and not (tmp_path / "plays.json").exists()
+
+
+def test_the_commands_find_the_servers_database_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.delenv("CASTELLAN_DATABASE", raising=False)
+    here = default_database()
+    monkeypatch.chdir(tmp_path)
+    assert default_database() == here  # not ./instance of wherever the command is run
+    assert here == os.path.join(Flask("companion", instance_relative_config=True).instance_path, "castellan.sqlite3")
+    monkeypatch.setenv("CASTELLAN_DATABASE", str(tmp_path / "club.sqlite3"))
+    assert default_database() == str(tmp_path / "club.sqlite3")
+
+
+def test_castellan_plays_moves_a_clubs_plays_to_a_new_servers_database(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("CASTELLAN_DATABASE", _tables(tmp_path))  # one play: the finished score pad
+    assert cli.main(["plays", "export", "-o", str(tmp_path / "plays.json")]) == 0
+    assert "Wrote 1 plays to" in capsys.readouterr().out
+    new = tmp_path / "new server" / "instance" / "castellan.sqlite3"  # its folder made by the import
+    monkeypatch.setenv("CASTELLAN_DATABASE", str(new))
+    assert cli.main(["plays", "import", str(tmp_path / "plays.json")]) == 0
+    assert "Plays added: 1." in capsys.readouterr().out
+    with db.connect(str(new)) as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(db.plays)).scalar_one() == 1
