@@ -114,9 +114,8 @@ def serve(host: str, port: int, threads: int = 8, workers: int | None = None) ->
     except ValueError as wrong:
         return _fail("serve", str(wrong))
     except (sqlite3.Error, SQLAlchemyError, OSError, RuntimeError) as broken:
-        database = os.environ.get("CASTELLAN_DATABASE", "the database")
         reason = str(getattr(broken, "orig", None) or broken).splitlines()[0]
-        return _fail("serve", f"cannot open {database} as Castellan's SQLite database: {reason}.")
+        return _fail("serve", f"cannot open {default_database()} as Castellan's database: {reason}.")
     address = (
         os.environ.get("CASTELLAN_BASE_URL")
         or f"http://{netinfo.lan_address() if host in ('0.0.0.0', '::') else host}:{port}"

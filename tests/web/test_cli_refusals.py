@@ -74,7 +74,7 @@ def test_serve_with_a_database_that_cannot_be_opened_says_so_in_one_line(tmp_pat
     with socket.create_server(("127.0.0.1", 0)) as free:
         port = free.getsockname()[1]
     line = _refused(["serve", "--host", "127.0.0.1", "--port", str(port)], capsys)
-    assert line.startswith(f"castellan serve: cannot open {database} as Castellan's SQLite database: ")
+    assert line.startswith(f"castellan serve: cannot open {database} as Castellan's database: ")
 
 
 def test_serve_with_a_bad_base_url_says_so_in_one_line(tmp_path, monkeypatch, capsys):
