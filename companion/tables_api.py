@@ -38,7 +38,7 @@ def create():
         schemas.check(game.options_schema, fields, "options")
     private = body.get("private", False)
     if not isinstance(private, bool):
-        raise Refused(422, "bad_private", "“private” is true (the table stays out of the history) or false.", "private")
+        raise Refused(422, "bad_private", N_("“private” is true (the table stays out of the history) or false."), "private")
     options = game.table_options(_form_fields(fields))
     title = game.stored_title(options)
     table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)

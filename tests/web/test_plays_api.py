@@ -91,6 +91,10 @@ def test_a_private_table_stays_out_of_the_history(app, client):
     assert _plays(client) == []
     refused = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}, "private": "yes"})
     assert refused.status_code == 422 and refused.get_json()["error"]["field"] == "private"
+    for lang, words in (("fr", "« private » vaut true"), ("pl", "„private” ma wartość true")):
+        said = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}, "private": 1},
+                           headers={"Accept-Language": lang}).get_json()["error"]
+        assert said["code"] == "bad_private" and said["message"].startswith(words), said
 
 
 def test_the_start_forms_private_box_keeps_a_pad_out_and_its_names_are_offered(app, browser):
