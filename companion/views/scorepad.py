@@ -37,9 +37,9 @@ class Rounds(tuple):
 
 
 @bp.app_template_global("scorepad_table")
-def table_drawing(view: dict, kept: dict, refused: bool) -> dict:
+def table_drawing(view: dict, kept: dict, refused: bool, recording: bool) -> dict:
     """What ``_table.html`` draws a pad with, worked out here rather than in Jinja, as plain values
-    that are keys ``once`` reads at once:
+    that are keys ``once`` reads at once (``recording``: the referee's, on a table not finished):
 
     - ``correcting``: the round being corrected (chosen by tapping its number, ``?correct=N``, or
       kept from a refused correction), else 0;
@@ -47,22 +47,23 @@ def table_drawing(view: dict, kept: dict, refused: bool) -> dict:
       input again, else the round being corrected, else empty.
     """
     rounds = view["rounds"]
-    correcting = do_int(kept.get("round") or request.args.get("correct") or 0, 0) if view["can_act"] else 0
+    correcting = do_int(kept.get("round") or request.args.get("correct") or 0, 0) if recording else 0
     correcting = correcting if 1 <= correcting <= len(rounds) else 0
     return {
         "correcting": correcting,
         "fields": _fields(view["players"], kept, refused, rounds[correcting - 1] if correcting else [])
-        if view["can_act"] else [],
+        if recording else [],
     }
 
 
 @bp.app_template_global("scorepad_rows")
-def rows(ten_rounds, round_row, view: dict, show_url: str, correcting: int) -> Markup:
+def rows(ten_rounds, round_row, view: dict, show_url: str, correcting: int, recording: bool) -> Markup:
     """The rows of the rounds: each full ten drawn by ``ten_rounds`` from (its first round, its points,
     its rounds corrected), for good; the rounds after them row by row by ``round_row`` (both macros
     kept by ``once``), a row for good, so that a move draws only its own new row. Called from here
-    rather than from Jinja loops: a long evening has a dozen tens and rows on every move."""
-    rounds, corrected, can_act = view["rounds"], view["corrected"], view["can_act"]
+    rather than from Jinja loops: a long evening has a dozen tens and rows on every move. A round's
+    number links to its correction while ``recording`` (the referee's, the table not finished)."""
+    rounds, corrected, can_act = view["rounds"], view["corrected"], recording
     full = len(rounds) - len(rounds) % 10
     drawn = [
         ten_rounds(first, Rows(map(Points, rounds[first - 1:first + 9])), show_url, can_act,

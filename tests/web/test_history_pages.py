@@ -78,6 +78,18 @@ def test_finishing_the_pad_makes_its_totals_a_play_linked_from_the_table(browser
     assert [(name, score, "Won" in result) for name, score, result in rows] == [("Ola", "17", True), ("Kuba", "11", False)]
 
 
+def test_a_finished_pad_names_its_winner_and_offers_no_round_to_record_until_undo_reopens_it(browser):
+    token = _pad(browser)
+    page = text(browser.get(f"/t/{token}"))
+    assert "Winner: Ola" in page and "Leading" not in page
+    assert "Record round" not in page and 'id="round-form"' not in page and "?correct=" not in page
+    tie = text(browser.get(f"/t/{_pad(browser, rounds=((4, 6), (6, 4)))}"))
+    assert "Winners: Ola, Kuba" in tie
+    browser.post(f"/t/{token}/undo", {"version": "4"})
+    reopened = text(browser.get(f"/t/{token}"))
+    assert "Leading: Ola" in reopened and "Record round" in reopened and "?correct=1" in reopened
+
+
 def test_finish_with_htmx_answers_in_place_and_undo_reopens_the_table(browser):
     token = _pad(browser, finish=False)
     response = browser.post(f"/t/{token}/finish", {"version": "3"}, htmx=True)
