@@ -136,6 +136,14 @@ def test_a_tracked_game_shows_turns_colours_values_and_refuses_an_illegal_placem
     assert "2 cards" in played  # C2's height
 
 
+def test_a_two_player_game_says_each_player_plays_a_colour(browser):
+    token = browser.create_table("castle", {"players": "2", "dealer": "S", "name_N": "Ola", "name_S": "Kuba"})
+    _act(browser, token, 0, type="deal", castle_line=ROW)
+    played = text(_act(browser, token, 1, type="play", card_rank="Q", card_suit="H", pile="C2"))
+    assert re.search(r'Ola</span>\s*<strong class="red">plays red</strong>', played)
+    assert re.search(r'Kuba</span>\s*<strong class="black">plays black</strong>', played)
+
+
 def test_a_pass_gives_the_card_to_the_team_on_the_left_and_undo_takes_it_back(browser):
     token = _table(browser)
     _act(browser, token, 0, type="deal", castle_line=ROW)
