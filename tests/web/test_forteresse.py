@@ -303,6 +303,8 @@ def test_paper_table_checks_the_shot_and_the_answer(browser):
     tally = re.search(r"<th scope=\"row\">Kuba</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td class=\"total\">(\d+)<", page)
     assert tally.groups() == ("0", "1", "0", "0")
     assert re.search(r'<th scope="row">Ola</th><td>0</td><td>0</td><td>0</td><td class="total">3<', page)
+    # Each count beside its word, whatever the number (no "1 walls", no "0 cannons").
+    assert "killed: 0 · walls destroyed: 1 · cannons: 1 · rifles: 0" in page
 
 
 # --- Score sheet and help -------------------------------------------------------------
