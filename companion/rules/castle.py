@@ -611,7 +611,8 @@ def _read_options(options: object) -> tuple[int, str, dict[str, str]]:
     order = SEAT_ORDER[players]
     dealer = options.get("dealer", order[0])
     if dealer not in order:
-        raise RuleError("unknown_seat", N_("The dealer sits at %(seats)s."), "dealer", seats=Either(order))
+        raise RuleError("unknown_seat", N_("The dealer sits at %(seats)s."), "dealer",
+                        seats=Either(SEAT_NAMES[seat] for seat in order))
     return players, dealer, _read_names(options.get("names"), order)
 
 

@@ -19,6 +19,7 @@ from flask import (
     current_app,
     flash,
     get_flashed_messages,
+    get_template_attribute,
     jsonify,
     make_response,
     redirect,
@@ -59,10 +60,18 @@ def create(game_slug: str):
         _table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
         security.count("tables")
     except RuleError as refused:
+        if is_htmx():  # the form stays on the phone as it was filled in: only the reason is put above it
+            answer = get_template_attribute("_macros.html", "notices")([("error", say(refused))])
+            return make_response(answer, 422)
         flash(say(refused), "error")
         return redirect(url_for(f"{game.slug}.index") + "#new-table", code=303)
     _remember(links[0].token)
-    return redirect(url_for("tables.show", token=links[0].token), code=303)
+    opened = url_for("tables.show", token=links[0].token)
+    if is_htmx():
+        response = make_response("", 200)
+        response.headers["HX-Redirect"] = opened  # the whole table page, as a plain post's redirect opens it
+        return response
+    return redirect(opened, code=303)
 
 
 @bp.get("/t/<token>")

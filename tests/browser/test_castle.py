@@ -116,6 +116,38 @@ CONTRAST = """element => {
 }"""
 
 
+def _refused_start(server, page):
+    """A 2-player Castle start with East dealing (refused: North or South deals), its names typed."""
+    page.goto(server + "/castle/")
+    page.get_by_role("radio", name="2").check()
+    page.locator('input[name="dealer"][value="E"]').check()
+    page.get_by_role("combobox", name="North").fill("Ewa")
+    page.get_by_role("combobox", name="South").fill("Jan")
+    page.get_by_role("button", name="Start a Castle table").click()
+
+
+def test_a_refused_start_says_why_on_screen_and_keeps_the_form_as_filled_in(server, sized_phone):
+    _refused_start(server, sized_phone)
+    refusal = sized_phone.locator("#new-table-answer [role=alert]")
+    expect(refusal).to_have_text("The dealer sits at North or South.")
+    expect(refusal).to_be_in_viewport()
+    assert sized_phone.url.endswith("/castle/")  # still the game's page, nothing opened
+    expect(sized_phone.get_by_role("combobox", name="North")).to_have_value("Ewa")
+    expect(sized_phone.get_by_role("combobox", name="South")).to_have_value("Jan")
+    expect(sized_phone.get_by_role("radio", name="2")).to_be_checked()
+    sized_phone.locator('input[name="dealer"][value="S"]').check()
+    sized_phone.get_by_role("button", name="Start a Castle table").click()
+    expect(sized_phone.locator("#live")).to_contain_text("Jan deals 10 cards each")
+    assert "/t/" in sized_phone.url
+
+
+def test_without_javascript_a_refused_start_opens_the_page_at_the_form_with_the_reason_on_screen(server, plain_phone):
+    _refused_start(server, plain_phone)
+    refusal = plain_phone.locator("#new-table-answer [role=alert]")
+    expect(refusal).to_have_text("The dealer sits at North or South.")
+    expect(refusal).to_be_in_viewport()
+
+
 def _dealt_table(server, phone):
     phone.goto(server + "/castle/")
     phone.get_by_role("combobox", name="East").fill("Ewa")

@@ -95,7 +95,8 @@ def test_htmx_requests_may_send_the_token_as_a_header(browser):
         data={"players": "Ola"},
         headers={"X-CSRF-Token": browser.csrf, "HX-Request": "true"},
     )
-    assert response.status_code == 303
+    # Created: htmx is told to open the table's page (HX-Redirect), as a plain post is redirected there.
+    assert response.status_code == 200 and response.headers["HX-Redirect"].startswith("/t/")
 
 
 def test_not_found_is_a_friendly_page_in_the_layout(browser):
@@ -201,3 +202,21 @@ def test_a_links_qr_code_is_drawn_once_and_reused():
     assert again == first and 'aria-label="Kod QR"' in first  # the name is the caller's, in its language
     assert netinfo._qr_drawing.cache_info().hits == 1
     assert netinfo.qr_svg("http://192.168.1.20:5000/t/abd", "Kod QR") != first
+
+
+def test_a_refused_start_is_said_at_the_top_of_the_form_and_creates_nothing(app, browser):
+    browser.get("/castle/")
+    form = {"players": "2", "dealer": "E", "name_N": "Ewa", "csrf_token": browser.csrf}
+    answer = browser.client.post("/tables/new/castle", data=form, headers={"HX-Request": "true"})
+    # With htmx only the reason comes back, for the form's answer slot: the form stays as filled in.
+    assert answer.status_code == 422
+    assert text(answer).strip() == '<p class="notice notice-error" role="alert">The dealer sits at North or South.</p>'
+    plain = browser.client.post("/tables/new/castle", data=form)
+    assert plain.status_code == 303 and plain.headers["Location"].endswith("/castle/#new-table")
+    page = text(browser.get("/castle/"))
+    start = page.index('id="new-table"')
+    assert page.index("The dealer sits at North or South.", start) < page.index('name="players"', start)
+    with app.app_context():
+        from companion import get_db
+
+        assert get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar() == 0

@@ -217,7 +217,7 @@ def test_a_refused_deal_keeps_what_the_referee_typed(browser):
         ({"players": "3"}, "played by 4 players in two teams, or by 2"),
         ({"players": "many"}, "is a whole number"),
         ({"players": "²"}, "The number of players is a whole number, and “²” is not one."),
-        ({"players": "2", "dealer": "E"}, "The dealer sits at N or S."),
+        ({"players": "2", "dealer": "E"}, "The dealer sits at North or South."),
         ({"name_N": "x" * 41}, "at most 40 characters"),
     ],
 )
