@@ -86,6 +86,18 @@ def test_seen_from_north_turns_the_board_for_this_phone(server, phone):
     expect(phone.locator(".side-bottom")).to_contain_text("(N)")
 
 
+def test_the_players_table_shows_every_column_on_a_phone(server, sized_phone):
+    sized_phone.goto(server + "/tactics/")
+    sized_phone.get_by_role("button", name="Start a Square Tactics table").click()
+    table = sized_phone.locator("table.players")
+    expect(table).to_contain_text("Captured")
+    # The whole table in its region, Captured included: nothing to swipe sideways for.
+    overflow = table.evaluate("t => t.scrollWidth - t.parentElement.clientWidth")
+    assert overflow <= 0, f"the players' table is {overflow}px wider than the screen"
+    right = table.locator("th", has_text="Captured").evaluate("th => th.getBoundingClientRect().right")
+    assert right <= sized_phone.viewport_size["width"], f"Captured ends at {right}px"
+
+
 def test_a_four_player_table_with_long_names_fits_a_phone(server, phone):
     # The players' table with long names used to push the whole table page past 390px.
     phone.goto(server + "/tactics/")
