@@ -75,6 +75,8 @@ def table_action(form: dict, viewer: str) -> dict:
             # The form offers the path's cells whatever the answer: "Wall." and "Miss." name none.
             hit = form["outcome"] in ("wall_destroyed", "besieged_killed")
             action["cell"] = form.get("cell") if hit else None
+            if hit and not action["cell"]:  # said as the page asks for it: a cell tapped, not typed
+                raise RuleError("missing_cell", N_("Tap the cell of the path where it hit, in the row At."), "cell")
         return action
     raise RuleError("unknown_action", N_("Choose to draw a fortress or to fire a shot."), "type")
 

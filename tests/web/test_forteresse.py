@@ -292,6 +292,9 @@ def test_paper_table_checks_the_shot_and_the_answer(browser):
     wrong = _act(browser, token, {"type": "shot", "from": "G4", "direction": "W", "weapon": "rifle",
                                   "outcome": "wall_destroyed", "cell": "E4"}, htmx=True)
     assert wrong.status_code == 422 and "A rifle cannot destroy a wall" in text(wrong)
+    untapped = _act(browser, token, {"type": "shot", "from": "G4", "direction": "W", "weapon": "cannon",
+                                     "outcome": "besieged_killed"}, htmx=True)
+    assert untapped.status_code == 422 and "Tap the cell of the path where it hit, in the row At." in text(untapped)
     off = _act(browser, token, {"type": "shot", "from": "G4", "direction": "W", "weapon": "cannon",
                                 "outcome": "besieged_killed", "cell": "E5"}, htmx=True)
     assert off.status_code == 422 and "E5 is not on the path" in text(off)
