@@ -48,6 +48,9 @@ def test_codes_are_a_code_apart_named_in_large_text_and_the_panel_folds(server, 
     page.reload()
     expect(panel).not_to_have_attribute("open", "")
     expect(cards.first).to_be_hidden()
+    # Folded, it still shows that it opens: the summary keeps its disclosure triangle (a list item's marker).
+    assert panel.locator("summary").evaluate("s => getComputedStyle(s).display") == "list-item"
+    assert panel.locator("summary").evaluate("s => s.getBoundingClientRect().height") >= 44
     panel.locator("summary").click()
     expect(cards.first).to_be_visible()
     expect(cards.first).to_contain_text("✓ opened")
