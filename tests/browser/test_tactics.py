@@ -98,6 +98,19 @@ def test_the_players_table_shows_every_column_on_a_phone(server, sized_phone):
     assert right <= sized_phone.viewport_size["width"], f"Captured ends at {right}px"
 
 
+def test_a_cells_name_stays_readable_over_the_card_laid_there(server, phone):
+    phone.goto(server + "/tactics/")
+    phone.get_by_role("button", name="Start a Square Tactics table").click()
+    tap_cell(phone, "B2")  # a centre cell: its own ground colour
+    phone.locator(".hand .card-button").first.click()
+    cell = phone.locator('.tboard .tcell', has=phone.locator(".cell-name", has_text="B2")).first
+    expect(cell.locator(".tcard")).to_be_visible()
+    # The name stands on the cell's ground, above the card's frame, not crossed by it.
+    name_ground, cell_ground = cell.locator(".cell-name").evaluate(
+        "n => [getComputedStyle(n).backgroundColor, getComputedStyle(n.parentElement).backgroundColor]")
+    assert name_ground == cell_ground and name_ground not in ("rgba(0, 0, 0, 0)", "transparent")
+
+
 def test_a_four_player_table_with_long_names_fits_a_phone(server, phone):
     # The players' table with long names used to push the whole table page past 390px.
     phone.goto(server + "/tactics/")
