@@ -23,6 +23,7 @@ def _scorepad(page, server, players="Ola\nKuba\nAda\nJan"):
     page.goto(server + "/scorepad/")
     page.get_by_label("Players, one name per line").fill(players)
     page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("button", name="Record round")).to_be_visible()  # the table's page, opened
 
 
 def _zamek(page, server):

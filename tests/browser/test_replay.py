@@ -17,6 +17,7 @@ def _pad(page, server):
     page.goto(server + "/scorepad/")
     page.get_by_label("Players, one name per line").fill("Ola\nKuba")
     page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("button", name="Record round")).to_be_visible()  # the table's page, opened
     for ola, kuba in (("5", "3"), ("1", "9")):
         page.get_by_label("Ola", exact=True).fill(ola)
         page.get_by_label("Kuba", exact=True).fill(kuba)
