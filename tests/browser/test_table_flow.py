@@ -106,6 +106,7 @@ def test_a_poll_answered_while_a_tap_is_out_leaves_the_taps_answer_on_screen(ser
     phone.goto(server + "/scorepad/")
     phone.get_by_label("Players, one name per line").fill("Ola\nKuba")
     phone.get_by_role("button", name="Start").click()
+    expect(phone.get_by_role("button", name="Record round")).to_be_visible()  # the table's page, opened
     phone.get_by_label("Ola", exact=True).fill("4")
     phone.get_by_role("button", name="Record round").click()
     expect(phone.locator(".answer-fresh")).to_contain_text("Recorded.")

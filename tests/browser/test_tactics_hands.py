@@ -110,6 +110,7 @@ def test_a_hands_tick_boxes_are_big_enough_to_tap(server, chromium):
     phone = next(context)
     phone.goto(server + "/tactics/")
     phone.get_by_role("button", name="Start a Square Tactics table").click()
+    expect(phone.locator("#whose-turn")).to_be_visible()  # the table's page, opened (.all() does not wait)
     for hand in phone.locator("details.enter-hand:not([open]) summary").all():
         hand.click()
     expect(phone.locator("label.tick").first).to_be_visible()
