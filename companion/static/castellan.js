@@ -172,6 +172,12 @@
     var kept = document.cookie.split("; ").indexOf("tz=" + zone) !== -1;
     if (drawn && kept && drawn.getAttribute("data-zone-seen") !== zone) { location.reload(); }
   }
+  // A start form posts through htmx, so a refused start keeps what was filled in (422). Any other
+  // error (an expired form, too many tables this minute) is a whole page: post again without htmx.
+  document.addEventListener("htmx:responseError", function (event) {
+    var form = event.detail.elt;
+    if (form && form.id === "new-table") { form.submit(); }
+  });
   function wake() { failures = 0; poll(); }
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { wake(); }

@@ -141,6 +141,17 @@ def test_a_refused_start_says_why_on_screen_and_keeps_the_form_as_filled_in(serv
     assert "/t/" in sized_phone.url
 
 
+def test_a_start_form_that_expired_says_so_with_javascript_too(server, chromium):
+    # Its own context: the expired form's 400 is logged by Chromium, which is the point here.
+    context = chromium.new_context(**PHONE)
+    phone = context.new_page()
+    phone.goto(server + "/castle/")
+    context.clear_cookies()  # the session (and the form's token with it) is gone
+    phone.get_by_role("button", name="Start a Castle table").click()
+    expect(phone.get_by_role("alert")).to_contain_text("This form has expired")
+    context.close()
+
+
 def test_without_javascript_a_refused_start_opens_the_page_at_the_form_with_the_reason_on_screen(server, plain_phone):
     _refused_start(server, plain_phone)
     refusal = plain_phone.locator("#new-table-answer [role=alert]")
