@@ -359,21 +359,26 @@ _ROWS = tuple(tuple(f"{column}{row}" for column in castle.COLUMNS) for row in ca
 bp.add_app_template_global("#mark-" + ",#mark-".join(READING_ORDER), "castle_mark_ids")
 
 
+_CHECK_WHICH = N_("Pick the card to check: tap its rank, then its suit, or type it.")
+
+
 @bp.app_template_global("castle_marks")
 def castle_marks(table, picked) -> dict | None:
     """The card ``picked`` on a Castle table's card picker (its fields), and the piles' marks for it.
 
     ``{"card": "QH", "reasons": {pile: why not, or None where it may go}, "refused": None}``, with
-    ``refused`` saying why it may go nowhere (a card already seen); None while no whole card is picked.
+    ``refused`` saying why it may go nowhere (a card already seen); None while no whole card is picked,
+    unless *Where may it go?* was tapped (``do=check``): then ``refused`` says what is missing.
     """
     if table.game != GAME.slug or table.state["phase"] != "play":
         return None
+    asked = picked.get("do") == "check"  # the button, not the picker changing under a finger
     try:
         card = from_picker(picked.get("card"), picked.get("card_rank"), picked.get("card_suit"), "card", current_language())
-    except RuleError:
-        return None  # half a card: the move itself says what is missing
-    if card is None:
-        return None
+        if card is None:
+            raise RuleError("no_card", _CHECK_WHICH, "card")
+    except RuleError as missing:  # half a card, or none: said when asked, else the move says it
+        return {"card": None, "reasons": {}, "refused": say(missing)} if asked else None
     try:
         return {"card": str(card), "reasons": castle.play_marks(table.state, card), "refused": None}
     except RuleError as refused:
@@ -484,7 +489,7 @@ def _calculator_step(do: object, tops: dict, target: str, checked: Card | None):
         tops = castle.read_tops({pile: "" if name == "-" else _canonical(name, pile) for pile, name in named.items()})
         return tops, _next_empty(tops, READING_ORDER[0]), checked
     if do == "check":
-        card = _picked(args, "pick", N_("Pick the card to check: tap its rank, then its suit, or type it."))
+        card = _picked(args, "pick", _CHECK_WHICH)
         return tops, target, card
     return tops, target, checked
 

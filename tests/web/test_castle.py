@@ -334,6 +334,23 @@ def test_a_card_already_seen_is_said_at_once_and_marks_nothing(browser):
     assert set(_piles(page).values()) == {""}
 
 
+def test_where_may_it_go_without_a_whole_card_says_what_to_pick_but_a_picker_half_way_does_not(browser):
+    token = _table(browser)
+    _act(browser, token, 0, type="deal", castle_line=ROW)
+    for ask, said in (
+        ("do=check", "Pick the card to check: tap its rank, then its suit, or type it."),
+        ("do=check&card_rank=Q", "Pick the card's suit as well as its rank."),
+        ("do=check&card=xx", "“xx” is not a card"),
+    ):
+        for response in (browser.get(f"/t/{token}?{ask}"),  # the button without JavaScript
+                         browser.get(f"/t/{token}/live?{ask}", headers={"HX-Request": "true"})):  # with htmx
+            page = text(response)
+            assert re.search(r'role="alert">' + re.escape(said), page), (ask, page[page.find("castle-marks"):][:300])
+            assert set(_piles(page).values()) == {""}
+    # The picker changing under a finger (a rank tapped, the suit not yet) checks without a word.
+    assert 'role="alert"' not in text(browser.get(f"/t/{token}/live?card_rank=Q", headers={"HX-Request": "true"}))
+
+
 def test_a_refused_play_keeps_the_card_and_shows_the_marks(browser):
     token = _table(browser)
     _act(browser, token, 0, type="deal", castle_line=ROW)
