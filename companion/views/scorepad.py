@@ -63,15 +63,15 @@ def rows(ten_rounds, round_row, view: dict, show_url: str, correcting: int, reco
     kept by ``once``), a row for good, so that a move draws only its own new row. Called from here
     rather than from Jinja loops: a long evening has a dozen tens and rows on every move. A round's
     number links to its correction while ``recording`` (the referee's, the table not finished)."""
-    rounds, corrected, can_act = view["rounds"], view["corrected"], recording
+    rounds, corrected = view["rounds"], view["corrected"]
     full = len(rounds) - len(rounds) % 10
     drawn = [
-        ten_rounds(first, Rows(map(Points, rounds[first - 1:first + 9])), show_url, can_act,
+        ten_rounds(first, Rows(map(Points, rounds[first - 1:first + 9])), show_url, recording,
                    Rounds([number for number in corrected if first <= number < first + 10]),
                    correcting if first <= correcting < first + 10 else 0)
         for first in range(1, full + 1, 10)
     ]
-    drawn += [round_row(number, Points(rounds[number - 1]), show_url, can_act, number in corrected, number == correcting)
+    drawn += [round_row(number, Points(rounds[number - 1]), show_url, recording, number in corrected, number == correcting)
               for number in range(full + 1, len(rounds) + 1)]
     return Markup("").join(drawn)
 
