@@ -110,3 +110,51 @@ def test_a_refused_correction_keeps_the_numbers_with_and_without_javascript(serv
         page.get_by_role("button", name="Save round 1").click()
         expect(page.locator("tbody tr").first).to_contain_text("corrected")
         expect(page.locator("tfoot .total")).to_have_text(["4", "-2"])
+
+
+def _own_phone(chromium, size):
+    """A phone whose failed requests are the point of its test (Chromium logs each one)."""
+    from tests.browser.conftest import PHONE
+
+    context = chromium.new_context(**{**PHONE, "viewport": size})
+    context.set_default_timeout(10_000)
+    return context, context.new_page()
+
+
+@pytest.mark.parametrize("size", [{"width": 360, "height": 740}], ids=["360x740"])
+def test_a_move_on_an_expired_form_says_so_keeps_the_table_and_a_reload_mends_it(server, chromium, size):
+    context, page = _own_phone(chromium, size)
+    _scorepad(page, server, "Ola\nKuba")
+    context.clear_cookies()  # the session, and the form's token with it, is gone
+    page.get_by_label("Ola", exact=True).fill("5")
+    page.get_by_role("button", name="Record round").click()
+    said = page.locator("#trouble .trouble-text")
+    expect(said).to_have_text("This form has expired. Reload the page and try again.")
+    on_screen(page, said)
+    on_screen(page, page.locator("#trouble").get_by_role("button", name="Reload the page"))
+    expect(page.locator("#live tfoot .total")).to_have_text(["0", "0"])  # the table, not an error page
+    expect(page.get_by_label("Ola", exact=True)).to_have_value("5")  # what was typed is still there
+    page.locator("#trouble").get_by_role("button", name="Reload the page").click()
+    expect(page.locator("#trouble")).to_be_hidden()
+    page.get_by_label("Ola", exact=True).fill("5")
+    page.get_by_role("button", name="Record round").click()
+    expect(page.locator("#live tfoot .total")).to_have_text(["5", "0"])
+    context.close()
+
+
+def test_a_move_that_cannot_reach_castellan_says_so_and_the_next_try_records_it(server, chromium):
+    context, page = _own_phone(chromium, {"width": 360, "height": 740})
+    _scorepad(page, server, "Ola\nKuba")
+    page.route("**/act", lambda route: route.abort("internetdisconnected"))  # the Wi-Fi is gone
+    page.get_by_label("Kuba", exact=True).fill("4")
+    page.get_by_role("button", name="Record round").click()
+    said = page.locator("#trouble .trouble-text")
+    expect(said).to_have_text("Castellan could not be reached. Check the Wi-Fi, then try again.")
+    on_screen(page, said)
+    page.unroute("**/act")
+    page.locator("#trouble").get_by_role("button", name="Close").click()
+    expect(page.locator("#trouble")).to_be_hidden()
+    page.get_by_role("button", name="Record round").click()  # the form is as it was: tap again
+    expect(page.locator("#live tfoot .total")).to_have_text(["0", "4"])
+    expect(page.locator("#trouble")).to_be_hidden()
+    context.close()
