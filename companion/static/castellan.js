@@ -131,6 +131,28 @@
     taps += 1;
     xhr.addEventListener("loadend", function () { asking -= 1; });
   });
+  // A tap that opens a next step (a firing cell, then its directions; a card turned over, then what
+  // to do with it) leaves that step where the eye is: the element marked data-step, scrolled just
+  // into view when part of it is off-screen. A step the page shows without asking the server (Square
+  // Tactics: the cell, then the card) is named by data-then on the step before it. Never for the
+  // keyboard, whose focus stays where it was.
+  function showStep(step) {
+    if (!step || byKeyboard) { return; }
+    var box = step.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) { step.scrollIntoView({ block: "nearest" }); }
+  }
+  document.addEventListener("htmx:afterSettle", function () { showStep(document.querySelector("#live [data-step]")); });
+  document.addEventListener("change", function (event) {
+    var before = event.target.closest && event.target.closest("[data-then]");
+    if (before) { showStep(document.querySelector(before.getAttribute("data-then"))); }
+  });
+  // The answer to the last tap stays pinned to the screen's foot until the next tap elsewhere in the
+  // table; then it takes its own place, below, and covers none of the next turn's controls.
+  document.addEventListener("click", function (event) {
+    var answer = document.querySelector(".answer-fresh");
+    if (!answer || !live() || !live().contains(event.target) || answer.contains(event.target)) { return; }
+    answer.classList.add("kept");
+  });
   document.addEventListener("htmx:afterSwap", function () { dirty = false; etag = null; });
   document.addEventListener("htmx:afterSettle", restoreFocus);
   document.addEventListener("htmx:afterSettle", settleAnswer);
