@@ -17,7 +17,7 @@ WORDS = {
            "deal": "Distribuez à chaque joueur 4 cartes face visible", "check": "Ce défi est-il autorisé ?",
            "refused": "Refusé : Le sommet d'une tour de guet de 2 cartes demande 6 cartes d'armée"},
     "pl": {"players": "Gracze", "start": "Załóż stół Fortu", "referee": "Jesteś sędzią",
-           "deal": "Rozdaj każdemu graczowi 4 karty odkryte", "check": "Czy to wyzwanie jest dozwolone?",
+           "deal": "Rozdaj każdemu graczowi 4 karty odkryte", "check": "Czy to wyzwanie dozwolone?",
            "refused": "Niedozwolone: Aby wyzwać szczyt wieży strażniczej z 2 kart, trzeba mieć 6 kart armii"},
 }
 

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 NB = "\u00a0"
 WORDS = {
-    "fr": {"a": "Joueur A", "b": "Joueur B", "start": "Ouvrir une table de Forteresse", "referee": "Vous êtes l'arbitre",
+    "fr": {"a": "Joueur A", "b": "Joueur B", "start": "Nouvelle table de Forteresse", "referee": "Vous êtes l'arbitre",
            "drawing": f"Dessin des forteresses{NB}: Ola dessine, Kuba dessine.", "mine": "Voici ma forteresse",
            "turn": "À vous de tirer.", "rifle": "Fusil", "cannon": "Canon", "hit": "Assiégé tué en D4.",
            "wall": "Mur détruit en B2."},

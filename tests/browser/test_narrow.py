@@ -14,7 +14,8 @@ NARROW = {"width": 360, "height": 740}
 CASTLE = "4c 8d js 2s 2h 9h 5c 3s tc 6s 7d ah"
 
 # Each visible button whose text runs onto more than one line, as "label: N lines". A button
-# laid out in blocks (a Square Tactics card: edge numbers round a name) is checked per text.
+# laid out in blocks (a Square Tactics card: edge numbers round a name) is checked per text, its
+# own text included (every button is an inline-flex box: its text is its own, not a child's).
 WRAPPED_BUTTONS = """() => {
   const lines = node => {
     const range = document.createRange();
@@ -30,7 +31,7 @@ WRAPPED_BUTTONS = """() => {
     const text = (button.innerText || button.value || '').trim().replace(/\\s+/g, ' ');
     if (button.scrollWidth > button.clientWidth + 1) { wrapped.push(`${text}: cut`); continue; }
     if (button.tagName === 'INPUT') continue;
-    const parts = inline(button) ? [button] : [...button.querySelectorAll('*')].flatMap(
+    const parts = inline(button) ? [button] : [button, ...button.querySelectorAll('*')].flatMap(
       e => [...e.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim()));
     const most = Math.max(0, ...parts.map(lines));
     if (most > 1) wrapped.push(`${text}: ${most} lines`);

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 NB = "\u00a0"
 WORDS = {
-    "fr": {"start": "Ouvrir une table de Square Tactics", "four": "4, sur un plateau 4x4", "referee": "Vous êtes l'arbitre",
+    "fr": {"start": "Nouvelle table Square Tactics", "four": "4, sur un plateau 4x4", "referee": "Vous êtes l'arbitre",
            "game": "Partie 1 sur 3", "edges": ("haut", "droite", "bas", "gauche"), "play": "Jouer ces nombres",
            "on": "en {cell}.", "captured": f"1 carte prise{NB}: C3, la case est vide."},
     "pl": {"start": "Załóż stół Square Tactics", "four": "4, na planszy 4x4", "referee": "Jesteś sędzią",

@@ -36,7 +36,7 @@ def _words(page: str) -> str:
     }),
     ("pl", {
         "/fort/": ["Forty, armie i wieże strażnicze", "od 2 do 4 graczy", "Załóż stół Fortu", "Gracz 3"],
-        "/fort/battle": ["Fort: rozstrzygnij bitwę", "Czy to wyzwanie jest dozwolone?"],
+        "/fort/battle": ["Fort: rozstrzygnij bitwę", "Czy to wyzwanie dozwolone?"],
         "/fort/showdown": ["Fort: rozstrzygnij finał", "Wartość wieży strażniczej"],
         "/fort/help": ["Jak grać w Fort", "Siódemki sprzyjają atakującemu:",
                        "Szczyt podwójnej wieży wymaga 6 kart w twojej armii, szczyt potrójnej 10.",

@@ -29,7 +29,7 @@ def _words(page: str) -> str:
 
 @pytest.mark.parametrize("lang, pages", [
     ("fr", {
-        "/forteresse/": ["Un siège au crayon et papier", "2 joueurs", "Ouvrir une table de Forteresse",
+        "/forteresse/": ["Un siège au crayon et papier", "2 joueurs", "Nouvelle table de Forteresse",
                          "Juge des tirs", "Qui tire le premier à la manche 1", "Joueur A"],
         "/forteresse/resolver": ["Forteresse" + NB + ": juge des tirs", "Commencer à tirer",
                                  "10 murs et 5 assiégés"],

@@ -26,7 +26,7 @@ def words(html: str) -> str:
 @pytest.mark.parametrize("lang, pages", [
     ("fr", {
         "/tactics/": ["Posez des cartes sur une petite grille", "2 joueurs (3x3) ou 4 (4x4)", "Suivre un match",
-                      "Joueur 2, place N à deux joueurs, W à quatre", "Ouvrir une table de Square Tactics",
+                      "Joueur 2, place N à deux joueurs, W à quatre", "Nouvelle table Square Tactics",
                       "Les factions", "15 cartes"],
         f"/tactics/score?{SCORES}": ["Square Tactics" + NBSP + ": feuille de score", "Partie 3", "Coins sur 4",
                                      "Compter les points", "Ola mène avec 9.",
