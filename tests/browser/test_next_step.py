@@ -7,12 +7,19 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.test_answers import _scorepad, on_screen
+from tests.browser.test_answers import _scorepad
+from tests.browser.test_answers import on_screen as _wholly_on_screen
 from tests.browser.test_fort import SMALL_PHONE, _table_at
 from tests.browser.test_tactics import tap_cell
 from tests.browser.test_zamek import _two_players
 
 pytestmark = pytest.mark.browser
+
+
+def on_screen(page, locator) -> None:
+    """``locator`` wholly on screen, once the swap has settled (the step is brought there after it)."""
+    expect(locator).to_be_in_viewport(ratio=1)
+    _wholly_on_screen(page, locator)
 
 
 def _scroll_to(page, locator, at: int = 60) -> None:
