@@ -163,3 +163,19 @@ def test_the_phases_after_a_round_on_two_phones(server, phone, second_phone):
     expect(phone.locator("main")).to_contain_text("The game is over")
     assert phone.locator(".fort-board").count() >= 4  # every fortress of both rounds, revealed
     assert_accessible(phone)  # the game over
+
+
+def test_on_paper_a_rifle_is_not_offered_a_wall_destroyed(server, phone):
+    """The rules refuse a wall destroyed by a rifle: with the rifle tapped, that answer is not there to tap."""
+    phone.goto(server + "/forteresse/")
+    phone.get_by_text("On paper", exact=True).click()
+    phone.get_by_role("button", name="Start a Forteresse table").click()
+    phone.locator("#aim-board button").last.click()
+    phone.locator("#live [data-step] button[name=direction]").first.click()
+    destroyed = phone.locator("label", has_text="Wall destroyed at")
+    expect(destroyed).to_be_visible()
+    phone.locator("label", has_text="Rifle").click()
+    expect(destroyed).to_be_hidden()
+    expect(phone.locator("label", has_text="Besieged killed at")).to_be_visible()
+    phone.locator("label", has_text="Cannon").click()
+    expect(destroyed).to_be_visible()
