@@ -194,13 +194,12 @@
     var kept = document.cookie.split("; ").indexOf("tz=" + zone) !== -1;
     if (drawn && kept && drawn.getAttribute("data-zone-seen") !== zone) { location.reload(); }
   }
-  // A start form posts through htmx, so a refused start keeps what was filled in (422). Any other
-  // error (an expired form, too many tables this minute) is a whole page: post again without htmx.
-  // Any other tap that fails (an expired form, too many moves at once, the server's own error, no
-  // network) leaves the table as it was and says why in #trouble (base.html): the sentence of the
-  // error page, or the page's own words when there is none or nothing came back.
+  // A tap that fails (an expired form, too many moves at once, the server's own error, no network)
+  // leaves the table as it was and says why in #trouble (base.html): the sentence of the error
+  // page, or the page's own words when there is none or nothing came back.
+  function troubleBox() { return document.getElementById("trouble"); }
   function trouble(text) {
-    var box = document.getElementById("trouble");
+    var box = troubleBox();
     if (!box) { return; }
     box.querySelector(".trouble-text").textContent = text;
     // Only now an alert, drawn as one: an empty one on every page would be one more live region.
@@ -209,29 +208,29 @@
     box.hidden = false;
   }
   function troubleOf(xhr) {
-    var box = document.getElementById("trouble");
+    // The error page's own box is drawn without a role, so the first alert with words is its sentence.
     var page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
     var alerts = page.querySelectorAll("[role=alert]");
     for (var i = 0; i < alerts.length; i++) {
       var said = alerts[i].textContent.trim();
-      if (said && alerts[i].id !== "trouble") { return said; }
+      if (said) { return said; }
     }
-    return box ? box.getAttribute("data-failed") : "";
+    return troubleBox() ? troubleBox().getAttribute("data-failed") : "";
   }
+  // A start form posts through htmx, so a refused start keeps what was filled in (422). Any other
+  // error (an expired form, too many tables this minute) is a whole page: post again without htmx.
   document.addEventListener("htmx:responseError", function (event) {
     var form = event.detail.elt;
     if (form && form.id === "new-table") { form.submit(); return; }
     trouble(troubleOf(event.detail.xhr));
   });
   function unreachable() {
-    var box = document.getElementById("trouble");
-    if (box) { trouble(box.getAttribute("data-unreachable")); }
+    if (troubleBox()) { trouble(troubleBox().getAttribute("data-unreachable")); }
   }
   document.addEventListener("htmx:sendError", unreachable);
   document.addEventListener("htmx:timeout", unreachable);
   function troubleGone() {
-    var box = document.getElementById("trouble");
-    if (box) { box.hidden = true; }
+    if (troubleBox()) { troubleBox().hidden = true; }
   }
   document.addEventListener("htmx:beforeSend", troubleGone);
   document.addEventListener("click", function (event) {
