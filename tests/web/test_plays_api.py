@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import time
 
 import pytest
 
@@ -120,7 +121,11 @@ def test_every_start_form_offers_to_keep_the_table_out_of_the_history(browser, s
 
 
 def _pads(client, count: int) -> None:
+    """``count`` finished score pads, Ola against Guest 0, 1, ... in that order, each finished in a
+    later millisecond than the one before: plays are ordered by when they finished, to the
+    millisecond, and two that finished in the same one by their (random) ids."""
     for number in range(count):
+        time.sleep(0.002)
         created = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola", f"Guest {number}"]}})
         token = created.get_json()["links"]["referee"]["token"]
         client.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "round", "points": [number, 2]}, "version": 0})
