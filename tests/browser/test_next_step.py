@@ -87,7 +87,10 @@ def test_the_pinned_answer_lets_go_at_the_next_tap(server, phone):
     answer = phone.locator(".answer-fresh")
     expect(answer).to_contain_text("Recorded.")
     assert answer.evaluate("e => getComputedStyle(e).position") == "sticky"
+    below = "e => e.nextElementSibling.getBoundingClientRect().top + scrollY"  # where what follows it starts
+    before = answer.evaluate(below)
     phone.get_by_label("Kuba", exact=True).click()  # the next round begins
     assert answer.evaluate("e => getComputedStyle(e).position") == "static"
+    assert answer.evaluate(below) == before  # letting go moves nothing under the player's finger
     phone.locator("#answer").get_by_role("button", name="Undo").click()  # still there, in its own place
     expect(phone.get_by_role("status").filter(has_text="Undone: Round 1")).to_be_visible()
