@@ -27,8 +27,9 @@ WRAPPED_BUTTONS = """() => {
   const wrapped = [];
   for (const button of document.querySelectorAll('button, input[type=submit], a.button, .key')) {
     const box = button.getBoundingClientRect();
-    if (!box.width || !box.height || getComputedStyle(button).visibility === 'hidden') continue;
-    const text = (button.innerText || button.value || '').trim().replace(/\\s+/g, ' ');
+    // A closed fold-out's content keeps a box in Chromium, laid out as it is never seen: left out.
+    if (!box.width || !box.height || !button.checkVisibility({visibilityProperty: true})) continue;
+    const text = (button.innerText || button.textContent || button.value || '').trim().replace(/\\s+/g, ' ');
     if (button.scrollWidth > button.clientWidth + 1) { wrapped.push(`${text}: cut`); continue; }
     if (button.tagName === 'INPUT') continue;
     const parts = inline(button) ? [button] : [button, ...button.querySelectorAll('*')].flatMap(
@@ -75,7 +76,7 @@ KINDS = [
     ".picker-ranks label", ".picker-suits label", ".board button, .board label.cell", ".fc",
 ]
 SIZES = """kinds => kinds.flatMap(kind => {
-  const boxes = [...document.querySelectorAll(kind)].map(e => e.getBoundingClientRect()).filter(b => b.width);
+  const boxes = [...document.querySelectorAll(kind)].filter(e => e.checkVisibility()).map(e => e.getBoundingClientRect()).filter(b => b.width);
   const spread = key => Math.max(0, ...boxes.map(b => b[key])) - Math.min(...boxes.map(b => b[key]));
   return boxes.length > 1 && (spread('width') > 1 || spread('height') > 1)
     ? [`${kind}: ${boxes.map(b => `${Math.round(b.width)}x${Math.round(b.height)}`).join(' ')}`] : [];
@@ -87,7 +88,7 @@ SIZES = """kinds => kinds.flatMap(kind => {
 OUTSIDE = """kinds => {
   const main = document.querySelector('main'), style = getComputedStyle(main), box = main.getBoundingClientRect();
   const left = box.left + parseFloat(style.paddingLeft), right = box.right - parseFloat(style.paddingRight);
-  return kinds.flatMap(kind => [...document.querySelectorAll(kind)].map(e => [e, e.getBoundingClientRect()])
+  return kinds.flatMap(kind => [...document.querySelectorAll(kind)].filter(e => e.checkVisibility()).map(e => [e, e.getBoundingClientRect()])
     .filter(([e, b]) => b.width && (b.left < left - 0.5 || b.right > right + 0.5))
     .map(([e, b]) => `${kind} ${e.dataset.cell || e.textContent.trim().slice(0, 10)}: ${b.left.toFixed(1)}-${b.right.toFixed(1)} px, not within ${left}-${right}`));
 }"""
@@ -131,12 +132,22 @@ def phone_in(chromium, lang: str, url: str):
     return page
 
 
+# Open every closed fold-out (what it holds is not seen, and not checked, while it is closed); the ones it opened.
+OPEN_ALL = "() => [...document.querySelectorAll('details:not([open])')].map(d => (d.open = true, d))"
+CLOSE = "opened => opened.forEach(d => { d.open = false; })"
+
+
 def assert_fits(page, where):
-    """No sideways scroll and no wrapped button label on ``page``."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"], where
-    assert page.evaluate(WRAPPED_BUTTONS) == [], where
-    assert page.evaluate(SIZES, KINDS) == [], where
-    assert page.evaluate(OUTSIDE, KINDS) == [], where
+    """No sideways scroll and no wrapped button label on ``page``, with its fold-outs closed as
+    they are and then all opened (and closed again after)."""
+    for state in ("as it is", "every fold-out open"):
+        opened = page.evaluate_handle(OPEN_ALL) if state != "as it is" else None
+        said = f"{where}, {state}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= NARROW["width"], said
+        assert page.evaluate(WRAPPED_BUTTONS) == [], said
+        assert page.evaluate(SIZES, KINDS) == [], said
+        assert page.evaluate(OUTSIDE, KINDS) == [], said
+    page.evaluate(CLOSE, opened)
 
 
 @pytest.mark.parametrize("game", ["scorepad", "fort", "castle", "zamek", "forteresse", "tactics"])
