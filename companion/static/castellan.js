@@ -147,11 +147,13 @@
     if (before) { showStep(document.querySelector(before.getAttribute("data-then"))); }
   });
   // The answer to the last tap stays pinned to the screen's foot until the next tap elsewhere in the
-  // table; then it takes its own place, below, and covers none of the next turn's controls.
+  // table; then it takes its own place, below, and covers none of the next turn's controls. An
+  // attribute, not a class: htmx lends an element's old class to its successor until the swap
+  // settles, and the next answer would land let go for that moment.
   document.addEventListener("click", function (event) {
     var answer = document.querySelector(".answer-fresh");
     if (!answer || !live() || !live().contains(event.target) || answer.contains(event.target)) { return; }
-    answer.classList.add("kept");
+    answer.setAttribute("data-kept", "");
   });
   document.addEventListener("htmx:afterSwap", function () { dirty = false; etag = null; });
   document.addEventListener("htmx:afterSettle", restoreFocus);

@@ -92,5 +92,14 @@ def test_the_pinned_answer_lets_go_at_the_next_tap(server, phone):
     phone.get_by_label("Kuba", exact=True).click()  # the next round begins
     assert answer.evaluate("e => getComputedStyle(e).position") == "static"
     assert answer.evaluate(below) == before  # letting go moves nothing under the player's finger
+    # The next move's answer is pinned from the moment it lands: htmx carries an element's old class
+    # over to its successor (same id) until the swap settles, and the answer let go must not be one.
+    phone.evaluate("""() => document.addEventListener('htmx:afterSwap', () => {
+      window.pinnedAtSwap = getComputedStyle(document.getElementById('answer')).position; }, {once: true})""")
+    phone.get_by_label("Kuba", exact=True).fill("2")
+    phone.get_by_role("button", name="Record round").click()
+    expect(answer).to_contain_text("Recorded. Round 2")
+    assert phone.evaluate("window.pinnedAtSwap") == "sticky"
+    phone.get_by_label("Ola", exact=True).click()
     phone.locator("#answer").get_by_role("button", name="Undo").click()  # still there, in its own place
-    expect(phone.get_by_role("status").filter(has_text="Undone: Round 1")).to_be_visible()
+    expect(phone.get_by_role("status").filter(has_text="Undone: Round 2")).to_be_visible()
