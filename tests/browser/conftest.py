@@ -127,6 +127,14 @@ def _is_error(message) -> bool:
     return not re.search(r"Failed to load resource: the server responded with a status of (403|409|422)", message.text)
 
 
+def own_phone(chromium, **overrides):
+    """A phone (PHONE, with ``overrides``) whose failed requests are the point of its test: the
+    errors Chromium logs for them do not fail it, as they fail ``_context``'s. Its context and page."""
+    context = chromium.new_context(**{**PHONE, **overrides})
+    context.set_default_timeout(10_000)
+    return context, context.new_page()
+
+
 def _context(chromium, **overrides):
     """A phone (PHONE, with ``overrides`` such as another viewport) that fails its test on any page error."""
     context = chromium.new_context(**{**PHONE, **overrides})

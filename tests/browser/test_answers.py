@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
+from tests.browser.conftest import own_phone
 
 pytestmark = pytest.mark.browser
 
@@ -112,18 +113,9 @@ def test_a_refused_correction_keeps_the_numbers_with_and_without_javascript(serv
         expect(page.locator("tfoot .total")).to_have_text(["4", "-2"])
 
 
-def _own_phone(chromium, size):
-    """A phone whose failed requests are the point of its test (Chromium logs each one)."""
-    from tests.browser.conftest import PHONE
-
-    context = chromium.new_context(**{**PHONE, "viewport": size})
-    context.set_default_timeout(10_000)
-    return context, context.new_page()
-
-
 @pytest.mark.parametrize("size", [{"width": 360, "height": 740}], ids=["360x740"])
 def test_a_move_on_an_expired_form_says_so_keeps_the_table_and_a_reload_mends_it(server, chromium, size):
-    context, page = _own_phone(chromium, size)
+    context, page = own_phone(chromium, viewport=size)
     _scorepad(page, server, "Ola\nKuba")
     context.clear_cookies()  # the session, and the form's token with it, is gone
     page.get_by_label("Ola", exact=True).fill("5")
@@ -143,7 +135,7 @@ def test_a_move_on_an_expired_form_says_so_keeps_the_table_and_a_reload_mends_it
 
 
 def test_a_move_that_cannot_reach_castellan_says_so_and_the_next_try_records_it(server, chromium):
-    context, page = _own_phone(chromium, {"width": 360, "height": 740})
+    context, page = own_phone(chromium, viewport={"width": 360, "height": 740})
     _scorepad(page, server, "Ola\nKuba")
     page.route("**/act", lambda route: route.abort("internetdisconnected"))  # the Wi-Fi is gone
     page.get_by_label("Kuba", exact=True).fill("4")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, own_phone
 
 pytestmark = pytest.mark.browser
 
@@ -142,9 +142,8 @@ def test_a_refused_start_says_why_on_screen_and_keeps_the_form_as_filled_in(serv
 
 
 def test_a_start_form_that_expired_says_so_with_javascript_too(server, chromium):
-    # Its own context: the expired form's 400 is logged by Chromium, which is the point here.
-    context = chromium.new_context(**PHONE)
-    phone = context.new_page()
+    # Its own phone: the expired form's 400 is logged by Chromium, which is the point here.
+    context, phone = own_phone(chromium)
     phone.goto(server + "/castle/")
     context.clear_cookies()  # the session (and the form's token with it) is gone
     phone.get_by_role("button", name="Start a Castle table").click()
