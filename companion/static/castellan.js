@@ -219,13 +219,8 @@
     }
     return troubleBox() ? troubleBox().getAttribute("data-failed") : "";
   }
-  // A start form posts through htmx, so a refused start keeps what was filled in (422). Any other
-  // error (an expired form, too many tables this minute) is a whole page: post again without htmx.
-  document.addEventListener("htmx:responseError", function (event) {
-    var form = event.detail.elt;
-    if (form && form.id === "new-table") { form.submit(); return; }
-    trouble(troubleOf(event.detail.xhr));
-  });
+  // A start form's failure is said the same way: what was filled in stays, to be sent again.
+  document.addEventListener("htmx:responseError", function (event) { trouble(troubleOf(event.detail.xhr)); });
   function unreachable() {
     if (troubleBox()) { trouble(troubleBox().getAttribute("data-unreachable")); }
   }

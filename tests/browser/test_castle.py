@@ -141,13 +141,20 @@ def test_a_refused_start_says_why_on_screen_and_keeps_the_form_as_filled_in(serv
     assert "/t/" in sized_phone.url
 
 
-def test_a_start_form_that_expired_says_so_with_javascript_too(server, chromium):
+def test_a_start_form_that_expired_says_so_in_place_and_keeps_what_was_typed(server, chromium):
     # Its own phone: the expired form's 400 is logged by Chromium, which is the point here.
     context, phone = own_phone(chromium)
     phone.goto(server + "/castle/")
     context.clear_cookies()  # the session (and the form's token with it) is gone
+    phone.get_by_role("combobox", name="East").fill("Ewa")
     phone.get_by_role("button", name="Start a Castle table").click()
-    expect(phone.get_by_role("alert")).to_contain_text("This form has expired")
+    expect(phone.get_by_role("alert")).to_have_text(re.compile("This form has expired. Reload the page and try again."))
+    assert phone.url == server + "/castle/"  # the start page, not an error page
+    expect(phone.get_by_role("combobox", name="East")).to_have_value("Ewa")
+    phone.locator("#trouble").get_by_role("button", name="Reload the page").click()
+    phone.get_by_role("combobox", name="East").fill("Ewa")
+    phone.get_by_role("button", name="Start a Castle table").click()
+    expect(phone.get_by_text("You are the referee")).to_be_visible()
     context.close()
 
 
