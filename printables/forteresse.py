@@ -31,13 +31,16 @@ LEGEND = N_(
     "“wall destroyed at …”; a besieged: “besieged killed at …”; rifle on a wall: “wall”; nothing: “miss”. "
     "You score 7 per besieged killed, 3 per cannon and 1 per rifle your opponent fired. Two rounds."
 )
-SUBTITLE = N_("Grid 1: my fortress (10 walls, 5 besieged) · grid 2: what my shots revealed. Rule: each player "
-              "gets 7 per besieged killed, 3 per cannon and 1 per rifle of the opponent.")
+# The directions' letters are the compass's in English whatever the sheet's language (the web page
+# and the rules say them so), and a Polish W reads "wschód" (east): the key says what each one is.
+COMPASS = N_("The directions, as on a compass with row 1 to the north: N ↑ north, NE ↗ north-east, E → east, "
+             "SE ↘ south-east, S ↓ south, SW ↙ south-west, W ← west, NW ↖ north-west.")
 
 
 def draw_player_sheet(doc: Document) -> None:
     """A page per round, both rounds of a game: the two 7x7 grids of the round, its 24 firing cells
-    with what each shot found, then the legend (round 1) or the two-round score box (round 2)."""
+    with what each shot found, then the directions' key and the legend (round 1) or the two-round
+    score box (round 2)."""
     for number in ROUNDS:
         doc.new_page()
         content = doc.frame()
@@ -48,7 +51,7 @@ def draw_player_sheet(doc: Document) -> None:
             draw_grid(doc, rect, title)
         draw_firing_cells(doc, parts.firing, number)
         if number == ROUNDS[0]:
-            y = doc.text_block(parts.foot, doc.say(SUBTITLE), size=7.5, color=MUTED)
+            y = doc.text_block(parts.foot, doc.say(COMPASS), size=7.5, color=MUTED)
             doc.text_block(Rect(parts.foot.x, parts.foot.y, parts.foot.w, y - 1 - parts.foot.y), doc.say(LEGEND),
                            size=7.5)
         else:

@@ -34,7 +34,8 @@ def test_the_player_sheet_holds_both_rounds_each_with_both_grids_every_firing_ce
         assert "↘SE" in words and "↙SW ←W" in words and "↑N ↗NE ↖NW" in words
     words = _words(reader)
     assert "Round 1: kills" in words and "Round 2: kills" in words and "Opponent" in words
-    assert "what my shots revealed" in words and "Rule: each player gets 7 per besieged killed" in words
+    assert "W ← west" in words and "row 1 to the north" in words  # the key of the ways' letters
+    assert words.count("7 per besieged killed") == 1  # the rule once, in the legend
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -83,7 +84,7 @@ def test_the_sheets_in_french_keep_the_sources_words_and_their_accents(build_pdf
     """Forteresse is a French game: its French sheets speak as the source does (murs, assiégés, manche)."""
     sheet = _words(read_pdf(build_pdf("forteresse-player-sheet", lang="fr")))
     assert "Manche 1 · grille 1 · ma forteresse" in sheet and "Manche 2 · grille 2 · mes attaques" in sheet
-    assert "ce que mes tirs ont révélé" in sheet and "Règle : chaque joueur reçoit 7 par assiégé tué" in sheet
+    assert "W ← ouest" in sheet and "nord est la rangée 1" in sheet
     assert "Canon sur un mur : « mur détruit en … »" in sheet and "Adversaire" in sheet
     pad = _words(read_pdf(build_pdf("forteresse-score-pad", lang="fr")))
     assert "Partie" in pad and "M1 tués" in pad and "à égalité, la partie est nulle" in pad
@@ -93,6 +94,7 @@ def test_the_sheets_in_polish(build_pdf, read_pdf):
     sheet = _words(read_pdf(build_pdf("forteresse-player-sheet", lang="pl")))
     assert "Runda 1 · siatka 1 · moja twierdza" in sheet and "Runda 2: moje pola strzału" in sheet
     assert "Przeciwnik" in sheet and "zabitego oblężonego" in sheet
+    assert "W ← zachód" in sheet and "E → wschód" in sheet  # a Polish reader's W is not wschód here
     assert set("ąęłóśż") <= set(sheet)
     pad = _words(read_pdf(build_pdf("forteresse-score-pad", lang="pl")))
     assert "Partia" in pad and "R1 zabici" in pad and "remis" in pad
