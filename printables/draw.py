@@ -609,15 +609,16 @@ class Document:
     ) -> None:
         """One page's part of the mat: its slots and borders, its strips, its joins' ticks and cut lines."""
         core, window = tile.place(tile.core), tile.place(tile.window)
+        marks_y, marks_x = tiling.join_marks(spec, tile)
         if tile.right:
             strip = Rect(core.right, window.y, tiling.OVERLAP, window.h)
             self.background(strip, SHADE)
-            with self.turned(strip) as local:
-                self._strip_words(local, tile.right)
+            with self.turned(strip) as local:  # the strip's length runs up the page
+                self._strip_words(local, tile.right, [y - strip.y for y in marks_y])
         if tile.below:
             strip = Rect(window.x, window.y, core.w, tiling.OVERLAP)
             self.background(strip, SHADE)
-            self._strip_words(strip, tile.below)
+            self._strip_words(strip, tile.below, [x - strip.x for x in marks_x])
         for index, rect in enumerate(spec.slots()):
             if tile.core.contains(rect):
                 slot(self, index, tile.place(rect))
@@ -628,15 +629,17 @@ class Document:
                 border(self, side, index, tile.place(rect))
         self._mat_joins(spec, tile, core, window)
 
-    def _strip_words(self, strip: Rect, number: int) -> None:
+    def _strip_words(self, strip: Rect, number: int, ticks: list[float]) -> None:
+        """Which page goes on the strip, written in the longest stretch between the join's ticks
+        that cross it (``ticks``: where along the strip's length), so that no tick runs through it."""
+        start, end = tiling.clear_stretch(strip.w, ticks)
         words = self.say(Message(N_("Page %(page)s goes on this strip."), page=number))
-        self.label(strip.inset(1.5), words, size=7, align="centre", color=MUTED)
+        self.label(Rect(strip.x + start, strip.y, end - start, strip.h).inset(1.5), words, size=7, align="centre",
+                   color=MUTED)
 
     def _mat_joins(self, spec: MatSpec, tile: tiling.Tile, core: Rect, window: Rect) -> None:
         """Dashed lines where a neighbour's edge goes, solid lines where this page is cut, and ticks across both."""
-        dx, dy = tile.offset
-        marks_y = [y + dy for y in spec.marks_y() if tile.core.y - 1e-6 <= y <= tile.core.top + 1e-6]
-        marks_x = [x + dx for x in spec.marks_x() if tile.core.x - 1e-6 <= x <= tile.core.right + 1e-6]
+        marks_y, marks_x = tiling.join_marks(spec, tile)
         tick, strip = tiling.TICK, tiling.OVERLAP
         if tile.right:
             self.line(core.right, window.y, core.right, window.top, width=0.3, dash=(1.5, 1))

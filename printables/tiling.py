@@ -163,6 +163,23 @@ class MatPages:
         return _frame(self.content, self.turned)
 
 
+def join_marks(spec: MatSpec, tile: Tile) -> tuple[list[float], list[float]]:
+    """The y of the ticks across a page's vertical joins and the x of those across its horizontal
+    ones, in the page's drawing frame."""
+    dx, dy = tile.offset
+    return (
+        [y + dy for y in spec.marks_y() if tile.core.y - 1e-6 <= y <= tile.core.top + 1e-6],
+        [x + dx for x in spec.marks_x() if tile.core.x - 1e-6 <= x <= tile.core.right + 1e-6],
+    )
+
+
+def clear_stretch(length: float, ticks: list[float]) -> tuple[float, float]:
+    """The longest stretch of a strip ``length`` long that none of the join's ``ticks`` (where they
+    cross it, along its length) runs through: where the strip's words go."""
+    ends = sorted({0.0, length, *(tick for tick in ticks if 0 < tick < length)})
+    return max(zip(ends, ends[1:], strict=False), key=lambda stretch: stretch[1] - stretch[0])
+
+
 def mat_pages(paper: str, spec: MatSpec) -> MatPages:
     """Lay a mat on a paper in as few pages as possible; ValueError if a slot cannot fit a page."""
     page = page_rect(paper)

@@ -98,6 +98,22 @@ def test_the_tiling_puts_each_slot_whole_in_one_page_and_every_page_inside_the_p
     assert sum(tile.core.w * tile.core.h for tile in pages.tiles) == pytest.approx(spec.width * spec.height)
 
 
+@pytest.mark.parametrize(("slug", "paper"), CASES)
+def test_each_strip_s_words_have_a_stretch_no_tick_runs_through(slug, paper):
+    """'Page N goes on this strip' is written between the join's ticks, never across one, and the
+    stretch it gets holds it at its size (about 40 mm in the longest language)."""
+    spec = printables.get_sheet(slug).mat
+    for tile in tiling.mat_pages(paper, spec).tiles:
+        core, window = tile.place(tile.core), tile.place(tile.window)
+        marks_y, marks_x = tiling.join_marks(spec, tile)
+        strips = ([(window.h, [y - window.y for y in marks_y])] if tile.right else []) + (
+            [(core.w, [x - window.x for x in marks_x])] if tile.below else [])
+        for length, ticks in strips:
+            start, end = tiling.clear_stretch(length, ticks)
+            assert not any(start < tick < end for tick in ticks)
+            assert end - start >= 45, (slug, paper, tile.number, start, end)
+
+
 def test_a_mat_whose_slot_cannot_fit_the_paper_is_refused():
     with pytest.raises(ValueError, match="do not fit on a4"):
         tiling.mat_pages("a4", tiling.MatSpec(1, 1, 300, 90))
