@@ -57,6 +57,15 @@ def test_the_adjudicators_refusal_in_each_language(browser, lang, refusal):
     assert refusal in _words(page)
 
 
+@pytest.mark.parametrize("lang, faces", [("en", "J Q K"), ("fr", "V D R"), ("pl", "W D K")])
+def test_the_card_slots_show_ranks_as_the_page_writes_them_and_post_them_as_the_rules_read_them(browser, lang, faces):
+    """Fort's soldiers and armies are picked by taps: a French king is R there, as on the fort's cards."""
+    page = text(browser.get("/fort/showdown", headers={"Accept-Language": lang}))
+    ranks = re.findall(r'_rank" value="(\w+)"[^>]*><span>([^<]+)</span>', page)
+    assert ranks and {value: shown for value, shown in ranks[-3:]} == dict(zip("JQK", faces.split(), strict=True))
+    assert ("clubs" in page) == (lang == "en")  # the suits' spoken words too
+
+
 def test_the_apis_refusal_follows_accept_language_and_keeps_its_code(app):
     client = app.test_client()
     body = {"attacker": {"army": 5, "fort": 3}, "defender": {"army": 4}, "target": {"card": "9H", "height": 2},
