@@ -627,7 +627,7 @@ class Document:
         for side, index, rect in spec.borders():
             if border and tile.core.contains(rect):
                 border(self, side, index, tile.place(rect))
-        self._mat_joins(spec, tile, core, window)
+        self._mat_joins(tile, core, window, marks_y, marks_x)
 
     def _strip_words(self, strip: Rect, number: int, ticks: list[float]) -> None:
         """Which page goes on the strip, written in the longest stretch between the join's ticks
@@ -637,9 +637,11 @@ class Document:
         self.label(Rect(strip.x + start, strip.y, end - start, strip.h).inset(1.5), words, size=7, align="centre",
                    color=MUTED)
 
-    def _mat_joins(self, spec: MatSpec, tile: tiling.Tile, core: Rect, window: Rect) -> None:
-        """Dashed lines where a neighbour's edge goes, solid lines where this page is cut, and ticks across both."""
-        marks_y, marks_x = tiling.join_marks(spec, tile)
+    def _mat_joins(
+        self, tile: tiling.Tile, core: Rect, window: Rect, marks_y: list[float], marks_x: list[float]
+    ) -> None:
+        """Dashed lines where a neighbour's edge goes, solid lines where this page is cut, and ticks
+        across both (at ``marks_y`` and ``marks_x``, ``tiling.join_marks``)."""
         tick, strip = tiling.TICK, tiling.OVERLAP
         if tile.right:
             self.line(core.right, window.y, core.right, window.top, width=0.3, dash=(1.5, 1))
