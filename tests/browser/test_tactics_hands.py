@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
 from tests.browser.conftest import _context
+from tests.browser.test_answers import on_screen
 
 pytestmark = pytest.mark.browser
 
@@ -24,14 +25,6 @@ def phones(request, chromium):
     yield [next(context) for context in contexts]
     for context in contexts:
         next(context, None)  # closes it and checks it reported no error
-
-
-def on_screen(page, locator) -> None:
-    """The element is visible inside the viewport, not above or below it."""
-    expect(locator).to_be_visible()
-    box = locator.bounding_box()
-    height = page.viewport_size["height"]
-    assert box and box["y"] >= 0 and box["y"] + box["height"] <= height + 1, (box, height)
 
 
 def tick_hand(phone, name: str) -> list[str]:
