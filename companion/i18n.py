@@ -29,7 +29,8 @@ from markupsafe import Markup
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
-from companion import catalogs
+from companion import catalogs, grammar
+from companion.grammar import Joined
 from companion.rules import cards
 from companion.rules.cards import Card
 from companion.rules.errors import Either, Message, Plural, RuleError, load, seat_name
@@ -51,7 +52,13 @@ def init_app(app: Flask) -> None:
     except OSError as error:  # an installed package whose folder is read-only was compiled when built
         logging.getLogger("castellan").warning("Translations not compiled: %s", error)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(catalogs.TRANSLATIONS))
-    Babel(app, locale_selector=select_language)
+    babel = Babel(app, locale_selector=select_language)
+    if app.config["BABEL_TRANSLATION_DIRECTORIES"] == str(catalogs.TRANSLATIONS):
+        # Flask-Babel's catalogs are this module's, their sentences' words fitted to names (grammar).
+        with app.app_context():
+            domain = babel.domain_instance
+        for lang in LANGUAGES[1:]:
+            domain.cache[lang, domain.domain[0]] = translations(lang)
     app.extensions[_CATALOGS] = {}  # each language's catalog, as Flask-Babel gave it (``_words``)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks span lines in the source
     _install_gettext(app.jinja_env)
@@ -79,6 +86,8 @@ def _install_gettext(env) -> None:
     env.install_gettext_callables(gettext=str, ngettext=str, newstyle=True)  # compiles {% trans %} newstyle
 
     def said(eval_ctx, text: str, variables: dict) -> str:
+        if isinstance(text, Joined):  # its words fitted to the values first: Markup(text) would drop them
+            text, variables = text.fitted(variables)
         if not eval_ctx.autoescape:
             return text % variables
         if not variables and "%" not in text:
@@ -240,7 +249,7 @@ def translations(lang: str) -> NullTranslations:
     if lang not in LANGUAGES[1:]:
         return NullTranslations()
     catalogs.compile_stale()
-    return Translations.load(str(catalogs.TRANSLATIONS), [lang], catalogs.DOMAIN)
+    return grammar.fit_catalog(Translations.load(str(catalogs.TRANSLATIONS), [lang], catalogs.DOMAIN), lang)
 
 
 def say(value: object, lang: str | None = None) -> str:

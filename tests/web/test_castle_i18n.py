@@ -40,7 +40,7 @@ def test_the_start_page_in_each_language(browser, lang, words):
 
 
 @pytest.mark.parametrize("lang, turn, refusal", [
-    ("fr", "Au tour de Ewa (Ewa & Jan)",
+    ("fr", "Au tour d'Ewa (Ewa & Jan)",
      "Une carte rouge de rang 5 doit dépasser la valeur de ce tas, 5."),
     ("pl", "Kolej gracza Ewa (Ewa & Jan)",
      "Czerwona karta o randze 5 musi przebić wartość tego stosu, 5."),
@@ -183,7 +183,7 @@ def test_a_two_player_table_says_the_cards_waiting_for_the_second_deal_only_once
 
 
 @pytest.mark.parametrize("lang, words", [
-    ("fr", ["Sud distribue 10 cartes", "Au tour de Ouest (Est & Ouest)", "Ola & Sud", "Carte de Ouest"]),
+    ("fr", ["Sud distribue 10 cartes", "Au tour d'Ouest (Est & Ouest)", "Ola & Sud", "Carte d'Ouest"]),
     ("pl", ["Południe rozdaje każdemu po 10 kart", "Kolej gracza Zachód (Wschód & Zachód)", "Ola & Południe",
             "Karta gracza Zachód"]),
 ])

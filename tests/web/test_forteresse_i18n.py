@@ -97,7 +97,7 @@ def test_an_unnamed_seat_is_named_in_the_readers_language(browser, other_browser
     token = browser.create_table("forteresse", {"mode": "paper", "first": "a"})
     browser.get("/language/fr")
     page = _words(text(browser.get(f"/t/{token}")))
-    assert "À Joueur A de tirer." in page and "Manche 1 sur 2 · forteresses sur papier" in page
+    assert "Au joueur A de tirer." in page and "Manche 1 sur 2 · forteresses sur papier" in page
     shot = {"type": "shot", "from": "A4", "direction": "E", "weapon": "rifle", "outcome": "wall_destroyed", "cell": "B4"}
     refused = _act(browser, token, shot, htmx=True)
     assert refused.status_code == 422

@@ -54,7 +54,7 @@ def test_the_history_page_in_each_language(app, browser, lang, said):
             "50" + NBSP + "%", "625,0", "Joue le plus souvent avec", "3 parties ensemble", "Victoires au fil du temps",
             "Parties gagnées" + NBSP + ": 2 sur 3, cumulées de la première partie à la dernière.",
             "Les jours commencent à minuit, dans le fuseau horaire UTC.", "01/10/2026", "Nouveau nom pour Ola, dans toutes les parties",
-            "Oublier le nom de Ola…"]),
+            "Oublier le nom d'Ola…"]),
     ("pl", ["Wygrane: 2 z 3 rozgrywek, czyli 67%.", "Według gry", "Odsetek wygranych", "Najlepszy wynik", "50%",
             "625,0", "Najczęściej gra z", "3 wspólne rozgrywki", "Wygrane w czasie",
             "Rozgrywki: 3, wygrane: 2, liczone narastająco od pierwszej rozgrywki do ostatniej.",

@@ -100,7 +100,7 @@ def test_a_seat_nobody_named_is_said_in_the_page_language_and_stays_english_for_
     page = text(browser.get(f"/t/{token}/links", headers=headers))
     assert all(word in page for word in words) and "Player A" not in page
     seat = _links(browser, token)["Player A"]
-    said = {"fr": "C'est l'écran privé de Joueur A.", "pl": "To prywatny ekran gracza Gracz A."}
+    said = {"fr": "C'est l'écran privé du joueur A.", "pl": "To prywatny ekran gracza A."}
     seat_page = text(browser.get(f"/t/{seat}", headers=headers))
     assert said[headers["Accept-Language"]] in seat_page, re.findall(r'class="role[^"]*">(.*?)</p>', seat_page, re.S)
     api = browser.client.get(f"/api/v1/tables/{token}", headers=headers).get_json()

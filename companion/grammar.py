@@ -1,0 +1,157 @@
+"""How a translated sentence's words meet the values put into it.
+
+A sentence is translated whole, with its names as parameters ("Au tour de %(name)s"), but
+some languages change the word before a name to suit the name:
+
+- French drops a vowel before a vowel: "d'Ann", "qu'Émile", never "de Ann". A default name
+  takes its article: "du joueur 2", "au joueur 2", "de l'équipe Ola", never "de Joueur 2".
+- Polish does not repeat the noun a default name starts with: "kolej gracza nr 2", "w drużynie
+  Ola", never "gracza Gracz 2".
+
+When a catalog is loaded (``fit_catalog``), each of its sentences that puts a parameter right
+after such a word becomes a ``Joined`` string; formatting it with ``%`` fits those words to the
+values given. Every other sentence stays a plain ``str`` and costs nothing more. The rules are
+written for the way Castellan's own sentences put names, numbers and cards into them: a value
+that is a number never changes anything, and a name a person typed is only ever elided.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+# A tag around a value (a name in <b>) does not count: the first letter read is what matters.
+_TAG = re.compile(r"<[^>]*>")
+_VOWELS = frozenset("aeiouàâäéèêëîïôöùûüœæ")
+
+# French: the word, its parameter. "à" only changes before a default name.
+_FRENCH = re.compile(r"(?<![\w'’])(de|De|que|Que|à|À) %\((\w+)\)s")
+_FRENCH_PLAYER = re.compile(r"Joueur (?=(?:[0-9]+|[A-Z])$)")
+_FRENCH_TEAM = re.compile(r"Équipe (?=.)", re.S)
+# The word before a default name, by what the name is: (a player, a team); the name itself is
+# then written in lower case, "du joueur 2", "de l'équipe Ola".
+_FRENCH_ARTICLES = {
+    "de": ("du ", "de l'"), "De": ("Du ", "De l'"), "à": ("au ", "à l'"), "À": ("Au ", "À l'"),
+    "que": ("que le ", "que l'"), "Que": ("Que le ", "Que l'"),
+}
+_FRENCH_ELIDED = {"de": "d'", "De": "D'", "que": "qu'", "Que": "Qu'"}
+
+# Polish: any form of "gracz" or "drużyna" right before the parameter.
+_POLISH = re.compile(r"(?<!\w)((?:[Gg]racz|[Dd]rużyn)\w*) %\((\w+)\)s")
+_POLISH_NUMBERED = re.compile(r"Gracz (?=[0-9]+$)")
+_POLISH_LETTERED = re.compile(r"Gracz (?=[A-Z]$)")
+_POLISH_TEAM = re.compile(r"Drużyna (?=.)", re.S)
+
+
+def _read(value: object) -> str | None:
+    """The text a value shows (Markup without its tags); None for a value that is not text (a number)."""
+    if not isinstance(value, str):
+        return None
+    return _TAG.sub("", value).lstrip() if hasattr(value, "__html__") and "<" in value else value
+
+
+def _rewritten(value: str, word: str, by: str) -> str:
+    """``value`` (plain or Markup, kept so) with its first ``word`` (the one its text starts
+    with: a tag holds no such word) replaced by ``by``."""
+    return type(value)(str(value).replace(word, by, 1))
+
+
+def _french(word: str, value: object) -> tuple[str, object]:
+    shown = _read(value)
+    if not shown:
+        return f"{word} ", value
+    if _FRENCH_PLAYER.match(shown):
+        return _FRENCH_ARTICLES[word][0], _rewritten(value, "Joueur ", "joueur ")
+    if _FRENCH_TEAM.match(shown):
+        return _FRENCH_ARTICLES[word][1], _rewritten(value, "Équipe ", "équipe ")
+    if word in _FRENCH_ELIDED and shown[0].lower() in _VOWELS:
+        return _FRENCH_ELIDED[word], value
+    return f"{word} ", value
+
+
+def _polish(word: str, value: object) -> tuple[str, object]:
+    shown = _read(value)
+    if shown:
+        if word[0].lower() == "g":
+            if _POLISH_NUMBERED.match(shown):
+                return f"{word} ", _rewritten(value, "Gracz ", "nr ")
+            if _POLISH_LETTERED.match(shown):
+                return f"{word} ", _rewritten(value, "Gracz ", "")
+        elif _POLISH_TEAM.match(shown):
+            return f"{word} ", _rewritten(value, "Drużyna ", "")
+    return f"{word} ", value
+
+
+class Joined(str):
+    """A translated sentence with a word that changes with the value after it (see the module);
+    each language's sentences are of its own subclass, which says how its words fit.
+
+    ``sentence % values`` fits each such word to its value; ``fitted(values)`` gives the sentence
+    and values to format instead, for formatting done elsewhere (markupsafe's).
+    """
+
+    __slots__ = ()
+    pattern: re.Pattern
+    fit: Callable[[str, object], tuple[str, object]]
+
+    def fitted(self, values: Mapping) -> tuple[str, Mapping]:
+        """The plain sentence and its values, each fitted word written out; a value the fitting
+        changes ("Joueur 2" read as "joueur 2" after "du") is passed under a key of its own, so
+        that the same name elsewhere in the sentence is left as it is."""
+        fit = type(self).fit
+        changed: dict[str, object] = {}
+
+        def one(match: re.Match) -> str:
+            word, name = match.group(1), match.group(2)
+            if name not in values:
+                return match.group(0)  # formatting says what is missing
+            before, value = fit(word, values[name])
+            if value is values[name]:
+                return f"{before}%({name})s"
+            key = f"{name}|{len(changed)}"
+            changed[key] = value
+            return f"{before}%({key})s"
+
+        text = self.pattern.sub(one, str(self))
+        return text, ({**values, **changed} if changed else values)
+
+    def __mod__(self, values):
+        if not isinstance(values, Mapping):
+            return str.__mod__(str(self), values)
+        return str.__mod__(*self.fitted(values))
+
+
+class _FrenchJoined(Joined):
+    __slots__ = ()
+    pattern = _FRENCH
+    fit = staticmethod(_french)
+
+
+class _PolishJoined(Joined):
+    __slots__ = ()
+    pattern = _POLISH
+    fit = staticmethod(_polish)
+
+
+_JOINED: dict[str, type[Joined]] = {"fr": _FrenchJoined, "pl": _PolishJoined}
+
+
+def joined(text: str, lang: str) -> str:
+    """``text`` as a ``Joined`` sentence if ``lang`` fits words to values and ``text`` has such a
+    word before a parameter, else ``text`` itself."""
+    kind = _JOINED.get(lang)
+    if kind is None or type(text) is not str or "%(" not in text or not kind.pattern.search(text):
+        return text
+    return kind(text)
+
+
+def fit_catalog(catalog, lang: str):
+    """Make each sentence of a loaded catalog (a ``gettext.GNUTranslations``, ``_catalog`` its
+    table of translated sentences, singular and plural forms alike) that needs it ``Joined``.
+    Doing it again changes nothing."""
+    table = getattr(catalog, "_catalog", None)
+    if table and lang in _JOINED:
+        for key, text in table.items():
+            if type(text) is str:
+                table[key] = joined(text, lang)
+    return catalog

@@ -1,0 +1,109 @@
+"""A translated sentence's words fit the names put into it (companion/grammar.py): French "d'Ann",
+"du joueur 2", Polish "gracza nr 2", through every way a sentence is said (a template, a view's
+gettext, a stored move's description, a printed sheet), and across the whole catalogs."""
+
+from __future__ import annotations
+
+import re
+
+import flask_babel
+import pytest
+from flask import render_template_string
+from markupsafe import Markup
+
+from companion import grammar, i18n
+from companion.rules.errors import Message
+
+FORGET = "Forget %(name)s's name…"  # fr "Oublier le nom de %(name)s…", pl "Zapomnij imię gracza %(name)s…"
+TURN = "%(name)s's turn: turn over a card."  # pl "Kolej gracza %(name)s: odkryj kartę."
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Ann", "Au tour d'Ann, pas de Bob."),
+    ("Émile", "Au tour d'Émile, pas de Bob."),
+    ("Ouest", "Au tour d'Ouest, pas de Bob."),
+    ("Kuba", "Au tour de Kuba, pas de Bob."),
+    ("Joueur 2", "Au tour du joueur 2, pas de Bob."),
+    ("Joueur B", "Au tour du joueur B, pas de Bob."),
+    ("Équipe Ola", "Au tour de l'équipe Ola, pas de Bob."),
+    ("Joueur fou", "Au tour de Joueur fou, pas de Bob."),  # a typed name is only ever elided
+    ("8", "Au tour de 8, pas de Bob."),
+])
+def test_french_de_fits_the_name_after_it(name, said):
+    sentence = grammar.joined("Au tour de %(name)s, pas de %(other)s.", "fr")
+    assert sentence % {"name": name, "other": "Bob"} == said
+
+
+def test_french_que_and_a_and_capitals():
+    assert grammar.joined("Cartes que %(name)s joue", "fr") % {"name": "Ewa"} == "Cartes qu'Ewa joue"
+    assert grammar.joined("Cartes que %(name)s joue", "fr") % {"name": "Joueur 3"} == "Cartes que le joueur 3 joue"
+    assert grammar.joined("C'est à %(name)s de tirer.", "fr") % {"name": "Joueur A"} == "C'est au joueur A de tirer."
+    assert grammar.joined("C'est à %(name)s de tirer.", "fr") % {"name": "Ann"} == "C'est à Ann de tirer."
+    assert grammar.joined("À %(name)s de tirer.", "fr") % {"name": "Joueur A"} == "Au joueur A de tirer."
+    assert grammar.joined("De %(name)s.", "fr") % {"name": "Ola"} == "D'Ola."
+    assert grammar.joined("de 1 à %(most)s", "fr") % {"most": 12} == "de 1 à 12"  # numbers never change a word
+
+
+def test_the_same_name_twice_is_fitted_only_where_a_word_asks():
+    sentence = grammar.joined("%(name)s joue ; au tour de %(name)s.", "fr")
+    assert sentence % {"name": "Joueur 2"} == "Joueur 2 joue ; au tour du joueur 2."
+
+
+@pytest.mark.parametrize("values, said", [
+    ({"name": "Gracz 2", "team": "Drużyna Ola"}, "Kolej gracza nr 2 w drużynie Ola; Gracz 2 gra."),
+    ({"name": "Gracz B", "team": "Ola"}, "Kolej gracza B w drużynie Ola; Gracz B gra."),
+    ({"name": "Ann", "team": "Drużyna Gracz 2"}, "Kolej gracza Ann w drużynie Gracz 2; Ann gra."),
+])
+def test_polish_does_not_repeat_a_default_names_noun(values, said):
+    sentence = grammar.joined("Kolej gracza %(name)s w drużynie %(team)s; %(name)s gra.", "pl")
+    assert sentence % values == said
+
+
+def test_a_name_in_markup_is_read_past_its_tags_and_stays_safe():
+    sentence = grammar.joined("Au tour de %(name)s", "fr")
+    assert sentence % {"name": Markup("<b>Joueur 2</b>")} == Markup("Au tour du <b>joueur 2</b>")
+    assert sentence % {"name": Markup("<b>Ola</b>")} == Markup("Au tour d'<b>Ola</b>")
+    text, values = sentence.fitted({"name": Markup("<b>Joueur 2</b>")})
+    assert type(values["name|0"]) is Markup
+
+
+def test_a_sentence_with_no_such_word_stays_a_plain_string():
+    assert type(grammar.joined("%(name)s a gagné.", "fr")) is str
+    assert type(grammar.joined("Au tour de %(name)s", "en")) is str
+    assert type(grammar.joined("Ataki %(name)s", "pl")) is str
+
+
+def _parameters(template: str) -> dict:
+    return dict.fromkeys(re.findall(r"%\((\w+)\)s", template))
+
+
+@pytest.mark.parametrize("lang, name, wrong", [
+    ("fr", "Ann", r"(?<![\w'])(de|que|De|Que) Ann\b"),
+    ("fr", "Joueur 2", r"(?<![\w'])(de|que|à|De|Que|À) Joueur 2\b"),
+    ("pl", "Gracz 2", r"(?i)gracz\w* Gracz 2\b"),
+    ("pl", "Drużyna Ola", r"(?i)drużyn\w* Drużyna Ola\b"),
+])
+def test_no_sentence_of_a_catalog_glues_a_name_wrongly(lang, name, wrong):
+    catalog = i18n.translations(lang)
+    glued = []
+    for key, template in catalog._catalog.items():
+        if not key or "%(" not in template:
+            continue
+        values = {parameter: name for parameter in _parameters(template)}
+        if re.search(wrong, template % values):
+            glued.append(template)
+    assert glued == []
+    assert any(isinstance(template, grammar.Joined) for template in catalog._catalog.values())
+
+
+def test_every_way_a_french_sentence_is_said_fits_it(app):
+    with app.test_request_context("/", headers={"Accept-Language": "fr"}):
+        assert render_template_string("{{ _(s, name=n) }}", s=FORGET, n="Ola") == "Oublier le nom d'Ola…"
+        assert render_template_string("{{ _(s, name=n) }}", s=FORGET, n="Joueur 2") == "Oublier le nom du joueur 2…"
+        unsafe = render_template_string("{{ _(s, name=n) }}", s=FORGET, n="Ola<b>")
+        assert unsafe == "Oublier le nom d'Ola&lt;b&gt;…"
+        assert render_template_string("{{ _(s, name=n) }}", s=FORGET, n="<Ola>") == "Oublier le nom de &lt;Ola&gt;…"
+        assert flask_babel.gettext(FORGET, name="Ola") == "Oublier le nom d'Ola…"
+        assert i18n.say(Message(FORGET, name="Player 2")) == "Oublier le nom du joueur 2…"
+    assert i18n.say(Message(FORGET, name="Ola"), "fr") == "Oublier le nom d'Ola…"  # a printed sheet's way
+    assert i18n.say(Message(TURN, name="Player 2"), "pl") == "Kolej gracza nr 2: odkryj kartę."
