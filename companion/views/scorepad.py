@@ -140,6 +140,8 @@ GAME = Game(
     summary=(
         N_("Name the players, then write each round's points. Everyone at the table follows the "
            "totals on their own phone; the referee's phone writes, the others watch."),
+        N_("Up to four players fit a phone's width; with more, slide the scores sideways: the round "
+           "numbers and the word Total stay at the left."),
     ),
     rules=scorepad,
     table_options=_options,

@@ -1,5 +1,6 @@
-"""Layout at a phone's width: a destroyed wall is marked by a pattern as well as its colour,
-in light and dark mode, and the Forteresse table never scrolls sideways at 360 px."""
+"""Layout at a phone's width: a destroyed wall is marked by a pattern as well as its colour, a score
+pad's four players fit 360 px (more scroll under a round column that stays), in light and dark mode,
+and the Forteresse table never scrolls sideways at 360 px."""
 
 from __future__ import annotations
 
@@ -25,4 +26,43 @@ def test_a_destroyed_wall_is_hatched_not_only_coloured(server, chromium, scheme)
     standing = page.locator('.fc.wall[data-cell="B3"]')
     assert standing.evaluate("e => getComputedStyle(e).backgroundImage") == "none"
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    context.close()
+
+
+def _pad_with_a_round(page, server, lang, names):
+    page.goto(f"{server}/language/{lang}?next=/scorepad/")
+    page.locator("textarea").first.fill("\n".join(names))
+    page.locator("form button[type=submit]").last.click()
+    fields = page.locator("#round-form input[inputmode]")
+    expect(fields).to_have_count(len(names))
+    for index in range(len(names)):
+        fields.nth(index).fill(str([1000, -105, 21, 360][index % 4]))
+    page.locator("#round-form").locator("xpath=ancestor::form").locator("button[type=submit]").first.click()
+    expect(page.locator("table.pad tbody tr")).to_have_count(1)
+    return page.evaluate("""() => { const box = document.querySelector('.pad-scroll');
+        return {table: document.querySelector('table.pad').getBoundingClientRect().width, box: box.clientWidth}; }""")
+
+
+@pytest.mark.parametrize("lang, names", [
+    ("en", ["Player 1", "Player 2", "Player 3", "Player 4"]),
+    ("fr", ["Marie", "Pierre", "Louise", "Antoine"]),
+    ("pl", ["Ola", "Kuba", "Małgosia", "Janek"]),
+])
+def test_four_players_scores_fit_a_360px_phone(server, chromium, lang, names):
+    context = chromium.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}})
+    widths = _pad_with_a_round(context.new_page(), server, lang, names)
+    assert widths["table"] <= widths["box"] + 0.5, widths  # every player's total on screen, no sideways scroll
+    context.close()
+
+
+def test_more_players_scroll_under_a_round_column_that_stays(server, chromium):
+    context = chromium.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}})
+    page = context.new_page()
+    widths = _pad_with_a_round(page, server, "fr", ["Marianne", "Stanisław", "Ewa", "Jan", "Bartholomew", "Zoé"])
+    assert widths["table"] > widths["box"]
+    total = page.locator("table.pad tfoot th")
+    before = total.bounding_box()["x"]
+    page.evaluate("document.querySelector('.pad-scroll').scrollLeft = 120")
+    assert abs(total.bounding_box()["x"] - before) < 1  # "Total" and the round numbers stay put
+    assert page.locator("table.pad thead th").nth(1).bounding_box()["x"] < before  # the players moved under it
     context.close()
