@@ -4,9 +4,12 @@ A sentence is translated whole, with its names as parameters ("Au tour de %(name
 some languages change the word before a name to suit the name:
 
 - French drops a vowel before a vowel: "d'Ann", "qu'Émile", never "de Ann". A default name
-  takes its article: "du joueur 2", "au joueur 2", "de l'équipe Ola", never "de Joueur 2".
+  takes its article: "du joueur 2", "au joueur 2", "de l'équipe Ola", never "de Joueur 2". A
+  court card said in words is named by its own article: "pose la dame de cœur", "prend l'as de
+  pique", not "la carte dame de cœur".
 - Polish does not repeat the noun a default name starts with: "kolej gracza nr 2", "w drużynie
-  Ola", never "gracza Gracz 2".
+  Ola", never "gracza Gracz 2"; and a court card said in words takes the case of the "karta"
+  before it, which then goes: "kładzie damę kier", "za spalenie króla pik", never "kartę dama kier".
 
 When a catalog is loaded (``fit_catalog``), each of its sentences that puts a parameter right
 after such a word becomes a ``Joined`` string; formatting it with ``%`` fits those words to the
@@ -25,7 +28,12 @@ _TAG = re.compile(r"<[^>]*>")
 _VOWELS = frozenset("aeiouàâäéèêëîïôöùûüœæ")
 
 # French: the word, its parameter. "à" only changes before a default name.
-_FRENCH = re.compile(r"(?<![\w'’])(de|De|que|Que|à|À) %\((\w+)\)s")
+_FRENCH = re.compile(r"(?<![\w'’])(de|De|que|Que|à|À|(?<!de )la carte) %\((\w+)\)s")
+# "la carte %(card)s" said of a court card in words is the card itself: "la dame de cœur", "l'as
+# de pique" (a number's card keeps it: "la carte 7 de cœur"). Not "La carte" opening a sentence, nor
+# "de la carte": what follows agrees with "carte" ("La carte … est déjà posée").
+_FRENCH_COURT = {"as": "l'", "valet": "le ", "dame": "la ", "roi": "le "}
+_FRENCH_CARDS = frozenset({"card", "covered"})
 _FRENCH_PLAYER = re.compile(r"Joueur (?=(?:[0-9]+|[A-Z])$)")
 _FRENCH_TEAM = re.compile(r"Équipe (?=.)", re.S)
 # The word before a default name, by what the name is: (a player, a team); the name itself is
@@ -36,8 +44,18 @@ _FRENCH_ARTICLES = {
 }
 _FRENCH_ELIDED = {"de": "d'", "De": "D'", "que": "qu'", "Que": "Qu'"}
 
-# Polish: any form of "gracz" or "drużyna" right before the parameter.
-_POLISH = re.compile(r"(?<!\w)((?:[Gg]racz|[Dd]rużyn)\w*) %\((\w+)\)s")
+# Polish: any form of "gracz" or "drużyna" right before the parameter, or "karta" in a case
+# before a card ("kładzie kartę %(card)s"): a court card's rank then takes the case itself.
+_POLISH = re.compile(r"(?<!\w)((?:[Gg]racz|[Dd]rużyn)\w*|[Kk]art[ęy]|[Kk]arcie|[Kk]artą) %\((\w+)\)s")
+_POLISH_CARDS = frozenset({"card", "covered"})  # the parameters that are a card
+# A court card's rank word in the case of the "karta" before it (the accusative, genitive,
+# locative and instrumental); a number's card keeps its word: "kartę 7 kier".
+_POLISH_RANKS = {
+    "as": {"kartę": "asa", "karty": "asa", "karcie": "asie", "kartą": "asem"},
+    "walet": {"kartę": "waleta", "karty": "waleta", "karcie": "walecie", "kartą": "waletem"},
+    "dama": {"kartę": "damę", "karty": "damy", "karcie": "damie", "kartą": "damą"},
+    "król": {"kartę": "króla", "karty": "króla", "karcie": "królu", "kartą": "królem"},
+}
 _POLISH_NUMBERED = re.compile(r"Gracz (?=[0-9]+$)")
 _POLISH_LETTERED = re.compile(r"Gracz (?=[A-Z]$)")
 _POLISH_TEAM = re.compile(r"Drużyna (?=.)", re.S)
@@ -56,10 +74,15 @@ def _rewritten(value: str, word: str, by: str) -> str:
     return type(value)(str(value).replace(word, by, 1))
 
 
-def _french(word: str, value: object) -> tuple[str, object]:
+def _french(word: str, value: object, name: str) -> tuple[str, object]:
     shown = _read(value)
     if not shown:
         return f"{word} ", value
+    if word.endswith("carte"):
+        article = _FRENCH_COURT.get(shown.split(" ", 1)[0]) if name in _FRENCH_CARDS else None
+        if article is None:
+            return f"{word} ", value
+        return article, value
     if _FRENCH_PLAYER.match(shown):
         return _FRENCH_ARTICLES[word][0], _rewritten(value, "Joueur ", "joueur ")
     if _FRENCH_TEAM.match(shown):
@@ -69,10 +92,16 @@ def _french(word: str, value: object) -> tuple[str, object]:
     return f"{word} ", value
 
 
-def _polish(word: str, value: object) -> tuple[str, object]:
+def _polish(word: str, value: object, name: str) -> tuple[str, object]:
     shown = _read(value)
     if shown:
-        if word[0].lower() == "g":
+        if word[0] in "Kk":
+            rank = shown.split(" ", 1)[0]
+            if name in _POLISH_CARDS and rank in _POLISH_RANKS:
+                declined = _POLISH_RANKS[rank][word.lower()]
+                declined = declined.capitalize() if word[0] == "K" else declined
+                return "", _rewritten(value, rank, declined)  # "kładzie damę kier", not "kartę dama kier"
+        elif word[0].lower() == "g":
             if _POLISH_NUMBERED.match(shown):
                 return f"{word} ", _rewritten(value, "Gracz ", "nr ")
             if _POLISH_LETTERED.match(shown):
@@ -92,7 +121,7 @@ class Joined(str):
 
     __slots__ = ()
     pattern: re.Pattern
-    fit: Callable[[str, object], tuple[str, object]]
+    fit: Callable[[str, object, str], tuple[str, object]]
 
     def fitted(self, values: Mapping) -> tuple[str, Mapping]:
         """The plain sentence and its values, each fitted word written out; a value the fitting
@@ -105,7 +134,7 @@ class Joined(str):
             word, name = match.group(1), match.group(2)
             if name not in values:
                 return match.group(0)  # formatting says what is missing
-            before, value = fit(word, values[name])
+            before, value = fit(word, values[name], name)
             if value is values[name]:
                 return f"{before}%({name})s"
             key = f"{name}|{len(changed)}"

@@ -90,14 +90,14 @@ def test_a_fort_table_in_polish_and_its_history_in_french(browser, other_browser
     assert "Przed grą każdy gracz może spalić jedną kartę. Potem zacznij." in said
     burned = _words(text(browser.post(f"/t/{token}/act", {"version": "1", "type": "burn", "card": "p1:KD",
                                                            "draws": "2"}, htmx=True)))
-    assert "Ann pali kartę król karo przed grą i dobiera 2 karty." in burned
+    assert "Ann pali króla karo przed grą i dobiera 2 karty." in burned
     browser.post(f"/t/{token}/act", {"version": "2", "type": "start"}, htmx=True)
     refused = browser.post(f"/t/{token}/act", {"version": "3", "type": "end_turn"}, htmx=True)
     assert refused.status_code == 422 and "Gracz najpierw dobiera kartę z koszar." in _words(text(refused))
     page = _words(text(browser.get(f"/t/{token}")))
     assert "Tura gracza Ann: dobierz kartę z koszar." in page and "Koszary: 35 kart." in page
     history = _words(text(other_browser.get(f"/t/{token}/history", headers={"Accept-Language": "fr"})))
-    assert "Ann a brûlé la carte roi de carreau avant la partie et a pioché 2 cartes." in history
+    assert "Ann a brûlé le roi de carreau avant la partie et a pioché 2 cartes." in history
     assert "Les cartes sont distribuées (4 cartes d'armée chacun)." in history
 
 

@@ -1,4 +1,4 @@
-"""A translated sentence's words fit the names put into it (companion/grammar.py): French "d'Ann",
+"""A translated sentence's words fit the names and cards put into it (companion/grammar.py): French "d'Ann",
 "du joueur 2", Polish "gracza nr 2", through every way a sentence is said (a template, a view's
 gettext, a stored move's description, a printed sheet), and across the whole catalogs."""
 
@@ -12,6 +12,7 @@ from flask import render_template_string
 from markupsafe import Markup
 
 from companion import grammar, i18n
+from companion.rules import cards
 from companion.rules.errors import Message
 
 FORGET = "Forget %(name)s's name…"  # fr "Oublier le nom de %(name)s…", pl "Zapomnij imię gracza %(name)s…"
@@ -107,3 +108,27 @@ def test_every_way_a_french_sentence_is_said_fits_it(app):
         assert i18n.say(Message(FORGET, name="Player 2")) == "Oublier le nom du joueur 2…"
     assert i18n.say(Message(FORGET, name="Ola"), "fr") == "Oublier le nom d'Ola…"  # a printed sheet's way
     assert i18n.say(Message(TURN, name="Player 2"), "pl") == "Kolej gracza nr 2: odkryj kartę."
+
+
+PLAYS = "%(player)s plays the %(card)s on %(pile)s, over the %(covered)s."  # Castle's move
+
+
+@pytest.mark.parametrize("lang, card, said", [
+    ("fr", "QH", "Ewa pose la dame de cœur sur C2, par-dessus l'as de pique."),
+    ("fr", "KD", "Ewa pose le roi de carreau sur C2, par-dessus l'as de pique."),
+    ("fr", "7C", "Ewa pose la carte 7 de trèfle sur C2, par-dessus l'as de pique."),
+    ("pl", "QH", "Ewa kładzie damę kier na C2, na asa pik."),
+    ("pl", "JH", "Ewa kładzie waleta kier na C2, na asa pik."),
+    ("pl", "7C", "Ewa kładzie kartę 7 trefl na C2, na asa pik."),
+])
+def test_a_court_card_in_words_takes_the_place_of_the_word_card(lang, card, said):
+    move = Message(PLAYS, player="Ewa", card=cards.parse(card).in_words, pile="C2", covered=cards.parse("AS").in_words)
+    assert i18n.say(move, lang) == said
+
+
+def test_a_court_card_keeps_the_word_card_where_the_sentence_agrees_with_it():
+    assert grammar.joined("La carte %(card)s est déjà posée.", "fr") == "La carte %(card)s est déjà posée."
+    assert grammar.joined("Vérification de la carte %(card)s", "fr") % {"card": "roi de pique"} == (
+        "Vérification de la carte roi de pique")
+    assert grammar.joined("Karty %(card)s nie ma w ręce.", "pl") % {"card": "król pik"} == "Króla pik nie ma w ręce."
+    assert grammar.joined("Spalić karty %(rank)s", "pl") % {"rank": "dama"} == "Spalić karty dama"  # a rank, not a card
