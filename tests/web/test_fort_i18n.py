@@ -49,7 +49,7 @@ def test_forts_pages_in_each_language(browser, lang, pages):
 
 
 @pytest.mark.parametrize("lang, refusal", [
-    ("fr", "Refusé" + NB + ": " + REFUSED["fr"]), ("pl", "Niedozwolone: " + REFUSED["pl"]),
+    ("fr", "Refusé. " + REFUSED["fr"]), ("pl", "Niedozwolone. " + REFUSED["pl"]),
 ])
 def test_the_adjudicators_refusal_in_each_language(browser, lang, refusal):
     query = "&".join(f"{key}={value}" for key, value in TOWER_ALLOWED.items())
