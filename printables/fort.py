@@ -15,10 +15,9 @@ from printables.layout import Rect
 FORTS = 4  # blocks on the tracker: one per player whose fort is challenged
 FORT_ROWS = 7  # fort cards per block
 ATTACKERS = fort.MAX_PLAYERS - 1
-CARD_COLUMN = 24.0  # mm: the fort card's name
+CARD_COLUMN = 30.0  # mm: the fort card's name, and in the head row the fort's owner
 BOX = 4.2  # mm: one tick box
-TITLE = 7.0  # mm: a block's title band
-HEAD = 7.0  # mm: the attackers' name row
+HEAD = 8.0  # mm: the head row, the owner's and the attackers' names
 
 
 def draw_reference(doc: Document) -> None:
@@ -48,19 +47,21 @@ def draw_tracker(doc: Document) -> None:
 
 
 def _tracker_block(doc: Document, rect: Rect) -> None:
-    """One fort: its owner's name, then fort cards down and attackers across, three boxes in each cell."""
-    doc.background(Rect(rect.x, rect.top - TITLE, rect.w, TITLE), SHADE, radius=1)
-    doc.label(Rect(rect.x + 2, rect.top - TITLE, rect.w - 4, TITLE), doc.say(N_("Fort of:")), size=9, bold=True)
-    table = Rect(rect.x, rect.y, rect.w, rect.h - TITLE - 1)
-    attacker_w = (table.w - CARD_COLUMN) / ATTACKERS
-    row_h = (table.h - HEAD) / FORT_ROWS
-    doc.grid(Rect(table.x, table.y, CARD_COLUMN, table.h - HEAD), 1, FORT_ROWS)
-    doc.label(Rect(table.x + 1, table.top - HEAD, CARD_COLUMN - 2, HEAD), doc.say(N_("Fort card")), size=8, bold=True)
+    """One fort: a head row with its owner's name (shaded) and the attackers' names, then fort cards
+    down and attackers across, three boxes in each cell. The owner's name shares the head row, so
+    that the rows keep the height of a ruled line for a pencil."""
+    attacker_w = (rect.w - CARD_COLUMN) / ATTACKERS
+    row_h = (rect.h - HEAD) / FORT_ROWS
+    owner = Rect(rect.x, rect.top - HEAD, CARD_COLUMN, HEAD)
+    doc.background(owner, SHADE)
+    doc.box(owner)
+    doc.label(owner.inset(1.5), doc.say(N_("Fort of:")), size=8, bold=True)
+    doc.grid(Rect(rect.x, rect.y, CARD_COLUMN, rect.h - HEAD), 1, FORT_ROWS)
     for column in range(ATTACKERS):
-        left = table.x + CARD_COLUMN + column * attacker_w
-        doc.box(Rect(left, table.top - HEAD, attacker_w, HEAD))
-        doc.label(Rect(left + 1.5, table.top - HEAD, attacker_w - 3, HEAD), doc.say(N_("Attacker:")), size=8, color=MUTED)
-        cells = doc.grid(Rect(left, table.y, attacker_w, table.h - HEAD), 1, FORT_ROWS)
+        left = rect.x + CARD_COLUMN + column * attacker_w
+        doc.box(Rect(left, rect.top - HEAD, attacker_w, HEAD))
+        doc.label(Rect(left + 1.5, rect.top - HEAD, attacker_w - 3, HEAD), doc.say(N_("Attacker:")), size=8, color=MUTED)
+        cells = doc.grid(Rect(left, rect.y, attacker_w, rect.h - HEAD), 1, FORT_ROWS)
         for (cell,) in cells:
             _tries(doc, cell, row_h)
 

@@ -7,7 +7,8 @@ import re
 import pytest
 
 from companion.rules import fort
-from printables.layout import page_rect
+from printables import fort as printables_fort
+from printables.layout import page_frame, page_rect
 
 BASE_URL = "http://192.168.1.20:5000"
 
@@ -52,6 +53,21 @@ def test_the_tracker_has_three_boxes_per_card_and_attacker(build_pdf, read_pdf, 
     assert f"{fort.MAX_CHALLENGES} at most" in text
     image = render(data, 1, dpi=100)
     assert image.size[0] < image.size[1]  # portrait
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_trackers_rows_are_a_pencils_line_high(build_pdf, render, paper):
+    """Read back: down the fort card column, the 28 rows (4 forts of 7) are each 5.5 mm or more."""
+    dpi = 200
+    image = render(build_pdf("fort-challenge-tracker", paper=paper), 1, dpi=dpi)
+    frame = page_frame(paper)
+    x = round((frame.content.x + printables_fort.CARD_COLUMN - 3) * dpi / 25.4)  # right of every language's words
+    top = round((page_rect(paper).h - frame.content.top) * dpi / 25.4)  # below the page's title and intro
+    lines = [y for y in range(top, image.size[1]) if image.getpixel((x, y)) < 160]
+    tops = [y for previous, y in zip([-9, *lines], lines, strict=False) if y - previous > 1]  # one per line drawn
+    gaps = [(below - above) * 25.4 / dpi for above, below in zip(tops, tops[1:], strict=False)]
+    rows = [gap for gap in gaps if 5.5 <= gap < 7.5]
+    assert len(rows) == printables_fort.FORTS * printables_fort.FORT_ROWS, [round(gap, 2) for gap in gaps]
 
 
 def test_the_qr_codes_open_fort(build_pdf, render, scan):
