@@ -41,6 +41,9 @@ def draw_reference(doc: Document) -> None:
     doc.two_up(_reference, inset=3)
 
 
+COLOUR_SHARE = 1.6  # the score pad's colour column, in widths of a count's column
+
+
 def draw_score_pad(doc: Document) -> None:
     """One row per game: each team's colour, its captured cards of the other colour per rank, its points."""
     content = doc.frame()
@@ -76,9 +79,12 @@ def draw_score_pad(doc: Document) -> None:
         left = grid.x + game_w + t * team_w
         doc.box(Rect(left, grid.top - row_h, team_w, row_h), width=0.35)
         doc.label(Rect(left + 2, grid.top - row_h, team_w - 4, row_h), doc.say(Message(N_("Team %(number)s:"), number=t + 1)), size=9, bold=True)
-        cells = doc.grid(Rect(left, grid.y, team_w, grid.h - row_h), team_columns, rows - 1)
+        # The colour column is wider than a count's: its hint ("R / B", Polish "Czer. / Czar.") stays on one line.
+        colour_w = team_w * COLOUR_SHARE / (COLOUR_SHARE + team_columns - 1)
+        colour = doc.grid(Rect(left, grid.y, colour_w, grid.h - row_h), 1, rows - 1)
+        counts = doc.grid(Rect(left + colour_w, grid.y, team_w - colour_w, grid.h - row_h), team_columns - 1, rows - 1)
         heads = [(doc.say(N_("Colour")), doc.say(N_("R / B"))), *ranks]
-        for cell, (head, points) in zip(cells[0], heads, strict=True):
+        for cell, (head, points) in zip([colour[0][0], *counts[0]], heads, strict=True):
             doc.label(
                 Rect(cell.x, cell.cy, cell.w, cell.h / 2).inset(0.8), head, size=7, bold=True, align="centre"
             )

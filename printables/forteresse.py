@@ -117,17 +117,24 @@ def draw_firing_cells(doc: Document, rect: Rect, number: int) -> None:
 
 
 def draw_score_box(doc: Document, rect: Rect) -> None:
-    """Two rounds of kills, cannons, rifles and points for me and my opponent, and the total."""
-    doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2), doc.say(N_("Points")), size=10, bold=True)
+    """Two rounds of kills, cannons, rifles and points for me and my opponent, and the total. Each
+    round's name stands in the title line over its four columns, a rule under it marking their
+    span, so that no head is squeezed into one column and the rows keep a pencil's height."""
     box = Rect(rect.x, rect.y, rect.w, rect.h - TITLE)
-    heads = [""] + [doc.say(head) for head in (
-        N_("Round 1: kills"), N_("cannons"), N_("rifles"), N_("points"), N_("Round 2: kills"), N_("cannons"),
-        N_("rifles"), N_("points"), N_("Total"))]
+    parts = [doc.say(part) for part in (N_("kills"), N_("cannons"), N_("rifles"), N_("points"))]
+    heads = ["", *parts, *parts, doc.say(N_("Total"))]
     rows = doc.grid(box, len(heads), 3, width=0.3)
+    column_w = box.w / len(heads)
+    doc.label(Rect(rect.x, box.top + 1, 2 * column_w, TITLE - 2), doc.say(N_("Points")), size=10, bold=True)
+    for number in (1, 2):
+        span = Rect(box.x + (1 + (number - 1) * len(parts)) * column_w, box.top + 1, len(parts) * column_w, TITLE - 2)
+        doc.label(span.inset(1), doc.say(Message(N_("Round %(round)s"), round=number)), size=9, bold=True,
+                  align="centre")
+        doc.line(span.x + 1, span.y + 0.6, span.right - 1, span.y + 0.6, width=0.6)
     doc.background(Rect(box.x, rows[0][0].y, box.w, rows[0][0].h), SHADE)
     doc.grid(box, len(heads), 3, width=0.3)
-    for rect_, head in zip(rows[0], heads, strict=True):
-        doc.label(rect_.inset(0.8), head, size=7, bold=True, align="centre")
+    for cell, head in zip(rows[0], heads, strict=True):
+        doc.label(cell.inset(0.8), head, size=7, bold=True, align="centre")
     doc.label(rows[1][0].inset(1), doc.say(N_("Me")), size=8, bold=True)
     doc.label(rows[2][0].inset(1), doc.say(N_("Opponent")), size=8, bold=True)
     doc.box(box, width=0.6)

@@ -11,6 +11,7 @@ from PIL import Image
 from companion.rules import castle
 from companion.rules.cards import SUIT_SYMBOLS, deck
 from tests.conftest import pdf_text
+from tests.printables.test_print_quality import text_runs
 
 BASE_URL = "http://192.168.1.20:5000"
 
@@ -45,6 +46,13 @@ def test_the_score_pad_has_a_column_per_rank_for_each_team_and_a_row_per_game(bu
     assert "Team 1" in text and "Team 2" in text
     assert text.count("×9") == 2 and text.count("2-10") == 2
     assert "18" in text and "Total" in text
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("lang, hint", [("en", "R / B"), ("fr", "R / N"), ("pl", "Czer. / Czar.")])
+def test_the_score_pads_colour_hint_stays_on_one_line(paper, lang, hint, build_pdf, read_pdf):
+    runs = [text for _page, text, _size in text_runs(read_pdf(build_pdf("castle-score-pad", lang=lang, paper=paper)))]
+    assert runs.count(hint) == 2, [text for text in runs if text[:2] == hint[:2]]  # one run per team, not wrapped
 
 
 def test_the_deck_is_the_printing_sheet_then_52_faces_on_seven_pairs_of_pages(build_pdf, read_pdf):

@@ -10,6 +10,7 @@ import pytest
 import printables
 from companion.rules import forteresse
 from printables import PAPERS
+from tests.printables.test_print_quality import text_runs
 
 MM = 72 / 25.4
 PAGE_POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
@@ -33,7 +34,7 @@ def test_the_player_sheet_holds_both_rounds_each_with_both_grids_every_firing_ce
         # The ways in printed for a corner, a cell beside a corner and the middle of a side.
         assert "↘SE" in words and "↙SW ←W" in words and "↑N ↗NE ↖NW" in words
     words = _words(reader)
-    assert "Round 1: kills" in words and "Round 2: kills" in words and "Opponent" in words
+    assert "Round 1" in words and "kills" in words and "Opponent" in words
     assert "W ← west" in words and "row 1 to the north" in words  # the key of the ways' letters
     assert words.count("7 per besieged killed") == 1  # the rule once, in the legend
 
@@ -107,3 +108,16 @@ def test_the_player_sheet_one_sheet_both_sides_asks_the_printer_for_two_sides(du
     assert "two-sided" in printables.get_sheet("forteresse-player-sheet").advice.printer_for("long")
     pad = read_pdf(build_pdf("forteresse-score-pad", duplex=duplex))
     assert "/Duplex" not in pad.trailer["/Root"]["/ViewerPreferences"]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("lang, heads", [
+    ("en", ["Round 1", "Round 2", "kills", "cannons", "rifles", "points", "Total"]),
+    ("fr", ["Manche 1", "Manche 2", "tués", "canons", "fusils", "points", "Total"]),
+    ("pl", ["Runda 1", "Runda 2", "zabici", "armaty", "karabiny", "punkty", "Suma"]),
+])
+def test_the_score_boxs_heads_each_stay_on_one_line(paper, lang, heads, build_pdf, read_pdf):
+    """Each round's name spans its four columns: no head is wrapped into a column too narrow for it."""
+    runs = [text for page, text, _size in text_runs(read_pdf(build_pdf("forteresse-player-sheet", lang=lang, paper=paper)))
+            if page == 2]
+    assert [head for head in heads if head not in runs] == []
