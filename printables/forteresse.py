@@ -31,10 +31,6 @@ LEGEND = N_(
     "“wall destroyed at …”; a besieged: “besieged killed at …”; rifle on a wall: “wall”; nothing: “miss”. "
     "You score 7 per besieged killed, 3 per cannon and 1 per rifle your opponent fired. Two rounds."
 )
-# The directions' letters are the compass's in English whatever the sheet's language (the web page
-# and the rules say them so), and a Polish W reads "wschód" (east): the key says what each one is.
-COMPASS = N_("The directions, as on a compass with row 1 to the north: N ↑ north, NE ↗ north-east, E → east, "
-             "SE ↘ south-east, S ↓ south, SW ↙ south-west, W ← west, NW ↖ north-west.")
 
 
 def draw_player_sheet(doc: Document) -> None:
@@ -51,7 +47,7 @@ def draw_player_sheet(doc: Document) -> None:
             draw_grid(doc, rect, title)
         draw_firing_cells(doc, parts.firing, number)
         if number == ROUNDS[0]:
-            y = doc.text_block(parts.foot, doc.say(COMPASS), size=7.5, color=MUTED)
+            y = doc.text_block(parts.foot, doc.say(forteresse.COMPASS_KEY), size=7.5, color=MUTED)
             doc.text_block(Rect(parts.foot.x, parts.foot.y, parts.foot.w, y - 1 - parts.foot.y), doc.say(LEGEND),
                            size=7.5)
         else:

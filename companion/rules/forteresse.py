@@ -24,6 +24,11 @@ DIRECTIONS = {
     "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
     "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1),
 }
+# The directions are written with the compass's English letters in every language (the rules, the
+# API and the shots' sentences use them), and a Polish W reads "wschód" (east): the printed sheet
+# and the help page give this key, each letter with its arrow and its word.
+COMPASS_KEY = N_("The directions, as on a compass with row 1 to the north: N ↑ north, NE ↗ north-east, E → east, "
+                 "SE ↘ south-east, S ↓ south, SW ↙ south-west, W ← west, NW ↖ north-west.")
 WEAPONS = ("cannon", "rifle")
 OUTCOMES = ("wall_destroyed", "besieged_killed", "wall", "miss")
 WALLS = 10

@@ -178,6 +178,7 @@ def help_page():
         example=board(walls=fortress["walls"], besieged=fortress["besieged"]),
         example_shot=shot, example_result=forteresse.resolve_shot(fortress, shot),
         example_path=forteresse.path("A4", "E"), trajectories=len(forteresse.TRAJECTORIES),
+        compass_key=forteresse.COMPASS_KEY,
         points=(forteresse.POINTS_PER_KILL, forteresse.POINTS_PER_CANNON, forteresse.POINTS_PER_RIFLE),
     )
 

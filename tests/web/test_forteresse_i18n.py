@@ -37,7 +37,7 @@ def _words(page: str) -> str:
                               "laissez vide pour compter une seule manche"],
         "/forteresse/help": ["Comment jouer à Forteresse", "Avant une manche", "les cases de tir",
                              "Un canon tiré depuis A4 vers E traverse B4, C4, D4, E4, F4.",
-                             "«" + NB + "Assiégé tué en B4." + NB + "»", "56 tirs possibles en tout"],
+                             "«" + NB + "Assiégé tué en B4." + NB + "»", "56 tirs possibles en tout", "W ← ouest"],
     }),
     ("pl", {
         "/forteresse/": ["Oblężenie na kartce z ołówkiem", "2 graczy", "Załóż stół Forteresse",
@@ -46,7 +46,7 @@ def _words(page: str) -> str:
         "/forteresse/score": ["Forteresse: karta wyników", "Policz punkty", "Gracz B"],
         "/forteresse/help": ["Jak grać w Forteresse", "Przed rundą", "pola strzału",
                              "Armata z A4 w kierunku E przechodzi przez B4, C4, D4, E4, F4.",
-                             "„Oblężony zabity na B4.”", "razem 56 możliwych strzałów"],
+                             "„Oblężony zabity na B4.”", "razem 56 możliwych strzałów", "W ← zachód"],
     }),
 ])
 def test_forteresses_pages_in_each_language(browser, lang, pages):
