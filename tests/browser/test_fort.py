@@ -216,8 +216,9 @@ def test_an_illegal_challenge_is_refused_before_any_card_then_a_battle_is_settle
     expect(refusal).to_have_text(
         "Not allowed: A challenge of 2 needs 2 army cards on each side; the attacker holds 6 and the defender 1."
     )
+    expect(refusal).to_be_in_viewport(ratio=0.99)  # brought there once the swap settles (a busy machine is slower)
     box = refusal.bounding_box()
-    assert box["y"] >= 0 and box["y"] + box["height"] <= phone.viewport_size["height"]  # where the eye is
+    assert box["y"] >= 0 and box["y"] + box["height"] <= phone.viewport_size["height"] + 1  # where the eye is
     expect(phone.locator(".slot", has_text="soldier")).to_have_count(0)  # no soldier asked for, no card shown
     expect(phone.locator("#challenge-allowed")).to_have_count(0)
     assert_accessible(phone, both_widths=False)  # a challenge refused

@@ -124,4 +124,4 @@ def test_forts_sheets_in_polish_and_french():
     assert "podwójnej wieży wymaga 6 kart armii, potrójnej 10" in reference and "Najwyżej 3 próby" in reference
     assert set("ąęłóśż") <= set(reference)
     tracker = _pdf_words(_sheet("fort-challenge-tracker", "fr"))
-    assert "Carte du fort" in tracker and "Attaquant" in tracker and "3 au plus" in tracker
+    assert "Fort de" in tracker and "Attaquant" in tracker and "3 au plus" in tracker
