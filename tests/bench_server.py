@@ -76,7 +76,12 @@ def _serve(kind: str, port: int, database: str, workers: int) -> None:
     """Entry point of a server subprocess."""
     from companion import create_app, server
 
-    app = bare_app() if kind == "bare" else create_app({"DATABASE": database, "SECRET_KEY": "bench"})
+    if kind == "writing":  # bare Flask writing each move to SQLite (tests/bench_floor.py)
+        from tests.bench_floor import writing_app
+
+        app = writing_app(database)
+    else:
+        app = bare_app() if kind == "bare" else create_app({"DATABASE": database, "SECRET_KEY": "bench"})
     server.run(app, host="127.0.0.1", port=port, workers=workers, threads=8, quiet=True)
 
 
@@ -84,7 +89,7 @@ class Server:
     """A server subprocess on a free loopback port, stopped on exit."""
 
     def __init__(self, kind: str, folder: Path, workers: int, database: str | None = None, checkout: Path = ROOT):
-        """``kind`` ("bare" or "castellan") as ``checkout`` (a folder holding Castellan's code) serves it."""
+        """``kind`` ("bare", "castellan" or "writing") as ``checkout`` (a folder holding Castellan's code) serves it."""
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
