@@ -12,7 +12,7 @@ some languages change the word before a name to suit the name:
   before it, which then goes: "kładzie damę kier", "za spalenie króla pik", never "kartę dama kier".
 
 When a catalog is loaded (``fit_catalog``), each of its sentences that puts a parameter right
-after such a word becomes a ``Joined`` string; formatting it with ``%`` fits those words to the
+after such a word (or after the word and an opening tag: "de <strong>%(name)s") becomes a ``Joined`` string; formatting it with ``%`` fits those words to the
 values given. Every other sentence stays a plain ``str`` and costs nothing more. The rules are
 written for the way Castellan's own sentences put names, numbers and cards into them: a value
 that is a number never changes anything, and a name a person typed is only ever elided.
@@ -28,7 +28,7 @@ _TAG = re.compile(r"<[^>]*>")
 _VOWELS = frozenset("aeiouàâäéèêëîïôöùûüœæ")
 
 # French: the word, its parameter. "à" only changes before a default name.
-_FRENCH = re.compile(r"(?<![\w'’])(de|De|que|Que|à|À|(?<!de )la carte) %\((\w+)\)s")
+_FRENCH = re.compile(r"(?<![\w'’])(de|De|que|Que|à|À|(?<!de )la carte) (<[a-z]+>)?%\((\w+)\)s")
 # "la carte %(card)s" said of a court card in words is the card itself: "la dame de cœur", "l'as
 # de pique" (a number's card keeps it: "la carte 7 de cœur"). Not "La carte" opening a sentence, nor
 # "de la carte": what follows agrees with "carte" ("La carte … est déjà posée").
@@ -46,7 +46,7 @@ _FRENCH_ELIDED = {"de": "d'", "De": "D'", "que": "qu'", "Que": "Qu'"}
 
 # Polish: any form of "gracz" or "drużyna" right before the parameter, or "karta" in a case
 # before a card ("kładzie kartę %(card)s"): a court card's rank then takes the case itself.
-_POLISH = re.compile(r"(?<!\w)((?:[Gg]racz|[Dd]rużyn)\w*|[Kk]art[ęy]|[Kk]arcie|[Kk]artą) %\((\w+)\)s")
+_POLISH = re.compile(r"(?<!\w)((?:[Gg]racz|[Dd]rużyn)\w*|[Kk]art[ęy]|[Kk]arcie|[Kk]artą) (<[a-z]+>)?%\((\w+)\)s")
 _POLISH_CARDS = frozenset({"card", "covered"})  # the parameters that are a card
 # A court card's rank word in the case of the "karta" before it (the accusative, genitive,
 # locative and instrumental); a number's card keeps its word: "kartę 7 kier".
@@ -131,15 +131,15 @@ class Joined(str):
         changed: dict[str, object] = {}
 
         def one(match: re.Match) -> str:
-            word, name = match.group(1), match.group(2)
+            word, tag, name = match.group(1), match.group(2) or "", match.group(3)
             if name not in values:
                 return match.group(0)  # formatting says what is missing
             before, value = fit(word, values[name], name)
             if value is values[name]:
-                return f"{before}%({name})s"
+                return f"{before}{tag}%({name})s"
             key = f"{name}|{len(changed)}"
             changed[key] = value
-            return f"{before}%({key})s"
+            return f"{before}{tag}%({key})s"
 
         text = self.pattern.sub(one, str(self))
         return text, ({**values, **changed} if changed else values)

@@ -91,7 +91,7 @@ def test_no_sentence_of_a_catalog_glues_a_name_wrongly(lang, name, wrong):
         if not key or "%(" not in template:
             continue
         values = {parameter: name for parameter in _parameters(template)}
-        if re.search(wrong, template % values):
+        if re.search(wrong, re.sub(r"<[^>]+>", "", template % values)):  # "de <strong>%(name)s" too
             glued.append(template)
     assert glued == []
     assert any(isinstance(template, grammar.Joined) for template in catalog._catalog.values())
