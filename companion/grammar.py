@@ -8,7 +8,7 @@ some languages change the word before a name to suit the name:
   court card said in words is named by its own article: "pose la dame de cœur", "prend l'as de
   pique", not "la carte dame de cœur".
 - Polish does not repeat the noun a default name starts with: "kolej gracza nr 2", "w drużynie
-  Ola", never "gracza Gracz 2"; and a court card said in words takes the case of the "karta"
+  Ola", never "gracza Gracz 2", nor "gracza Wschód" for a compass seat ("kolej Wschodu"); and a court card said in words takes the case of the "karta"
   before it, which then goes: "kładzie damę kier", "za spalenie króla pik", never "kartę dama kier".
 
 When a catalog is loaded (``fit_catalog``), each of its sentences that puts a parameter right
@@ -59,6 +59,9 @@ _POLISH_RANKS = {
 _POLISH_NUMBERED = re.compile(r"Gracz (?=[0-9]+$)")
 _POLISH_LETTERED = re.compile(r"Gracz (?=[A-Z]$)")
 _POLISH_TEAM = re.compile(r"Drużyna (?=.)", re.S)
+# A seat named by its compass point (Castle's) is its own noun after "gracza": "kolej Wschodu",
+# not "kolej gracza Wschód".
+_POLISH_COMPASS = {"Północ": "Północy", "Wschód": "Wschodu", "Południe": "Południa", "Zachód": "Zachodu"}
 
 
 def _read(value: object) -> str | None:
@@ -102,6 +105,8 @@ def _polish(word: str, value: object, name: str) -> tuple[str, object]:
                 declined = declined.capitalize() if word[0] == "K" else declined
                 return "", _rewritten(value, rank, declined)  # "kładzie damę kier", not "kartę dama kier"
         elif word[0].lower() == "g":
+            if word == "gracza" and shown in _POLISH_COMPASS:
+                return "", _rewritten(value, shown, _POLISH_COMPASS[shown])
             if _POLISH_NUMBERED.match(shown):
                 return f"{word} ", _rewritten(value, "Gracz ", "nr ")
             if _POLISH_LETTERED.match(shown):

@@ -184,8 +184,8 @@ def test_a_two_player_table_says_the_cards_waiting_for_the_second_deal_only_once
 
 @pytest.mark.parametrize("lang, words", [
     ("fr", ["Sud distribue 10 cartes", "Au tour d'Ouest (Est & Ouest)", "Ola & Sud", "Carte d'Ouest"]),
-    ("pl", ["Południe rozdaje każdemu po 10 kart", "Kolej gracza Zachód (Wschód & Zachód)", "Ola & Południe",
-            "Karta gracza Zachód"]),
+    ("pl", ["Południe rozdaje każdemu po 10 kart", "Kolej Zachodu (Wschód & Zachód)", "Ola & Południe",
+            "Karta Zachodu"]),
 ])
 def test_an_unnamed_seat_and_its_side_are_said_in_the_readers_language(browser, lang, words):
     token = browser.create_table("castle", {"players": "4", "dealer": "S", "name_N": "Ola"})

@@ -50,6 +50,13 @@ def test_the_same_name_twice_is_fitted_only_where_a_word_asks():
     assert sentence % {"name": "Joueur 2"} == "Joueur 2 joue ; au tour du joueur 2."
 
 
+def test_polish_names_a_compass_seat_by_itself():
+    sentence = grammar.joined("Kolej gracza %(name)s (%(name)s gra).", "pl")
+    assert sentence % {"name": "Wschód"} == "Kolej Wschodu (Wschód gra)."
+    assert sentence % {"name": "Południe"} == "Kolej Południa (Południe gra)."
+    assert grammar.joined("z graczem %(name)s", "pl") % {"name": "Zachód"} == "z graczem Zachód"  # "gracza" only
+
+
 @pytest.mark.parametrize("values, said", [
     ({"name": "Gracz 2", "team": "Drużyna Ola"}, "Kolej gracza nr 2 w drużynie Ola; Gracz 2 gra."),
     ({"name": "Gracz B", "team": "Ola"}, "Kolej gracza B w drużynie Ola; Gracz B gra."),
