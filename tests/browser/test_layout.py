@@ -1,8 +1,11 @@
 """Layout at a phone's width: a destroyed wall is marked by a pattern as well as its colour, a score
 pad's four players fit 360 px (more scroll under a round column that stays), in light and dark mode,
-and the Forteresse table never scrolls sideways at 360 px."""
+no game's scores scroll sideways mid-game (Square Tactics with four players), and the Forteresse
+table never scrolls sideways at 360 px."""
 
 from __future__ import annotations
+
+import threading
 
 import pytest
 from playwright.sync_api import expect
@@ -66,3 +69,40 @@ def test_more_players_scroll_under_a_round_column_that_stays(server, chromium):
     assert abs(total.bounding_box()["x"] - before) < 1  # "Total" and the round numbers stay put
     assert page.locator("table.pad thead th").nth(1).bounding_box()["x"] < before  # the players moved under it
     context.close()
+
+
+@pytest.fixture(scope="module")
+def mid_game(tmp_path_factory):
+    """Every game's table halfway through a game (``make bench``'s tables: Square Tactics with four
+    players), on a server of their own; yields its address and each game's referee token."""
+    from waitress.server import create_server
+
+    from companion import create_app
+    from tests.bench_server import _game_tables
+
+    database = str(tmp_path_factory.mktemp("mid-game") / "castellan.sqlite3")
+    tokens = {name: game["token"] for name, game in _game_tables(database).items()}
+    httpd = create_server(create_app({"DATABASE": database, "SECRET_KEY": "layout"}), host="127.0.0.1", port=0, threads=4)
+    threading.Thread(target=httpd.run, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.effective_port}", tokens
+    httpd.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "pl"])
+def test_no_table_of_scores_scrolls_sideways_mid_game_at_360px(mid_game, chromium, lang):
+    """A scrolling region hides the last columns (often the leader's total) without a word: each
+    game's scores fit the phone's width, in every language."""
+    base, tokens = mid_game
+    context = chromium.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}},
+                                   extra_http_headers={"Accept-Language": lang})
+    page = context.new_page()
+    wide = {}
+    for name, token in tokens.items():
+        page.goto(f"{base}/t/{token}")
+        regions = page.evaluate("""() => [...document.querySelectorAll('.scroll')]
+            .filter(region => region.scrollWidth > region.clientWidth + 1)
+            .map(region => `${region.getAttribute('aria-label')}: ${region.scrollWidth} px in ${region.clientWidth}`)""")
+        if regions:
+            wide[name] = regions
+    context.close()
+    assert wide == {}
