@@ -146,3 +146,10 @@ def _context(chromium, **overrides):
     yield page
     context.close()
     assert not errors, f"the page reported errors: {errors}"
+
+
+def invite_href(page, label: str) -> str:
+    """The address on the invitation card of ``label`` (a seat's or a role's name), matched on the
+    card's name alone: the addresses' random tokens could hold the name's letters ("...PLrOLA")."""
+    name = page.locator("figcaption strong", has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
+    return page.locator(".invite-card").filter(has=name).locator("a.address").get_attribute("href")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.conftest import PHONE, own_phone
+from tests.browser.conftest import PHONE, invite_href, own_phone
 
 pytestmark = pytest.mark.browser
 
@@ -83,7 +83,7 @@ def test_a_tracked_turn_refused_then_played(server, chromium, phone, second_phon
     phone.get_by_role("button", name="Lay out the castle").click()
     expect(phone.locator("#whose-turn")).to_have_text("Ewa's turn (Ewa & West)")
 
-    viewer = phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
+    viewer = invite_href(phone, "Viewer")
     second_phone.goto(server + "/t/" + viewer.split("/t/")[1])
     expect(second_phone.locator("#whose-turn")).to_have_text("Ewa's turn (Ewa & West)")
     assert_accessible(second_phone)  # a viewer, in play
@@ -184,7 +184,7 @@ def test_a_picked_card_marks_the_piles_then_a_tap_plays_it_and_every_screen_show
         each.set_viewport_size({"width": width, "height": height})
         each.emulate_media(color_scheme=scheme)
     _dealt_table(server, phone)
-    viewer = phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
+    viewer = invite_href(phone, "Viewer")
     second_phone.goto(server + "/t/" + viewer.split("/t/")[1])
 
     # Two taps pick the red 5: the piles are marked at once, by a symbol and words as well as colour.

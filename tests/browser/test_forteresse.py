@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
+from tests.browser.conftest import invite_href
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +32,7 @@ def _draw(page, fortress, button="This is my fortress"):
 
 
 def _address(page, server, label):
-    href = page.locator(".invite-card", has_text=label).locator("a.address").get_attribute("href")
+    href = invite_href(page, label)
     return server + "/t/" + href.split("/t/", 1)[1]
 
 

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
+from tests.browser.conftest import invite_href
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +22,7 @@ def test_viewer_phone_follows_the_referee_without_reloading(server, phone, secon
     expect(phone.get_by_text("You are the referee")).to_be_visible()
 
     viewer_address = (
-        phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
+        invite_href(phone, "Viewer")
     )
     second_phone.goto(viewer_address.replace(viewer_address.split("/t/")[0], server))
     expect(second_phone.get_by_text("You are watching")).to_be_visible()
@@ -82,7 +83,7 @@ def test_a_phone_that_loses_the_network_catches_up_when_it_is_back(server, phone
     phone.get_by_label("Players, one name per line").fill("Ola")
     phone.get_by_role("button", name="Start").click()
     viewer_address = (
-        phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
+        invite_href(phone, "Viewer")
     )
     second_phone.goto(viewer_address.replace(viewer_address.split("/t/")[0], server))
     expect(second_phone.locator("tfoot .total")).to_have_text(["0"])

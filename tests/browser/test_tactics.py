@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
+from tests.browser.conftest import invite_href
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +34,7 @@ def test_a_tracked_turn_with_a_capture_on_a_phone(server, phone, second_phone):
     first = re.match(r"(\w+)'s turn", turn.inner_text()).group(1)
     second = "Kuba" if first == "Ola" else "Ola"
 
-    viewer = phone.locator(".invite-card", has_text="Viewer").locator("a.address").get_attribute("href")
+    viewer = invite_href(phone, "Viewer")
     second_phone.goto(server + "/t/" + viewer.split("/t/")[1])
     assert_accessible(phone)  # the first turn
 

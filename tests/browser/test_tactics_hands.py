@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.conftest import _context
+from tests.browser.conftest import _context, invite_href
 from tests.browser.test_answers import on_screen
 
 pytestmark = pytest.mark.browser
@@ -85,7 +85,7 @@ def test_hands_ticked_by_taps_limit_the_cards_and_a_players_link_shows_its_own(s
     assert phone.evaluate("document.documentElement.scrollWidth") <= width
 
     # The first player's own link shows the two cards left and asks for the one drawn.
-    own = phone.locator(".invite-card", has_text=first).locator("a.address").get_attribute("href")
+    own = invite_href(phone, first)
     player_phone.goto(server + "/t/" + own.split("/t/")[1])
     mine = player_phone.locator("#own-hand")
     expect(mine).to_contain_text("One card in your hand is not entered yet")

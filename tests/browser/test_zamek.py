@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, invite_href
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +36,7 @@ def test_two_team_members_vote_from_their_phones_and_the_referee_sees_each_decis
     phone.get_by_label("Teams vote from their phones").check()
     phone.get_by_role("button", name="Start the table").click()
     expect(phone.get_by_text("You are the referee")).to_be_visible()
-    address = phone.locator(".invite-card", has_text="Team Red").locator("a.address").get_attribute("href")
+    address = invite_href(phone, "Team Red")
     address = address.replace(address.split("/t/")[0], server)
 
     _join(second_phone, address, "Ala")
