@@ -8,14 +8,17 @@ some languages change the word before a name to suit the name:
   court card said in words is named by its own article: "pose la dame de cœur", "prend l'as de
   pique", not "la carte dame de cœur".
 - Polish does not repeat the noun a default name starts with: "kolej gracza nr 2", "w drużynie
-  Ola", never "gracza Gracz 2", nor "gracza Wschód" for a compass seat ("kolej Wschodu"); and a court card said in words takes the case of the "karta"
-  before it, which then goes: "kładzie damę kier", "za spalenie króla pik", never "kartę dama kier".
+  Ola", never "gracza Gracz 2"; a compass seat stands alone in the genitive ("kolej Wschodu",
+  not "kolej gracza Wschód"); and a court card said in words takes the case of the "karta"
+  before it, which then goes: "kładzie damę kier", "za spalenie króla pik", never "kartę dama
+  kier".
 
 When a catalog is loaded (``fit_catalog``), each of its sentences that puts a parameter right
-after such a word (or after the word and an opening tag: "de <strong>%(name)s") becomes a ``Joined`` string; formatting it with ``%`` fits those words to the
-values given. Every other sentence stays a plain ``str`` and costs nothing more. The rules are
-written for the way Castellan's own sentences put names, numbers and cards into them: a value
-that is a number never changes anything, and a name a person typed is only ever elided.
+after such a word (or after the word and an opening tag: "de <strong>%(name)s") becomes a
+``Joined`` string; formatting it with ``%`` fits those words to the values given. Every other
+sentence stays a plain ``str`` and costs nothing more. The rules are written for the way
+Castellan's own sentences put names, numbers and cards into them: a value that is a number
+never changes anything, and a name a person typed is only ever elided.
 """
 
 from __future__ import annotations
