@@ -1,5 +1,6 @@
-"""At 360 px (issue 12.10): every game's table page scrolls only downwards, no button label
-wraps onto a second line, and boxes of one kind (grid cells, piles, picker keys) are one size."""
+"""At 360 px (issue 12.10): every game's table page scrolls only downwards (no table inside it
+sideways either), no button label wraps onto a second line, and boxes of one kind (grid cells,
+piles, picker keys) are one size."""
 
 from __future__ import annotations
 
@@ -133,13 +134,17 @@ def phone_in(chromium, lang: str, url: str):
 
 
 # Open every closed fold-out (what it holds is not seen, and not checked, while it is closed); the ones it opened.
+# A table in a scrolling region wider than the phone: its last columns hidden without a word.
+SCROLLING = """() => [...document.querySelectorAll('.scroll')]
+    .filter(region => region.checkVisibility() && region.scrollWidth > region.clientWidth + 1)
+    .map(region => `${region.getAttribute('aria-label')}: ${region.scrollWidth} px in ${region.clientWidth}`)"""
 OPEN_ALL = "() => [...document.querySelectorAll('details:not([open])')].map(d => (d.open = true, d))"
 CLOSE = "opened => opened.forEach(d => { d.open = false; })"
 
 
 def assert_fits(page, where):
-    """No sideways scroll and no wrapped button label on ``page``, with its fold-outs closed as
-    they are and then all opened (and closed again after)."""
+    """No sideways scroll (of the page, or of a table inside it) and no wrapped button label on
+    ``page``, with its fold-outs closed as they are and then all opened (and closed again after)."""
     for state in ("as it is", "every fold-out open"):
         opened = page.evaluate_handle(OPEN_ALL) if state != "as it is" else None
         said = f"{where}, {state}"
@@ -147,6 +152,7 @@ def assert_fits(page, where):
         assert page.evaluate(WRAPPED_BUTTONS) == [], said
         assert page.evaluate(SIZES, KINDS) == [], said
         assert page.evaluate(OUTSIDE, KINDS) == [], said
+        assert page.evaluate(SCROLLING) == [], said
     page.evaluate(CLOSE, opened)
 
 
