@@ -30,7 +30,6 @@ from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
 from companion import catalogs, grammar
-from companion.grammar import Joined
 from companion.rules import cards
 from companion.rules.cards import Card
 from companion.rules.errors import Either, Message, Plural, RuleError, load, seat_name
@@ -86,7 +85,7 @@ def _install_gettext(env) -> None:
     env.install_gettext_callables(gettext=str, ngettext=str, newstyle=True)  # compiles {% trans %} newstyle
 
     def said(eval_ctx, text: str, variables: dict) -> str:
-        if isinstance(text, Joined):  # its words fitted to the values first: Markup(text) would drop them
+        if isinstance(text, grammar.Joined):  # its words fitted to the values first: Markup(text) would drop them
             text, variables = text.fitted(variables)
         if not eval_ctx.autoescape:
             return text % variables
