@@ -13,7 +13,7 @@ from companion.rules import forteresse
 from companion.rules.errors import N_, Message
 from printables import Sheet
 from printables.draw import MUTED, SHADE, Document
-from printables.layout import Rect
+from printables.layout import Rect, grid_cells
 
 LABEL = 4.5  # mm: the band of column letters and row numbers around a grid
 TITLE = 9.0  # mm: a grid's or a box's title line
@@ -119,7 +119,7 @@ def draw_score_box(doc: Document, rect: Rect) -> None:
     box = Rect(rect.x, rect.y, rect.w, rect.h - TITLE)
     parts = [doc.say(part) for part in (N_("kills"), N_("cannons"), N_("rifles"), N_("points"))]
     heads = ["", *parts, *parts, doc.say(N_("Total"))]
-    rows = doc.grid(box, len(heads), 3, width=0.3)
+    rows = grid_cells(box, len(heads), 3)  # ruled below, over the heads' background
     column_w = box.w / len(heads)
     doc.label(Rect(rect.x, box.top + 1, 2 * column_w, TITLE - 2), doc.say(N_("Points")), size=10, bold=True)
     for number in (1, 2):
