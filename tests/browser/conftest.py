@@ -42,8 +42,6 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """Castellan served for real on 127.0.0.1; yields its base URL."""
-    from waitress.server import create_server
-
     from companion import create_app
 
     folder = tmp_path_factory.mktemp("server")
@@ -59,10 +57,17 @@ def server(tmp_path_factory):
             "IMPORTS_PER_MINUTE": 100_000,
         }
     )
+    yield from serving(app)
+
+
+def serving(app):
+    """Serve ``app`` for real on a free port of 127.0.0.1 (waitress, 8 threads) in a thread of
+    this process; yields its base URL, then stops (a fixture's body: ``yield from serving(app)``)."""
+    from waitress.server import create_server
+
     port = _free_port()
     httpd = create_server(app, host="127.0.0.1", port=port, threads=8)
-    thread = threading.Thread(target=httpd.run, daemon=True)
-    thread.start()
+    threading.Thread(target=httpd.run, daemon=True).start()
     yield f"http://127.0.0.1:{port}"
     httpd.close()
 

@@ -5,12 +5,11 @@ table never scrolls sideways at 360 px."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, serving
+from tests.browser.test_narrow import SCROLLING
 
 pytestmark = pytest.mark.browser
 
@@ -75,17 +74,13 @@ def test_more_players_scroll_under_a_round_column_that_stays(server, chromium):
 def mid_game(tmp_path_factory):
     """Every game's table halfway through a game (``make bench``'s tables: Square Tactics with four
     players), on a server of their own; yields its address and each game's referee token."""
-    from waitress.server import create_server
-
     from companion import create_app
     from tests.bench_server import _game_tables
 
     database = str(tmp_path_factory.mktemp("mid-game") / "castellan.sqlite3")
     tokens = {name: game["token"] for name, game in _game_tables(database).items()}
-    httpd = create_server(create_app({"DATABASE": database, "SECRET_KEY": "layout"}), host="127.0.0.1", port=0, threads=4)
-    threading.Thread(target=httpd.run, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.effective_port}", tokens
-    httpd.close()
+    for base in serving(create_app({"DATABASE": database, "SECRET_KEY": "layout"})):
+        yield base, tokens
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "pl"])
@@ -99,9 +94,7 @@ def test_no_table_of_scores_scrolls_sideways_mid_game_at_360px(mid_game, chromiu
     wide = {}
     for name, token in tokens.items():
         page.goto(f"{base}/t/{token}")
-        regions = page.evaluate("""() => [...document.querySelectorAll('.scroll')]
-            .filter(region => region.scrollWidth > region.clientWidth + 1)
-            .map(region => `${region.getAttribute('aria-label')}: ${region.scrollWidth} px in ${region.clientWidth}`)""")
+        regions = page.evaluate(SCROLLING)
         if regions:
             wide[name] = regions
     context.close()
