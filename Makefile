@@ -21,7 +21,7 @@ $(BIN)/castellan: pyproject.toml
 # Extract every marked sentence, bring the French and Polish catalogs in line, compile them
 # (docs/translating.md). The app also compiles a stale catalog when it starts.
 translations: $(BIN)/castellan
-	$(BIN)/python companion/catalogs.py
+	$(BIN)/python companion/i18n/catalogs.py
 
 run: $(BIN)/castellan
 	$(BIN)/castellan serve --host $(HOST) --port $(PORT)
@@ -39,7 +39,8 @@ debs:
 	fi
 
 lint: $(BIN)/castellan
-	$(BIN)/ruff check companion printables tests
+	$(BIN)/ruff check companion printables tests bench
+	$(BIN)/ruff format --check companion printables tests bench
 
 test: $(BIN)/castellan debs lint
 	$(BIN)/pytest
@@ -47,7 +48,7 @@ test: $(BIN)/castellan debs lint
 bench: $(BIN)/castellan
 	@command -v wrk >/dev/null 2>&1 || { SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null; }
-	$(BIN)/python -m tests.bench
+	$(BIN)/python -m bench.bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info companion/translations/*/LC_MESSAGES/*.mo
+	rm -rf $(VENV) build *.egg-info companion/i18n/translations/*/LC_MESSAGES/*.mo

@@ -23,15 +23,18 @@ import sys
 from sqlalchemy.exc import SQLAlchemyError
 
 import printables
-from companion import default_database, games, netinfo
+from companion.app import default_database
+from companion.http import netinfo
 from companion.i18n import LANGUAGES, say
+from companion.service import games
+from companion.web import views
 from printables.draw import QRTooLarge
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; return the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    registry = games.discover()
+    registry = games.discover(views)
     extra = {name: command for game in registry.ordered() for name, command in game.commands.items()}
     if argv and argv[0] in extra:
         return extra[argv[0]][1](argv[1:])
@@ -102,7 +105,8 @@ def serve(host: str, port: int, threads: int = 8, workers: int | None = None) ->
     What can stop it before it serves (a bad base address or database, a port in use) is said
     in one line, with exit status 1.
     """
-    from companion import create_app, server
+    from companion import server
+    from companion.app import create_app
 
     try:
         with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
@@ -132,7 +136,8 @@ def database(clean: bool, days: int | None) -> int:
     for ``days``, by default ``sweep_days()``) and compact it."""
     from datetime import timedelta
 
-    from companion import db, store
+    from companion import store
+    from companion.store import db
 
     path = _existing_database("db")
     if path is None:
@@ -143,7 +148,7 @@ def database(clean: bool, days: int | None) -> int:
         with db.connect(path) as conn:
             print(f"{path}: {_size(conn, path)}, {_counts(conn)}")
             if clean:
-                swept = store.sweep(conn, timedelta(days=days), games.discover().game_over)
+                swept = store.sweep(conn, timedelta(days=days), games.discover(views).game_over)
                 conn.commit()
                 db.compact(conn)
                 print(f"Swept {swept} tables untouched for {days} days and never finished; now {_size(conn, path)}.")
@@ -156,8 +161,10 @@ def database(clean: bool, days: int | None) -> int:
 def plays(action: str, file: str, registry: games.Registry) -> int:
     """Export every play of this server's database to ``file`` (``-`` for standard output), or
     import such a file: a club moving its server. What goes wrong is said in one line, exit 1."""
-    from companion import db, plays_export, store
+    from companion import store
     from companion.rules.errors import RuleError
+    from companion.service import plays_export
+    from companion.store import db
 
     path = default_database() if action == "import" else _existing_database("plays")
     if path is None:
@@ -198,7 +205,7 @@ def plays(action: str, file: str, registry: games.Registry) -> int:
 def _existing_database(command: str) -> str | None:
     """The server's database (``default_database``), or None once it is said that there is none:
     reporting on or exporting from a database made for the occasion would only ever say "nothing"."""
-    from companion import db
+    from companion.store import db
 
     path = default_database()
     if db.is_postgresql(path) or os.path.exists(path):
@@ -215,7 +222,7 @@ def sweep_days() -> int:
 
 
 def _size(conn, path: str) -> str:
-    from companion import db
+    from companion.store import db
 
     size = db.size_bytes(conn, path)
     return f"{size / 1_000_000:.1f} MB"
@@ -224,7 +231,7 @@ def _size(conn, path: str) -> str:
 def _counts(conn) -> str:
     from sqlalchemy import func, select
 
-    from companion.db import tables
+    from companion.store.db import tables
 
     total = conn.execute(select(func.count()).select_from(tables)).scalar_one()
     finished = conn.execute(select(func.count()).where(tables.c.finished_at.is_not(None))).scalar_one()

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import printables
-from companion import create_app, db
+from companion.app import create_app
+from companion.store import db
 
 
 def pytest_generate_tests(metafunc):
@@ -152,7 +153,8 @@ _FORM_KEY = re.compile(rb'name="idempotency_key" value="[^"]*"')
 
 def with_state_changed(app, token: str, change, then):
     """Run ``then()`` while the table's stored state is ``change(state)``, then put it back."""
-    from companion import get_db, store
+    from companion import store
+    from companion.http.context import get_db
 
     with app.app_context():
         conn = get_db()
@@ -171,7 +173,8 @@ def _store_state(conn, table_id: str, state: dict) -> None:
     kept, and the app the pages it drew (a version names one state, which this breaks on purpose)."""
     from flask import current_app
 
-    from companion import pagecache, store
+    from companion import store
+    from companion.web import pagecache
 
     store.replace_state(conn, table_id, state)
     if (cache := pagecache.for_app(current_app)) is not None:
@@ -180,7 +183,8 @@ def _store_state(conn, table_id: str, state: dict) -> None:
 
 def table_state(app, token: str) -> dict:
     """The stored state of the table a link opens."""
-    from companion import get_db, store
+    from companion import store
+    from companion.http.context import get_db
 
     with app.app_context():
         return store.get_table(get_db(), store.find_link(get_db(), token).table_id).state

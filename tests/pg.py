@@ -19,7 +19,7 @@ from pathlib import Path
 
 import psycopg
 
-from companion import db
+from companion.store import db
 
 USER = "castellan"
 TEMPLATE = "castellan_template"

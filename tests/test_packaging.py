@@ -29,4 +29,4 @@ def _folders_with_files() -> set[str]:
 def test_every_folder_the_app_ships_is_a_listed_package():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     assert _folders_with_files() - listed == set()
-    assert {"companion.static.vendor", "companion.templates.tactics", "printables.fonts"} <= listed
+    assert {"companion.web.static.vendor", "companion.templates.tactics", "printables.fonts"} <= listed

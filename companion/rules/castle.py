@@ -49,6 +49,14 @@ TEAM_NAMES = {"NS": N_("North–South"), "EW": N_("East–West")}  # a played te
 TURNS_EACH = {4: HAND_SIZE, 2: 2 * HAND_SIZE}
 NAME_LENGTH = 40
 # The score sheet counts captured cards by what they score: aces, kings, queens, jacks, the rest.
+# The worked example of the help page and of the API document (docs/castle.md): each pile's top card.
+EXAMPLE = dict(
+    zip(
+        (f"{column}{row}" for row in ROWS for column in COLUMNS),
+        ("4C", "8D", "JS", "2S", "2H", "9H", "5C", "3S", "10C", "6S", "7D", "AH"),
+        strict=True,
+    )
+)
 COUNTED_RANKS = {"A": ("A",), "K": ("K",), "Q": ("Q",), "J": ("J",), "2-10": RANKS[1:10]}
 # "Count the red aces with a whole number.": one whole sentence per colour and rank, as each
 # language agrees its colour word with the rank's gender and number.

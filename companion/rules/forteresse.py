@@ -29,6 +29,11 @@ DIRECTIONS = {
 # and the help page give this key, each letter with its arrow and its word.
 COMPASS_KEY = N_("The directions, as on a compass with row 1 to the north: N ↑ north, NE ↗ north-east, E → east, "
                  "SE ↘ south-east, S ↓ south, SW ↙ south-west, W ← west, NW ↖ north-west.")
+# The help page's fortress and the API document's example (docs/forteresse.md draws the same one).
+EXAMPLE_FORTRESS = {
+    "walls": ["B2", "B6", "C3", "C5", "D4", "D6", "E3", "E5", "E6", "F2"],
+    "besieged": ["B4", "C6", "D2", "F4", "F6"],
+}
 WEAPONS = ("cannon", "rifle")
 OUTCOMES = ("wall_destroyed", "besieged_killed", "wall", "miss")
 WALLS = 10

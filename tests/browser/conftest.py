@@ -42,7 +42,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """Castellan served for real on 127.0.0.1; yields its base URL."""
-    from companion import create_app
+    from companion.app import create_app
 
     folder = tmp_path_factory.mktemp("server")
     # Every phone of the suite comes from 127.0.0.1: the per-address limits (20 new tables, 30 PDFs

@@ -19,7 +19,8 @@ pytestmark = pytest.mark.browser
 
 def _pages(tmp_path) -> list[str]:
     """The app's own pages a phone can open by their address alone (no table, no API)."""
-    from companion import create_app, db
+    from companion.app import create_app
+    from companion.store import db
 
     app = create_app({"DATABASE": str(tmp_path / "routes.sqlite3"), "SECRET_KEY": "routes"})
     try:

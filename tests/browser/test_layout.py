@@ -74,8 +74,8 @@ def test_more_players_scroll_under_a_round_column_that_stays(server, chromium):
 def mid_game(tmp_path_factory):
     """Every game's table halfway through a game (``make bench``'s tables: Square Tactics with four
     players), on a server of their own; yields its address and each game's referee token."""
-    from companion import create_app
-    from tests.bench_server import _game_tables
+    from bench.bench_server import _game_tables
+    from companion.app import create_app
 
     database = str(tmp_path_factory.mktemp("mid-game") / "castellan.sqlite3")
     tokens = {name: game["token"] for name, game in _game_tables(database).items()}

@@ -7,7 +7,9 @@ import socket
 import pytest
 
 import printables
-from companion import cli, create_app, netinfo
+from companion import cli
+from companion.app import create_app
+from companion.http import netinfo
 from tests.conftest import Browser
 
 LAN = "192.168.1.20"

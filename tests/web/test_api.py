@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from companion import api, create_app
+from companion.api import blueprint
+from companion.app import create_app
 
 JUNK_BODIES = [
     b"",
@@ -113,11 +114,11 @@ def test_the_endpoint_wrapper_applies_the_conventions(tmp_path):
 
     from companion.rules.errors import RuleError
 
-    blueprint_before = api.bp
-    api.bp = type(blueprint_before)("api_probe", __name__, url_prefix="/probe")
+    blueprint_before = blueprint.bp
+    blueprint.bp = type(blueprint_before)("api_probe", __name__, url_prefix="/probe")
     try:
 
-        @api.endpoint(
+        @blueprint.endpoint(
             "/double", summary="Double a number.", request_schema={}, response_schema={}, tag="probe"
         )
         def double(body):
@@ -130,7 +131,7 @@ def test_the_endpoint_wrapper_applies_the_conventions(tmp_path):
             return {"double": body["n"] * 2}
 
         probe = Flask(__name__)
-        probe.register_blueprint(api.bp)
+        probe.register_blueprint(blueprint.bp)
         client = probe.test_client()
         assert client.post("/probe/double", json={"n": 21}).get_json() == {"double": 42}
         refused = client.post("/probe/double", json={"n": True})
@@ -140,5 +141,5 @@ def test_the_endpoint_wrapper_applies_the_conventions(tmp_path):
         }
         assert client.post("/probe/double", data=b"{", content_type="application/json").status_code == 400
     finally:
-        api.bp = blueprint_before
-        api._OPERATIONS.pop("/double", None)
+        blueprint.bp = blueprint_before
+        blueprint._OPERATIONS.pop("/double", None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 
 def test_an_api_call_reads_and_writes_no_session_whatever_cookie_comes_with_it(app, browser, monkeypatch):
-    from companion import security
+    from companion.http import security
 
     token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
     page = browser.get(f"/t/{token}").get_data(as_text=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from companion import create_app
+from companion.app import create_app
 from tests.conftest import text
 
 GAMES = {
@@ -83,7 +83,7 @@ def test_a_post_without_the_csrf_token_is_refused_and_changes_nothing(app, brows
     assert response.status_code == 400
     assert "This form has expired" in text(response)
     with app.app_context():
-        from companion import get_db
+        from companion.http.context import get_db
 
         assert get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar() == 0
 
@@ -194,7 +194,7 @@ def test_a_forged_token_with_unusual_characters_is_refused_not_a_crash(app, brow
 
 def test_a_links_qr_code_is_drawn_once_and_reused():
     """Drawing a code was 90 % of a table page's time; the same address gives the same cached SVG."""
-    from companion import netinfo
+    from companion.http import netinfo
 
     netinfo._qr_drawing.cache_clear()
     first = netinfo.qr_svg("http://192.168.1.20:5000/t/abc", "Kod QR")
@@ -217,6 +217,6 @@ def test_a_refused_start_is_said_at_the_top_of_the_form_and_creates_nothing(app,
     start = page.index('id="new-table"')
     assert page.index("The dealer sits at North or South.", start) < page.index('name="players"', start)
     with app.app_context():
-        from companion import get_db
+        from companion.http.context import get_db
 
         assert get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar() == 0

@@ -1,12 +1,12 @@
-"""tests/bench_phases.py, the split of a move's time by phase: it times what it says, and leaves the app as it was."""
+"""bench/bench_phases.py, the split of a move's time by phase: it times what it says, and leaves the app as it was."""
 
 from __future__ import annotations
 
 import flask
 import pytest
 
-from companion.views import tables
-from tests import bench_phases
+from bench import bench_phases
+from companion.web.views import tables
 
 
 def test_a_moves_phases_add_up_to_its_time_and_the_game_table_is_part_of_the_drawing():

@@ -163,7 +163,8 @@ def test_a_two_player_game_ends_and_scores_from_the_tracked_piles(browser, app):
     for _ in range(40):
         page = text(browser.get(f"/t/{token}"))
         with app.app_context():
-            from companion import get_db, store
+            from companion import store
+            from companion.http.context import get_db
 
             table = store.get_table(get_db(), store.find_link(get_db(), token).table_id)
             card = castle.unseen_cards(table.state)[0]

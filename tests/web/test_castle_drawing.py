@@ -9,7 +9,7 @@ import itertools
 import pytest
 from flask import render_template_string
 
-from companion.views.castle import Cell, Grid, Row, Seat
+from companion.web.views.castle import Cell, Grid, Row, Seat
 
 # The pile and players' table macros as castle/_grid.html and castle/_table.html had them.
 _OLD_PILE = """{% from "_cards.html" import card %}{% from "castle/_grid.html" import pile_value, pile_height %}

@@ -159,7 +159,8 @@ def test_the_help_page_in_each_language(browser, lang, words):
             "Zdobyte: K ×2."]),
 ])
 def test_a_finished_game_in_the_history_says_each_side_in_each_language(app, browser, lang, words):
-    from companion import db, store
+    from companion import store
+    from companion.store import db
 
     sides = [{"players": [0, 1], "colour": "red", "score": 1, "captured": {"A": 1, "K": 0}},
              {"players": [2, 3], "colour": "black", "score": 8, "captured": {"K": 2, "2-10": 0}}]
@@ -205,7 +206,8 @@ def test_an_unnamed_seat_and_its_side_are_said_in_the_readers_language(browser, 
 @pytest.mark.parametrize("lang, team, side", [("fr", "Nord-Sud", "Ola & Sud : 1 point"),
                                               ("pl", "Północ–Południe", "Ola & Południe: 1 punkt")])
 def test_the_history_says_a_castle_team_and_an_unnamed_seat_in_the_readers_language(app, browser, lang, team, side):
-    from companion import db, store
+    from companion import store
+    from companion.store import db
 
     sides = [{"players": [0, 1], "colour": None, "score": 1, "captured": {}},
              {"players": [2, 3], "colour": None, "score": 8, "captured": {}}]

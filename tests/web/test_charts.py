@@ -7,7 +7,7 @@ import re
 import xml.etree.ElementTree as ET
 from datetime import date, timedelta
 
-from companion import charts
+from companion.web import charts
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from companion import create_app, db, store
+from companion import store
+from companion.app import create_app
 from companion.rules import scorepad
+from companion.store import db
 
 # Made by Castellan's last hand-rolled migrations (PRAGMA user_version = 4): one score pad of
 # 31 entries (the last undone, then one more sent with the Idempotency-Key "k1").
@@ -36,7 +38,7 @@ def test_a_sqlite_database_from_before_alembic_is_upgraded_in_place_and_keeps_it
     shutil.copy(OLD_DATABASE, path)
     app = create_app({"DATABASE": str(path), "SECRET_KEY": "t", "TESTING": True})
     with app.app_context():
-        from companion import get_db
+        from companion.http.context import get_db
 
         conn = get_db()
         assert db.schema_version(conn) == db.head()

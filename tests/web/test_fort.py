@@ -488,7 +488,8 @@ def _form(action: dict) -> dict:
 
 @pytest.mark.parametrize(("seed", "players"), [(2, 3), (3, 2), (4, 4), (7, 2)])
 def test_random_games_are_played_to_the_end_through_the_forms(app, browser, seed, players):
-    from companion import get_db, store
+    from companion import store
+    from companion.http.context import get_db
 
     token = browser.create_table("fort", {"players": str(players)})
     rng = random.Random(seed)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from flask import render_template_string
 from markupsafe import Markup
 
-from companion.views import forteresse as views
+from companion.web.views import forteresse as views
 
 _BOARD = '{% from "forteresse/_board.html" import board %}{{ board(rows, "The board", pick=pick) }}'
 

@@ -118,7 +118,8 @@ def test_the_drawing_form_in_french_keeps_its_marks(browser):
 
 @pytest.mark.parametrize("lang, name", [("fr", "Joueur 2"), ("pl", "Gracz 2")])
 def test_the_history_says_an_unnamed_players_rounds_in_the_readers_language(app, browser, lang, name):
-    from companion import db, store
+    from companion import store
+    from companion.store import db
 
     seat = {"killed": 2, "cannons": 1, "rifles": 3, "points": 40}
     play = {"id": "imported-fort-0001", "game": "forteresse", "started": "2026-10-01T10:00:00Z",

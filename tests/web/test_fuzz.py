@@ -17,7 +17,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from companion import create_app
+from companion.app import create_app
 from tests.conftest import Browser
 
 DEEP = 5000

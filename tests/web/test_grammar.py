@@ -11,7 +11,8 @@ import pytest
 from flask import render_template_string
 from markupsafe import Markup
 
-from companion import grammar, i18n
+from companion import i18n
+from companion.i18n import grammar
 from companion.rules import cards
 from companion.rules.errors import Message
 

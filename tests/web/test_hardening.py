@@ -8,7 +8,8 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from companion import create_app, get_db
+from companion.app import create_app
+from companion.http.context import get_db
 from tests.conftest import Browser, text
 
 
@@ -116,7 +117,7 @@ def test_a_program_refused_by_the_limit_is_told_when_to_ask_again(tmp_path):
 
 
 def test_a_sheet_refused_while_others_are_built_says_when_to_ask_again(app, browser):
-    from companion.pdf_cache import SheetCache
+    from companion.web.pdf_cache import SheetCache
 
     app.extensions["castellan.sheets"] = SheetCache(queue=0)  # no room to wait: every build is refused
     refused = browser.get("/print/score-pad.pdf")
@@ -268,7 +269,7 @@ def test_each_sheet_is_built_once_and_served_from_the_cache(app, browser):
 def test_only_one_sheet_is_built_at_a_time_and_a_waiting_one_gives_its_thread_back():
     import threading
 
-    from companion.pdf_cache import Busy, SheetCache
+    from companion.web.pdf_cache import Busy, SheetCache
 
     cache, started, release = SheetCache(wait=0.2), threading.Event(), threading.Event()
 
@@ -298,7 +299,7 @@ def test_beyond_a_short_queue_a_sheet_request_is_told_at_once_to_try_again():
     import threading
     import time
 
-    from companion.pdf_cache import Busy, SheetCache
+    from companion.web.pdf_cache import Busy, SheetCache
 
     cache, release = SheetCache(wait=5, queue=1), threading.Event()
     building = threading.Thread(target=cache.get, args=("a", lambda: release.wait(5) and b"%PDF-a"))

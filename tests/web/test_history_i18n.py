@@ -119,8 +119,8 @@ def test_the_import_page_answers_in_each_language_and_the_files_stay_english(app
     bgstats = browser.client.get("/api/v1/plays/bgstats.json?tz=UTC", headers={"Accept-Language": lang}).get_json()
     assert sorted(game["name"] for game in bgstats["games"]) == ["Castle", "Zamek"]
     with app.app_context():
-        from companion import get_db
-        from companion.db import play_players, plays
+        from companion.http.context import get_db
+        from companion.store.db import play_players, plays
 
         conn = get_db()
         with conn.begin():

@@ -11,8 +11,9 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from companion import db, store
+from companion import store
 from companion.rules import forteresse
+from companion.store import db
 from tests.conftest import Browser, text
 from tests.web.test_charts import read_back
 

@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from companion import catalogs, i18n
+from companion import i18n
+from companion.http.security import TABLES_MESSAGE
+from companion.i18n import catalogs, language
 from companion.rules import cards, scorepad
 from companion.rules.errors import N_, NP_, Either, Message, RuleError, dump, load
-from companion.security import TABLES_MESSAGE
 from tests.conftest import text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -212,7 +213,7 @@ def test_a_clean_build_compiles_the_catalogs_into_the_package(tmp_path):
     subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path / "lib")],
                    cwd=source, check=True, capture_output=True)
     for lang in ("fr", "pl"):
-        built = tmp_path / "lib" / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.mo"
+        built = tmp_path / "lib" / "companion" / "i18n" / "translations" / lang / "LC_MESSAGES" / "messages.mo"
         assert built.stat().st_size > 1000
 
 
@@ -257,7 +258,7 @@ def test_a_requests_words_are_flask_babels_locale_and_catalog(app, path, cookie,
         headers["Cookie"] = f"{i18n.COOKIE}={cookie}"
     for _ in range(2):  # the catalog found, then the one kept
         with app.test_request_context(path, headers=headers):
-            lang, catalog = i18n._words()
+            lang, catalog = language._words()
             assert lang == str(get_locale())
             assert catalog is get_translations()
             assert i18n.current_language() == lang

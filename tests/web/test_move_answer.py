@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from companion import web
+from companion.http import requests
 
 _FORMS = re.compile(r"<form .*?</form>", re.S)
 _KEYS = re.compile(r'name="idempotency_key" value="([^"]*)"')
@@ -68,7 +68,7 @@ def test_naming_a_header_in_vary_writes_what_werkzeugs_set_would(vary):
     ours, theirs = Response(), Response()
     if vary:
         ours.headers["Vary"] = theirs.headers["Vary"] = vary
-    web.add_vary(ours, "Accept-Language", "Cookie")
+    requests.add_vary(ours, "Accept-Language", "Cookie")
     theirs.vary.update(("Accept-Language", "Cookie"))
     assert ours.headers["Vary"] == theirs.headers["Vary"]
 
@@ -78,7 +78,7 @@ def test_naming_a_header_in_vary_writes_what_werkzeugs_set_would(vary):
     ("vary", "named"), [(None, "Cookie"), ("HX-Request", "HX-Request, Cookie"), ("HX-Request, Cookie", "HX-Request, Cookie")]
 )
 def test_a_session_that_was_read_names_cookie_in_vary_as_flasks_own_would(app, vary, named):
-    """Castellan's session cookie names Cookie in Vary itself (``web.add_vary``): what Flask's own
+    """Castellan's session cookie names Cookie in Vary itself (``requests.add_vary``): what Flask's own
     interface writes, and nothing when the session was not read."""
     from flask import Response, request
     from flask.sessions import SecureCookieSessionInterface

@@ -9,8 +9,11 @@ import re
 
 import pytest
 
-from companion import create_app, db, pagecache, store
-from companion.views import tables as tables_view
+from companion import store
+from companion.app import create_app
+from companion.store import db
+from companion.web import pagecache
+from companion.web.views import tables as tables_view
 from tests.conftest import Browser
 from tests.web.test_templating import _mid_game_tables
 
@@ -206,7 +209,7 @@ def test_phones_never_see_each_others_page(app, browser):
 
 def _table_links(app, token: str) -> list[store.Link]:
     with app.app_context():
-        from companion import get_db
+        from companion.http.context import get_db
 
         return store.table_links(get_db(), store.find_link(get_db(), token).table_id)
 

@@ -108,7 +108,8 @@ def test_the_start_forms_private_box_keeps_a_pad_out_and_its_names_are_offered(a
     [play] = _plays(browser.client)
     assert [player["name"] for player in play["players"]] == ["Ewa", "Kuba"]
     with app.app_context():
-        from companion import get_db, store
+        from companion import store
+        from companion.http.context import get_db
 
         assert store.player_names(get_db()) == ["Ewa", "Kuba", "Zosia"]  # one public play each, then by name
 

@@ -13,9 +13,13 @@ import uuid
 
 import pytest
 
-from companion import create_app, db, get_db, plays_export, store
+from companion import store
+from companion.app import create_app
 from companion.cli import main as castellan
+from companion.http.context import get_db
 from companion.rules import castle, fort, forteresse, scorepad, tactics, zamek
+from companion.service import plays_export
+from companion.store import db
 from tests.conftest import Browser, fresh_database, text
 from tests.rules.test_all_games import OPTIONS
 

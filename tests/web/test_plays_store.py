@@ -10,9 +10,10 @@ import random
 import pytest
 import sqlalchemy as sa
 
-from companion import db, store
+from companion import store
 from companion.rules import castle, scorepad
 from companion.rules.errors import RuleError
+from companion.store import db
 
 pytestmark = pytest.mark.both_backends
 
@@ -217,7 +218,7 @@ def test_an_import_adds_each_play_once_and_refuses_a_broken_file_whole(conn):
 
 
 def test_the_tables_that_ended_before_plays_were_kept_become_plays_on_upgrade(conn):
-    from companion.db import play_players, players, plays
+    from companion.store.db import play_players, players, plays
 
     pad = _pad(conn, names=("Ola", "Kuba"), rounds=((5, 3),))
     _pad(conn, names=("Zosia", "Ewa"), private=True)

@@ -79,7 +79,8 @@ def test_every_game_replays_every_step_for_every_link_without_a_control(app, bro
     a page of that game's table with no form that could post a move."""
     import random
 
-    from companion import get_db, registry, store
+    from companion import store
+    from companion.http.context import get_db, registry
     from tests.rules.test_all_games import OPTIONS
 
     rng = random.Random(12)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from companion import POLL_SECONDS, db
-from companion.db import remembered
+from companion.app import POLL_SECONDS
+from companion.store import db
+from companion.store.db import remembered
 
 
 def _seen(app, token: str) -> str:
@@ -47,7 +48,7 @@ def test_a_score_pads_round_links_built_once_still_open_that_round_for_correctio
 
 
 def test_limits_hold_without_the_limiters_check_before_every_request(tmp_path):
-    from companion import create_app
+    from companion.app import create_app
 
     app = create_app({"DATABASE": str(tmp_path / "c.sqlite3"), "SECRET_KEY": "t", "TESTING": True,
                       "TABLES_PER_MINUTE": 2})
@@ -63,12 +64,13 @@ def test_the_quick_schema_check_accepts_only_what_jsonschema_accepts():
 
     from jsonschema import Draft202012Validator
 
-    from companion import games, schemas
+    from companion.service import games, schemas
+    from companion.web import views
 
     candidates = [None, True, False, 0, 1, -1, 3, 1.0, 2.5, "", "a", "round", "x" * 300, [], [1, 2], [True],
                   [1.0], ["a"], [1] * 20, {}, {"a": 1}]
     variants = []
-    for game in games.discover().games.values():
+    for game in games.discover(views).games.values():
         for schema in (game.action_schema, game.options_schema):
             if schema:
                 variants += schema.get("oneOf", [schema])

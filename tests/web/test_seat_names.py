@@ -8,7 +8,9 @@ import re
 
 import pytest
 
-from companion import db, registry, store
+from companion import store
+from companion.http.context import registry
+from companion.store import db
 from tests.conftest import text
 
 PLAYER_2 = {"en": "Player 2", "fr": "Joueur 2", "pl": "Gracz 2"}

@@ -8,7 +8,8 @@ import gc
 import pytest
 from gunicorn.workers.gthread import ThreadWorker
 
-from companion import create_app, server
+from companion import server
+from companion.app import create_app
 
 
 @pytest.fixture(autouse=True)
@@ -70,8 +71,9 @@ def test_a_move_answer_leaves_no_rendering_for_the_collector(tmp_path):
 
     from jinja2.runtime import Context, Macro
 
-    from companion import db, store
-    from tests.bench_server import _csrf, _game_tables
+    from bench.bench_server import _csrf, _game_tables
+    from companion import store
+    from companion.store import db
 
     database = str(tmp_path / "cycles.sqlite3")
     games = _game_tables(database)

@@ -12,8 +12,10 @@ import random
 
 import pytest
 
-from companion import create_app, db, store
-from tests.bench import BENCH_OPTIONS, random_moves
+from bench.bench import BENCH_OPTIONS, random_moves
+from companion import store
+from companion.app import create_app
+from companion.store import db
 from tests.conftest import Browser
 
 GAMES = {"scorepad": {"players": ["Ola", "Kuba", "Ada"]}, **BENCH_OPTIONS}
@@ -91,7 +93,7 @@ def test_a_table_read_back_shows_what_the_move_answer_showed(tmp_path, name):
     import json
     import re
 
-    from companion.views import tables
+    from companion.web.views import tables
 
     database = str(tmp_path / "castellan.sqlite3")
     app = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SWEEP_DAYS": 0})

@@ -8,8 +8,9 @@ import random
 
 import pytest
 
-from companion import db, jsontext, store
+from companion import store
 from companion.rules import forteresse, tactics
+from companion.store import db, jsontext
 from tests.rules.test_all_games import OPTIONS, TABLE_MODULES
 
 

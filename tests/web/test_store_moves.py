@@ -8,8 +8,9 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from companion import db, jsontext, store
+from companion import store
 from companion.rules import scorepad
+from companion.store import db, jsontext
 
 
 @pytest.fixture
@@ -194,6 +195,7 @@ def test_small_numbers_are_written_as_babel_writes_them():
     from babel.numbers import format_decimal
 
     from companion import i18n
+    from companion.i18n import language
 
     for lang in i18n.LANGUAGES:
-        assert all(i18n._decimal(number, lang) == format_decimal(number, locale=lang) for number in range(-5, 1200))
+        assert all(language._decimal(number, lang) == format_decimal(number, locale=lang) for number in range(-5, 1200))

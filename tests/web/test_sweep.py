@@ -7,8 +7,10 @@ import os
 import sqlalchemy as sa
 from flask import Flask
 
-from companion import cli, create_app, db, default_database
-from companion.db import links, remembered, tables
+from companion import cli
+from companion.app import create_app, default_database
+from companion.store import db
+from companion.store.db import links, remembered, tables
 from tests.conftest import Browser
 
 LONG_AGO = "2020-01-01T00:00:00.000+00:00"

@@ -11,8 +11,9 @@ import threading
 import pytest
 import sqlalchemy as sa
 
-from companion import db, store
+from companion import store
 from companion.rules import scorepad
+from companion.store import db
 from tests.conftest import text
 
 pytestmark = pytest.mark.both_backends
@@ -49,7 +50,7 @@ def test_bad_options_create_nothing_and_say_why(app, browser):
     response = browser.post("/tables/new/scorepad", {"players": "Ola\nOla"}, follow_redirects=True)
     assert "Two players have the same name" in text(response)
     with app.app_context():
-        from companion import get_db
+        from companion.http.context import get_db
 
         assert get_db().execute(sa.text("SELECT COUNT(*) FROM tables")).scalar() == 0
 
@@ -188,7 +189,7 @@ def test_concurrent_actions_on_one_version_record_exactly_one(app, browser):
 
     def send():
         with app.app_context():
-            from companion import get_db
+            from companion.http.context import get_db
 
             link = store.find_link(get_db(), token)
             try:
@@ -254,7 +255,7 @@ def test_order_free_actions_skip_the_stale_check_and_others_do_not(database, mon
 
 def test_a_poll_reads_the_version_in_one_lookup_by_token(app):
     """The 304 path's one query: the version of the table a token opens, None for no such token."""
-    from companion import get_db
+    from companion.http.context import get_db
 
     with app.app_context():
         table, links = store.create_table(get_db(), scorepad, "scorepad", {"players": ["Ola", "Kuba"]})

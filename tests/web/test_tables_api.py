@@ -9,7 +9,8 @@ import threading
 import pytest
 import sqlalchemy as sa
 
-from companion import get_db, store
+from companion import store
+from companion.http.context import get_db
 
 pytestmark = pytest.mark.both_backends
 
@@ -222,7 +223,7 @@ def test_every_action_the_rules_take_fits_its_games_published_schema(app):
     import copy
     import random
 
-    from companion import schemas
+    from companion.service import schemas
     from tests.rules.test_all_games import OPTIONS
 
     document = app.test_client().get("/api/v1/openapi.json").get_json()

@@ -150,7 +150,7 @@ def test_the_sheets_in_polish_read_back(browser):
 
 def test_every_shipped_factions_description_is_marked_for_translation():
     from companion.rules import tactics
-    from companion.views.tactics import FACTION_DESCRIPTIONS
+    from companion.web.views.tactics import FACTION_DESCRIPTIONS
 
     assert sorted(FACTION_DESCRIPTIONS) == sorted(faction["description"] for faction in tactics.load_factions().values())
 

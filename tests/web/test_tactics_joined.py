@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from flask import current_app, render_template_string
 
-from companion.views import tactics as views
-from companion.views.tactics import BoardRow, Card, Cards, Cell, HandEntry, PlayerRow
+from companion.web.views import tactics as views
+from companion.web.views.tactics import BoardRow, Card, Cards, Cell, HandEntry, PlayerRow
 
 _IMPORT = ('{% from "tactics/_macros.html" import board, tcell, card_buttons, card_button, tick_card, held_cards, card_face, '
            'entry_summary, entry_hint, entry_save, player_row %}')

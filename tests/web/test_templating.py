@@ -15,8 +15,11 @@ import jinja2
 import pytest
 from flask.templating import Environment as FlaskEnvironment
 
-from companion import create_app, db, store, templating
-from tests.bench import BENCH_OPTIONS, random_moves
+from bench.bench import BENCH_OPTIONS, random_moves
+from companion import store
+from companion.app import create_app
+from companion.store import db
+from companion.web import templating
 
 # What differs between two renderings of one page by design: the session's CSRF token, a
 # form's fresh idempotency key.

@@ -9,7 +9,7 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from companion import get_db
+from companion.http.context import get_db
 from companion.rules import zamek
 from tests.conftest import everything_seen, table_state, text, with_state_changed
 

@@ -1,0 +1,392 @@
+"""Tables over the JSON API (../shared/api.md, "Tables"): create, read, act, undo, finish, log.
+
+A link's token is the key: every answer holds what the pages show that link (the rules
+module's ``view`` for it, the history's plain words) and it may do what it may there. A
+change sent with an ``Idempotency-Key`` header is applied once and a repeat gets the first
+answer (``store.Once``); the answer leaves only after the commit. Options are the game's start
+form as JSON, read by the same ``table_options`` as the form; an action is what the rules
+module takes, held to the game's schema by the same ``Game.checked_action`` as the form's.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask import jsonify, make_response, request, url_for
+
+from companion import api, store
+from companion.api import Refused, bp, json_body
+from companion.http import security
+from companion.http.context import get_db, registry
+from companion.http.requests import public_base_url
+from companion.i18n import say
+from companion.rules.errors import N_, RuleError
+from companion.service import schemas
+from companion.service.games import Game
+
+MAX_KEY = 200  # an Idempotency-Key is a UUID or so; anything longer is a mistake
+
+
+@bp.post("/tables")
+@security.limited("tables")
+def create():
+    """Create a table: ``{"game", "options", "private"?}`` → 201 with its links and the referee's table."""
+    body = _object(json_body(), "body")
+    game = registry().games.get(body.get("game"))
+    if not isinstance(body.get("game"), str) or game is None or not game.has_tables:
+        playable = ", ".join(slug for slug, known in registry().games.items() if known.has_tables)
+        raise Refused(422, "unknown_game", N_("The game must be one of: %(games)s."), "game", games=playable)
+    fields = body.get("options", {})
+    if game.options_schema is not None:
+        schemas.check(game.options_schema, fields, "options")
+    private = body.get("private", False)
+    if not isinstance(private, bool):
+        raise Refused(422, "bad_private", N_("“private” is true (the table stays out of the history) or false."), "private")
+    options = game.table_options(_form_fields(fields))
+    title = game.stored_title(options)
+    table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
+    security.count("tables")
+    referee, viewer, seats = links[0], links[1], links[2:]
+    answer = {
+        "game": game.slug,
+        "links": {
+            "referee": _address(referee),
+            "viewer": _address(viewer),
+            "seats": [{"seat": link.seat, "name": link.label, **_address(link)} for link in seats],
+        },
+        "table": table_answer(referee, table, game),
+    }
+    return jsonify(answer), 201
+
+
+@bp.get("/tables/<token>")
+def read(token: str):
+    """The table as this link may see it, with an ETag; 304 while nothing changed.
+
+    The 304 reads only the table's version, so a program polling an idle table costs one lookup.
+    """
+    link = _link(token)
+    etag = f"table-{store.table_version(get_db(), link.table_id)}"
+    if request.if_none_match.contains(etag):
+        response = make_response("", 304)
+    else:
+        link, table, game = _open(token)
+        etag = f"table-{table.version}"
+        response = jsonify(table_answer(link, table, game))
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
+
+
+@bp.post("/tables/<token>/actions")
+def act(token: str):
+    """Apply an action: ``{"action", "version"}`` → the table after it (409 stale, 422 refused, 403).
+
+    The table is read once, locked, by the change itself: here only the link and its game."""
+    found = store.link_and_game(get_db(), token)
+    if found is None:
+        raise Refused(404, "unknown_table", N_("There is no table behind this link: it may be mistyped."))
+    link, game = found[0], _game(found[1])
+    body = _object(json_body(), "body")
+    if link.role == "viewer":
+        raise Refused(403, "viewer_link", N_("This is a viewer's link: it can watch the table but not play on it."))
+    action = game.checked_action(body.get("action"))
+    if link.role == "seat" and not isinstance(action, dict):
+        raise RuleError("bad_action", N_("An action is a JSON object naming its type."), "action")
+    if link.role == "seat":
+        action = {**action, "member": action.get("member") or "api", "member_name": action.get("member_name", "")}
+    version = None if store.order_free(game.rules, action) else _version(body)
+    return _change(link, game, lambda once: store.act(get_db(), game.rules, link.table_id, link.viewer, action, version, once))
+
+
+@bp.post("/tables/<token>/undo")
+def undo(token: str):
+    """The referee takes back the last entry still in force: ``{"version"}`` → the table after it."""
+    link, table, game = _open(token)
+    body = _object(json_body(), "body")
+    if link.role != "referee":
+        raise Refused(403, "referee_only", N_("Only the referee can undo."))
+    version = _version(body)
+    return _change(link, game, lambda once: store.undo(get_db(), game.rules, table.id, version, once))
+
+
+@bp.post("/tables/<token>/finish")
+def finish(token: str):
+    """The referee finishes the table (the score pad's only end): ``{"version"}`` → the finished table."""
+    link, table, game = _open(token)
+    body = _object(json_body(), "body")
+    if link.role != "referee":
+        raise Refused(403, "referee_only", N_("Only the referee can finish the table."))
+    version = _version(body)
+    if game.rules.result(table.state, False) is not None:
+        raise RuleError("table_finished", N_("This game is already over by its rules: there is nothing to finish."))
+    return _change(link, game, lambda once: store.finish(get_db(), game.rules, table.id, version, once))
+
+
+@bp.get("/tables/<token>/log")
+def log(token: str):
+    """Every entry of the table's log, oldest first, in the history page's words (never a secret)."""
+    _, table, _game = _open(token)
+    entries = reversed(store.history(get_db(), table.id))
+    return jsonify({
+        "actions": [
+            {"n": entry["seq"], "at": _utc(entry["at"]), "by": entry["actor"], "text": say(entry["description"]),
+             "undone": entry["undone"]}
+            for entry in entries
+        ]
+    })
+
+
+@bp.errorhandler(Refused)
+def _refused(refused: Refused):
+    return refused.answer()
+
+
+@bp.errorhandler(RuleError)
+def _rule_error(refused: RuleError):
+    return jsonify({"error": refused.as_dict(say)}), 422
+
+
+def table_answer(link: store.Link, table: store.Table, game: Game) -> dict:
+    """The answer of ``GET /tables/<token>``: the table as ``link`` may see it."""
+    result = game.rules.result(table.state, table.finished)
+    return {
+        "game": game.slug,
+        "version": table.version,
+        "role": link.role,
+        "seat": link.seat,
+        "finished": table.finished or result is not None,
+        "private": table.private,
+        "result": result,
+        "view": game.rules.view(table.state, link.viewer),
+    }
+
+
+def _change(link: store.Link, game: Game, change):
+    """Run one change of the table, applied once per ``Idempotency-Key``; answer with the table after it.
+
+    The answer kept with the key is the answer sent: the view is made once."""
+    made: dict[int, dict] = {}
+
+    def answer(table: store.Table) -> dict:
+        if table.version not in made:
+            made[table.version] = table_answer(link, table, game)
+        return made[table.version]
+
+    once = _once(link, answer)
+    try:
+        table = change(once)
+    except store.StaleTable as stale:
+        raise Refused(409, "stale_table", str(stale), extra={"table": table_answer(link, stale.table, game)}) from None
+    except store.Repeated as repeat:
+        # A key first used by this link's page form kept no answer: the table as it is now.
+        first = repeat.answer or table_answer(link, store.get_table(get_db(), link.table_id), game)
+        response = jsonify(first)
+        response.headers["Idempotent-Replayed"] = "true"
+        return response
+    return jsonify(answer(table))
+
+
+def _once(link: store.Link, answer) -> store.Once | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_KEY or not key.isprintable():
+        raise Refused(
+            422, "bad_idempotency_key", N_("An Idempotency-Key is 1 to %(most)s printable characters."), most=MAX_KEY
+        )
+    return store.Once(key, link.token, answer)
+
+
+def _open(token: str) -> tuple[store.Link, store.Table, Game]:
+    link = _link(token)
+    table = store.get_table(get_db(), link.table_id)
+    return link, table, _game(table.game)
+
+
+def _game(slug: str) -> Game:
+    game = registry().games.get(slug)
+    if game is None or game.rules is None:
+        raise Refused(404, "unknown_table", N_("There is no table behind this link."))
+    return game
+
+
+def _link(token: str) -> store.Link:
+    link = store.find_link(get_db(), token)
+    if link is None:
+        raise Refused(404, "unknown_table", N_("There is no table behind this link: it may be mistyped."))
+    return link
+
+
+def _object(value: object, field: str) -> dict:
+    if not isinstance(value, dict):
+        raise Refused(422, "bad_body", N_("Send a JSON object, as the API document shows."), field)
+    return value
+
+
+def _version(body: dict) -> int:
+    version = body.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise Refused(422, "bad_version", N_("Send the version of the table the action was chosen on."), "version")
+    return version
+
+
+def _form_fields(options: object) -> dict:
+    """The options as the start form's fields: text, or lists of text for a field given several times.
+
+    A number becomes its digits and ``true`` a ticked box (``"yes"``); ``false`` and ``null``
+    are a field left out, as a form leaves out an unticked box.
+    """
+    fields = {}
+    for key, value in _object(options, "options").items():
+        if isinstance(value, list):
+            fields[key] = [_form_value(item, f"options.{key}") for item in value]
+        elif value is not None and value is not False:
+            fields[key] = _form_value(value, f"options.{key}")
+    return fields
+
+
+def _form_value(value: object, field: str) -> str:
+    if value is True:
+        return "yes"
+    if isinstance(value, str | int):
+        return str(value)
+    raise Refused(
+        422, "bad_options", N_("An option is text, a whole number, true or false, or a list of them."), field
+    )
+
+
+def _address(link: store.Link) -> dict:
+    return {"token": link.token, "url": public_base_url() + url_for("tables.show", token=link.token)}
+
+
+def _utc(stamp: str) -> str:
+    """``2026-11-23T20:14:05.123+00:00`` → ``2026-11-23T20:14:05Z``."""
+    return datetime.fromisoformat(stamp).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def describe(games: list[Game]) -> None:
+    """Put the table endpoints in the OpenAPI document, with each game's options and actions schemas."""
+    playable = [game for game in games if game.has_tables]
+    creations, moves = [], []
+    for game in playable:
+        name = "".join(part.title() for part in game.slug.split("_"))
+        options = api.schema(f"{name}Options", game.options_schema or {"type": "object"})
+        creations.append({
+            "type": "object", "title": game.name, "required": ["game"],
+            "properties": {"game": {"const": game.slug}, "options": options, "private": _PRIVATE},
+        })
+        moves.append({**api.schema(f"{name}Action", game.action_schema or {"type": "object"}), "title": game.name})
+    table = api.schema("Table", _TABLE_SCHEMA)
+    token = {"name": "token", "in": "path", "required": True, "schema": {"type": "string"},
+             "description": "The link's token: the referee's, the viewer's or a seat's."}
+    key = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": MAX_KEY},
+           "description": "Any unique text per action: sent again with the same key, the action is applied once "
+                          "and the answer is the first one. Keys are kept for two days, per table."}
+    version = {"version": {"type": "integer", "description": "The table's version the change was chosen on."}}
+    malformed = {"400": api.error_response("Malformed JSON."),
+                 "415": api.error_response("The body is not declared as application/json.")}
+    changed = {
+        "200": {"description": "The table after the change, as this link sees it.", "content": _json(table)},
+        **malformed,
+        "403": api.error_response("This link may not do that (a viewer's link acts, a seat's link undoes)."),
+        "404": api.error_response("No table has this token."),
+        "409": {"description": "The table changed since `version`: nothing was recorded; `table` is how it is now.",
+                "content": _json({"allOf": [{"$ref": "#/components/schemas/Error"},
+                                            {"type": "object", "properties": {"table": table}}]})},
+        "422": api.error_response("The rules refuse it, or the table is finished; the message says why."),
+    }
+
+    def change(summary: str, body: dict) -> dict:
+        return {"post": {"summary": summary, "tags": ["tables"], "parameters": [token, key],
+                         "requestBody": {"required": True, "content": _json(body)}, "responses": changed}}
+
+    api.document("/tables", {"post": {
+        "summary": "Create a table of a game; options as the game's start form takes them.",
+        "tags": ["tables"],
+        "requestBody": {"required": True, "content": _json({"oneOf": creations})},
+        "responses": {"201": {"description": "The table's links and the table as its referee sees it.",
+                              "content": _json(_CREATED_SCHEMA)},
+                      **malformed,
+                      "422": api.error_response("Unknown game or options the game refuses.")},
+    }})
+    api.document("/tables/{token}", {"get": {
+        "summary": "The table as this link may see it.", "tags": ["tables"], "parameters": [token],
+        "responses": {"200": {"description": "The table, with an ETag.", "content": _json(table)},
+                      "304": {"description": "Nothing changed since the ETag sent in If-None-Match."},
+                      "404": api.error_response("No table has this token.")},
+    }})
+    api.document("/tables/{token}/actions", change(
+        "Apply one action (version may be left out for order-free actions such as a team's vote).",
+        {"type": "object", "required": ["action"], "properties": {"action": {"oneOf": moves}, **version}},
+    ))
+    api.document("/tables/{token}/undo", change(
+        "The referee takes back the last entry still in force (undoing a finish reopens the table).",
+        {"type": "object", "required": ["version"], "properties": version},
+    ))
+    api.document("/tables/{token}/finish", change(
+        "The referee finishes the table; a game that ends by its rules finishes by itself.",
+        {"type": "object", "required": ["version"], "properties": version},
+    ))
+    api.document("/tables/{token}/log", {"get": {
+        "summary": "The table's log in the history page's words, with nothing this link may not see.",
+        "tags": ["tables"], "parameters": [token],
+        "responses": {"200": {"description": "Every entry, oldest first.", "content": _json(_LOG_SCHEMA)},
+                      "404": api.error_response("No table has this token.")},
+    }})
+
+
+def _json(schema: dict) -> dict:
+    return {"application/json": {"schema": schema}}
+
+
+_PRIVATE = {"type": "boolean", "default": False,
+            "description": "Keep this table out of the history: it never becomes a play."}
+_RESULT_SCHEMA = {
+    "type": ["object", "null"],
+    "description": "The final score once the table is finished (null while it is on, or when it was abandoned).",
+    "properties": {"players": {"type": "array", "items": {
+        "type": "object", "required": ["name", "score", "winner", "team"],
+        "properties": {"name": {"type": "string"}, "score": {"type": "integer"}, "winner": {"type": "boolean"},
+                       "team": {"type": ["string", "null"]}},
+    }}},
+}
+_TABLE_SCHEMA = {
+    "type": "object",
+    "required": ["game", "version", "role", "seat", "finished", "result", "view"],
+    "properties": {
+        "game": {"type": "string"},
+        "version": {"type": "integer", "description": "Goes up with every change; send it back with the next one."},
+        "role": {"enum": ["referee", "viewer", "seat"]},
+        "seat": {"type": ["string", "null"]},
+        "finished": {"type": "boolean"},
+        "private": {"type": "boolean", "description": "Kept out of the history: it never becomes a play."},
+        "result": _RESULT_SCHEMA,
+        "view": {"type": "object", "description": "What this link may see: the game's view, as its page shows it."},
+    },
+}
+_ADDRESS = {"type": "object", "required": ["token", "url"],
+            "properties": {"token": {"type": "string"}, "url": {"type": "string"}}}
+_CREATED_SCHEMA = {
+    "type": "object",
+    "required": ["game", "links", "table"],
+    "properties": {
+        "game": {"type": "string"},
+        "links": {"type": "object", "properties": {
+            "referee": _ADDRESS, "viewer": _ADDRESS,
+            "seats": {"type": "array", "items": {"allOf": [_ADDRESS, {"type": "object", "properties": {
+                "seat": {"type": "string"}, "name": {"type": "string"}}}]}},
+        }},
+        "table": {"$ref": "#/components/schemas/Table"},
+    },
+}
+_LOG_SCHEMA = {
+    "type": "object",
+    "required": ["actions"],
+    "properties": {"actions": {"type": "array", "items": {
+        "type": "object", "required": ["n", "at", "by", "text", "undone"],
+        "properties": {"n": {"type": "integer"}, "at": {"type": "string", "format": "date-time"},
+                       "by": {"type": "string", "description": "referee, or the seat that acted"},
+                       "text": {"type": "string"}, "undone": {"type": "boolean"}},
+    }}},
+}

@@ -1,0 +1,248 @@
+"""The plays as files: Castellan's own export (to move a club's history to another server) and
+a file the BG Stats app imports. No Flask: the API, the pages and the ``castellan`` command
+all turn the store's plays (``store.list_plays``' dicts) into documents here.
+
+Castellan's document is ``{"format": "castellan-plays", "version": 1, "plays": [...]}``, the
+plays oldest first, each with its id, game, start and end (ISO 8601, UTC), players in the
+result's order (name, team, score, winner) and the game's own details: everything the history
+holds, so exporting, importing on a fresh server and exporting again gives the same document.
+
+The BG Stats document follows the backup file that BG Stats itself exports and imports (see
+docs/history.md, "Export to BG Stats", for the sources and what each field carries).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from datetime import datetime, tzinfo
+
+from sqlalchemy.engine import Connection
+
+from companion import store
+from companion.rules.errors import N_, NP_, RuleError
+
+FORMAT = "castellan-plays"
+VERSION = 1
+MAX_PLAYS = 20_000  # in one file: a club's years of evenings; importing them holds the write lock for seconds
+MAX_FILE_BYTES = 16 * 1024 * 1024  # an upload of Castellan's export: 10,000 plays take about 5 MB
+PAGE = store.MAX_PAGE  # plays per call of store.list_plays (its most)
+
+# BG Stats tells one object from another by its uuid: the same Castellan play, game, player or
+# location always gets the same one (from any server), so importing a newer file again adds
+# only what is new. The namespace is Castellan's own; only its constancy matters.
+NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://castellan.invalid/bgstats")
+BGSTATS_DATE = "%Y-%m-%d %H:%M:%S"  # BG Stats' "playDate": the local wall-clock time, no zone
+DEFAULT_LOCATION = "Castellan"
+
+
+def every_play(conn: Connection, game: str | None = None, player: str | int | None = None) -> list[dict]:
+    """Every play with these filters (as ``store.list_plays`` has them), oldest first."""
+    found: list[dict] = []
+    before = None
+    while True:
+        page = store.list_plays(conn, game=game, player=player, limit=PAGE, before=before)
+        found += page
+        if len(page) < PAGE:
+            break
+        before = page[-1]["id"]
+    return sorted(found, key=_chronological)
+
+
+# --- Castellan's own file -----------------------------------------------------------------
+
+
+def castellan_document(plays: Iterable[dict]) -> dict:
+    """Castellan's export of these plays: versioned, oldest first, nothing but what the history holds."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "plays": [
+            {
+                "id": play["id"],
+                "game": play["game"],
+                "started": play["started"],
+                "finished": play["finished"],
+                "players": [
+                    {"name": seat["name"], "team": seat.get("team"), "score": seat.get("score"),
+                     "winner": bool(seat.get("winner"))}
+                    for seat in play["players"]
+                ],
+                "details": play.get("details") or {},
+            }
+            for play in sorted(plays, key=_chronological)
+        ],
+    }
+
+
+def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
+    """The plays of a file made by ``castellan_document``, for ``store.import_plays`` (which checks
+    each play's own fields). ``RuleError`` saying what is wrong with the file, in a player's
+    terms, when it is not such a file or holds a game this server does not have."""
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise RuleError(
+            "not_castellan_plays",
+            N_("This file is not a Castellan export of plays: export one on the other server's Export and import plays page."),
+            "format",
+        )
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise RuleError("bad_version", N_("This file does not say which version of the export it is."), "version")
+    if version > VERSION:
+        raise RuleError(
+            "newer_version",
+            N_("This file was made by a newer Castellan (export version %(version)s): update this server to import it."),
+            "version", version=str(version),
+        )
+    plays = document.get("plays")
+    if not isinstance(plays, list):
+        raise RuleError("no_plays", N_("This file has no list of plays."), "plays")
+    if len(plays) > MAX_PLAYS:
+        raise RuleError(
+            "too_many_plays",
+            NP_("This file has %(count)s play; import at most %(most)s at a time.",
+                "This file has %(count)s plays; import at most %(most)s at a time."),
+            "plays", count=len(plays), most=MAX_PLAYS,
+        )
+    known = set(games)
+    for index, play in enumerate(plays):
+        game = play.get("game") if isinstance(play, dict) else None
+        if isinstance(game, str) and game not in known:
+            raise RuleError(
+                "unknown_game",
+                N_("Play number %(number)s of the file is a game of %(game)s, which this server does not have."),
+                f"plays.{index}.game", number=index + 1, game=game[:40],
+            )
+    return plays
+
+
+# --- BG Stats -----------------------------------------------------------------------------
+
+
+def bgstats_document(
+    plays: Iterable[dict],
+    game_names: dict[str, str],
+    location: str = DEFAULT_LOCATION,
+    zone: tzinfo | None = None,
+    me: str | None = None,
+) -> dict:
+    """These plays as a BG Stats backup file: its games, players, one location and the plays.
+
+    ``game_names`` maps each game's slug to its name, in the order the games should be listed;
+    ``location`` names the one location (where the plays happened: this server); ``zone`` is
+    the time zone of BG Stats' dates, which carry none (None: this computer's, with its summer time); ``me`` (a player's name, any spelling)
+    is marked as the owner of the app ("me") when that player is in the file.
+    """
+    plays = sorted(plays, key=_chronological)
+    order = {slug: position for position, slug in enumerate(game_names)}
+    keys = sorted({_game_key(play) for play in plays}, key=lambda key: (order.get(key[0], len(order)), key))
+    game_ids = {key: number for number, key in enumerate(keys, 1)}
+    player_ids: dict[str, int] = {}
+    player_rows: list[dict] = []
+    for play in plays:
+        for seat in play["players"]:
+            key = store.name_key(seat["name"])
+            if key not in player_ids:
+                player_ids[key] = len(player_ids) + 1
+                player_rows.append({
+                    "id": player_ids[key],
+                    "uuid": _uuid("player", key),
+                    "name": seat["name"],
+                    "isAnonymous": False,
+                })
+    location_row = {"id": 1, "uuid": _uuid("location", store.name_key(location)), "name": location}
+    document = {
+        "games": [_bgstats_game(key, game_ids[key], game_names.get(key[0], key[0]), plays) for key in keys],
+        "players": player_rows,
+        "locations": [location_row],
+        "plays": [_bgstats_play(play, game_ids, player_ids, zone) for play in plays],
+        "challenges": [],
+        "userInfo": {},
+    }
+    if me is not None and store.name_key(me) in player_ids:
+        document["userInfo"]["meRefId"] = player_ids[store.name_key(me)]
+    return document
+
+
+def _game_key(play: dict) -> tuple[str, bool]:
+    """The BG Stats game a play belongs to: its game, and whether its scores count down. BG Stats
+    knows one direction per game, so a "lowest total wins" score pad is a game of its own there."""
+    return play["game"], store.lowest_wins(play["details"])
+
+
+def _bgstats_game(key: tuple[str, bool], number: int, name: str, plays: list[dict]) -> dict:
+    slug, lowest = key
+    seats = [seat for play in plays if _game_key(play) == key for seat in play["players"]]
+    return {
+        "id": number,
+        "uuid": _uuid("game", f"{slug}:lowest" if lowest else slug),
+        "name": f"{name} (lowest total wins)" if lowest else name,
+        "bggId": 0,  # Castellan's games are its own: none has a BoardGameGeek entry
+        "bggName": "",
+        "bggYear": 0,
+        "highestWins": not lowest,  # the most points (or elements, or wins) win, but where the lowest total does
+        "noPoints": all(seat.get("score") is None for seat in seats),
+        "cooperative": False,
+        "usesTeams": any(seat.get("team") for seat in seats),
+    }
+
+
+def _bgstats_play(play: dict, game_ids: dict[tuple[str, bool], int], player_ids: dict[str, int], zone: tzinfo | None) -> dict:
+    started, finished = _moment(play["started"]), _moment(play["finished"])
+    teams = any(seat.get("team") for seat in play["players"])
+    scores = []
+    for seat in play["players"]:
+        entry = {
+            "playerRefId": player_ids[store.name_key(seat["name"])],
+            "winner": bool(seat.get("winner")),
+            "newPlayer": False,
+            "startPlayer": False,  # Castellan keeps who won, not who began
+            "seatOrder": 0,
+            "rank": 0,
+        }
+        if seat.get("score") is not None:
+            entry["score"] = str(seat["score"])
+        if seat.get("team"):
+            entry["team"] = seat["team"]
+        scores.append(entry)
+    return {
+        "uuid": _uuid("play", play["id"]),
+        "gameRefId": game_ids[_game_key(play)],
+        "locationRefId": 1,
+        "playDate": started.astimezone(zone).strftime(BGSTATS_DATE),
+        "entryDate": finished.astimezone(zone).strftime(BGSTATS_DATE),
+        "modificationDate": finished.astimezone(zone).strftime(BGSTATS_DATE),
+        "durationMin": max(0, round((finished - started).total_seconds() / 60)),
+        "ignored": False,
+        "manualWinner": True,  # the winners are the rules' (a tie-break, a shared win), not the highest score's
+        "rating": 0,
+        "rounds": 0,
+        "scoringSetting": 0,
+        "usesTeams": teams,
+        "bggId": 0,
+        "playImages": "[]",
+        "expansionPlays": [],
+        "board": "",
+        "playerScores": scores,
+    }
+
+
+def _uuid(kind: str, key: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, f"{kind}:{key}")).upper()
+
+
+def _moment(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def _chronological(play: dict) -> tuple[str, str]:
+    return (play["finished"], play["id"])
+
+
+def import_document(conn: Connection, document: object, games: dict) -> tuple[int, int]:
+    """Import a Castellan export into the database: (plays added, plays in the file).
+
+    ``RuleError`` in a player's terms when the file is not one; then nothing is added.
+    """
+    plays = plays_to_import(document, games)
+    return store.import_plays(conn, plays), len(plays)

@@ -1,0 +1,92 @@
+"""Rate limits counted in Castellan's own database, so every worker and every machine shares them.
+
+Flask-Limiter keeps its counts in a ``limits`` storage; the in-memory one is per process, so
+with N workers an address could make N times its limit. This storage (``castellan://`` followed
+by the quoted ``CASTELLAN_DATABASE``) keeps one fixed-window counter per key in the
+``rate_limits`` table: one short write per limited request (a table created, a sheet built),
+nothing for any other request.
+"""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import quote, unquote
+
+import sqlalchemy as sa
+from limits.storage import Storage
+
+from companion.store import db
+
+SCHEME = "castellan"
+
+_INCREMENT = sa.text(
+    "INSERT INTO rate_limits (key, hits, expires_at) VALUES (:key, :amount, :expires)"
+    " ON CONFLICT (key) DO UPDATE SET"
+    " hits = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.hits + :amount END,"
+    " expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :expires ELSE rate_limits.expires_at END"
+    " RETURNING hits"
+)
+
+
+def storage_uri(database: str) -> str:
+    """The Flask-Limiter storage URI that counts in ``database``."""
+    return f"{SCHEME}://{quote(str(database), safe='')}"
+
+
+class DatabaseStorage(Storage):
+    """A ``limits`` storage for fixed windows, in the ``rate_limits`` table."""
+
+    STORAGE_SCHEME = [SCHEME]
+
+    def __init__(self, uri: str, wrap_exceptions: bool = False, **_options):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions)
+        self.database = unquote(uri.split("://", 1)[1])
+
+    @property
+    def base_exceptions(self) -> type[Exception]:
+        return sa.exc.SQLAlchemyError
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        """Count ``amount`` more hits in the key's window (a new window if the last one ended)."""
+        now = time.time()
+        with db.connect(self.database) as conn:
+            conn.info["immediate"] = True  # SQLite: take the write lock at once, never upgrade to it
+            try:
+                with conn.begin():
+                    params = {"key": key, "amount": amount, "expires": now + expiry, "now": now}
+                    return conn.execute(_INCREMENT, params).scalar_one()
+            finally:
+                conn.info.pop("immediate", None)
+
+    def get(self, key: str) -> int:
+        """The hits in the key's current window (0 once it ended)."""
+        with db.connect(self.database) as conn:
+            row = conn.execute(
+                sa.select(db.rate_limits.c.hits).where(db.rate_limits.c.key == key, db.rate_limits.c.expires_at > time.time())
+            ).first()
+        return row.hits if row else 0
+
+    def get_expiry(self, key: str) -> float:
+        """When the key's window ends (now, if it has none)."""
+        with db.connect(self.database) as conn:
+            expires = conn.execute(sa.select(db.rate_limits.c.expires_at).where(db.rate_limits.c.key == key)).scalar()
+        return expires if expires is not None else time.time()
+
+    def check(self) -> bool:
+        """True when the database answers."""
+        try:
+            with db.connect(self.database) as conn:
+                conn.execute(sa.text("SELECT 1"))
+        except sa.exc.SQLAlchemyError:
+            return False
+        return True
+
+    def reset(self) -> int:
+        """Forget every count; how many keys there were."""
+        with db.connect(self.database) as conn, conn.begin():
+            return conn.execute(db.rate_limits.delete()).rowcount
+
+    def clear(self, key: str) -> None:
+        """Forget one key's count."""
+        with db.connect(self.database) as conn, conn.begin():
+            conn.execute(db.rate_limits.delete().where(db.rate_limits.c.key == key))

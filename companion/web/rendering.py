@@ -1,0 +1,47 @@
+"""A page or its fragment, and a help page's table of contents."""
+
+from __future__ import annotations
+
+import re
+
+from flask import make_response, render_template
+from markupsafe import Markup, escape
+
+from companion.http.requests import add_vary, is_htmx
+
+
+def render(page: str, fragment: str, status: int = 200, **context):
+    """Render the whole page, or only its fragment for htmx; the two vary by ``HX-Request``.
+
+    The page ``{% include %}``s the fragment, so they cannot drift apart.
+    """
+    template = fragment if is_htmx() else page
+    response = make_response(render_template(template, **context), status)
+    add_vary(response, "HX-Request")
+    return response
+
+
+_HEADING = re.compile(r'<h2(?: id="([\w-]+)")?>(.*?)</h2>', re.S)
+
+
+def heading_id(title: str) -> str:
+    """The in-page anchor of a help section: its title in lower case, words joined by hyphens."""
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"<[^>]+>", "", title).lower()).strip("-")
+
+
+def with_contents(html: str) -> Markup:
+    """A help page's body with a table of contents first: one in-page link per ``<h2>``.
+
+    A heading keeps its own ``id``; one without gets ``heading_id`` of its title, so every
+    section can be linked to (a table page links to the section for its phase).
+    """
+    sections = []
+
+    def anchor(match: re.Match) -> str:
+        key = match.group(1) or heading_id(match.group(2))
+        sections.append((key, Markup(match.group(2)).striptags()))
+        return f'<h2 id="{key}">{match.group(2)}</h2>'
+
+    body = _HEADING.sub(anchor, str(html))
+    links = "".join(f'<li><a href="#{key}">{escape(title)}</a></li>' for key, title in sections)
+    return Markup(f'<nav class="contents" aria-label="Contents"><ol>{links}</ol></nav>\n{body}')

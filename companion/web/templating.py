@@ -1,0 +1,206 @@
+"""Jinja, made cheaper where a table page spends its time, with the same output.
+
+A table page calls a few hundred macros and functions, reads a few thousand attributes of
+its view (plain dicts) and writes a few thousand values. Jinja finds out at each call whether
+the callable wants the context (three ``hasattr``), at each ``view.phase`` tries an attribute
+first, which for a dict always fails with an exception, and makes a Markup of every value it
+writes. These classes take the short way where the answer is known from the object's type,
+and Jinja's own way everywhere else.
+"""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from collections.abc import Callable
+from types import FunctionType
+
+import jinja2
+import markupsafe
+from flask.templating import Environment as FlaskEnvironment
+from jinja2.runtime import Context, Macro, new_context
+from jinja2.utils import _PassArg
+
+from companion.compat import escape_text
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+# markupsafe's own escaping of a str (in C), which its ``escape`` wraps in a Markup.
+_STOPPED = "value was undefined because a callable raised a StopIteration exception"
+
+
+class TemplateContext(Context):
+    """A context whose ``call`` passes a macro, or a function that takes no context (or only the
+    evaluation context: the gettext functions), its arguments directly (without the loop's
+    and block's variables, which only a function taking the context would get); anything
+    else as Jinja does."""
+
+    def call(__self, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
+        kind = type(__obj)
+        if kind is Macro:
+            wants = None
+        elif kind is FunctionType:
+            wants = __obj.__dict__.get("jinja_pass_arg")
+            if wants is not None and wants is not _PassArg.eval_context:
+                return super().call(__obj, *args, **kwargs)
+        else:
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_loop_vars", None)
+            kwargs.pop("_block_vars", None)
+        try:
+            return __obj(__self.eval_ctx, *args, **kwargs) if wants is not None else __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(_STOPPED)
+
+
+class TemplateEnvironment(FlaskEnvironment):
+    """Flask's environment, with the context above and a direct look-up of a plain dict's keys."""
+
+    context_class = TemplateContext
+
+    def getattr(self, obj, attribute):
+        """``obj.attribute``: for a plain dict, and a name that is none of dict's own (``items``,
+        ``get``...), its key straight away, where Jinja would first look for an attribute a dict
+        cannot have."""
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+class TemplateClass(jinja2.Template):
+    """A template whose ``{% from ... import %}`` finds its module made once, quickly.
+
+    Jinja makes an imported template's module anew when the importing context has globals the
+    imported template lacks, and finds out by comparing the context's names with its globals
+    (a ChainMap, name by name): a tenth of a table page's rendering, for three imports that
+    always found nothing missing. The same comparison with the environment's globals (a dict)
+    when the template has no globals of its own, then Jinja's own way.
+    """
+
+    @classmethod
+    def _from_namespace(cls, environment, namespace, globals):
+        namespace["escape"] = escape_output  # the name compiled templates write ``{{ value }}`` with
+        return super()._from_namespace(environment, namespace, globals)
+
+    def _get_default_module(self, ctx=None):
+        if ctx is not None and not self.globals.maps[0] and not ctx.globals_keys - self.environment.globals.keys():
+            ctx = None
+        return super()._get_default_module(ctx)
+
+    def new_context(self, vars=None, shared=False, locals=None):
+        """Jinja's context for a rendering or an include, given the environment's globals (a dict)
+        instead of this template's globals when it has none of its own: the same names and values,
+        but copied (once per rendering, for the context's parent and its ``globals_keys``) in C,
+        where the ChainMap read its forty names one by one in Python."""
+        globals = self.globals
+        if isinstance(globals, ChainMap) and len(globals.maps) == 2 and not globals.maps[0]:
+            globals = globals.maps[1]
+        return new_context(self.environment, self.name, self.blocks, vars, shared, globals, locals)
+
+
+def escape_output(value):
+    """``{{ value }}`` under autoescape: what ``markupsafe.escape`` writes, as plain text.
+
+    Compiled templates call it for every value they write (thousands on a Square Tactics
+    table) only to join the results into the page, so the Markup that ``escape`` makes of
+    each is thrown away at once; text and whole numbers, the most common, are escaped
+    without it.
+    """
+    kind = type(value)
+    if kind is str:
+        return escape_text(value)
+    if kind is int:
+        return str(value)  # digits and a minus sign: nothing to escape
+    if kind is markupsafe.Markup:
+        return value  # already safe (a kept piece, a macro's HTML): escape would copy it
+    return markupsafe.escape(value)
+
+
+# Drawn pieces kept by ``once``: (macro, language, arguments) -> the HTML. Emptied when it holds
+# KEPT_MAX pieces or KEPT_CHARS characters of HTML (a Forteresse board is about 5,000).
+KEPT_MAX = 8192
+KEPT_CHARS = 8_000_000
+_kept: dict = {}
+_kept_chars = [0]
+
+
+def once_per(variant: Callable[[], object]):
+    """``once(macro)`` for templates: the macro, drawing its HTML once per ``variant()`` (the
+    page's language) and arguments, and giving that HTML again for the same ones.
+
+    For the pieces a table page draws dozens of times (a Square Tactics card, a playing card,
+    a Forteresse cell's marks, a board whose cells did not change), whose HTML depends only on their arguments and the language:
+    a macro call costs Jinja about as much as a small page. A template file wraps such a macro
+    where it defines it (``{% set tcard = once(_tcard) %}``), so the templates importing it
+    are unchanged. Arguments are told apart by type as well as value (``True`` is not ``1``);
+    arguments that cannot be told apart that way (objects) draw anew each time.
+    """
+
+    def once(macro):
+        code = getattr(getattr(macro, "_func", None), "__code__", macro)
+
+        def drawn(*args, **kwargs):
+            try:
+                if _FLAT.issuperset(map(type, args)) and (not kwargs or _FLAT.issuperset(map(type, kwargs.values()))):
+                    # Each argument is its own key, told apart by its type: five parts, never equal
+                    # to the four below.
+                    key = (code, variant(), args, tuple(kwargs.items()) if kwargs else None,
+                           (*map(type, args), *map(type, kwargs.values())) if kwargs else tuple(map(type, args)))
+                else:
+                    key = (code, variant(), _frozen(args), _frozen(kwargs) if kwargs else None)
+                html = _kept.get(key)
+            except TypeError:  # an argument that is not plain data
+                return macro(*args, **kwargs)
+            if html is None:
+                html = macro(*args, **kwargs)
+                if KEPT_MAX:
+                    if len(_kept) >= KEPT_MAX or _kept_chars[0] >= KEPT_CHARS:
+                        _kept.clear()
+                        _kept_chars[0] = 0
+                    _kept[key] = html
+                    _kept_chars[0] += len(html)
+            return html
+
+        return drawn
+
+    return once
+
+
+_AS_THEY_ARE = frozenset({str, int, type(None)})  # a key as they are: no two of them compare equal
+_KEPT_AS_THEY_ARE: set[type] = set()  # types whose values are their own key (``keyed_as_they_are``)
+
+
+# Arguments that are their own key once their type is known (True == 1, but not as a bool).
+_FLAT: set[type] = {str, int, type(None), bool, float, markupsafe.Markup}
+
+
+def keyed_as_they_are(kind: type) -> type:
+    """Declare the values of ``kind`` (a named tuple, say) their own key for ``once``: immutable,
+    holding only text, whole numbers, None, and values of its own fields' fixed types (so that
+    values that compare equal draw alike), and hashed by Python in C instead of taken apart.
+    A board of 49 cells given as such values is a key in a few microseconds."""
+    _KEPT_AS_THEY_ARE.add(kind)
+    _FLAT.add(kind)
+    return kind
+
+
+def _frozen(value):
+    """``value`` as a key: plain data (text, numbers, lists, dicts) told apart by type."""
+    kind = type(value)
+    if kind in _AS_THEY_ARE:
+        return value
+    if kind is dict:
+        if _AS_THEY_ARE.issuperset(map(type, value.values())):  # all text, whole numbers or None: as they are
+            return (dict, tuple(value.items()))
+        return (dict, tuple([
+            (key, item if type(item) in _AS_THEY_ARE else _frozen(item)) for key, item in value.items()
+        ]))
+    if kind is list or kind is tuple:
+        if _AS_THEY_ARE.issuperset(map(type, value)):
+            return (kind, tuple(value))
+        return (kind, tuple([item if type(item) in _AS_THEY_ARE else _frozen(item) for item in value]))
+    if kind is bool or kind is float or kind is markupsafe.Markup or kind in _KEPT_AS_THEY_ARE:
+        return (kind, value)
+    raise TypeError(kind)
