@@ -88,7 +88,11 @@ def _action_costs(database: str) -> None:
         # type only when no earlier move changes the same parts.
         early = next(
             (number for number, kind in enumerate(kinds[:going]) if kind == kinds[going]),
-            next(number for number, (_actor, action) in enumerate(moves) if action.get("type") == moves[going][1].get("type")),
+            next(
+                number
+                for number, (_actor, action) in enumerate(moves)
+                if action.get("type") == moves[going][1].get("type")
+            ),
         )
         late, _links = store.create_table(conn, rules, name, first.options, seed=first.seed)
         for number, (actor, action) in enumerate(moves[:going]):
@@ -104,7 +108,9 @@ def _action_costs(database: str) -> None:
                 start = time.process_time()
                 tables[which] = store.undo(conn, rules, table.id, table.version)
                 undos[which].append(time.process_time() - start)
-        (first_act, last_act), (first_undo, last_undo) = ([statistics.median(times) * 1000 for times in kind] for kind in (acts, undos))
+        (first_act, last_act), (first_undo, last_undo) = (
+            [statistics.median(times) * 1000 for times in kind] for kind in (acts, undos)
+        )
         print(
             f"  {name:10} {len(moves):5} moves: move {early + 1:<3} {first_act:6.2f}  move {going + 1:<5} {last_act:6.2f}"
             f"  ratio {last_act / first_act:4.2f}   undo {first_undo:6.2f} -> {last_undo:6.2f}"
@@ -115,7 +121,9 @@ def _action_costs(database: str) -> None:
 
 def _kind(action: dict, before: dict, after: dict) -> tuple:
     """A move's kind: its type and the parts of the state (top-level keys) it changes."""
-    return action.get("type"), frozenset(key for key in {*before, *after} if before.get(key) != after.get(key))
+    return action.get("type"), frozenset(
+        key for key in {*before, *after} if before.get(key) != after.get(key)
+    )
 
 
 REPEATS = 101  # 41 moved the score pad's ratio by a tenth between runs on a loaded machine
@@ -124,20 +132,26 @@ PAD_ROUNDS = 1000
 BENCH_OPTIONS = {
     "forteresse": {"mode": "phones", "first": "a"},
     "fort": {"players": 4},
-    "tactics": {"players": 4, "factions": {"p1": "wardens", "p2": "shieldwall", "p3": "roost", "p4": "marches"}},
+    "tactics": {
+        "players": 4,
+        "factions": {"p1": "wardens", "p2": "shieldwall", "p3": "roost", "p4": "marches"},
+    },
     "zamek": {"variant": "extended", "players": ["Ola", "Kuba", "Ada", "Jan"]},
     "castle": {"players": 4, "dealer": "E"},
 }
 
 
-def random_moves(name: str, rules, state: dict, rng: random.Random, limit: int = 400) -> list[tuple[str, dict]]:
+def random_moves(
+    name: str, rules, state: dict, rng: random.Random, limit: int = 400
+) -> list[tuple[str, dict]]:
     """(actor, action) of a random game of ``name`` from ``state``, at most ``limit`` moves (the
     score pad: rounds of three players' random points)."""
     moves = []
     while len(moves) < limit:
         chosen = (
             ("referee", {"type": "round", "points": [rng.randrange(30) for _ in range(3)]})
-            if name == "scorepad" else rules.random_legal_action(state, rng)
+            if name == "scorepad"
+            else rules.random_legal_action(state, rng)
         )
         if chosen is None:
             break
@@ -153,9 +167,15 @@ def _longest_tables(conn):
 
     rng = random.Random("bench")
     pad, _links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola", "Kuba", "Ada"]})
-    yield "scorepad", scorepad, pad, [
-        ("referee", {"type": "round", "points": [rng.randrange(30) for _ in range(3)]}) for _ in range(PAD_ROUNDS)
-    ]
+    yield (
+        "scorepad",
+        scorepad,
+        pad,
+        [
+            ("referee", {"type": "round", "points": [rng.randrange(30) for _ in range(3)]})
+            for _ in range(PAD_ROUNDS)
+        ],
+    )
     for name, options in BENCH_OPTIONS.items():
         rules = importlib.import_module(f"companion.rules.{name}")
         longest: tuple = (None, [])

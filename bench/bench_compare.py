@@ -43,10 +43,20 @@ def main(other: Path, name: str, rounds: int) -> None:
         sides = []
         for number, checkout in enumerate((ROOT, other)):
             database = str(scratch / f"{number}.sqlite3")  # each server makes its own (same schema)
-            sides.append((checkout, database, servers.enter_context(Server("castellan", scratch, 1, database, checkout))))
+            sides.append(
+                (
+                    checkout,
+                    database,
+                    servers.enter_context(Server("castellan", scratch, 1, database, checkout)),
+                )
+            )
         bare = servers.enter_context(Server("bare", scratch, 1))
         for _checkout, _database, server in sides:
-            subprocess.run(["wrk", "-t2", "-c8", "-d1s", f"http://127.0.0.1:{server.port}/"], capture_output=True, check=True)
+            subprocess.run(
+                ["wrk", "-t2", "-c8", "-d1s", f"http://127.0.0.1:{server.port}/"],
+                capture_output=True,
+                check=True,
+            )
         moves: dict[Path, list[tuple[float, float]]] = {checkout: [] for checkout, _, _ in sides}
         bare_moves = []
         for round_ in range(rounds):
@@ -54,17 +64,23 @@ def main(other: Path, name: str, rounds: int) -> None:
                 moves[checkout].append(_moves(server, database, name))
             bare_moves.append(1e6 / _bare_moves_per_second(bare.port))
         bare_move = statistics.median(bare_moves)
-        print(f"{name}: a move through the page, over {rounds} rounds the median of each round's median and of its mean "
-              f"(µs), and their ratios to bare Flask's move ({bare_move:.0f} µs)")
+        print(
+            f"{name}: a move through the page, over {rounds} rounds the median of each round's median and of its mean "
+            f"(µs), and their ratios to bare Flask's move ({bare_move:.0f} µs)"
+        )
         for checkout, rounds_ in moves.items():
             median, mean = (statistics.median(round_[which] for round_ in rounds_) for which in (0, 1))
-            print(f"  {str(checkout):40} median {median:6.0f} ({bare_move / median:.2f})  mean {mean:6.0f} ({bare_move / mean:.2f})")
+            print(
+                f"  {str(checkout):40} median {median:6.0f} ({bare_move / median:.2f})  mean {mean:6.0f} ({bare_move / mean:.2f})"
+            )
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("other", type=Path, help="the other checkout's folder")
-    parser.add_argument("--game", default="tactics", help="scorepad, forteresse, fort, tactics, zamek or castle")
+    parser.add_argument(
+        "--game", default="tactics", help="scorepad, forteresse, fort, tactics, zamek or castle"
+    )
     parser.add_argument("--rounds", type=int, default=6)
     arguments = parser.parse_args()
     main(arguments.other.resolve(), arguments.game, arguments.rounds)

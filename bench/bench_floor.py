@@ -47,10 +47,14 @@ def writing_app(database: str):
         conn = connection()
         conn.execute("BEGIN IMMEDIATE")
         version = conn.execute("SELECT version FROM head WHERE id = 1").fetchone()[0] + 1
-        conn.execute("INSERT INTO log (action, at) VALUES (?, datetime('now'))",
-                     (json.dumps({"type": "round", "points": points}),))
-        conn.execute("UPDATE head SET version = ?, state = ? WHERE id = 1",
-                     (version, json.dumps({"rounds": version, "last": points})))
+        conn.execute(
+            "INSERT INTO log (action, at) VALUES (?, datetime('now'))",
+            (json.dumps({"type": "round", "points": points}),),
+        )
+        conn.execute(
+            "UPDATE head SET version = ?, state = ? WHERE id = 1",
+            (version, json.dumps({"rounds": version, "last": points})),
+        )
         conn.execute("COMMIT")
         return f"<p>{version}</p>"
 
@@ -60,15 +64,20 @@ def writing_app(database: str):
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("games", nargs="*", help="only these games (scorepad, forteresse, fort, tactics, zamek, castle)")
+    parser.add_argument(
+        "games", nargs="*", help="only these games (scorepad, forteresse, fort, tactics, zamek, castle)"
+    )
     args = parser.parse_args(argv)
     from companion.store import db
 
     folder = Path(tempfile.mkdtemp())
     database = str(folder / "castellan.sqlite3")
     db.migrate(database)
-    with (Server("bare", folder, 1) as bare, Server("castellan", folder, 1, database) as castellan,
-          Server("writing", folder, 1, str(folder / "writing.sqlite3")) as writing):
+    with (
+        Server("bare", folder, 1) as bare,
+        Server("castellan", folder, 1, database) as castellan,
+        Server("writing", folder, 1, str(folder / "writing.sqlite3")) as writing,
+    ):
         rates: dict[str, list[tuple[float, float, float]]] = {}
         for _ in range(args.rounds):
             for name, game in _game_tables(database).items():
@@ -81,8 +90,10 @@ def main(argv: list[str] | None = None) -> None:
     print("A move through the page against bare Flask and bare Flask writing it (moves/s, median of rounds)")
     for name, runs in rates.items():
         floor, written, moved = (statistics.median(run[i] for run in runs) for i in range(3))
-        print(f"  {name:10} bare {floor:6,.0f}  bare writing {written:6,.0f} ({written / floor:.2f} of bare)  "
-              f"Castellan {moved:5,.0f}  ratio {moved / floor:.2f}, to the writing floor {moved / written:.2f}")
+        print(
+            f"  {name:10} bare {floor:6,.0f}  bare writing {written:6,.0f} ({written / floor:.2f} of bare)  "
+            f"Castellan {moved:5,.0f}  ratio {moved / floor:.2f}, to the writing floor {moved / written:.2f}"
+        )
 
 
 if __name__ == "__main__":

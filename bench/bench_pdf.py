@@ -45,7 +45,9 @@ class _Recorded:
             if isinstance(result, _HANDED_OUT):
                 made = len(self._log) + 1_000_000  # any number no other object has
                 result = _Recorded(self._log, made, result)
-            self._log.append((self._number, name, _refs(args), {key: _refs(item) for key, item in kwargs.items()}, made))
+            self._log.append(
+                (self._number, name, _refs(args), {key: _refs(item) for key, item in kwargs.items()}, made)
+            )
             return result
 
         return call
@@ -88,11 +90,17 @@ def replay(args: tuple, kwargs: dict, log: list) -> bytes:
 
     def real(item):
         if isinstance(item, tuple):
-            return objects[item[1]] if len(item) == 2 and item[0] == "ref" else tuple(real(part) for part in item)
+            return (
+                objects[item[1]]
+                if len(item) == 2 and item[0] == "ref"
+                else tuple(real(part) for part in item)
+            )
         return item
 
     for number, name, call_args, call_kwargs, made in log:
-        result = getattr(objects[number], name)(*real(call_args), **{key: real(item) for key, item in call_kwargs.items()})
+        result = getattr(objects[number], name)(
+            *real(call_args), **{key: real(item) for key, item in call_kwargs.items()}
+        )
         if made is not None:
             objects[made] = result
     return out.getvalue()
@@ -109,20 +117,27 @@ def _cpu(work) -> float:
 
 def main() -> None:
     """Print each sheet's size, build time, plain ReportLab's time for the same calls, and the ratio."""
-    print("\nPrintable sheets (A4): build against plain ReportLab replaying the same canvas calls "
-          f"(CPU ms, median of {RUNS}; goal: ratio at most 2)")
+    print(
+        "\nPrintable sheets (A4): build against plain ReportLab replaying the same canvas calls "
+        f"(CPU ms, median of {RUNS}; goal: ratio at most 2)"
+    )
     ratios = []
     for sheet in printables.all_sheets():
         out = io.BytesIO()
         printables.build(sheet, out, paper="a4", base_url="http://192.168.1.20:5000")
         args, kwargs, log = record(sheet)
-        built = _cpu(lambda sheet=sheet: printables.build(sheet, io.BytesIO(), paper="a4",
-                                                          base_url="http://192.168.1.20:5000"))
+        built = _cpu(
+            lambda sheet=sheet: printables.build(
+                sheet, io.BytesIO(), paper="a4", base_url="http://192.168.1.20:5000"
+            )
+        )
         plain = _cpu(lambda args=args, kwargs=kwargs, log=log: replay(args, kwargs, log))
         assert replay(args, kwargs, log) == out.getvalue(), f"{sheet.slug}: the replay drew another PDF"
         ratios.append(built / plain)
-        print(f"  {sheet.slug:28} {len(out.getvalue()):9,} bytes  {len(log):7,} calls  build {built * 1000:6.0f}"
-              f"  ReportLab {plain * 1000:6.0f}  ratio {built / plain:4.2f}")
+        print(
+            f"  {sheet.slug:28} {len(out.getvalue()):9,} bytes  {len(log):7,} calls  build {built * 1000:6.0f}"
+            f"  ReportLab {plain * 1000:6.0f}  ratio {built / plain:4.2f}"
+        )
     print(f"  ratio: median {statistics.median(ratios):4.2f}, worst {max(ratios):4.2f}")
 
 

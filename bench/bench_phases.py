@@ -74,7 +74,9 @@ def _without_game_table(name: str):
     return render
 
 
-def measure(names: list[str] | None = None, rounds: int = 3, moves: int = MOVES) -> dict[str, dict[str, float]]:
+def measure(
+    names: list[str] | None = None, rounds: int = 3, moves: int = MOVES
+) -> dict[str, dict[str, float]]:
     """Each game's phases (``PHASES``, "the rest", "total", and ``GAME_TABLE`` within the drawing):
     CPU µs a move.
 
@@ -156,7 +158,8 @@ def _play(app, game: dict, moves: int, spent: dict) -> list[dict]:
                 break
             if form is not None:
                 environ = EnvironBuilder(
-                    path=f"/t/{game['token']}/act", method="POST",
+                    path=f"/t/{game['token']}/act",
+                    method="POST",
                     data=urlencode({**form, "csrf_token": csrf, "version": table.version}, doseq=True),
                     content_type="application/x-www-form-urlencoded",
                     headers={"HX-Request": "true", "Accept-Encoding": "gzip", "Cookie": f"session={cookie}"},
@@ -164,7 +167,11 @@ def _play(app, game: dict, moves: int, spent: dict) -> list[dict]:
                 status: list[str] = []
                 spent.clear()
                 start = time.thread_time()
-                b"".join(app.wsgi_app(environ, lambda answer, _headers, _error=None, said=status: said.append(answer)))
+                b"".join(
+                    app.wsgi_app(
+                        environ, lambda answer, _headers, _error=None, said=status: said.append(answer)
+                    )
+                )
                 total = time.thread_time() - start
                 if status[0].startswith("200"):
                     accounted = sum(spent.get(label, 0.0) for label, _where, _name in PHASES)
@@ -190,7 +197,9 @@ def main() -> None:
     labels = [label for label, _where, _name in PHASES] + ["the rest", "total"]
     labels.insert(labels.index("drawing") + 1, GAME_TABLE)
     names = list(figures)
-    print(f"A move through the page, in process: CPU µs, the mean of the fastest nine moves in ten, the best of {arguments.rounds} rounds")
+    print(
+        f"A move through the page, in process: CPU µs, the mean of the fastest nine moves in ten, the best of {arguments.rounds} rounds"
+    )
     print(f"  {'phase':32}" + "".join(f"{name:>11}" for name in names))
     for label in labels:
         shown = ("  " + label) if label == GAME_TABLE else label

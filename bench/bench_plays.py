@@ -55,8 +55,10 @@ def _bench(database: str) -> None:
         "a player's days (wins chart)": lambda: store.player_days(conn, busiest["id"]),
     }
     kind = db.url(database).split(":")[0]
-    print(f"\nThe history with {PLAYS:,} plays ({kind}; imported in {took:.1f} s; "
-          f"the busiest player has {busiest['plays']:,}): median of {RUNS}, ms")
+    print(
+        f"\nThe history with {PLAYS:,} plays ({kind}; imported in {took:.1f} s; "
+        f"the busiest player has {busiest['plays']:,}): median of {RUNS}, ms"
+    )
     print(f"  {'query':28} {'CPU':>7} {'wall':>7}")
     for name, query in queries.items():
         cpu, wall = [], []
@@ -112,12 +114,19 @@ def _plays() -> list[dict]:
             seated.add(rng.choices(names, weights)[0])
         scores = {name: rng.randrange(40) for name in seated}
         best = max(scores.values())
-        plays.append({
-            "id": f"bench-play-{number:06d}", "game": rng.choice(GAMES),
-            "started": began.isoformat(), "finished": (began + timedelta(minutes=rng.randint(10, 90))).isoformat(),
-            "details": {"rounds": [[rng.randrange(20) for _ in seated] for _ in range(3)]},
-            "players": [{"name": name, "score": score, "winner": score == best, "team": None} for name, score in scores.items()],
-        })
+        plays.append(
+            {
+                "id": f"bench-play-{number:06d}",
+                "game": rng.choice(GAMES),
+                "started": began.isoformat(),
+                "finished": (began + timedelta(minutes=rng.randint(10, 90))).isoformat(),
+                "details": {"rounds": [[rng.randrange(20) for _ in seated] for _ in range(3)]},
+                "players": [
+                    {"name": name, "score": score, "winner": score == best, "team": None}
+                    for name, score in scores.items()
+                ],
+            }
+        )
     return plays
 
 

@@ -89,14 +89,24 @@ def _serve(kind: str, port: int, database: str, workers: int) -> None:
 class Server:
     """A server subprocess on a free loopback port, stopped on exit."""
 
-    def __init__(self, kind: str, folder: Path, workers: int, database: str | None = None, checkout: Path = ROOT):
+    def __init__(
+        self, kind: str, folder: Path, workers: int, database: str | None = None, checkout: Path = ROOT
+    ):
         """``kind`` ("bare", "castellan" or "writing") as ``checkout`` (a folder holding Castellan's code) serves it."""
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bench.bench_server", "--serve", kind, str(self.port),
-             database or str(folder / "bench.sqlite3"), str(workers)],
+            [
+                sys.executable,
+                "-m",
+                "bench.bench_server",
+                "--serve",
+                kind,
+                str(self.port),
+                database or str(folder / "bench.sqlite3"),
+                str(workers),
+            ],
             cwd=checkout,
         )
         deadline = time.monotonic() + 30
@@ -192,7 +202,9 @@ def _game_move_times(phone: Phone, database: str, game: dict, count: int = 30) -
         if form is not None:
             start = time.perf_counter()
             response, data = phone.request(
-                "POST", f"/t/{game['token']}/act", urlencode({**form, "csrf_token": csrf, "version": table.version}, doseq=True),
+                "POST",
+                f"/t/{game['token']}/act",
+                urlencode({**form, "csrf_token": csrf, "version": table.version}, doseq=True),
                 {"HX-Request": "true"},
             )
             if response.status == 200:
@@ -207,7 +219,10 @@ def _game_move_times(phone: Phone, database: str, game: dict, count: int = 30) -
 def _page_form(game, actor: str, action: dict) -> dict | None:
     """The form a table page posts for ``action``: its fields as they are, if the game's form reader
     makes the same action of them (most moves: a round, a shot, a card on a pile or a cell), else None."""
-    form = {key: [str(item) for item in value] if isinstance(value, list) else str(value) for key, value in action.items()}
+    form = {
+        key: [str(item) for item in value] if isinstance(value, list) else str(value)
+        for key, value in action.items()
+    }
     try:
         same = game.table_action(form, actor) == action
     except Exception:  # noqa: BLE001 - a move the page makes otherwise
@@ -268,7 +283,9 @@ def _api_moves_per_second(phone: Phone, path: str, version: int, count: int = 40
     """One program's moves in a row through the JSON API; the version comes back in each answer."""
     start = time.perf_counter()
     for points in range(count):
-        body = json.dumps({"action": {"type": "round", "points": [points % 7, points % 5]}, "version": version})
+        body = json.dumps(
+            {"action": {"type": "round", "points": [points % 7, points % 5]}, "version": version}
+        )
         response, data = phone.request("POST", path, body, {"Content-Type": "application/json"})
         if response.status >= 400:
             raise RuntimeError(f"move refused with {response.status}: {data[:200]!r}")
@@ -368,7 +385,9 @@ async def _hall(
     return {"polls": len(latencies), "failed": failures, "p50": quantile(0.5), "p99": quantile(0.99)}
 
 
-def main(phones: int = 1000, workers: int | None = None, database: str | None = None, ratios_only: bool = False) -> None:
+def main(
+    phones: int = 1000, workers: int | None = None, database: str | None = None, ratios_only: bool = False
+) -> None:
     """Print Castellan's ratios against bare Flask, and (unless ``ratios_only``) how a hall of polling
     phones fares (Castellan on ``database``, a SQLite file in a temporary folder unless given)."""
     from companion import server
@@ -428,7 +447,9 @@ def main(phones: int = 1000, workers: int | None = None, database: str | None = 
         # speed (bare Flask's page: 10,000 req/s in most 4-second runs, 2,500 in one of six). Such a
         # spell only ever slows a run down, so the best of the rounds on each side is each one's
         # own speed (as timeit's documentation advises); the median is shown beside it.
-        print(f"\nCastellan against bare Flask, both under gunicorn ({workers} workers x 8 threads), {ROUNDS} rounds")
+        print(
+            f"\nCastellan against bare Flask, both under gunicorn ({workers} workers x 8 threads), {ROUNDS} rounds"
+        )
         print(f"  {'what':36} {'bare req/s':>11} {'Castellan':>11} {'ratio':>7} {'median':>7}")
         for name, pairs in figures.items():
             bare_best, best = max(b for b, _ in pairs), max(c for _, c in pairs)
@@ -442,7 +463,9 @@ def main(phones: int = 1000, workers: int | None = None, database: str | None = 
             f"\nA move seen on 20 other phones polling every {live_every} s (30 moves): "
             f"p50 {statistics.median(delays):.2f} s, p95 {delays[int(0.95 * (len(delays) - 1))]:.2f} s"
         )
-        print(f"\nA hall of {phones} phones, each polling every {live_every} s for 15 s (kept-alive connections)")
+        print(
+            f"\nA hall of {phones} phones, each polling every {live_every} s for 15 s (kept-alive connections)"
+        )
         for name, port, path, tag, session in (
             ("bare Flask", bare.port, "/live", '"v1"', ""),
             ("Castellan", castle.port, f"/t/{token}/live", etag, table["phone"].cookie),
@@ -464,7 +487,9 @@ if __name__ == "__main__":
     parser.add_argument("--phones", type=int, default=1000)
     parser.add_argument("--workers", type=int)
     parser.add_argument("--database", help="Castellan's CASTELLAN_DATABASE (e.g. a postgresql:// URL)")
-    parser.add_argument("--ratios", action="store_true", help="only the ratios to bare Flask (no polling phones)")
+    parser.add_argument(
+        "--ratios", action="store_true", help="only the ratios to bare Flask (no polling phones)"
+    )
     args = parser.parse_args()
     if args.serve:
         kind, port, database, workers = args.serve

@@ -31,15 +31,21 @@ def main() -> None:
     one, wall, cpu = sorted(runs, key=lambda run: run[2])[RUNS // 2]
     games = _games(one)
     assert all(run[0] == one for run in runs)
-    print(f"  one core:   {games:6,} games in {cpu:5.2f} s of CPU ({wall:5.2f} s wall): {games / cpu:8,.0f} games/s "
-          f"(median of {RUNS} runs, each filling its caches)")
+    print(
+        f"  one core:   {games:6,} games in {cpu:5.2f} s of CPU ({wall:5.2f} s wall): {games / cpu:8,.0f} games/s "
+        f"(median of {RUNS} runs, each filling its caches)"
+    )
     jobs = os.cpu_count() or 1
     every, wall, _ = _timed(lambda: tactics_balance.balance(factions, GAMES, 1, jobs=jobs))
     same = "identical" if every == one else "DIFFERENT"
-    print(f"  {jobs} processes: {games:6,} games in {wall:5.2f} s wall: {games / wall:8,.0f} games/s, tallies {same}")
+    print(
+        f"  {jobs} processes: {games:6,} games in {wall:5.2f} s wall: {games / wall:8,.0f} games/s, tallies {same}"
+    )
     plain = _plain_games(factions)
-    print(f"  plain engine on tactics.process: {plain:8,.0f} games/s of CPU; the fast one is "
-          f"{games / cpu / plain:4.1f}x faster")
+    print(
+        f"  plain engine on tactics.process: {plain:8,.0f} games/s of CPU; the fast one is "
+        f"{games / cpu / plain:4.1f}x faster"
+    )
 
 
 def _timed(work):

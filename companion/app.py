@@ -66,7 +66,10 @@ def default_database(instance_path: str | None = None) -> str:
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: configuration, database, security, and every game's blueprint."""
     app = Castellan(
-        "companion", instance_relative_config=True, template_folder=str(_templates_dir()), static_folder=str(STATIC_DIR)
+        "companion",
+        instance_relative_config=True,
+        template_folder=str(_templates_dir()),
+        static_folder=str(STATIC_DIR),
     )
     app.jinja_environment = templating.TemplateEnvironment  # before anything makes app.jinja_env
     os.makedirs(app.instance_path, exist_ok=True)
@@ -80,7 +83,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
         SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
-        LOCATION_NAME=os.environ.get("CASTELLAN_LOCATION", "Castellan"),  # where the plays happened, for BG Stats
+        LOCATION_NAME=os.environ.get(
+            "CASTELLAN_LOCATION", "Castellan"
+        ),  # where the plays happened, for BG Stats
         MAX_CONTENT_LENGTH=256 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
@@ -182,5 +187,3 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
     )
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
-
-

@@ -49,7 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "plays":
         file = args.output if args.action == "export" else args.file
         if not file:
-            example = "castellan plays export -o plays.json" if args.action == "export" else "castellan plays import plays.json"
+            example = (
+                "castellan plays export -o plays.json"
+                if args.action == "export"
+                else "castellan plays import plays.json"
+            )
             parser.error(f"name the file, for example: {example}")
         return plays(args.action, file, registry)
     parser.print_help()
@@ -151,7 +155,9 @@ def database(clean: bool, days: int | None) -> int:
                 swept = store.sweep(conn, timedelta(days=days), games.discover(views).game_over)
                 conn.commit()
                 db.compact(conn)
-                print(f"Swept {swept} tables untouched for {days} days and never finished; now {_size(conn, path)}.")
+                print(
+                    f"Swept {swept} tables untouched for {days} days and never finished; now {_size(conn, path)}."
+                )
     except (sqlite3.Error, SQLAlchemyError, OSError, RuntimeError) as broken:
         reason = str(getattr(broken, "orig", None) or broken).splitlines()[0]
         return _fail("db", f"cannot open {path} as Castellan's database: {reason}.")
@@ -210,7 +216,10 @@ def _existing_database(command: str) -> str | None:
     path = default_database()
     if db.is_postgresql(path) or os.path.exists(path):
         return path
-    _fail(command, f"there is no database at {path}: castellan serve makes it there, and CASTELLAN_DATABASE names another.")
+    _fail(
+        command,
+        f"there is no database at {path}: castellan serve makes it there, and CASTELLAN_DATABASE names another.",
+    )
     return None
 
 
@@ -279,7 +288,10 @@ def print_sheet(args: argparse.Namespace) -> int:
             lang=args.lang,
         )
     except QRTooLarge:
-        return _fail("print", f"the address {base_url[:60]} is too long for the sheet's QR code; give a shorter --base-url.")
+        return _fail(
+            "print",
+            f"the address {base_url[:60]} is too long for the sheet's QR code; give a shorter --base-url.",
+        )
     try:
         with open(output, "wb") as out:
             out.write(pdf.getvalue())
@@ -303,17 +315,26 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     print_cmd.add_argument("sheet", nargs="?", help="the sheet's name (see --list)")
     print_cmd.add_argument("--list", action="store_true", help="list every sheet")
     print_cmd.add_argument(
-        "--paper", choices=printables.PAPERS + printables.LARGE_PAPERS, default="a4", help="a3 and tabloid: mats only"
+        "--paper",
+        choices=printables.PAPERS + printables.LARGE_PAPERS,
+        default="a4",
+        help="a3 and tabloid: mats only",
     )
     print_cmd.add_argument("-o", "--output", help="the PDF file to write (default: SHEET-PAPER.pdf)")
     print_cmd.add_argument("--ink-saver", action="store_true", help="no filled backgrounds")
-    print_cmd.add_argument("--rich-backs", action="store_true", help="card backs in full colour (a lot of ink)")
+    print_cmd.add_argument(
+        "--rich-backs", action="store_true", help="card backs in full colour (a lot of ink)"
+    )
     print_cmd.add_argument(
         "--duplex", choices=("long", "short"), default="long", help="which edge the backs flip on"
     )
-    print_cmd.add_argument("--lang", choices=LANGUAGES, default="en", help="the language of the sheet's words")
     print_cmd.add_argument(
-        "--base-url", type=_base_url, help="the server address the QR code opens (default: this machine on the LAN, on --port)"
+        "--lang", choices=LANGUAGES, default="en", help="the language of the sheet's words"
+    )
+    print_cmd.add_argument(
+        "--base-url",
+        type=_base_url,
+        help="the server address the QR code opens (default: this machine on the LAN, on --port)",
     )
     print_cmd.add_argument(
         "--port", type=_port, default=os.environ.get("PORT", "5000"), help="the port `castellan serve` uses"
@@ -321,7 +342,8 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     db_cmd = commands.add_parser("db", help="say how big the database is; --clean sweeps abandoned tables")
     db_cmd.add_argument("--clean", action="store_true", help="delete abandoned tables, then compact the file")
     db_cmd.add_argument(
-        "--days", type=_at_least_one,
+        "--days",
+        type=_at_least_one,
         help="a table untouched this long and never finished is abandoned (default: CASTELLAN_SWEEP_DAYS, else 90)",
     )
     plays_cmd = commands.add_parser("plays", help="export every play to a file, or import such a file")

@@ -51,14 +51,18 @@ _CARD_PRINTER = {
 ADVICE = {
     "cards": Advice(
         paper=N_("Paper: card stock of 160 to 250 g/m², so that the faces do not show through the backs."),
-        sleeves=N_("Sleeves are optional; a card slipped into a sleeve in front of an old playing card handles "
-                   "well even on 80 g/m² paper."),
+        sleeves=N_(
+            "Sleeves are optional; a card slipped into a sleeve in front of an old playing card handles "
+            "well even on 80 g/m² paper."
+        ),
         printer=_CARD_PRINTER,
         two_sided=True,
     ),
     "memory cards": Advice(
-        paper=N_("Paper: card stock of 200 g/m² or more. This is a memory game: on thinner paper the numbers "
-                 "show through the backs."),
+        paper=N_(
+            "Paper: card stock of 200 g/m² or more. This is a memory game: on thinner paper the numbers "
+            "show through the backs."
+        ),
         sleeves=N_("Sleeves with opaque backs hide the numbers on any paper; clear sleeves do not."),
         printer=_CARD_PRINTER,
         two_sided=True,
@@ -82,10 +86,14 @@ ADVICE = {
         paper=N_("Paper: plain 80 g/m² paper, one sheet printed on both sides."),
         sleeves=N_("No sleeve: you write on it."),
         printer={
-            "long": N_("Printer: actual size (100 %), two-sided, flip on the long edge; draft quality and "
-                       "greyscale are fine."),
-            "short": N_("Printer: actual size (100 %), two-sided, flip on the short edge; draft quality and "
-                        "greyscale are fine."),
+            "long": N_(
+                "Printer: actual size (100 %), two-sided, flip on the long edge; draft quality and "
+                "greyscale are fine."
+            ),
+            "short": N_(
+                "Printer: actual size (100 %), two-sided, flip on the short edge; draft quality and "
+                "greyscale are fine."
+            ),
         },
         two_sided=True,
     ),
@@ -99,7 +107,9 @@ class Sheet:
     slug: str  # unique, used in URLs: /print/castle-deck.pdf
     game: str  # the game's slug, or "castellan" for general sheets
     title: str | Message  # "Standard 52-card deck", marked with N_ (translated where it is shown)
-    description: str | Message  # one sentence for the /print page, marked with N_ (or a Message with parameters)
+    description: (
+        str | Message
+    )  # one sentence for the /print page, marked with N_ (or a Message with parameters)
     draw: Callable[[Document], None]  # draws the pages
     game_name: str = ""  # the game's name as printed, when its slug capitalised is not it
     kind: str = "pad"  # a key of ADVICE: what to print it on
@@ -133,7 +143,9 @@ def all_sheets() -> list[Sheet]:
             if sheet.slug in sheets:
                 raise ValueError(f"two printables share the slug {sheet.slug!r} (one is in {info.name})")
             sheets[sheet.slug] = sheet
-    return sorted(sheets.values(), key=lambda sheet: (sheet.game, str(sheet.title)))  # a title may be a Message
+    return sorted(
+        sheets.values(), key=lambda sheet: (sheet.game, str(sheet.title))
+    )  # a title may be a Message
 
 
 def get_sheet(slug: str) -> Sheet:
@@ -167,7 +179,13 @@ def build(
     if paper not in sheet.papers:
         raise ValueError(f"paper must be one of {sheet.papers} for {sheet.slug}, not {paper!r}")
     doc = Document(
-        out, sheet, paper=paper, base_url=base_url, ink_saver=ink_saver, duplex=duplex, rich_backs=rich_backs,
+        out,
+        sheet,
+        paper=paper,
+        base_url=base_url,
+        ink_saver=ink_saver,
+        duplex=duplex,
+        rich_backs=rich_backs,
         lang=lang,
     )
     sheet.draw(doc)

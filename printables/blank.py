@@ -76,7 +76,9 @@ SHEETS = [
         kind="cards",
         game="castellan",
         title=N_("Blank cards"),
-        description=N_("Eight blank poker-size cards with a castle-tower back, to make your own or replace a lost one."),
+        description=N_(
+            "Eight blank poker-size cards with a castle-tower back, to make your own or replace a lost one."
+        ),
         draw=draw_blank_cards,
     ),
     Sheet(

@@ -63,8 +63,11 @@ def draw_score_pad(doc: Document) -> None:
         doc.background(Rect(grid.x, y, grid.w, row_h * (2 if y > grid.y else 1)), SHADE)
     doc.grid(Rect(grid.x, grid.y, game_w, grid.h - row_h), 1, rows - 1)
     doc.label(
-        Rect(grid.x, grid.top - 2 * row_h, game_w, row_h).inset(1), doc.say(N_("Game")), size=7, bold=True,
-        align="centre"
+        Rect(grid.x, grid.top - 2 * row_h, game_w, row_h).inset(1),
+        doc.say(N_("Game")),
+        size=7,
+        bold=True,
+        align="centre",
     )
     for n in range(1, GAMES + 1):
         doc.label(
@@ -74,15 +77,24 @@ def draw_score_pad(doc: Document) -> None:
             align="centre",
             color=MUTED,
         )
-    doc.label(Rect(grid.x, grid.y, game_w, row_h).inset(1), doc.say(N_("Total")), size=7, bold=True, align="centre")
+    doc.label(
+        Rect(grid.x, grid.y, game_w, row_h).inset(1), doc.say(N_("Total")), size=7, bold=True, align="centre"
+    )
     for t in range(2):
         left = grid.x + game_w + t * team_w
         doc.box(Rect(left, grid.top - row_h, team_w, row_h), width=0.35)
-        doc.label(Rect(left + 2, grid.top - row_h, team_w - 4, row_h), doc.say(Message(N_("Team %(number)s:"), number=t + 1)), size=9, bold=True)
+        doc.label(
+            Rect(left + 2, grid.top - row_h, team_w - 4, row_h),
+            doc.say(Message(N_("Team %(number)s:"), number=t + 1)),
+            size=9,
+            bold=True,
+        )
         # The colour column is wider than a count's: its hint ("R / B", Polish "Czer. / Czar.") stays on one line.
         colour_w = team_w * COLOUR_SHARE / (COLOUR_SHARE + team_columns - 1)
         colour = doc.grid(Rect(left, grid.y, colour_w, grid.h - row_h), 1, rows - 1)
-        counts = doc.grid(Rect(left + colour_w, grid.y, team_w - colour_w, grid.h - row_h), team_columns - 1, rows - 1)
+        counts = doc.grid(
+            Rect(left + colour_w, grid.y, team_w - colour_w, grid.h - row_h), team_columns - 1, rows - 1
+        )
         heads = [(doc.say(N_("Colour")), doc.say(N_("R / B"))), *ranks]
         for cell, (head, points) in zip([colour[0][0], *counts[0]], heads, strict=True):
             doc.label(
@@ -105,8 +117,11 @@ def _position(doc: Document, index: int, rect: Rect) -> None:
     count = len(castle.neighbours(pile))
     doc.label(Rect(rect.x, rect.cy, rect.w, 14), pile, size=26, bold=True, align="centre")
     doc.label(
-        Rect(rect.x, rect.cy - 10, rect.w, 8), doc.say(Message(NP_("%(count)s neighbour", "%(count)s neighbours"), count=count)),
-        size=10, align="centre", color=MUTED
+        Rect(rect.x, rect.cy - 10, rect.w, 8),
+        doc.say(Message(NP_("%(count)s neighbour", "%(count)s neighbours"), count=count)),
+        size=10,
+        align="centre",
+        color=MUTED,
     )
     column, row = castle.COLUMNS.index(pile[0]), int(pile[1])
     for near in castle.neighbours(pile):
@@ -140,7 +155,9 @@ def _reference(doc: Document, rect: Rect) -> float:
     doc.text(inner.x, inner.top - 5, doc.say(N_("Castle: quick reference")), size=13, bold=True)
     table_w = 42.0
     text = Rect(inner.x, inner.y, inner.w - table_w - 4, inner.h - 9)
-    lowest = doc.headed_paragraphs([(text, [(doc.say(head), doc.say(body)) for head, body in _REFERENCE])], head=8.5, body=8.5)
+    lowest = doc.headed_paragraphs(
+        [(text, [(doc.say(head), doc.say(body)) for head, body in _REFERENCE])], head=8.5, body=8.5
+    )
     _points_table(doc, Rect(inner.right - table_w, inner.top - 9 - 42, table_w, 42))
     return lowest
 
@@ -148,7 +165,10 @@ def _reference(doc: Document, rect: Rect) -> float:
 def _points_table(doc: Document, rect: Rect) -> None:
     """The scoring table: what each captured card of the other colour is worth."""
     rows = [
-        *((doc.say(cards.RANK_WORDS[rank]).capitalize(), castle.PICKUP_POINTS[rank]) for rank in REFERENCE_POINTS),
+        *(
+            (doc.say(cards.RANK_WORDS[rank]).capitalize(), castle.PICKUP_POINTS[rank])
+            for rank in REFERENCE_POINTS
+        ),
         (doc.say(N_("Any other")), castle.OTHER_POINTS),
     ]
     doc.label(Rect(rect.x, rect.top - 6, rect.w, 6), doc.say(N_("Other colour scores")), size=8, bold=True)
@@ -161,26 +181,34 @@ def _points_table(doc: Document, rect: Rect) -> None:
 _REFERENCE = (
     (
         N_("What a pile is worth"),
-        N_("Its top card (ace 1, 2-10, jack 11, queen 12, king 13), +1 for each neighbour topped by the same "
-           "colour, −1 for each of the other colour. Neighbours touch along a side: corners have 2, other "
-           "edge piles 3, B2 and C2 have 4. Example: a red 10 with 3 red and 1 black neighbour is worth 12."),
+        N_(
+            "Its top card (ace 1, 2-10, jack 11, queen 12, king 13), +1 for each neighbour topped by the same "
+            "colour, −1 for each of the other colour. Neighbours touch along a side: corners have 2, other "
+            "edge piles 3, B2 and C2 have 4. Example: a red 10 with 3 red and 1 black neighbour is worth 12."
+        ),
     ),
     (
         N_("Your turn: one of"),
-        N_("1. Lay a card on a pile of its own colour: always allowed. "
-           "2. Lay a card on a pile of the other colour only if its own value is higher than the pile's "
-           "value (equal is not enough). "
-           "3. Pass: the opponent on your left draws a card from your hand and keeps it for their team."),
+        N_(
+            "1. Lay a card on a pile of its own colour: always allowed. "
+            "2. Lay a card on a pile of the other colour only if its own value is higher than the pile's "
+            "value (equal is not enough). "
+            "3. Pass: the opponent on your left draws a card from your hand and keeps it for their team."
+        ),
     ),
     (
         N_("Colours"),
-        N_("The first card laid on the castle gives its colour to its player's team; the other team takes "
-           "the other colour."),
+        N_(
+            "The first card laid on the castle gives its colour to its player's team; the other team takes "
+            "the other colour."
+        ),
     ),
     (
         N_("The end"),
-        N_("After every player's 10 turns (20 with two players), each team takes the piles topped by its "
-           "colour and the cards it drew on passes, and scores the cards of the other colour."),
+        N_(
+            "After every player's 10 turns (20 with two players), each team takes the piles topped by its "
+            "colour and the cards it drew on passes, and scores the cards of the other colour."
+        ),
     ),
 )
 
@@ -190,8 +218,10 @@ SHEETS = [
         kind="mat",
         game="castle",
         title=N_("Castle mat"),
-        description=N_("The castle's 12 positions, A1 to D3, each holding a poker or a bridge card, with its "
-                       "number of neighbours: lay the castle on it."),
+        description=N_(
+            "The castle's 12 positions, A1 to D3, each holding a poker or a bridge card, with its "
+            "number of neighbours: lay the castle on it."
+        ),
         draw=draw_mat,
         mat=MAT,
     ),
@@ -200,14 +230,18 @@ SHEETS = [
         kind="reference",
         game="castle",
         title=N_("Castle quick reference"),
-        description=N_("Two reference cards: the value rule, the three choices of a turn, the end and the points."),
+        description=N_(
+            "Two reference cards: the value rule, the three choices of a turn, the end and the points."
+        ),
         draw=draw_reference,
     ),
     Sheet(
         slug="castle-score-pad",
         game="castle",
         title=N_("Castle score pad"),
-        description=N_("A row per game: each team's colour and its captured cards of the other colour, counted by rank."),
+        description=N_(
+            "A row per game: each team's colour and its captured cards of the other colour, counted by rank."
+        ),
         draw=draw_score_pad,
     ),
 ]

@@ -32,9 +32,7 @@ def draw_face(doc: Document, slot: Rect, card: Card) -> None:
     _corner(doc, slot, rank, symbol, colour)
     with doc.turned(slot) as quarter, doc.turned(quarter) as upside_down:
         _corner(doc, upside_down, rank, symbol, colour)
-    doc.label(
-        Rect(slot.x, slot.cy + 2, slot.w, 20), rank, size=44, bold=True, align="centre", color=colour
-    )
+    doc.label(Rect(slot.x, slot.cy + 2, slot.w, 20), rank, size=44, bold=True, align="centre", color=colour)
     doc.label(Rect(slot.x, slot.cy - 24, slot.w, 22), symbol, size=56, align="centre", color=colour)
 
 
@@ -65,8 +63,10 @@ SHEETS = [
         kind="cards",
         game="castle",
         title=N_("Standard 52-card deck"),
-        description=N_("A full standard deck, A to K in four suits, with one back design: for Castle, and for Fort "
-                       "too. Seven sheets printed on both sides, after the sheet that says how."),
+        description=N_(
+            "A full standard deck, A to K in four suits, with one back design: for Castle, and for Fort "
+            "too. Seven sheets printed on both sides, after the sheet that says how."
+        ),
         draw=draw_deck,
     ),
 ]

@@ -57,12 +57,18 @@ DUPLEX_CHECK_RISE = 36.0  # mm above the content's foot, so that turned on the s
 QR_MIN_MODULE = 0.5  # mm: smaller modules stop scanning reliably on a phone
 CALIBRATION_SENTENCE = N_("This bar measures 50 mm: print at 100 %.")
 CUT_SENTENCES = {  # how a mat's page joins the page before it, by the edge of this page that is cut
-    "left": N_("Cut this page along the solid line on the left, lay it on the grey strip of page %(page)s so "
-               "that the ticks meet, and tape."),
-    "top": N_("Cut this page along the solid line at the top, lay it on the grey strip of page %(page)s so "
-              "that the ticks meet, and tape."),
-    "bottom": N_("Cut this page along the solid line at the bottom, lay it on the grey strip of page %(page)s "
-                 "so that the ticks meet, and tape."),
+    "left": N_(
+        "Cut this page along the solid line on the left, lay it on the grey strip of page %(page)s so "
+        "that the ticks meet, and tape."
+    ),
+    "top": N_(
+        "Cut this page along the solid line at the top, lay it on the grey strip of page %(page)s so "
+        "that the ticks meet, and tape."
+    ),
+    "bottom": N_(
+        "Cut this page along the solid line at the bottom, lay it on the grey strip of page %(page)s "
+        "so that the ticks meet, and tape."
+    ),
 }
 DOUBLE_SIDED = {  # a card sheet's margin note, by the edge the paper turns on
     "long": N_("Double-sided, flip on long edge"),
@@ -215,8 +221,14 @@ class Document:
         if self.text_width(s, size=size, bold=bold) > rect.w * 1.001:
             lines = len(simpleSplit(s, fonts.font_name(bold), size, rect.w * mm))
             height = lines * size * 1.2 * PT
-            self.text_block(Rect(rect.x, rect.cy - height / 2, rect.w, height), s, size=size, bold=bold,
-                            color=color, leading=1.2)
+            self.text_block(
+                Rect(rect.x, rect.cy - height / 2, rect.w, height),
+                s,
+                size=size,
+                bold=bold,
+                color=color,
+                leading=1.2,
+            )
             return
         x = {"left": rect.x, "centre": rect.cx, "right": rect.right}[align]
         baseline = rect.cy - CAP_HEIGHT * size * PT / 2
@@ -265,9 +277,12 @@ class Document:
             return max(
                 sum(
                     lines_height(title, rect.w, head * scale, True, 1.3)
-                    + lines_height(text, rect.w, body * scale, False, leading) + gap
+                    + lines_height(text, rect.w, body * scale, False, leading)
+                    + gap
                     for title, text in paragraphs
-                ) - gap - rect.h
+                )
+                - gap
+                - rect.h
                 for rect, paragraphs in columns
             )
 
@@ -279,7 +294,9 @@ class Document:
             y = rect.top
             for title, text in paragraphs:
                 y = self.text_block(Rect(rect.x, y - 40, rect.w, 40), title, size=head * scale, bold=True)
-                y = self.text_block(Rect(rect.x, y - 60, rect.w, 60), text, size=body * scale, leading=leading)
+                y = self.text_block(
+                    Rect(rect.x, y - 60, rect.w, 60), text, size=body * scale, leading=leading
+                )
                 lowest = min(lowest, y)
                 y -= gap
         return lowest
@@ -439,7 +456,9 @@ class Document:
         Yields the rectangle to draw into, in the turned coordinates.
         """
         quarters %= 4
-        corner = [(rect.x, rect.y), (rect.right, rect.y), (rect.right, rect.top), (rect.x, rect.top)][quarters]
+        corner = [(rect.x, rect.y), (rect.right, rect.y), (rect.right, rect.top), (rect.x, rect.top)][
+            quarters
+        ]
         c = self._pen()
         c.saveState()
         c.translate(corner[0] * mm, corner[1] * mm)
@@ -484,8 +503,13 @@ class Document:
             self.new_page()
             self._mat_header(pages, tile, note)
             self.calibration_bar(pages.footer.x, pages.footer.cy - layout.CALIBRATION_HEIGHT / 2)
-            self.label(Rect(pages.footer.cx, pages.footer.y, pages.footer.w / 2, pages.footer.h), self.game_url,
-                       size=7, align="right", color=MUTED)
+            self.label(
+                Rect(pages.footer.cx, pages.footer.y, pages.footer.w / 2, pages.footer.h),
+                self.game_url,
+                size=7,
+                align="right",
+                color=MUTED,
+            )
             with ExitStack() as stack:
                 if pages.turned:
                     stack.enter_context(self.turned(pages.content))
@@ -553,13 +577,19 @@ class Document:
             end = start + spec.per_page
             fronts = zip(faces[start:end], geometry.fronts, geometry.bleeds, strict=False)
             self._card_page(
-                geometry, fronts, front_turns, self.say(Message(N_("Fronts, page %(page)s of %(pages)s"), **where))
+                geometry,
+                fronts,
+                front_turns,
+                self.say(Message(N_("Fronts, page %(page)s of %(pages)s"), **where)),
             )
             backs_here = zip(
                 backs[start:end], geometry.backs(self.duplex), geometry.back_bleeds(self.duplex), strict=False
             )
             self._card_page(
-                geometry, backs_here, back_turns, self.say(Message(N_("Backs, page %(page)s of %(pages)s"), **where))
+                geometry,
+                backs_here,
+                back_turns,
+                self.say(Message(N_("Backs, page %(page)s of %(pages)s"), **where)),
             )
 
     # Private helpers
@@ -571,32 +601,56 @@ class Document:
         text = Rect(header.x, header.y, qr.x - 3 - header.x, header.h)
         band = Rect(text.x, text.top - 10, text.w, 10)
         self.background(band, SHADE, radius=1.5)
-        self.label(Rect(band.x + 2, band.top - 3.8, band.w - 4, 2.6), self.game_name.upper(), size=7, bold=True)
-        self.label(Rect(band.x + 2, band.y + 1.2, band.w - 4, 4.4), self.say(self.sheet.title), size=12, bold=True)
+        self.label(
+            Rect(band.x + 2, band.top - 3.8, band.w - 4, 2.6), self.game_name.upper(), size=7, bold=True
+        )
+        self.label(
+            Rect(band.x + 2, band.y + 1.2, band.w - 4, 4.4), self.say(self.sheet.title), size=12, bold=True
+        )
         total = len(pages.tiles)
         if total == 1:
             sentences = [self.say(N_("The whole mat is on this page."))]
         else:
             # Said as the pages lie with their headers upright: a turned mat's rows run up the page.
-            sentences = [self.say(
-                Message(N_("Page %(page)s of %(pages)s. Lay the pages out %(across)s across and %(down)s down, "
-                           "page 1 at the bottom left."),
-                        page=tile.number, pages=total, across=pages.down, down=pages.across)
-                if pages.turned
-                else Message(N_("Page %(page)s of %(pages)s. Lay the pages out %(across)s across and %(down)s "
-                                "down, page 1 at the top left."),
-                             page=tile.number, pages=total, across=pages.across, down=pages.down)
-            )]
+            sentences = [
+                self.say(
+                    Message(
+                        N_(
+                            "Page %(page)s of %(pages)s. Lay the pages out %(across)s across and %(down)s down, "
+                            "page 1 at the bottom left."
+                        ),
+                        page=tile.number,
+                        pages=total,
+                        across=pages.down,
+                        down=pages.across,
+                    )
+                    if pages.turned
+                    else Message(
+                        N_(
+                            "Page %(page)s of %(pages)s. Lay the pages out %(across)s across and %(down)s "
+                            "down, page 1 at the top left."
+                        ),
+                        page=tile.number,
+                        pages=total,
+                        across=pages.across,
+                        down=pages.down,
+                    )
+                )
+            ]
         # The mat's left and top edges are the page's bottom and left edges when the mat lies turned.
-        for neighbour, edge in ((tile.left, "bottom" if pages.turned else "left"),
-                                (tile.above, "left" if pages.turned else "top")):
+        for neighbour, edge in (
+            (tile.left, "bottom" if pages.turned else "left"),
+            (tile.above, "left" if pages.turned else "top"),
+        ):
             if neighbour:
                 sentences.append(self.say(Message(CUT_SENTENCES[edge], page=neighbour)))
         if tile.number == 1 and note:
             sentences.append(self.say(note))
         words = Rect(text.x, text.y, text.w, text.h - 10.5)
         if self.text_block(words, " ".join(sentences), size=7.5) < words.y - 0.01:
-            raise ValueError(f"the header of page {tile.number} of {self.sheet.slug} overflows: shorten its note")
+            raise ValueError(
+                f"the header of page {tile.number} of {self.sheet.slug} overflows: shorten its note"
+            )
         self.qr(self.game_url, qr)
 
     def _mat_tile(
@@ -634,8 +688,13 @@ class Document:
         that cross it (``ticks``: where along the strip's length), so that no tick runs through it."""
         start, end = tiling.clear_stretch(strip.w, ticks)
         words = self.say(Message(N_("Page %(page)s goes on this strip."), page=number))
-        self.label(Rect(strip.x + start, strip.y, end - start, strip.h).inset(1.5), words, size=7, align="centre",
-                   color=MUTED)
+        self.label(
+            Rect(strip.x + start, strip.y, end - start, strip.h).inset(1.5),
+            words,
+            size=7,
+            align="centre",
+            color=MUTED,
+        )
 
     def _mat_joins(
         self, tile: tiling.Tile, core: Rect, window: Rect, marks_y: list[float], marks_x: list[float]
@@ -728,18 +787,30 @@ class Document:
         advice = self.sheet.advice
         steps = [
             PRINT_TWO_SIDED[self.duplex],
-            N_("Print at actual size, never “fit to page”: the bar at the foot of this page must measure 50 mm."),
-            N_("This sheet comes first and its back checks how well your printer lines up the two sides; "
-               "then each page of fronts is followed by the page of its backs."),
+            N_(
+                "Print at actual size, never “fit to page”: the bar at the foot of this page must measure 50 mm."
+            ),
+            N_(
+                "This sheet comes first and its back checks how well your printer lines up the two sides; "
+                "then each page of fronts is followed by the page of its backs."
+            ),
             advice.paper,
             advice.sleeves,
             advice.printer_for(self.duplex),
-            N_("Cut along the guides in the margins. Every cut line is marked on both opposite margins, so a "
-               "mark is still there after the first cut. The printing runs 3 mm past the outer cut lines, so "
-               "a back printed a little off still covers its card."),
-            Message(NP_("%(count)s card on %(pages)s pages after this sheet. Paper size: %(paper)s.",
-                        "%(count)s cards on %(pages)s pages after this sheet. Paper size: %(paper)s."),
-                    count=cards, pages=pages - 2, paper=PAPER_NAMES[self.paper]),
+            N_(
+                "Cut along the guides in the margins. Every cut line is marked on both opposite margins, so a "
+                "mark is still there after the first cut. The printing runs 3 mm past the outer cut lines, so "
+                "a back printed a little off still covers its card."
+            ),
+            Message(
+                NP_(
+                    "%(count)s card on %(pages)s pages after this sheet. Paper size: %(paper)s.",
+                    "%(count)s cards on %(pages)s pages after this sheet. Paper size: %(paper)s.",
+                ),
+                count=cards,
+                pages=pages - 2,
+                paper=PAPER_NAMES[self.paper],
+            ),
         ]
         if self.ink_saver:
             steps.append(N_("Ink saver: backgrounds are printed as outlines."))
@@ -755,8 +826,12 @@ class Document:
         self._target(check)
         self.text_block(
             Rect(check.right + 4, check.y, content.w - check.w - 4, check.h),
-            self.say(N_("Duplex check: hold this sheet against the light. The cross printed on its back should lie "
-                        "on this cross.")),
+            self.say(
+                N_(
+                    "Duplex check: hold this sheet against the light. The cross printed on its back should lie "
+                    "on this cross."
+                )
+            ),
             size=10,
         )
         self.new_page()
@@ -766,12 +841,14 @@ class Document:
         self.text(content.x, top - 6, self.say(N_("Duplex check")), size=13, bold=True)
         self.text_block(
             Rect(content.x, top - 60, content.w, 50),
-            self.say(N_(
-                "Hold this sheet against the light: this cross should lie on the cross printed on the other "
-                "side. If they are up to 3 mm apart, the cards will still be fine. If they are further apart, "
-                "or one cross is turned, check the duplex edge in the print dialog, or print the fronts, put "
-                "the pages back in the tray and print the backs."
-            )),
+            self.say(
+                N_(
+                    "Hold this sheet against the light: this cross should lie on the cross printed on the other "
+                    "side. If they are up to 3 mm apart, the cards will still be fine. If they are further apart, "
+                    "or one cross is turned, check the duplex edge in the print dialog, or print the fronts, put "
+                    "the pages back in the tray and print the backs."
+                )
+            ),
             size=10,
         )
         self._target(behind)

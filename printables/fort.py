@@ -35,12 +35,16 @@ def draw_tracker(doc: Document) -> None:
         _tracker_block(doc, Rect(content.x, top - block_h + 2, content.w, block_h - 3))
     doc.text_block(
         Rect(content.x, content.y, content.w, note),
-        doc.say(Message(
-            N_("Tick a box each time an attacker challenges for that card: %(most)s at most. "
-               "Lose the third and the card goes to the barracks, replaced from its top. "
-               "A card that leaves the fort starts again with empty boxes."),
-            most=fort.MAX_CHALLENGES,
-        )),
+        doc.say(
+            Message(
+                N_(
+                    "Tick a box each time an attacker challenges for that card: %(most)s at most. "
+                    "Lose the third and the card goes to the barracks, replaced from its top. "
+                    "A card that leaves the fort starts again with empty boxes."
+                ),
+                most=fort.MAX_CHALLENGES,
+            )
+        ),
         size=8,
         color=MUTED,
     )
@@ -60,7 +64,12 @@ def _tracker_block(doc: Document, rect: Rect) -> None:
     for column in range(ATTACKERS):
         left = rect.x + CARD_COLUMN + column * attacker_w
         doc.box(Rect(left, rect.top - HEAD, attacker_w, HEAD))
-        doc.label(Rect(left + 1.5, rect.top - HEAD, attacker_w - 3, HEAD), doc.say(N_("Attacker:")), size=8, color=MUTED)
+        doc.label(
+            Rect(left + 1.5, rect.top - HEAD, attacker_w - 3, HEAD),
+            doc.say(N_("Attacker:")),
+            size=8,
+            color=MUTED,
+        )
         cells = doc.grid(Rect(left, rect.y, attacker_w, rect.h - HEAD), 1, FORT_ROWS)
         for (cell,) in cells:
             _tries(doc, cell, row_h)
@@ -85,8 +94,10 @@ def _reference(doc: Document, rect: Rect) -> float:
     gap = 5.0
     column_w = (inner.w - gap) / 2
     columns = [
-        (Rect(inner.x + column * (column_w + gap), inner.y, column_w, inner.h - 8),
-         [(doc.say(head), doc.say(body)) for head, body in sections])
+        (
+            Rect(inner.x + column * (column_w + gap), inner.y, column_w, inner.h - 8),
+            [(doc.say(head), doc.say(body)) for head, body in sections],
+        )
         for column, sections in enumerate((_REFERENCE[:4], _REFERENCE[4:]))
     ]
     return doc.headed_paragraphs(columns, head=8.8, body=8.4, leading=1.25, gap=1.4)
@@ -95,52 +106,68 @@ def _reference(doc: Document, rect: Rect) -> float:
 _REFERENCE = (
     (
         N_("Your turn"),
-        N_("1. Draw the top card of the barracks into your army (not on a campaign). "
-           "2. Move any army cards into your fort; burn at most one card. "
-           "3. You may challenge one other player for one card of their fort."),
+        N_(
+            "1. Draw the top card of the barracks into your army (not on a campaign). "
+            "2. Move any army cards into your fort; burn at most one card. "
+            "3. You may challenge one other player for one card of their fort."
+        ),
     ),
     (
         N_("Burning"),
-        N_("Put a card of your fort at the bottom of the barracks and draw one into your army: one or two "
-           "for a jack, queen, king or ace. Once per turn, and once before the game. No fort, no burning."),
+        N_(
+            "Put a card of your fort at the bottom of the barracks and draw one into your army: one or two "
+            "for a jack, queen, king or ace. Once per turn, and once before the game. No fort, no burning."
+        ),
     ),
     (
         N_("A challenge"),
         Message(
-            N_("Name the defender and a single card or a watchtower's top. Fight with 1 or 2 soldiers each; "
-               "both armies need that many. The top of a double needs %(double)s army cards, "
-               "of a triple %(triple)s; a complete watchtower is safe. "
-               "At most %(most)s tries per card. No army? The fort is vulnerable: the card is simply taken."),
-            double=fort.ARMY_NEEDED[2], triple=fort.ARMY_NEEDED[3], most=fort.MAX_CHALLENGES,
+            N_(
+                "Name the defender and a single card or a watchtower's top. Fight with 1 or 2 soldiers each; "
+                "both armies need that many. The top of a double needs %(double)s army cards, "
+                "of a triple %(triple)s; a complete watchtower is safe. "
+                "At most %(most)s tries per card. No army? The fort is vulnerable: the card is simply taken."
+            ),
+            double=fort.ARMY_NEEDED[2],
+            triple=fort.ARMY_NEEDED[3],
+            most=fort.MAX_CHALLENGES,
         ),
     ),
     (
         N_("The battle and the 7 rule"),
-        N_("Each side draws the other's soldiers blind; they fight in pairs, aces high. A pair with a 7 "
-           "in it always goes to the attacker. More pairs won wins; equal is a draw."),
+        N_(
+            "Each side draws the other's soldiers blind; they fight in pairs, aces high. A pair with a 7 "
+            "in it always goes to the attacker. More pairs won wins; equal is a draw."
+        ),
     ),
     (
         N_("Where the cards go"),
-        N_("The winner takes every soldier (a draw sends each home); an attacker who wins takes the card. "
-           "Royals and aces that fought go to the bottom of the barracks, unless their owner is on a "
-           "campaign. Third try lost: the card goes to the barracks, replaced from its top. Attack without "
-           "a fort and lose: you are out."),
+        N_(
+            "The winner takes every soldier (a draw sends each home); an attacker who wins takes the card. "
+            "Royals and aces that fought go to the bottom of the barracks, unless their owner is on a "
+            "campaign. Third try lost: the card goes to the barracks, replaced from its top. Attack without "
+            "a fort and lose: you are out."
+        ),
     ),
     (
         N_("Free-for-all and campaigns"),
-        N_("Draw a watchtower's fourth card: everyone lays one blind army card, highest wins the drawn card "
-           "(no 7 rule; ties lay again). Win your own and go on a campaign: the watchtower is set aside, the "
-           "fort joins the army. A campaigner draws nothing and challenges forts; only another campaigner "
-           "may fight them, 3 soldiers each, winner keeps all. Empty army: 2 tower cards to the barracks, "
-           "1 to the fort, 1 to the army; draw 2 and 2."),
+        N_(
+            "Draw a watchtower's fourth card: everyone lays one blind army card, highest wins the drawn card "
+            "(no 7 rule; ties lay again). Win your own and go on a campaign: the watchtower is set aside, the "
+            "fort joins the army. A campaigner draws nothing and challenges forts; only another campaigner "
+            "may fight them, 3 soldiers each, winner keeps all. Empty army: 2 tower cards to the barracks, "
+            "1 to the fort, 1 to the army; draw 2 and 2."
+        ),
     ),
     (
         N_("The showdown"),
-        N_("When all are on campaigns, the smallest army is laid in a line (an even count drops its last "
-           "card); the others trim from the top to match. Each position's single highest card takes a "
-           "trick. Most tricks wins; a tie draws cards equal to each watchtower's rank (royals and aces 10) "
-           "and plays again. Tied again: shuffle the same cards and replay. The win is shared only when no "
-           "shuffle can separate them."),
+        N_(
+            "When all are on campaigns, the smallest army is laid in a line (an even count drops its last "
+            "card); the others trim from the top to match. Each position's single highest card takes a "
+            "trick. Most tricks wins; a tie draws cards equal to each watchtower's rank (royals and aces 10) "
+            "and plays again. Tied again: shuffle the same cards and replay. The win is shared only when no "
+            "shuffle can separate them."
+        ),
     ),
 )
 
@@ -150,16 +177,20 @@ SHEETS = [
         kind="reference",
         game="fort",
         title=N_("Fort quick reference"),
-        description=N_("Two reference cards: the turn, challenges and the 7 rule, watchtowers, where the cards go, "
-                       "campaigns and the showdown."),
+        description=N_(
+            "Two reference cards: the turn, challenges and the 7 rule, watchtowers, where the cards go, "
+            "campaigns and the showdown."
+        ),
         draw=draw_reference,
     ),
     Sheet(
         slug="fort-challenge-tracker",
         game="fort",
         title=N_("Fort challenge tracker"),
-        description=N_("For each fort card and each attacker, three boxes: tick one per challenge, so nobody tries "
-                       "a fourth time."),
+        description=N_(
+            "For each fort card and each attacker, three boxes: tick one per challenge, so nobody tries "
+            "a fourth time."
+        ),
         draw=draw_tracker,
     ),
 ]

@@ -41,15 +41,20 @@ def draw_player_sheet(doc: Document) -> None:
         doc.new_page()
         content = doc.frame()
         parts = player_sheet_parts(content)
-        titles = (doc.say(Message(N_("Round %(round)s · grid 1 · my fortress"), round=number)),
-                  doc.say(Message(N_("Round %(round)s · grid 2 · my attacks"), round=number)))
+        titles = (
+            doc.say(Message(N_("Round %(round)s · grid 1 · my fortress"), round=number)),
+            doc.say(Message(N_("Round %(round)s · grid 2 · my attacks"), round=number)),
+        )
         for rect, title in zip(parts.grids, titles, strict=True):
             draw_grid(doc, rect, title)
         draw_firing_cells(doc, parts.firing, number)
         if number == ROUNDS[0]:
             y = doc.text_block(parts.foot, doc.say(forteresse.COMPASS_KEY), size=7.5, color=MUTED)
-            doc.text_block(Rect(parts.foot.x, parts.foot.y, parts.foot.w, y - 1 - parts.foot.y), doc.say(LEGEND),
-                           size=7.5)
+            doc.text_block(
+                Rect(parts.foot.x, parts.foot.y, parts.foot.w, y - 1 - parts.foot.y),
+                doc.say(LEGEND),
+                size=7.5,
+            )
         else:
             draw_score_box(doc, parts.foot)
 
@@ -95,21 +100,35 @@ def draw_grid(doc: Document, rect: Rect, title: str) -> None:
     doc.box(Rect(inner.x + cell, inner.y + cell, 5 * cell, 5 * cell), width=1.4)
     for i, column in enumerate(forteresse.COLUMNS):
         doc.label(Rect(inner.x + i * cell, inner.top, cell, LABEL), column, size=8, bold=True, align="centre")
-        doc.label(Rect(rect.x, inner.top - (i + 1) * cell, LABEL, cell), str(i + 1), size=8, bold=True, align="centre")
+        doc.label(
+            Rect(rect.x, inner.top - (i + 1) * cell, LABEL, cell),
+            str(i + 1),
+            size=8,
+            bold=True,
+            align="centre",
+        )
 
 
 def draw_firing_cells(doc: Document, rect: Rect, number: int) -> None:
     """The 24 firing cells of one round in two columns: legal directions, the shot, what it found."""
-    doc.label(Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2),
-              doc.say(Message(N_("Round %(round)s: my firing cells, each used once (weapon C or R, direction)"),
-                              round=number)), size=10, bold=True)
+    doc.label(
+        Rect(rect.x, rect.top - TITLE + 2, rect.w, TITLE - 2),
+        doc.say(
+            Message(
+                N_("Round %(round)s: my firing cells, each used once (weapon C or R, direction)"),
+                round=number,
+            )
+        ),
+        size=10,
+        bold=True,
+    )
     body = Rect(rect.x, rect.y, rect.w, rect.h - TITLE)
     cells = forteresse.FIRING_CELLS
     half = (len(cells) + 1) // 2
     column_w = (body.w - GAP) / 2
     for part in range(2):
         block = Rect(body.x + part * (column_w + GAP), body.y, column_w, body.h)
-        _firing_column(doc, block, cells[part * half:(part + 1) * half])
+        _firing_column(doc, block, cells[part * half : (part + 1) * half])
 
 
 def draw_score_box(doc: Document, rect: Rect) -> None:
@@ -123,9 +142,16 @@ def draw_score_box(doc: Document, rect: Rect) -> None:
     column_w = box.w / len(heads)
     doc.label(Rect(rect.x, box.top + 1, 2 * column_w, TITLE - 2), doc.say(N_("Points")), size=10, bold=True)
     for number in (1, 2):
-        span = Rect(box.x + (1 + (number - 1) * len(parts)) * column_w, box.top + 1, len(parts) * column_w, TITLE - 2)
-        doc.label(span.inset(1), doc.say(Message(N_("Round %(round)s"), round=number)), size=9, bold=True,
-                  align="centre")
+        span = Rect(
+            box.x + (1 + (number - 1) * len(parts)) * column_w, box.top + 1, len(parts) * column_w, TITLE - 2
+        )
+        doc.label(
+            span.inset(1),
+            doc.say(Message(N_("Round %(round)s"), round=number)),
+            size=9,
+            bold=True,
+            align="centre",
+        )
         doc.line(span.x + 1, span.y + 0.6, span.right - 1, span.y + 0.6, width=0.6)
     doc.background(Rect(box.x, rows[0][0].y, box.w, rows[0][0].h), SHADE)
     doc.grid(box, len(heads), 3, width=0.3)
@@ -139,9 +165,22 @@ def draw_score_box(doc: Document, rect: Rect) -> None:
 def draw_score_pad(doc: Document) -> None:
     """A page of games: per game, each player's kills, cannons, rifles and points in both rounds."""
     content = doc.frame()
-    heads = [doc.say(head) for head in (
-        N_("Game"), N_("Player"), N_("R1 kills"), N_("cannons"), N_("rifles"), N_("points"), N_("R2 kills"),
-        N_("cannons"), N_("rifles"), N_("points"), N_("Total"))]
+    heads = [
+        doc.say(head)
+        for head in (
+            N_("Game"),
+            N_("Player"),
+            N_("R1 kills"),
+            N_("cannons"),
+            N_("rifles"),
+            N_("points"),
+            N_("R2 kills"),
+            N_("cannons"),
+            N_("rifles"),
+            N_("points"),
+            N_("Total"),
+        )
+    ]
     weights = [1.0, 2.4] + [1.0] * 9
     unit = content.w / sum(weights)
     lefts = [content.x + unit * sum(weights[:i]) for i in range(len(weights))]
@@ -151,7 +190,13 @@ def draw_score_pad(doc: Document) -> None:
     doc.background(Rect(table.x, table.top - row_h, table.w, row_h), SHADE)
     for i, head in enumerate(heads):
         width = unit * weights[i]
-        doc.label(Rect(lefts[i] + 0.8, table.top - row_h, width - 1.6, row_h), head, size=7, bold=True, align="centre")
+        doc.label(
+            Rect(lefts[i] + 0.8, table.top - row_h, width - 1.6, row_h),
+            head,
+            size=7,
+            bold=True,
+            align="centre",
+        )
     for row in range(rows + 1):
         y = table.top - row * row_h
         heavy = row in (0, 1, rows) or (row - 1) % 2 == 0
@@ -160,11 +205,24 @@ def draw_score_pad(doc: Document) -> None:
         doc.line(x, table.y, x, table.top, width=0.6 if i in (0, 2, 6, 10, 11) else 0.25)
     for game in range(GAMES_PER_PAD):
         y = table.top - (1 + 2 * game) * row_h
-        doc.label(Rect(lefts[0], y - 2 * row_h, unit, 2 * row_h), str(game + 1), size=10, align="centre", color=MUTED)
-    doc.text_block(Rect(content.x, table.y - 14, content.w, 12),
-                   doc.say(N_("Each round: 7 points per besieged you killed, 3 per cannon and 1 per rifle your opponent "
-                              "fired. Two rounds; the higher total wins, equal totals are a draw.")),
-                   size=7.5, color=MUTED)
+        doc.label(
+            Rect(lefts[0], y - 2 * row_h, unit, 2 * row_h),
+            str(game + 1),
+            size=10,
+            align="centre",
+            color=MUTED,
+        )
+    doc.text_block(
+        Rect(content.x, table.y - 14, content.w, 12),
+        doc.say(
+            N_(
+                "Each round: 7 points per besieged you killed, 3 per cannon and 1 per rifle your opponent "
+                "fired. Two rounds; the higher total wins, equal totals are a draw."
+            )
+        ),
+        size=7.5,
+        color=MUTED,
+    )
 
 
 def _firing_column(doc: Document, block: Rect, cells) -> None:
@@ -191,8 +249,10 @@ SHEETS = [
         slug="forteresse-player-sheet",
         game="forteresse",
         title=N_("Player sheet"),
-        description=N_("Both rounds of a game, a page each: your fortress and attack grids, the 24 firing cells "
-                       "with each shot and what it found, the score box. One sheet, both sides, per player per game."),
+        description=N_(
+            "Both rounds of a game, a page each: your fortress and attack grids, the 24 firing cells "
+            "with each shot and what it found, the score box. One sheet, both sides, per player per game."
+        ),
         draw=draw_player_sheet,
         kind="two-sided pad",
     ),

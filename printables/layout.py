@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-PAPER_SIZES = {"a4": (210.0, 297.0), "letter": (215.9, 279.4), "a3": (297.0, 420.0), "tabloid": (279.4, 431.8)}
+PAPER_SIZES = {
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+    "a3": (297.0, 420.0),
+    "tabloid": (279.4, 431.8),
+}
 DUPLEX = ("long", "short")
 MIN_MARGIN = 8.0  # nothing is printed nearer the paper's edge than this: printers clip there
 BLEED = 3.0  # a card's printing runs this far beyond its cut line where no card is next to it

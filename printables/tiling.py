@@ -82,14 +82,18 @@ class MatSpec:
         if self.border_y:
             for column in range(self.columns):
                 x = self.slot(0, column).x
-                parts += [("N", column, Rect(x, self.height - self.border_y, self.slot_w, self.border_y)),
-                          ("S", column, Rect(x, 0.0, self.slot_w, self.border_y))]
+                parts += [
+                    ("N", column, Rect(x, self.height - self.border_y, self.slot_w, self.border_y)),
+                    ("S", column, Rect(x, 0.0, self.slot_w, self.border_y)),
+                ]
         if self.border_x:
             for row in range(self.rows):
                 slot = self.slot(row, 0)
                 y, h = slot.y, slot.h + self.label
-                parts += [("W", row, Rect(0.0, y, self.border_x, h)),
-                          ("E", row, Rect(self.width - self.border_x, y, self.border_x, h))]
+                parts += [
+                    ("W", row, Rect(0.0, y, self.border_x, h)),
+                    ("E", row, Rect(self.width - self.border_x, y, self.border_x, h)),
+                ]
         return tuple(parts)
 
     def breaks_x(self) -> tuple[float, ...]:
@@ -197,7 +201,9 @@ def mat_pages(paper: str, spec: MatSpec) -> MatPages:
             continue
         layouts.append((len(columns) * len(rows), turned, columns, rows))
     if not layouts:
-        raise ValueError(f"a slot of {spec.slot_w:g} x {spec.slot_h:g} mm and its labels do not fit on {paper}")
+        raise ValueError(
+            f"a slot of {spec.slot_w:g} x {spec.slot_h:g} mm and its labels do not fit on {paper}"
+        )
     _, turned, columns, rows = min(layouts, key=lambda layout: layout[0])
     frame = _frame(content, turned)
     tiles = tuple(

@@ -26,22 +26,48 @@ DECK_REFERENCE = zamek.deck_reference(DECK)
 NUMBERS = range(zamek.LOWEST, zamek.HIGHEST + 1)
 # Picture names as printed: in the sheet's language, then in Polish (the game's own) unless the sheet is Polish.
 GAME_LANGUAGE = "pl"
-PICTURE_COLOURS = {"knight": "#9cc3e6", "princess": "#f2b8d6", "king": "#f2cf66", "queen": "#f2cf66",
-                   "wizard": "#c9b6ee"}
+PICTURE_COLOURS = {
+    "knight": "#9cc3e6",
+    "princess": "#f2b8d6",
+    "king": "#f2cf66",
+    "queen": "#f2cf66",
+    "wizard": "#c9b6ee",
+}
 # Each tile's colour and its writing: every tile at least 3:1 against white paper, its writing 4.5:1 on it.
-TILE_COLOURS = ((N_("Red"), "#c8463c", PAPER), (N_("Blue"), "#3f72b5", PAPER),
-                (N_("Green"), "#2f7a3e", PAPER), (N_("Yellow"), "#b07d00", INK))
+TILE_COLOURS = (
+    (N_("Red"), "#c8463c", PAPER),
+    (N_("Blue"), "#3f72b5", PAPER),
+    (N_("Green"), "#2f7a3e", PAPER),
+    (N_("Yellow"), "#b07d00", INK),
+)
 TILE_BACK = "#6b4a1f"  # brown, far from the slate of the numbered cards' back
 CARD = POKER  # the size of the printed deck's cards (``card_sheet``'s default)
 LAYOUT_COLUMNS, LAYOUT_ROWS = 5, 9  # the places 1-45, five across as on the phones
 # A face-down card may lie either way: sideways, a page holds six places instead of four.
-LAYOUT = MatSpec(LAYOUT_COLUMNS, LAYOUT_ROWS, CARD.height + 2 * SPARE, CARD.width + 2 * SPARE, gap=2.0, label=7.0)
-LAYOUT_NOTE = Message(N_("Lay one face-down card sideways on each place. Teams vote by these numbers. Any deck of "
-                         "%(width)s x %(height)s mm cards will do; Castellan prints %(reference)s."),
-                      width=f"{CARD.width:g}", height=f"{CARD.height:g}", reference=DECK_REFERENCE)
-SCORE_ROWS = ((N_("Name"), ""), (N_("Castle: its numbers"), ""), (N_("Elements (tile 1 too)"), "× 1"),
-              (N_("Knights"), "× 1"), (N_("Princesses"), "× 1"), (N_("Princess–knight pairs"), "× 1"),
-              (N_("King"), "+ 3"), (N_("Queen"), "+ 3"), (N_("Total"), ""), (N_("Holds the wizard? (ties)"), ""))
+LAYOUT = MatSpec(
+    LAYOUT_COLUMNS, LAYOUT_ROWS, CARD.height + 2 * SPARE, CARD.width + 2 * SPARE, gap=2.0, label=7.0
+)
+LAYOUT_NOTE = Message(
+    N_(
+        "Lay one face-down card sideways on each place. Teams vote by these numbers. Any deck of "
+        "%(width)s x %(height)s mm cards will do; Castellan prints %(reference)s."
+    ),
+    width=f"{CARD.width:g}",
+    height=f"{CARD.height:g}",
+    reference=DECK_REFERENCE,
+)
+SCORE_ROWS = (
+    (N_("Name"), ""),
+    (N_("Castle: its numbers"), ""),
+    (N_("Elements (tile 1 too)"), "× 1"),
+    (N_("Knights"), "× 1"),
+    (N_("Princesses"), "× 1"),
+    (N_("Princess–knight pairs"), "× 1"),
+    (N_("King"), "+ 3"),
+    (N_("Queen"), "+ 3"),
+    (N_("Total"), ""),
+    (N_("Holds the wizard? (ties)"), ""),
+)
 CASTLES = zamek.MAX_PLAYERS
 
 
@@ -63,7 +89,9 @@ def deck_card(doc: Document, slot: Rect) -> None:
     inner = slot.inset(4)
     doc.box(slot.inset(3), radius=2.5, width=0.35)
     doc.label(Rect(inner.x, inner.top - 7, inner.w, 6), "ZAMEK", size=12, bold=True, align="centre")
-    doc.label(Rect(inner.x, inner.top - 12, inner.w, 4), doc.say(zamek.SHIPPED_DECK_NAME), size=8, align="centre")
+    doc.label(
+        Rect(inner.x, inner.top - 12, inner.w, 4), doc.say(zamek.SHIPPED_DECK_NAME), size=8, align="centre"
+    )
     qr = Rect(inner.x, inner.top - 52, inner.w, 39)
     doc.qr(deck_url(doc), qr)
     y = doc.text_block(Rect(inner.x + 1, qr.y - 4, inner.w - 2, 3.5), DECK_REFERENCE, size=7)
@@ -76,11 +104,17 @@ def card_back(doc: Document, slot: Rect) -> None:
     ink = doc.back_ground(slot, SLATE)
     doc.box(slot.inset(3.5), stroke=ink.line, radius=2.5, width=0.5)
     scale = slot.w / 63
-    doc.polygon([(slot.cx + x * scale, slot.cy + 4 + y * scale) for x, y in _CASTLE], stroke=ink.line,
-                fill=ink.fill, width=0.4)
+    doc.polygon(
+        [(slot.cx + x * scale, slot.cy + 4 + y * scale) for x, y in _CASTLE],
+        stroke=ink.line,
+        fill=ink.fill,
+        width=0.4,
+    )
     gate = [(slot.cx + x * scale, slot.cy + 4 + y * scale) for x, y in _GATE]
     doc.polygon(gate, stroke=ink.line, fill=ink.ground if ink.fill else None, width=0.4)
-    doc.label(Rect(slot.x, slot.y + 12, slot.w, 6), "ZAMEK", size=13, bold=True, align="centre", color=ink.line)
+    doc.label(
+        Rect(slot.x, slot.y + 12, slot.w, 6), "ZAMEK", size=13, bold=True, align="centre", color=ink.line
+    )
 
 
 def tile_back(doc: Document, slot: Rect) -> None:
@@ -92,7 +126,14 @@ def tile_back(doc: Document, slot: Rect) -> None:
     for i, (_name, colour, _writing) in enumerate(TILE_COLOURS):
         cell = Rect(square.x + (i % 2) * 14, square.top - (i // 2 + 1) * 14, 14, 14)
         doc.box(cell, stroke=ink.line, fill=None if doc.ink_saver else colour, width=0.4)
-    doc.label(Rect(slot.x, slot.y + 14, slot.w, 6), doc.say(N_("START")), size=13, bold=True, align="centre", color=ink.line)
+    doc.label(
+        Rect(slot.x, slot.y + 14, slot.w, 6),
+        doc.say(N_("START")),
+        size=13,
+        bold=True,
+        align="centre",
+        color=ink.line,
+    )
 
 
 def draw_layout(doc: Document) -> None:
@@ -104,13 +145,26 @@ def draw_score_pad(doc: Document) -> None:
     """A score pad for the extended game: four castles, the breakdown, the tie-break, the deck's pictures."""
     content = doc.frame()
     king, knights, princesses = _deck_lines()
-    deck = Message(N_("Deck %(reference)s: %(name)s. %(king)s; %(knights)s; %(princesses)s."), reference=DECK_REFERENCE,
-                   name=Message(zamek.SHIPPED_DECK_NAME), king=king, knights=knights, princesses=princesses)
+    deck = Message(
+        N_("Deck %(reference)s: %(name)s. %(king)s; %(knights)s; %(princesses)s."),
+        reference=DECK_REFERENCE,
+        name=Message(zamek.SHIPPED_DECK_NAME),
+        king=king,
+        knights=knights,
+        princesses=princesses,
+    )
     y = doc.text_block(Rect(content.x, content.top - 24, content.w, 24), doc.say(deck), size=8.5)
     legend = Rect(content.x, content.y, content.w, 14)
-    doc.text_block(legend, doc.say(N_("Highest total wins. On a tie, among the tied castles: the king wins, else the "
-                                      "queen, else the wizard; else it is a draw. Pairs: one princess with one knight.")),
-                   size=8.5)
+    doc.text_block(
+        legend,
+        doc.say(
+            N_(
+                "Highest total wins. On a tie, among the tied castles: the king wins, else the "
+                "queen, else the wizard; else it is a draw. Pairs: one princess with one knight."
+            )
+        ),
+        size=8.5,
+    )
     table = Rect(content.x, legend.top + 2, content.w, y - 3 - legend.top - 2)
     _score_table(doc, table)
 
@@ -191,10 +245,16 @@ def _in_both(doc: Document, word: str) -> tuple[str, str]:
 
 def _deck_lines() -> list[Message]:
     """The deck's pictures in words."""
-    return [Message(N_("King %(king)s, queen %(queen)s, wizard %(wizard)s"), king=DECK["king"], queen=DECK["queen"],
-                    wizard=DECK["wizard"]),
-            Message(N_("Knights %(numbers)s"), numbers=", ".join(map(str, DECK["knights"]))),
-            Message(N_("Princesses %(numbers)s"), numbers=", ".join(map(str, DECK["princesses"])))]
+    return [
+        Message(
+            N_("King %(king)s, queen %(queen)s, wizard %(wizard)s"),
+            king=DECK["king"],
+            queen=DECK["queen"],
+            wizard=DECK["wizard"],
+        ),
+        Message(N_("Knights %(numbers)s"), numbers=", ".join(map(str, DECK["knights"]))),
+        Message(N_("Princesses %(numbers)s"), numbers=", ".join(map(str, DECK["princesses"]))),
+    ]
 
 
 def _score_table(doc: Document, rect: Rect) -> None:
@@ -207,10 +267,13 @@ def _score_table(doc: Document, rect: Rect) -> None:
         row = Rect(rect.x, top - weight * unit, rect.w, weight * unit)
         if label in ("Name", "Total"):
             doc.background(row, SHADE)
-        doc.text_block(Rect(row.x + 1.5, row.y, label_w - 12, row.h - 1), doc.say(label), size=8.5,
-                       bold=label == "Total")
+        doc.text_block(
+            Rect(row.x + 1.5, row.y, label_w - 12, row.h - 1), doc.say(label), size=8.5, bold=label == "Total"
+        )
         if points:
-            doc.label(Rect(row.x + label_w - 11, row.y, 9.5, row.h), points, size=8, align="right", color=MUTED)
+            doc.label(
+                Rect(row.x + label_w - 11, row.y, 9.5, row.h), points, size=8, align="right", color=MUTED
+            )
         doc.line(rect.x, row.y, rect.right, row.y, width=0.3)
         top = row.y
     column_w = (rect.w - label_w) / CASTLES
@@ -222,7 +285,9 @@ def _score_table(doc: Document, rect: Rect) -> None:
 
 def _circle(cx: float, cy: float, r: float, n: int = 28) -> list[tuple[float, float]]:
     """A circle as an n-sided polygon."""
-    return [(cx + r * math.cos(2 * math.pi * i / n), cy + r * math.sin(2 * math.pi * i / n)) for i in range(n)]
+    return [
+        (cx + r * math.cos(2 * math.pi * i / n), cy + r * math.sin(2 * math.pi * i / n)) for i in range(n)
+    ]
 
 
 def _star(cx: float, cy: float, outer: float, inner: float, points: int = 5) -> list[tuple[float, float]]:
@@ -239,16 +304,37 @@ def _shape(doc: Document, box: Rect, points: list[tuple[float, float]], fill: st
     """A polygon given on a 0-10 square, drawn into box; outline only with the ink saver."""
     scale = min(box.w, box.h) / 10
     x0, y0 = box.cx - 5 * scale, box.cy - 5 * scale
-    doc.polygon([(x0 + x * scale, y0 + y * scale) for x, y in points], stroke=INK,
-                fill=None if doc.ink_saver or fill is None else fill, width=0.35)
+    doc.polygon(
+        [(x0 + x * scale, y0 + y * scale) for x, y in points],
+        stroke=INK,
+        fill=None if doc.ink_saver or fill is None else fill,
+        width=0.35,
+    )
 
 
 def _knight(doc: Document, box: Rect, colour: str) -> None:
     """A shield with a cross: the knight."""
     doc_fill = colour
     _shape(doc, box, [(1.5, 9), (8.5, 9), (8.5, 5), (7.5, 2.5), (5, 0.5), (2.5, 2.5), (1.5, 5)], doc_fill)
-    _shape(doc, box, [(4.4, 8), (5.6, 8), (5.6, 6), (7.5, 6), (7.5, 4.8), (5.6, 4.8), (5.6, 1.8), (4.4, 1.8),
-                      (4.4, 4.8), (2.5, 4.8), (2.5, 6), (4.4, 6)], PAPER)
+    _shape(
+        doc,
+        box,
+        [
+            (4.4, 8),
+            (5.6, 8),
+            (5.6, 6),
+            (7.5, 6),
+            (7.5, 4.8),
+            (5.6, 4.8),
+            (5.6, 1.8),
+            (4.4, 1.8),
+            (4.4, 4.8),
+            (2.5, 4.8),
+            (2.5, 6),
+            (4.4, 6),
+        ],
+        PAPER,
+    )
 
 
 def _princess(doc: Document, box: Rect, colour: str) -> None:
@@ -260,16 +346,39 @@ def _princess(doc: Document, box: Rect, colour: str) -> None:
 
 def _king(doc: Document, box: Rect, colour: str) -> None:
     """A tall crown of five points with a cross on top: the king."""
-    _shape(doc, box, [(1, 1), (9, 1), (9, 7), (7.5, 4.5), (6.5, 7.5), (5, 4.5), (3.5, 7.5), (2.5, 4.5), (1, 7)],
-           colour)
-    _shape(doc, box, [(4.6, 7.6), (5.4, 7.6), (5.4, 8.4), (6.2, 8.4), (6.2, 9.1), (5.4, 9.1), (5.4, 9.9),
-                      (4.6, 9.9), (4.6, 9.1), (3.8, 9.1), (3.8, 8.4), (4.6, 8.4)], colour)
+    _shape(
+        doc,
+        box,
+        [(1, 1), (9, 1), (9, 7), (7.5, 4.5), (6.5, 7.5), (5, 4.5), (3.5, 7.5), (2.5, 4.5), (1, 7)],
+        colour,
+    )
+    _shape(
+        doc,
+        box,
+        [
+            (4.6, 7.6),
+            (5.4, 7.6),
+            (5.4, 8.4),
+            (6.2, 8.4),
+            (6.2, 9.1),
+            (5.4, 9.1),
+            (5.4, 9.9),
+            (4.6, 9.9),
+            (4.6, 9.1),
+            (3.8, 9.1),
+            (3.8, 8.4),
+            (4.6, 8.4),
+        ],
+        colour,
+    )
     _shape(doc, box, [(1, 1), (9, 1), (9, 2.2), (1, 2.2)], PAPER)
 
 
 def _queen(doc: Document, box: Rect, colour: str) -> None:
     """A crown of three points, each with a pearl: the queen."""
-    _shape(doc, box, [(1.5, 1.5), (8.5, 1.5), (8.5, 6.5), (6.8, 4.5), (5, 7.5), (3.2, 4.5), (1.5, 6.5)], colour)
+    _shape(
+        doc, box, [(1.5, 1.5), (8.5, 1.5), (8.5, 6.5), (6.8, 4.5), (5, 7.5), (3.2, 4.5), (1.5, 6.5)], colour
+    )
     for x, y in ((1.5, 7.3), (5, 8.3), (8.5, 7.3)):
         _shape(doc, box, _circle(x, y, 0.8, 16), colour)
     _shape(doc, box, [(1.5, 1.5), (8.5, 1.5), (8.5, 2.6), (1.5, 2.6)], PAPER)
@@ -282,7 +391,11 @@ def _wizard(doc: Document, box: Rect, colour: str) -> None:
 
 
 _EMBLEMS: dict[str, Callable[[Document, Rect, str], None]] = {
-    "knight": _knight, "princess": _princess, "king": _king, "queen": _queen, "wizard": _wizard,
+    "knight": _knight,
+    "princess": _princess,
+    "king": _king,
+    "queen": _queen,
+    "wizard": _wizard,
 }
 
 
@@ -307,10 +420,16 @@ SHEETS = [
         slug="zamek-deck",
         kind="memory cards",
         game="zamek",
-        title=Message(N_("%(name)s (%(reference)s)"), name=Message(zamek.SHIPPED_DECK_NAME), reference=DECK_REFERENCE),
-        description=Message(N_("The 45 cards of Castellan's default Zamek deck (%(reference)s), numbered 2 to 46 with "
-                               "their pictures, the four starting tiles and a deck card whose QR code names the deck."),
-                            reference=DECK_REFERENCE),
+        title=Message(
+            N_("%(name)s (%(reference)s)"), name=Message(zamek.SHIPPED_DECK_NAME), reference=DECK_REFERENCE
+        ),
+        description=Message(
+            N_(
+                "The 45 cards of Castellan's default Zamek deck (%(reference)s), numbered 2 to 46 with "
+                "their pictures, the four starting tiles and a deck card whose QR code names the deck."
+            ),
+            reference=DECK_REFERENCE,
+        ),
         draw=draw_deck,
     ),
     Sheet(
@@ -318,8 +437,13 @@ SHEETS = [
         kind="mat",
         game="zamek",
         title=N_("Table layout, places 1 to 45"),
-        description=Message(N_("Where the face-down cards lie, each on a place of its own, numbered as teams vote on "
-                               "their phones. Deck: any, e.g. %(reference)s."), reference=DECK_REFERENCE),
+        description=Message(
+            N_(
+                "Where the face-down cards lie, each on a place of its own, numbered as teams vote on "
+                "their phones. Deck: any, e.g. %(reference)s."
+            ),
+            reference=DECK_REFERENCE,
+        ),
         draw=draw_layout,
         mat=LAYOUT,
     ),
@@ -327,8 +451,13 @@ SHEETS = [
         slug="zamek-score-pad",
         game="zamek",
         title=N_("Score pad, extended game"),
-        description=Message(N_("Score four castles with the pictures of deck %(reference)s: elements, knights, "
-                               "princesses, pairs, king and queen, and the tie-break."), reference=DECK_REFERENCE),
+        description=Message(
+            N_(
+                "Score four castles with the pictures of deck %(reference)s: elements, knights, "
+                "princesses, pairs, king and queen, and the tie-break."
+            ),
+            reference=DECK_REFERENCE,
+        ),
         draw=draw_score_pad,
     ),
 ]

@@ -142,8 +142,14 @@ def everything_seen(browser: Browser, token: str, refusal: dict, extra_paths=())
     seen.append(json.dumps(browser.get(f"/t/{token}/export.json").get_json(), sort_keys=True).encode())
     seen.append(browser.post(f"/t/{token}/act", {"version": "0", **refusal}, htmx=True).data)
     for path in ("", "/log"):
-        seen.append(json.dumps(browser.client.get(f"/api/v1/tables/{token}{path}").get_json(), sort_keys=True).encode())
-    refused = browser.client.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "none"}, "version": 0})
+        seen.append(
+            json.dumps(
+                browser.client.get(f"/api/v1/tables/{token}{path}").get_json(), sort_keys=True
+            ).encode()
+        )
+    refused = browser.client.post(
+        f"/api/v1/tables/{token}/actions", json={"action": {"type": "none"}, "version": 0}
+    )
     seen.append(json.dumps(refused.get_json(), sort_keys=True).encode())
     return [_FORM_KEY.sub(b'name="idempotency_key" value=""', body) for body in seen]
 
@@ -205,4 +211,6 @@ def pdf_text(pdf: bytes, layout: bool = True) -> str:
         path = Path(folder) / "sheet.pdf"
         path.write_bytes(pdf)
         options = ["-layout"] if layout else []
-        return subprocess.run([tool, *options, str(path), "-"], check=True, capture_output=True, text=True).stdout
+        return subprocess.run(
+            [tool, *options, str(path), "-"], check=True, capture_output=True, text=True
+        ).stdout

@@ -27,7 +27,9 @@ TEMPLATE = "castellan_template"
 
 def binaries() -> Path:
     """The newest installed PostgreSQL's programs (``make debs`` installs the package)."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(Path(p).parent.parent.name))
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(Path(p).parent.parent.name)
+    )
     if not found:
         raise RuntimeError("PostgreSQL is not installed: `make debs` installs Debian's postgresql package.")
     return Path(found[-1]).parent
@@ -45,9 +47,23 @@ class Server:
             user = pwd.getpwnam("postgres")
             os.chown(self.folder, user.pw_uid, user.pw_gid)
         self.folder.chmod(0o755)
-        self._run("initdb", "-D", str(self.data), "-U", USER, "-A", "trust", "--no-sync", "-E", "UTF8", "--no-instructions")
+        self._run(
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            USER,
+            "-A",
+            "trust",
+            "--no-sync",
+            "-E",
+            "UTF8",
+            "--no-instructions",
+        )
         options = f"-k {self.folder} -c listen_addresses='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start")
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
+        )
         self._admin(f"CREATE DATABASE {TEMPLATE}")
         db.migrate(self.url(TEMPLATE))
         db.engine(self.url(TEMPLATE)).dispose()

@@ -52,26 +52,29 @@ def endpoint(path: str, *, summary: str, request_schema: dict, response_schema: 
             return _call(handler)
 
         bp.add_url_rule(path, endpoint=f"{tag}_{handler.__name__}", view_func=view, methods=["POST"])
-        document(path, {
-            "post": {
-                "summary": summary,
-                "tags": [tag],
-                "operationId": f"{tag}_{handler.__name__}",
-                "requestBody": {
-                    "required": True,
-                    "content": {"application/json": {"schema": request_schema}},
-                },
-                "responses": {
-                    "200": {
-                        "description": "The answer.",
-                        "content": {"application/json": {"schema": response_schema}},
+        document(
+            path,
+            {
+                "post": {
+                    "summary": summary,
+                    "tags": [tag],
+                    "operationId": f"{tag}_{handler.__name__}",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": request_schema}},
                     },
-                    "400": error_response("Malformed JSON."),
-                    "415": error_response("The body is not declared as application/json."),
-                    "422": error_response("The rules refuse the request; the message says why."),
-                },
-            }
-        })
+                    "responses": {
+                        "200": {
+                            "description": "The answer.",
+                            "content": {"application/json": {"schema": response_schema}},
+                        },
+                        "400": error_response("Malformed JSON."),
+                        "415": error_response("The body is not declared as application/json."),
+                        "422": error_response("The rules refuse the request; the message says why."),
+                    },
+                }
+            },
+        )
         return handler
 
     return register
@@ -96,7 +99,13 @@ class Refused(Exception):
     """
 
     def __init__(
-        self, status: int, code: str, message: str, field: str | None = None, extra: dict | None = None, **params
+        self,
+        status: int,
+        code: str,
+        message: str,
+        field: str | None = None,
+        extra: dict | None = None,
+        **params,
     ):
         super().__init__(message)
         self.status, self.error, self.extra = status, RuleError(code, message, field, **params), extra or {}
@@ -110,7 +119,9 @@ def json_body() -> object:
     """The request's JSON body; ``Refused`` (415 or 400) when it is not JSON."""
     if request.mimetype != "application/json":
         raise Refused(
-            415, "unsupported_media_type", N_("Send the request body as JSON, with Content-Type: application/json.")
+            415,
+            "unsupported_media_type",
+            N_("Send the request body as JSON, with Content-Type: application/json."),
         )
     try:
         return json.loads(request.get_data(cache=False), parse_constant=_refuse_constant)

@@ -10,17 +10,24 @@ _CELLS = {"type": "array", "items": _CELL}
 _FORTRESS = {
     "type": "object",
     "required": ["walls", "besieged"],
-    "properties": {"walls": {**_CELLS, "maxItems": 10, "description": "Cells of B2-F6."},
-                   "besieged": {**_CELLS, "maxItems": 5, "description": "Cells of B2-F6."}},
+    "properties": {
+        "walls": {**_CELLS, "maxItems": 10, "description": "Cells of B2-F6."},
+        "besieged": {**_CELLS, "maxItems": 5, "description": "Cells of B2-F6."},
+    },
 }
-_SEAT_POINTS = {"type": "object", "required": ["a", "b"],
-                "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}}
+_SEAT_POINTS = {
+    "type": "object",
+    "required": ["a", "b"],
+    "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+}
 _TALLY = {
     "type": "object",
     "required": ["killed", "cannons", "rifles"],
-    "properties": {"killed": {"type": "integer", "minimum": 0, "maximum": 5},
-                   "cannons": {"type": "integer", "minimum": 0, "maximum": 24},
-                   "rifles": {"type": "integer", "minimum": 0, "maximum": 24}},
+    "properties": {
+        "killed": {"type": "integer", "minimum": 0, "maximum": 5},
+        "cannons": {"type": "integer", "minimum": 0, "maximum": 24},
+        "rifles": {"type": "integer", "minimum": 0, "maximum": 24},
+    },
 }
 
 
@@ -30,11 +37,26 @@ _TALLY = {
     request_schema={
         "type": "object",
         "required": ["walls", "besieged"],
-        "properties": {"walls": {**_CELLS, "minItems": 10, "maxItems": 10, "example": forteresse.EXAMPLE_FORTRESS["walls"]},
-                       "besieged": {**_CELLS, "minItems": 5, "maxItems": 5,
-                                    "example": forteresse.EXAMPLE_FORTRESS["besieged"]}},
+        "properties": {
+            "walls": {
+                **_CELLS,
+                "minItems": 10,
+                "maxItems": 10,
+                "example": forteresse.EXAMPLE_FORTRESS["walls"],
+            },
+            "besieged": {
+                **_CELLS,
+                "minItems": 5,
+                "maxItems": 5,
+                "example": forteresse.EXAMPLE_FORTRESS["besieged"],
+            },
+        },
     },
-    response_schema={"type": "object", "required": ["valid"], "properties": {"valid": {"type": "boolean", "enum": [True]}}},
+    response_schema={
+        "type": "object",
+        "required": ["valid"],
+        "properties": {"valid": {"type": "boolean", "enum": [True]}},
+    },
     tag="forteresse",
 )
 def setup(body: object) -> dict:
@@ -50,13 +72,18 @@ def setup(body: object) -> dict:
         "required": ["fortress", "shot"],
         "properties": {
             "fortress": {**_FORTRESS, "example": forteresse.EXAMPLE_FORTRESS},
-            "used": {**_CELLS, "description": "Optional: the firing cells this shooter already used this round."},
+            "used": {
+                **_CELLS,
+                "description": "Optional: the firing cells this shooter already used this round.",
+            },
             "shot": {
                 "type": "object",
                 "required": ["from", "direction", "weapon"],
-                "properties": {"from": {**_CELL, "example": "A3", "description": "One of the 24 firing cells."},
-                               "direction": {"type": "string", "enum": list(forteresse.DIRECTIONS), "example": "NE"},
-                               "weapon": {"type": "string", "enum": list(forteresse.WEAPONS)}},
+                "properties": {
+                    "from": {**_CELL, "example": "A3", "description": "One of the 24 firing cells."},
+                    "direction": {"type": "string", "enum": list(forteresse.DIRECTIONS), "example": "NE"},
+                    "weapon": {"type": "string", "enum": list(forteresse.WEAPONS)},
+                },
             },
         },
     },
@@ -65,8 +92,15 @@ def setup(body: object) -> dict:
         "required": ["outcome", "cell", "fortress", "announcement"],
         "properties": {
             "outcome": {"type": "string", "enum": list(forteresse.OUTCOMES)},
-            "cell": {**_CELL, "nullable": True, "description": "Null for “wall” (a rifle on a wall) and “miss”."},
-            "fortress": {**_FORTRESS, "description": "The fortress after the shot, cells sorted column then row."},
+            "cell": {
+                **_CELL,
+                "nullable": True,
+                "description": "Null for “wall” (a rifle on a wall) and “miss”.",
+            },
+            "fortress": {
+                **_FORTRESS,
+                "description": "The fortress after the shot, cells sorted column then row.",
+            },
             "announcement": {"type": "string", "example": "Wall destroyed at B2."},
         },
     },
@@ -83,18 +117,29 @@ def shot(body: object) -> dict:
     request_schema={
         "type": "object",
         "required": ["rounds"],
-        "properties": {"rounds": {
-            "type": "array", "minItems": 1, "maxItems": 2,
-            "items": {"type": "object", "required": ["a", "b"], "properties": {"a": _TALLY, "b": _TALLY}},
-            "example": [{"a": {"killed": 5, "cannons": 6, "rifles": 2}, "b": {"killed": 3, "cannons": 14, "rifles": 10}}],
-        }},
+        "properties": {
+            "rounds": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 2,
+                "items": {"type": "object", "required": ["a", "b"], "properties": {"a": _TALLY, "b": _TALLY}},
+                "example": [
+                    {
+                        "a": {"killed": 5, "cannons": 6, "rifles": 2},
+                        "b": {"killed": 3, "cannons": 14, "rifles": 10},
+                    }
+                ],
+            }
+        },
     },
     response_schema={
         "type": "object",
         "required": ["rounds", "totals", "winner"],
-        "properties": {"rounds": {"type": "array", "items": _SEAT_POINTS},
-                       "totals": {**_SEAT_POINTS, "example": {"a": 87, "b": 41}},
-                       "winner": {"type": "string", "enum": ["a", "b"], "nullable": True}},
+        "properties": {
+            "rounds": {"type": "array", "items": _SEAT_POINTS},
+            "totals": {**_SEAT_POINTS, "example": {"a": 87, "b": 41}},
+            "winner": {"type": "string", "enum": ["a", "b"], "nullable": True},
+        },
     },
     tag="forteresse",
 )

@@ -44,11 +44,18 @@ def plays_csv():
         found = store.list_plays(get_db(), game, player, page, before)
         for play in found:
             for seat in play["players"]:
-                writer.writerow([
-                    play["id"], play["game"], play["started"], play["finished"], _cell(seat["name"]),
-                    _cell(seat["team"] or ""), "" if seat["score"] is None else seat["score"],
-                    "true" if seat["winner"] else "false",
-                ])
+                writer.writerow(
+                    [
+                        play["id"],
+                        play["game"],
+                        play["started"],
+                        play["finished"],
+                        _cell(seat["name"]),
+                        _cell(seat["team"] or ""),
+                        "" if seat["score"] is None else seat["score"],
+                        "true" if seat["winner"] else "false",
+                    ]
+                )
         if len(found) < page:
             break
         before = found[-1]["id"]
@@ -73,21 +80,31 @@ def _filters(default_limit: int | None) -> tuple[str | None, str | None, int | N
     player = args.get("player") or None
     if player is not None and len(player) > store.PLAYER_NAME_LENGTH:
         raise Refused(
-            422, "bad_player", N_("A player's name is 1 to %(most)s characters."), "player", most=store.PLAYER_NAME_LENGTH
+            422,
+            "bad_player",
+            N_("A player's name is 1 to %(most)s characters."),
+            "player",
+            most=store.PLAYER_NAME_LENGTH,
         )
     limit = default_limit
     if args.get("limit"):
         text = args["limit"]
         if not (text.isascii() and text.isdigit() and 1 <= int(text) <= store.MAX_PAGE):
             raise Refused(
-                422, "bad_limit", N_("The limit is a whole number from %(least)s to %(most)s."), "limit", least=1,
+                422,
+                "bad_limit",
+                N_("The limit is a whole number from %(least)s to %(most)s."),
+                "limit",
+                least=1,
                 most=store.MAX_PAGE,
             )
         limit = int(text)
     before = args.get("before") or None
     if before is not None and store.play(get_db(), before) is None:
         raise Refused(
-            422, "unknown_play", N_("There is no play with the id given as “before”: give a play's id, as “next” gave it."),
+            422,
+            "unknown_play",
+            N_("There is no play with the id given as “before”: give a play's id, as “next” gave it."),
             "before",
         )
     return game, player, limit, before
@@ -97,36 +114,83 @@ def describe() -> None:
     """Put the plays endpoints in the OpenAPI document."""
     play = api.schema("Play", _PLAY_SCHEMA)
     filters = [
-        {"name": "game", "in": "query", "required": False, "schema": {"type": "string"},
-         "description": "Only this game's plays (a game's slug: castle, fort, forteresse, scorepad, tactics, zamek)."},
-        {"name": "player", "in": "query", "required": False, "schema": {"type": "string"},
-         "description": "Only the plays of this player: a name (in any capitals) or a player's id."},
-        {"name": "limit", "in": "query", "required": False,
-         "schema": {"type": "integer", "minimum": 1, "maximum": store.MAX_PAGE},
-         "description": f"How many plays (JSON: {store.PLAYS_PAGE} unless given; CSV: all unless given)."},
-        {"name": "before", "in": "query", "required": False, "schema": {"type": "string"},
-         "description": "Start after this play (its id): the previous answer's `next`, for the next page."},
-    ]
-    refused = api.error_response("A filter that makes no sense (an unknown game, a limit out of range); the message says why.")
-    api.document("/plays", {"get": {
-        "summary": "The plays (tables that ended), newest first, filtered by game and player, a page at a time.",
-        "tags": ["plays"], "parameters": filters,
-        "responses": {
-            "200": {"description": "A page of plays, and the `before` of the next page (null on the last).",
-                    "content": {"application/json": {"schema": {
-                        "type": "object", "required": ["plays", "next"],
-                        "properties": {"plays": {"type": "array", "items": play},
-                                       "next": {"type": ["string", "null"]}}}}}},
-            "422": refused,
+        {
+            "name": "game",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": "Only this game's plays (a game's slug: castle, fort, forteresse, scorepad, tactics, zamek).",
         },
-    }})
-    api.document("/plays.csv", {"get": {
-        "summary": "The plays as CSV, one row per player per play: play,game,started,finished,player,team,score,winner.",
-        "tags": ["plays"], "parameters": filters,
-        "responses": {"200": {"description": "CSV with a header row; `winner` is true or false.",
-                              "content": {"text/csv": {"schema": {"type": "string"}}}},
-                      "422": refused},
-    }})
+        {
+            "name": "player",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": "Only the plays of this player: a name (in any capitals) or a player's id.",
+        },
+        {
+            "name": "limit",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "integer", "minimum": 1, "maximum": store.MAX_PAGE},
+            "description": f"How many plays (JSON: {store.PLAYS_PAGE} unless given; CSV: all unless given).",
+        },
+        {
+            "name": "before",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": "Start after this play (its id): the previous answer's `next`, for the next page.",
+        },
+    ]
+    refused = api.error_response(
+        "A filter that makes no sense (an unknown game, a limit out of range); the message says why."
+    )
+    api.document(
+        "/plays",
+        {
+            "get": {
+                "summary": "The plays (tables that ended), newest first, filtered by game and player, a page at a time.",
+                "tags": ["plays"],
+                "parameters": filters,
+                "responses": {
+                    "200": {
+                        "description": "A page of plays, and the `before` of the next page (null on the last).",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["plays", "next"],
+                                    "properties": {
+                                        "plays": {"type": "array", "items": play},
+                                        "next": {"type": ["string", "null"]},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "422": refused,
+                },
+            }
+        },
+    )
+    api.document(
+        "/plays.csv",
+        {
+            "get": {
+                "summary": "The plays as CSV, one row per player per play: play,game,started,finished,player,team,score,winner.",
+                "tags": ["plays"],
+                "parameters": filters,
+                "responses": {
+                    "200": {
+                        "description": "CSV with a header row; `winner` is true or false.",
+                        "content": {"text/csv": {"schema": {"type": "string"}}},
+                    },
+                    "422": refused,
+                },
+            }
+        },
+    )
 
 
 _PLAY_SCHEMA = {
@@ -135,14 +199,29 @@ _PLAY_SCHEMA = {
     "properties": {
         "id": {"type": "string"},
         "game": {"type": "string"},
-        "started": {"type": "string", "format": "date-time", "description": "When the table was created (UTC)."},
+        "started": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the table was created (UTC).",
+        },
         "finished": {"type": "string", "format": "date-time", "description": "When the table ended (UTC)."},
-        "players": {"type": "array", "items": {
-            "type": "object", "required": ["name", "score", "winner", "team"],
-            "properties": {"name": {"type": "string"}, "score": {"type": ["integer", "null"]},
-                           "winner": {"type": "boolean"}, "team": {"type": ["string", "null"]},
-                           "player": {"type": "integer", "description": "The player's id on this server."}},
-        }},
-        "details": {"type": "object", "description": "The game's own details (rounds, captured ranks, tie-break...)."},
+        "players": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "score", "winner", "team"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "score": {"type": ["integer", "null"]},
+                    "winner": {"type": "boolean"},
+                    "team": {"type": ["string", "null"]},
+                    "player": {"type": "integer", "description": "The player's id on this server."},
+                },
+            },
+        },
+        "details": {
+            "type": "object",
+            "description": "The game's own details (rounds, captured ranks, tie-break...).",
+        },
     },
 }

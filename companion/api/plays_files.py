@@ -39,7 +39,9 @@ def plays_export_file():
 def plays_import():
     """Add the plays of a Castellan export that are not here yet: ``{"imported", "skipped", "plays"}``."""
     security.count("imports")  # read and checked, refused or not: a few a minute from one address
-    added, total = plays_export.import_document(get_db(), json_body(), registry().games)  # a RuleError is the API's 422
+    added, total = plays_export.import_document(
+        get_db(), json_body(), registry().games
+    )  # a RuleError is the API's 422
     return {"imported": added, "skipped": total - added, "plays": total}
 
 
@@ -69,7 +71,10 @@ def _zone(name: str | None):
         return ZoneInfo(name)
     except (KeyError, ValueError, OSError):
         raise Refused(
-            422, "unknown_time_zone", N_("There is no time zone called %(zone)s: give one such as Europe/Warsaw."), "tz",
+            422,
+            "unknown_time_zone",
+            N_("There is no time zone called %(zone)s: give one such as Europe/Warsaw."),
+            "tz",
             zone=name[:MAX_ZONE],
         ) from None
 
@@ -86,39 +91,101 @@ def _today() -> str:
 
 
 _FILTERS = [
-    {"name": "game", "in": "query", "schema": {"type": "string"}, "description": "Only this game's plays (its slug)."},
-    {"name": "player", "in": "query", "schema": {"type": "string"}, "description": "Only this player's plays (a name or an id)."},
+    {
+        "name": "game",
+        "in": "query",
+        "schema": {"type": "string"},
+        "description": "Only this game's plays (its slug).",
+    },
+    {
+        "name": "player",
+        "in": "query",
+        "schema": {"type": "string"},
+        "description": "Only this player's plays (a name or an id).",
+    },
 ]
-api.document("/plays/export.json", {"get": {
-    "summary": "Every play of this server, as the file another Castellan server imports.",
-    "tags": ["plays"], "operationId": "plays_export",
-    "responses": {"200": {"description": "The export: {format, version, plays}.", "content": {"application/json": {}}}},
-}})
-api.document("/plays/import", {"post": {
-    "summary": "Add the plays of a Castellan export that are not on this server yet.",
-    "tags": ["plays"], "operationId": "plays_import",
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
-    "responses": {
-        "200": {"description": "How many plays were added and how many were already here.", "content": {"application/json": {
-            "schema": {"type": "object", "properties": {
-                "imported": {"type": "integer"}, "skipped": {"type": "integer"}, "plays": {"type": "integer"},
-            }}}}},
-        "400": api.error_response("Malformed JSON."),
-        "413": api.error_response("The file is larger than an import takes."),
-        "415": api.error_response("The body is not declared as application/json."),
-        "422": api.error_response("The file is not a Castellan export of plays; the message says why."),
+api.document(
+    "/plays/export.json",
+    {
+        "get": {
+            "summary": "Every play of this server, as the file another Castellan server imports.",
+            "tags": ["plays"],
+            "operationId": "plays_export",
+            "responses": {
+                "200": {
+                    "description": "The export: {format, version, plays}.",
+                    "content": {"application/json": {}},
+                }
+            },
+        }
     },
-}})
-api.document("/plays/bgstats.json", {"get": {
-    "summary": "The plays as a file the BG Stats app imports.",
-    "tags": ["plays"], "operationId": "plays_bgstats",
-    "parameters": [
-        *_FILTERS,
-        {"name": "tz", "in": "query", "schema": {"type": "string"}, "description": "The time zone of the file's dates (default: the server's)."},
-        {"name": "me", "in": "query", "schema": {"type": "string"}, "description": "The player who owns the BG Stats app."},
-    ],
-    "responses": {
-        "200": {"description": "A BG Stats file: games, players, locations, plays.", "content": {"application/json": {}}},
-        "422": api.error_response("An unknown game or time zone."),
+)
+api.document(
+    "/plays/import",
+    {
+        "post": {
+            "summary": "Add the plays of a Castellan export that are not on this server yet.",
+            "tags": ["plays"],
+            "operationId": "plays_import",
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            },
+            "responses": {
+                "200": {
+                    "description": "How many plays were added and how many were already here.",
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "imported": {"type": "integer"},
+                                    "skipped": {"type": "integer"},
+                                    "plays": {"type": "integer"},
+                                },
+                            }
+                        }
+                    },
+                },
+                "400": api.error_response("Malformed JSON."),
+                "413": api.error_response("The file is larger than an import takes."),
+                "415": api.error_response("The body is not declared as application/json."),
+                "422": api.error_response(
+                    "The file is not a Castellan export of plays; the message says why."
+                ),
+            },
+        }
     },
-}})
+)
+api.document(
+    "/plays/bgstats.json",
+    {
+        "get": {
+            "summary": "The plays as a file the BG Stats app imports.",
+            "tags": ["plays"],
+            "operationId": "plays_bgstats",
+            "parameters": [
+                *_FILTERS,
+                {
+                    "name": "tz",
+                    "in": "query",
+                    "schema": {"type": "string"},
+                    "description": "The time zone of the file's dates (default: the server's).",
+                },
+                {
+                    "name": "me",
+                    "in": "query",
+                    "schema": {"type": "string"},
+                    "description": "The player who owns the BG Stats app.",
+                },
+            ],
+            "responses": {
+                "200": {
+                    "description": "A BG Stats file: games, players, locations, plays.",
+                    "content": {"application/json": {}},
+                },
+                "422": api.error_response("An unknown game or time zone."),
+            },
+        }
+    },
+)

@@ -41,7 +41,12 @@ def create():
         schemas.check(game.options_schema, fields, "options")
     private = body.get("private", False)
     if not isinstance(private, bool):
-        raise Refused(422, "bad_private", N_("“private” is true (the table stays out of the history) or false."), "private")
+        raise Refused(
+            422,
+            "bad_private",
+            N_("“private” is true (the table stays out of the history) or false."),
+            "private",
+        )
     options = game.table_options(_form_fields(fields))
     title = game.stored_title(options)
     table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
@@ -89,14 +94,24 @@ def act(token: str):
     link, game = found[0], _game(found[1])
     body = _object(json_body(), "body")
     if link.role == "viewer":
-        raise Refused(403, "viewer_link", N_("This is a viewer's link: it can watch the table but not play on it."))
+        raise Refused(
+            403, "viewer_link", N_("This is a viewer's link: it can watch the table but not play on it.")
+        )
     action = game.checked_action(body.get("action"))
     if link.role == "seat" and not isinstance(action, dict):
         raise RuleError("bad_action", N_("An action is a JSON object naming its type."), "action")
     if link.role == "seat":
-        action = {**action, "member": action.get("member") or "api", "member_name": action.get("member_name", "")}
+        action = {
+            **action,
+            "member": action.get("member") or "api",
+            "member_name": action.get("member_name", ""),
+        }
     version = None if store.order_free(game.rules, action) else _version(body)
-    return _change(link, game, lambda once: store.act(get_db(), game.rules, link.table_id, link.viewer, action, version, once))
+    return _change(
+        link,
+        game,
+        lambda once: store.act(get_db(), game.rules, link.table_id, link.viewer, action, version, once),
+    )
 
 
 @bp.post("/tables/<token>/undo")
@@ -119,7 +134,9 @@ def finish(token: str):
         raise Refused(403, "referee_only", N_("Only the referee can finish the table."))
     version = _version(body)
     if game.rules.result(table.state, False) is not None:
-        raise RuleError("table_finished", N_("This game is already over by its rules: there is nothing to finish."))
+        raise RuleError(
+            "table_finished", N_("This game is already over by its rules: there is nothing to finish.")
+        )
     return _change(link, game, lambda once: store.finish(get_db(), game.rules, table.id, version, once))
 
 
@@ -128,13 +145,20 @@ def log(token: str):
     """Every entry of the table's log, oldest first, in the history page's words (never a secret)."""
     _, table, _game = _open(token)
     entries = reversed(store.history(get_db(), table.id))
-    return jsonify({
-        "actions": [
-            {"n": entry["seq"], "at": _utc(entry["at"]), "by": entry["actor"], "text": say(entry["description"]),
-             "undone": entry["undone"]}
-            for entry in entries
-        ]
-    })
+    return jsonify(
+        {
+            "actions": [
+                {
+                    "n": entry["seq"],
+                    "at": _utc(entry["at"]),
+                    "by": entry["actor"],
+                    "text": say(entry["description"]),
+                    "undone": entry["undone"],
+                }
+                for entry in entries
+            ]
+        }
+    )
 
 
 @bp.errorhandler(Refused)
@@ -177,7 +201,9 @@ def _change(link: store.Link, game: Game, change):
     try:
         table = change(once)
     except store.StaleTable as stale:
-        raise Refused(409, "stale_table", str(stale), extra={"table": table_answer(link, stale.table, game)}) from None
+        raise Refused(
+            409, "stale_table", str(stale), extra={"table": table_answer(link, stale.table, game)}
+        ) from None
     except store.Repeated as repeat:
         # A key first used by this link's page form kept no answer: the table as it is now.
         first = repeat.answer or table_answer(link, store.get_table(get_db(), link.table_id), game)
@@ -193,7 +219,10 @@ def _once(link: store.Link, answer) -> store.Once | None:
         return None
     if not 0 < len(key) <= MAX_KEY or not key.isprintable():
         raise Refused(
-            422, "bad_idempotency_key", N_("An Idempotency-Key is 1 to %(most)s printable characters."), most=MAX_KEY
+            422,
+            "bad_idempotency_key",
+            N_("An Idempotency-Key is 1 to %(most)s printable characters."),
+            most=MAX_KEY,
         )
     return store.Once(key, link.token, answer)
 
@@ -227,7 +256,9 @@ def _object(value: object, field: str) -> dict:
 def _version(body: dict) -> int:
     version = body.get("version")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise Refused(422, "bad_version", N_("Send the version of the table the action was chosen on."), "version")
+        raise Refused(
+            422, "bad_version", N_("Send the version of the table the action was chosen on."), "version"
+        )
     return version
 
 
@@ -272,121 +303,235 @@ def describe(games: list[Game]) -> None:
     for game in playable:
         name = "".join(part.title() for part in game.slug.split("_"))
         options = api.schema(f"{name}Options", game.options_schema or {"type": "object"})
-        creations.append({
-            "type": "object", "title": game.name, "required": ["game"],
-            "properties": {"game": {"const": game.slug}, "options": options, "private": _PRIVATE},
-        })
-        moves.append({**api.schema(f"{name}Action", game.action_schema or {"type": "object"}), "title": game.name})
+        creations.append(
+            {
+                "type": "object",
+                "title": game.name,
+                "required": ["game"],
+                "properties": {"game": {"const": game.slug}, "options": options, "private": _PRIVATE},
+            }
+        )
+        moves.append(
+            {**api.schema(f"{name}Action", game.action_schema or {"type": "object"}), "title": game.name}
+        )
     table = api.schema("Table", _TABLE_SCHEMA)
-    token = {"name": "token", "in": "path", "required": True, "schema": {"type": "string"},
-             "description": "The link's token: the referee's, the viewer's or a seat's."}
-    key = {"name": "Idempotency-Key", "in": "header", "required": False, "schema": {"type": "string", "maxLength": MAX_KEY},
-           "description": "Any unique text per action: sent again with the same key, the action is applied once "
-                          "and the answer is the first one. Keys are kept for two days, per table."}
+    token = {
+        "name": "token",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string"},
+        "description": "The link's token: the referee's, the viewer's or a seat's.",
+    }
+    key = {
+        "name": "Idempotency-Key",
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string", "maxLength": MAX_KEY},
+        "description": "Any unique text per action: sent again with the same key, the action is applied once "
+        "and the answer is the first one. Keys are kept for two days, per table.",
+    }
     version = {"version": {"type": "integer", "description": "The table's version the change was chosen on."}}
-    malformed = {"400": api.error_response("Malformed JSON."),
-                 "415": api.error_response("The body is not declared as application/json.")}
+    malformed = {
+        "400": api.error_response("Malformed JSON."),
+        "415": api.error_response("The body is not declared as application/json."),
+    }
     changed = {
         "200": {"description": "The table after the change, as this link sees it.", "content": _json(table)},
         **malformed,
         "403": api.error_response("This link may not do that (a viewer's link acts, a seat's link undoes)."),
         "404": api.error_response("No table has this token."),
-        "409": {"description": "The table changed since `version`: nothing was recorded; `table` is how it is now.",
-                "content": _json({"allOf": [{"$ref": "#/components/schemas/Error"},
-                                            {"type": "object", "properties": {"table": table}}]})},
+        "409": {
+            "description": "The table changed since `version`: nothing was recorded; `table` is how it is now.",
+            "content": _json(
+                {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/Error"},
+                        {"type": "object", "properties": {"table": table}},
+                    ]
+                }
+            ),
+        },
         "422": api.error_response("The rules refuse it, or the table is finished; the message says why."),
     }
 
     def change(summary: str, body: dict) -> dict:
-        return {"post": {"summary": summary, "tags": ["tables"], "parameters": [token, key],
-                         "requestBody": {"required": True, "content": _json(body)}, "responses": changed}}
+        return {
+            "post": {
+                "summary": summary,
+                "tags": ["tables"],
+                "parameters": [token, key],
+                "requestBody": {"required": True, "content": _json(body)},
+                "responses": changed,
+            }
+        }
 
-    api.document("/tables", {"post": {
-        "summary": "Create a table of a game; options as the game's start form takes them.",
-        "tags": ["tables"],
-        "requestBody": {"required": True, "content": _json({"oneOf": creations})},
-        "responses": {"201": {"description": "The table's links and the table as its referee sees it.",
-                              "content": _json(_CREATED_SCHEMA)},
-                      **malformed,
-                      "422": api.error_response("Unknown game or options the game refuses.")},
-    }})
-    api.document("/tables/{token}", {"get": {
-        "summary": "The table as this link may see it.", "tags": ["tables"], "parameters": [token],
-        "responses": {"200": {"description": "The table, with an ETag.", "content": _json(table)},
-                      "304": {"description": "Nothing changed since the ETag sent in If-None-Match."},
-                      "404": api.error_response("No table has this token.")},
-    }})
-    api.document("/tables/{token}/actions", change(
-        "Apply one action (version may be left out for order-free actions such as a team's vote).",
-        {"type": "object", "required": ["action"], "properties": {"action": {"oneOf": moves}, **version}},
-    ))
-    api.document("/tables/{token}/undo", change(
-        "The referee takes back the last entry still in force (undoing a finish reopens the table).",
-        {"type": "object", "required": ["version"], "properties": version},
-    ))
-    api.document("/tables/{token}/finish", change(
-        "The referee finishes the table; a game that ends by its rules finishes by itself.",
-        {"type": "object", "required": ["version"], "properties": version},
-    ))
-    api.document("/tables/{token}/log", {"get": {
-        "summary": "The table's log in the history page's words, with nothing this link may not see.",
-        "tags": ["tables"], "parameters": [token],
-        "responses": {"200": {"description": "Every entry, oldest first.", "content": _json(_LOG_SCHEMA)},
-                      "404": api.error_response("No table has this token.")},
-    }})
+    api.document(
+        "/tables",
+        {
+            "post": {
+                "summary": "Create a table of a game; options as the game's start form takes them.",
+                "tags": ["tables"],
+                "requestBody": {"required": True, "content": _json({"oneOf": creations})},
+                "responses": {
+                    "201": {
+                        "description": "The table's links and the table as its referee sees it.",
+                        "content": _json(_CREATED_SCHEMA),
+                    },
+                    **malformed,
+                    "422": api.error_response("Unknown game or options the game refuses."),
+                },
+            }
+        },
+    )
+    api.document(
+        "/tables/{token}",
+        {
+            "get": {
+                "summary": "The table as this link may see it.",
+                "tags": ["tables"],
+                "parameters": [token],
+                "responses": {
+                    "200": {"description": "The table, with an ETag.", "content": _json(table)},
+                    "304": {"description": "Nothing changed since the ETag sent in If-None-Match."},
+                    "404": api.error_response("No table has this token."),
+                },
+            }
+        },
+    )
+    api.document(
+        "/tables/{token}/actions",
+        change(
+            "Apply one action (version may be left out for order-free actions such as a team's vote).",
+            {"type": "object", "required": ["action"], "properties": {"action": {"oneOf": moves}, **version}},
+        ),
+    )
+    api.document(
+        "/tables/{token}/undo",
+        change(
+            "The referee takes back the last entry still in force (undoing a finish reopens the table).",
+            {"type": "object", "required": ["version"], "properties": version},
+        ),
+    )
+    api.document(
+        "/tables/{token}/finish",
+        change(
+            "The referee finishes the table; a game that ends by its rules finishes by itself.",
+            {"type": "object", "required": ["version"], "properties": version},
+        ),
+    )
+    api.document(
+        "/tables/{token}/log",
+        {
+            "get": {
+                "summary": "The table's log in the history page's words, with nothing this link may not see.",
+                "tags": ["tables"],
+                "parameters": [token],
+                "responses": {
+                    "200": {"description": "Every entry, oldest first.", "content": _json(_LOG_SCHEMA)},
+                    "404": api.error_response("No table has this token."),
+                },
+            }
+        },
+    )
 
 
 def _json(schema: dict) -> dict:
     return {"application/json": {"schema": schema}}
 
 
-_PRIVATE = {"type": "boolean", "default": False,
-            "description": "Keep this table out of the history: it never becomes a play."}
+_PRIVATE = {
+    "type": "boolean",
+    "default": False,
+    "description": "Keep this table out of the history: it never becomes a play.",
+}
 _RESULT_SCHEMA = {
     "type": ["object", "null"],
     "description": "The final score once the table is finished (null while it is on, or when it was abandoned).",
-    "properties": {"players": {"type": "array", "items": {
-        "type": "object", "required": ["name", "score", "winner", "team"],
-        "properties": {"name": {"type": "string"}, "score": {"type": "integer"}, "winner": {"type": "boolean"},
-                       "team": {"type": ["string", "null"]}},
-    }}},
+    "properties": {
+        "players": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "score", "winner", "team"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "score": {"type": "integer"},
+                    "winner": {"type": "boolean"},
+                    "team": {"type": ["string", "null"]},
+                },
+            },
+        }
+    },
 }
 _TABLE_SCHEMA = {
     "type": "object",
     "required": ["game", "version", "role", "seat", "finished", "result", "view"],
     "properties": {
         "game": {"type": "string"},
-        "version": {"type": "integer", "description": "Goes up with every change; send it back with the next one."},
+        "version": {
+            "type": "integer",
+            "description": "Goes up with every change; send it back with the next one.",
+        },
         "role": {"enum": ["referee", "viewer", "seat"]},
         "seat": {"type": ["string", "null"]},
         "finished": {"type": "boolean"},
         "private": {"type": "boolean", "description": "Kept out of the history: it never becomes a play."},
         "result": _RESULT_SCHEMA,
-        "view": {"type": "object", "description": "What this link may see: the game's view, as its page shows it."},
+        "view": {
+            "type": "object",
+            "description": "What this link may see: the game's view, as its page shows it.",
+        },
     },
 }
-_ADDRESS = {"type": "object", "required": ["token", "url"],
-            "properties": {"token": {"type": "string"}, "url": {"type": "string"}}}
+_ADDRESS = {
+    "type": "object",
+    "required": ["token", "url"],
+    "properties": {"token": {"type": "string"}, "url": {"type": "string"}},
+}
 _CREATED_SCHEMA = {
     "type": "object",
     "required": ["game", "links", "table"],
     "properties": {
         "game": {"type": "string"},
-        "links": {"type": "object", "properties": {
-            "referee": _ADDRESS, "viewer": _ADDRESS,
-            "seats": {"type": "array", "items": {"allOf": [_ADDRESS, {"type": "object", "properties": {
-                "seat": {"type": "string"}, "name": {"type": "string"}}}]}},
-        }},
+        "links": {
+            "type": "object",
+            "properties": {
+                "referee": _ADDRESS,
+                "viewer": _ADDRESS,
+                "seats": {
+                    "type": "array",
+                    "items": {
+                        "allOf": [
+                            _ADDRESS,
+                            {
+                                "type": "object",
+                                "properties": {"seat": {"type": "string"}, "name": {"type": "string"}},
+                            },
+                        ]
+                    },
+                },
+            },
+        },
         "table": {"$ref": "#/components/schemas/Table"},
     },
 }
 _LOG_SCHEMA = {
     "type": "object",
     "required": ["actions"],
-    "properties": {"actions": {"type": "array", "items": {
-        "type": "object", "required": ["n", "at", "by", "text", "undone"],
-        "properties": {"n": {"type": "integer"}, "at": {"type": "string", "format": "date-time"},
-                       "by": {"type": "string", "description": "referee, or the seat that acted"},
-                       "text": {"type": "string"}, "undone": {"type": "boolean"}},
-    }}},
+    "properties": {
+        "actions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["n", "at", "by", "text", "undone"],
+                "properties": {
+                    "n": {"type": "integer"},
+                    "at": {"type": "string", "format": "date-time"},
+                    "by": {"type": "string", "description": "referee, or the seat that acted"},
+                    "text": {"type": "string"},
+                    "undone": {"type": "boolean"},
+                },
+            },
+        }
+    },
 }

@@ -5,20 +5,37 @@ from __future__ import annotations
 from companion import api
 from companion.rules import zamek
 
-_CASTLE = {"type": "array", "items": {"type": "integer", "minimum": 1, "maximum": zamek.HIGHEST},
-           "description": "The tile 1, then the castle's cards in ascending order."}
-_CASTLES = {"type": "object", "minProperties": 2, "maxProperties": 4, "additionalProperties": _CASTLE,
-            "example": {"p1": [1, 5, 12], "p2": [1, 3]}}
+_CASTLE = {
+    "type": "array",
+    "items": {"type": "integer", "minimum": 1, "maximum": zamek.HIGHEST},
+    "description": "The tile 1, then the castle's cards in ascending order.",
+}
+_CASTLES = {
+    "type": "object",
+    "minProperties": 2,
+    "maxProperties": 4,
+    "additionalProperties": _CASTLE,
+    "example": {"p1": [1, 5, 12], "p2": [1, 3]},
+}
 _NUMBER = {"type": "integer", "minimum": zamek.LOWEST, "maximum": zamek.HIGHEST}
 _DECK = {
     "description": 'The shipped deck "default", or a deck: one king, queen and wizard, any knights and princesses.',
     "oneOf": [
         {"type": "string", "enum": ["default"]},
-        {"type": "object", "required": ["king", "queen", "wizard", "knights", "princesses"],
-         "properties": {"king": _NUMBER, "queen": _NUMBER, "wizard": _NUMBER,
-                        "knights": {"type": "array", "items": _NUMBER},
-                        "princesses": {"type": "array", "items": _NUMBER},
-                        "id": {"type": "string"}, "name": {"type": "string"}, "version": {"type": "integer"}}},
+        {
+            "type": "object",
+            "required": ["king", "queen", "wizard", "knights", "princesses"],
+            "properties": {
+                "king": _NUMBER,
+                "queen": _NUMBER,
+                "wizard": _NUMBER,
+                "knights": {"type": "array", "items": _NUMBER},
+                "princesses": {"type": "array", "items": _NUMBER},
+                "id": {"type": "string"},
+                "name": {"type": "string"},
+                "version": {"type": "integer"},
+            },
+        },
     ],
     "example": "default",
 }
@@ -26,9 +43,14 @@ _PLAYER = {"type": "string", "nullable": True, "example": "p1"}
 _SCORE = {
     "type": "object",
     "properties": {
-        "total": {"type": "integer"}, "elements": {"type": "integer"}, "knights": {"type": "integer"},
-        "princesses": {"type": "integer"}, "pairs": {"type": "integer"},
-        "king": {"type": "boolean"}, "queen": {"type": "boolean"}, "wizard": {"type": "boolean"},
+        "total": {"type": "integer"},
+        "elements": {"type": "integer"},
+        "knights": {"type": "integer"},
+        "princesses": {"type": "integer"},
+        "pairs": {"type": "integer"},
+        "king": {"type": "boolean"},
+        "queen": {"type": "boolean"},
+        "wizard": {"type": "boolean"},
     },
 }
 
@@ -45,8 +67,16 @@ _SCORE = {
             "card": {**_NUMBER, "example": 9},
             "action": {"type": "string", "enum": list(zamek.CHOICES)},
             "deck": _DECK,
-            "wizard_used": {"type": "array", "items": {"type": "string"}, "description": "Players who used the wizard."},
-            "box": {"type": "array", "items": _NUMBER, "description": "Optional: the numbers already in the box."},
+            "wizard_used": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Players who used the wizard.",
+            },
+            "box": {
+                "type": "array",
+                "items": _NUMBER,
+                "description": "Optional: the numbers already in the box.",
+            },
         },
     },
     response_schema={
@@ -55,7 +85,10 @@ _SCORE = {
         "properties": {
             "result": {"type": "string", "enum": ["added", "put_back", "boxed", "inserted"]},
             "castles": _CASTLES,
-            "winner": {**_PLAYER, "description": "Set when a castle has just reached 10 elements (basic game)."},
+            "winner": {
+                **_PLAYER,
+                "description": "Set when a castle has just reached 10 elements (basic game).",
+            },
             "box": {"type": "array", "items": _NUMBER},
             "wizard_used": {"type": "array", "items": {"type": "string"}},
         },
@@ -81,8 +114,12 @@ def turn(body: object) -> dict:
         "properties": {
             "scores": {"type": "object", "additionalProperties": _SCORE},
             "winner": _PLAYER,
-            "decided_by": {"type": "string", "enum": ["score", "king", "queen", "wizard"], "nullable": True,
-                           "description": "null: a draw."},
+            "decided_by": {
+                "type": "string",
+                "enum": ["score", "king", "queen", "wizard"],
+                "nullable": True,
+                "description": "null: a draw.",
+            },
             "deck": {"type": "object", "description": "The deck scored with: id, name, version."},
         },
     },

@@ -32,7 +32,9 @@ def gzipped(data: bytes, level: int) -> bytes:
 
 def chosen_encoding(asked=None) -> str | None:
     """The encoding Flask-Compress would answer this request (or ``asked``) with (``"br"``, ``"gzip"``), or None."""
-    return _choose_algorithm(compress.enabled_algorithms, (request if asked is None else asked).headers.get("Accept-Encoding", ""))
+    return _choose_algorithm(
+        compress.enabled_algorithms, (request if asked is None else asked).headers.get("Accept-Encoding", "")
+    )
 
 
 def init_compression(app) -> None:

@@ -177,7 +177,9 @@ def qr_svg(text: str, label: str | None = None) -> str:
     """A QR code of ``text`` as an inline SVG element (level M, full quiet zone), which a screen
     reader names ``label`` (said in the page's language by the caller; "QR code: <text>" if none)."""
     label = f"QR code: {text}" if label is None else label
-    return _qr_drawing(text).replace("<svg", f'<svg class="qr" role="img" aria-label="{html.escape(label)}"', 1)
+    return _qr_drawing(text).replace(
+        "<svg", f'<svg class="qr" role="img" aria-label="{html.escape(label)}"', 1
+    )
 
 
 @functools.lru_cache(maxsize=2048)

@@ -15,8 +15,12 @@ from companion.rules.errors import N_, RuleError
 def is_htmx(asked=None) -> bool:
     """True for an htmx request (this one, or ``asked``, a request read before Flask) that wants a
     fragment (not a history restore, which wants the page)."""
-    environ = (request if asked is None else asked).environ  # a header a request lacks: no KeyError raised and caught
-    return environ.get("HTTP_HX_REQUEST") == "true" and environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST") != "true"
+    environ = (
+        request if asked is None else asked
+    ).environ  # a header a request lacks: no KeyError raised and caught
+    return (
+        environ.get("HTTP_HX_REQUEST") == "true" and environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST") != "true"
+    )
 
 
 def add_vary(response, *names: str) -> None:
@@ -46,7 +50,10 @@ class Request(flask.Request):
     def _load_form_data(self) -> None:
         if "form" in self.__dict__:
             return
-        if self.mimetype != "application/x-www-form-urlencoded" or getattr(self, "_cached_data", None) is not None:
+        if (
+            self.mimetype != "application/x-www-form-urlencoded"
+            or getattr(self, "_cached_data", None) is not None
+        ):
             super()._load_form_data()
             return
         stream = self.stream  # limited to Content-Length and MAX_CONTENT_LENGTH (a 413 past it)

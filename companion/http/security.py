@@ -71,6 +71,7 @@ def headers_for(asked=None, status: int = 200) -> list[tuple[str, str]]:
     read before Flask, see ``views.tables.KeptPages``): an htmx fragment's, or a page's."""
     return _FRAGMENT_ITEMS if is_htmx(asked) and not 300 <= status < 400 else _HEADER_ITEMS
 
+
 TABLES_MESSAGE = NP_(
     "This address has created %(count)s table in the last minute. Wait a minute, then try again.",
     "This address has created %(count)s tables in the last minute. Wait a minute, then try again.",
@@ -166,7 +167,9 @@ def apply_limits(app: Flask) -> None:
         app.view_functions[endpoint] = limiter.shared_limit(
             f"{per_minute} per minute",
             kind,
-            error_message=lambda message=message, per_minute=per_minute: say(Message(message, count=per_minute)),
+            error_message=lambda message=message, per_minute=per_minute: say(
+                Message(message, count=per_minute)
+            ),
             deduct_when=lambda _response, kind=kind: kind in g.get("castellan_counted", ()),
         )(view)
     # Its hooks after a view and at the request's end only count what a limited view decided
@@ -257,7 +260,9 @@ def session_data(app: Flask, cookie: str | None) -> dict:
     if not cookie:
         return {}
     lifetime = int(app.permanent_session_lifetime.total_seconds())
-    found = _checked(app.session_interface, app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), cookie)
+    found = _checked(
+        app.session_interface, app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()), cookie
+    )
     if found is None or time.time() - found[1] > lifetime:
         return {}
     data = found[0]
@@ -324,10 +329,16 @@ def init_app(app: Flask) -> None:
         # whether a token holds depends only on it, the session's token and the secret key:
         # a pair once checked is not checked (signature, HMAC) again.
         lasting = (
-            request.method in app.config["WTF_CSRF_METHODS"] and app.config["WTF_CSRF_TIME_LIMIT"] is None
+            request.method in app.config["WTF_CSRF_METHODS"]
+            and app.config["WTF_CSRF_TIME_LIMIT"] is None
             and not (request.is_secure and app.config["WTF_CSRF_SSL_STRICT"])
         )
-        pair = (request.form.get("csrf_token"), session.get("csrf_token"), app.secret_key, app.config.get("WTF_CSRF_SECRET_KEY"))
+        pair = (
+            request.form.get("csrf_token"),
+            session.get("csrf_token"),
+            app.secret_key,
+            app.config.get("WTF_CSRF_SECRET_KEY"),
+        )
         if lasting and pair[0] and pair in checked:
             g.csrf_valid = True
             return
@@ -343,7 +354,9 @@ def init_app(app: Flask) -> None:
             return response  # a 304 only revalidates: the cached answer keeps the headers it had
         items = headers_for(status=response.status_code)
         present = {name.lower() for name, _value in response.headers}
-        response.headers.extend(items if _HEADER_NAMES.isdisjoint(present) else [
-            (name, value) for name, value in items if name.lower() not in present
-        ])
+        response.headers.extend(
+            items
+            if _HEADER_NAMES.isdisjoint(present)
+            else [(name, value) for name, value in items if name.lower() not in present]
+        )
         return response

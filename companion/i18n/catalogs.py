@@ -24,8 +24,17 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGUAGES = ("en", "fr", "pl")  # English first: the source and the default
 DOMAIN = "messages"
 # The marker functions rules modules use (companion/rules/errors.py), besides gettext's own.
-KEYWORDS = ("N_", "NP_:1,2", "_l", "gettext", "ngettext:1,2", "_", "lazy_gettext", "lazy_ngettext:1,2",
-            "pgettext:1c,2")  # pgettext: a word whose sense needs a context ("Game" of a match)
+KEYWORDS = (
+    "N_",
+    "NP_:1,2",
+    "_l",
+    "gettext",
+    "ngettext:1,2",
+    "_",
+    "lazy_gettext",
+    "lazy_ngettext:1,2",
+    "pgettext:1c,2",
+)  # pgettext: a word whose sense needs a context ("Game" of a match)
 
 
 def po_path(lang: str, directory: Path = TRANSLATIONS) -> Path:
@@ -62,10 +71,23 @@ def extract(pot: Path) -> None:
     from babel.messages.frontend import CommandLineInterface  # the tooling: not loaded by a running app
 
     keywords = [arg for keyword in KEYWORDS for arg in ("-k", keyword)]
-    CommandLineInterface().run([
-        "pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), "--no-default-keywords", *keywords,
-        "--no-location", "--sort-output", "--no-wrap", "-o", str(pot), str(ROOT),
-    ])
+    CommandLineInterface().run(
+        [
+            "pybabel",
+            "-q",
+            "extract",
+            "-F",
+            str(ROOT / "babel.cfg"),
+            "--no-default-keywords",
+            *keywords,
+            "--no-location",
+            "--sort-output",
+            "--no-wrap",
+            "-o",
+            str(pot),
+            str(ROOT),
+        ]
+    )
 
 
 def update(pot: Path, directory: Path = TRANSLATIONS) -> None:

@@ -42,14 +42,20 @@ _FRENCH_TEAM = re.compile(r"Équipe (?=.)", re.S)
 # The word before a default name, by what the name is: (a player, a team); the name itself is
 # then written in lower case, "du joueur 2", "de l'équipe Ola".
 _FRENCH_ARTICLES = {
-    "de": ("du ", "de l'"), "De": ("Du ", "De l'"), "à": ("au ", "à l'"), "À": ("Au ", "À l'"),
-    "que": ("que le ", "que l'"), "Que": ("Que le ", "Que l'"),
+    "de": ("du ", "de l'"),
+    "De": ("Du ", "De l'"),
+    "à": ("au ", "à l'"),
+    "À": ("Au ", "À l'"),
+    "que": ("que le ", "que l'"),
+    "Que": ("Que le ", "Que l'"),
 }
 _FRENCH_ELIDED = {"de": "d'", "De": "D'", "que": "qu'", "Que": "Qu'"}
 
 # Polish: any form of "gracz" or "drużyna" right before the parameter, or "karta" in a case
 # before a card ("kładzie kartę %(card)s"): a court card's rank then takes the case itself.
-_POLISH = re.compile(r"(?<!\w)((?:[Gg]racz|[Dd]rużyn)\w*|[Kk]art[ęy]|[Kk]arcie|[Kk]artą) (<[a-z]+>)?%\((\w+)\)s")
+_POLISH = re.compile(
+    r"(?<!\w)((?:[Gg]racz|[Dd]rużyn)\w*|[Kk]art[ęy]|[Kk]arcie|[Kk]artą) (<[a-z]+>)?%\((\w+)\)s"
+)
 _POLISH_CARDS = frozenset({"card", "covered"})  # the parameters that are a card
 # A court card's rank word in the case of the "karta" before it (the accusative, genitive,
 # locative and instrumental); a number's card keeps its word: "kartę 7 kier".

@@ -34,6 +34,7 @@ NAMES = {"en": "English", "fr": "Français", "pl": "Polski"}  # each language in
 COOKIE = "lang"
 COOKIE_DAYS = 365
 
+
 def select_language() -> Locale:
     """This request's language: the cookie's choice (pages only), else Accept-Language's best, else English.
 
@@ -243,4 +244,3 @@ def utc_time(iso: str, date: bool = False, lang: str | None = None) -> str:
 def lang_for_print(value: str | None) -> str:
     """The language a printed sheet asked for (``?lang=``), else this request's."""
     return value if value in LANGUAGES else current_language()
-

@@ -46,7 +46,10 @@ SUIT_LETTERS = {
 }
 # The card in words, as a list or a screen reader says it: "%(rank)s of %(suit)s" per language.
 RANK_WORDS = {
-    "A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king"),
+    "A": N_("ace"),
+    "J": N_("jack"),
+    "Q": N_("queen"),
+    "K": N_("king"),
 }
 SUIT_WORDS = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 CARD_IN_WORDS = N_("%(rank)s of %(suit)s")
@@ -75,8 +78,11 @@ class Card:
     @property
     def in_words(self) -> Message:
         """The card in words, to say in the reader's language: ``"queen of spades"``."""
-        return Message(CARD_IN_WORDS, rank=Message(RANK_WORDS.get(self.rank, self.rank)),
-                       suit=Message(SUIT_WORDS[self.suit]))
+        return Message(
+            CARD_IN_WORDS,
+            rank=Message(RANK_WORDS.get(self.rank, self.rank)),
+            suit=Message(SUIT_WORDS[self.suit]),
+        )
 
     @property
     def colour(self) -> str:
@@ -112,24 +118,35 @@ def parse(text: object, field: str | None = None, lang: str = "en") -> Card:
     ranks, suits = letters(lang)
     examples = {"seven": f"7{suits['S']}", "ten": f"10{suits['H']}"}
     if not isinstance(text, str) or not text.strip():
-        raise RuleError("unknown_card", N_("A card name is needed, like %(seven)s or %(ten)s."), field, **examples)
+        raise RuleError(
+            "unknown_card", N_("A card name is needed, like %(seven)s or %(ten)s."), field, **examples
+        )
     # Phones type suits as emoji: a symbol followed by an invisible variation selector.
     raw = text.replace("\ufe0f", "").replace("\ufe0e", "").strip()
     if len(raw) > 4:
         raise RuleError(
-            "unknown_card", N_("“%(text)s…” is not a card: write one card, like %(seven)s or %(ten)s."), field,
-            text=raw[:12], **examples,
+            "unknown_card",
+            N_("“%(text)s…” is not a card: write one card, like %(seven)s or %(ten)s."),
+            field,
+            text=raw[:12],
+            **examples,
         )
     typed_rank = raw[:-1].strip().upper()
     rank = {letter: rank for rank, letter in ranks.items()}.get(typed_rank, typed_rank)
     rank = "10" if rank == "T" else rank
-    suit = _SYMBOL_TO_SUIT.get(raw[-1]) or {letter: suit for suit, letter in suits.items()}.get(raw[-1].upper())
+    suit = _SYMBOL_TO_SUIT.get(raw[-1]) or {letter: suit for suit, letter in suits.items()}.get(
+        raw[-1].upper()
+    )
     if rank not in ACE_LOW or rank in ranks and ranks[rank] != typed_rank or suit is None:
         raise RuleError(
             "unknown_card",
-            N_("“%(text)s” is not a card: write a rank (%(ranks)s) and a suit (%(suits)s), like %(seven)s or %(ten)s."),
+            N_(
+                "“%(text)s” is not a card: write a rank (%(ranks)s) and a suit (%(suits)s), like %(seven)s or %(ten)s."
+            ),
             field,
-            text=raw, **examples, ranks=f"{ranks['A']}, 2-10, {ranks['J']}, {ranks['Q']}, {ranks['K']}",
+            text=raw,
+            **examples,
+            ranks=f"{ranks['A']}, 2-10, {ranks['J']}, {ranks['Q']}, {ranks['K']}",
             suits=", ".join(suits.values()),
         )
     return Card(rank, suit)
@@ -148,8 +165,11 @@ def from_picker(
     if typed is not None and not isinstance(typed, str):
         _ranks, suits = letters(lang)
         raise RuleError(
-            "unknown_card", N_("Type one card name, like %(seven)s or %(ten)s."), field,
-            seven=f"7{suits['S']}", ten=f"10{suits['H']}",
+            "unknown_card",
+            N_("Type one card name, like %(seven)s or %(ten)s."),
+            field,
+            seven=f"7{suits['S']}",
+            ten=f"10{suits['H']}",
         )
     rank = rank.strip() if isinstance(rank, str) else rank
     suit = suit.strip() if isinstance(suit, str) else suit
@@ -174,7 +194,9 @@ def parse_distinct(texts: object, field: str | None = None, lang: str = "en") ->
         card = parse(text, f"{field}[{index}]" if field else None, lang)
         if card in seen:
             raise RuleError(
-                "duplicate_card", N_("The card %(card)s is named twice: a deck holds each card once."), field,
+                "duplicate_card",
+                N_("The card %(card)s is named twice: a deck holds each card once."),
+                field,
                 card=card,
             )
         seen.add(card)
@@ -224,6 +246,7 @@ COLOURS = ("red", "black")
 def opposite_colour(colour: str) -> str:
     """The other colour of the deck: ``"black"`` for ``"red"`` and the other way round."""
     if colour not in COLOURS:
-        raise RuleError("unknown_colour", N_("“%(colour)s” is not a colour of the deck: use red or black."),
-                        colour=colour)
+        raise RuleError(
+            "unknown_colour", N_("“%(colour)s” is not a colour of the deck: use red or black."), colour=colour
+        )
     return "black" if colour == "red" else "red"

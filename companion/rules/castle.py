@@ -402,7 +402,11 @@ def result(state: dict, finished: bool) -> dict | None:
 
 def names(state: dict) -> list[str]:
     """The names typed at the table's start (a seat left unnamed is "North" and so on: not a name)."""
-    return [state["names"][seat] for seat in SEAT_NAMES if state["names"].get(seat, SEAT_NAMES[seat]) != SEAT_NAMES[seat]]
+    return [
+        state["names"][seat]
+        for seat in SEAT_NAMES
+        if state["names"].get(seat, SEAT_NAMES[seat]) != SEAT_NAMES[seat]
+    ]
 
 
 def play_details(state: dict) -> dict:
@@ -413,12 +417,17 @@ def play_details(state: dict) -> dict:
         return {}
     order = [seat for members in TEAMS[state["players"]].values() for seat in members]
     colours = state["colours"] or {}
-    return {"sides": [
-        {"players": [order.index(seat) for seat in members], "colour": colours.get(team),
-         "score": final["teams"][team],
-         "captured": {rank: line["cards"] for rank, line in final["breakdown"][team].items()}}
-        for team, members in TEAMS[state["players"]].items()
-    ]}
+    return {
+        "sides": [
+            {
+                "players": [order.index(seat) for seat in members],
+                "colour": colours.get(team),
+                "score": final["teams"][team],
+                "captured": {rank: line["cards"] for rank, line in final["breakdown"][team].items()},
+            }
+            for team, members in TEAMS[state["players"]].items()
+        ]
+    }
 
 
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
@@ -491,7 +500,8 @@ def final_score(state: dict) -> dict | None:
         "teams": {team: scores[colours[team]] for team in teams},
         "winning_team": next((team for team in teams if colours[team] == best), None),
         "breakdown": {
-            team: score_breakdown(pickup(piles, colours[team]) + taken[colours[team]], colours[team]) for team in teams
+            team: score_breakdown(pickup(piles, colours[team]) + taken[colours[team]], colours[team])
+            for team in teams
         },
     }
 
@@ -525,12 +535,16 @@ def _read_pile_map(raw: object, field: str, read: Callable[[object, str], object
     for key, value in _read_object(raw, field).items():
         pile = parse_pile(key, f"{field}.{key}")
         if pile in found:
-            raise RuleError("duplicate_pile", N_("Pile %(pile)s is given twice."), f"{field}.{key}", pile=pile)
+            raise RuleError(
+                "duplicate_pile", N_("Pile %(pile)s is given twice."), f"{field}.{key}", pile=pile
+            )
         found[pile] = read(value, f"{field}.{key}")
     missing = [pile for pile in PILES if pile not in found]
     if missing:
         raise RuleError(
-            "castle_size", N_("The castle has 12 piles, A1 to D3; missing: %(missing)s."), field,
+            "castle_size",
+            N_("The castle has 12 piles, A1 to D3; missing: %(missing)s."),
+            field,
             missing=", ".join(missing),
         )
     return {pile: found[pile] for pile in PILES}
@@ -547,7 +561,9 @@ def _read_castle(raw: object, field: str) -> dict[str, Card]:
 
 def _read_pile_cards(value: object, field: str) -> list[Card]:
     if not isinstance(value, list):
-        raise RuleError("wrong_type", N_("%(name)s must be a list of cards, bottom to top."), field, name=field)
+        raise RuleError(
+            "wrong_type", N_("%(name)s must be a list of cards, bottom to top."), field, name=field
+        )
     if not value:
         raise RuleError(
             "empty_pile", N_("%(name)s is empty: every pile of the castle holds a card."), field, name=field
@@ -581,7 +597,9 @@ def _see(card: Card, where: Message, seen: dict[Card, Message], field: str) -> N
 def _check_unseen_on_table(state: dict, card: Card, field: str) -> None:
     """``_check_unseen`` against the table's cards, saying where only for a card that is there."""
     name = str(card)
-    if any(name in cards for cards in state["piles"].values()) or any(name in cards for cards in state["taken"].values()):
+    if any(name in cards for cards in state["piles"].values()) or any(
+        name in cards for cards in state["taken"].values()
+    ):
         _check_unseen(card, _table_places(state), field)
 
 
@@ -619,8 +637,12 @@ def _read_options(options: object) -> tuple[int, str, dict[str, str]]:
     order = SEAT_ORDER[players]
     dealer = options.get("dealer", order[0])
     if dealer not in order:
-        raise RuleError("unknown_seat", N_("The dealer sits at %(seats)s."), "dealer",
-                        seats=Either(SEAT_NAMES[seat] for seat in order))
+        raise RuleError(
+            "unknown_seat",
+            N_("The dealer sits at %(seats)s."),
+            "dealer",
+            seats=Either(SEAT_NAMES[seat] for seat in order),
+        )
     return players, dealer, _read_names(options.get("names"), order)
 
 
@@ -631,7 +653,9 @@ def _read_names(raw: object, order: tuple[str, ...]) -> dict[str, str]:
         if seat not in order:
             raise RuleError("unknown_seat", N_("The seats are %(seats)s."), field, seats=Either(order))
         if not isinstance(name, str) or len(name.strip()) > NAME_LENGTH:
-            raise RuleError("bad_name", N_("A name is text of at most %(most)s characters."), field, most=NAME_LENGTH)
+            raise RuleError(
+                "bad_name", N_("A name is text of at most %(most)s characters."), field, most=NAME_LENGTH
+            )
         names[seat] = name.strip() or names[seat]
     return names
 
@@ -688,9 +712,13 @@ def _check_turn(state: dict, action: dict) -> str:
         raise RuleError("no_cards_left", N_("The game is over: every player has played all their cards."))
     seat = action.get("seat", state["turn"])
     if not isinstance(seat, str) or seat not in state["hands"]:
-        raise RuleError("unknown_seat", N_("The seats are %(seats)s."), "seat", seats=Either(tuple(state["hands"])))
+        raise RuleError(
+            "unknown_seat", N_("The seats are %(seats)s."), "seat", seats=Either(tuple(state["hands"]))
+        )
     if state["hands"][seat] == 0:
-        raise RuleError("no_cards_left", N_("%(player)s has no cards left."), "seat", player=state["names"][seat])
+        raise RuleError(
+            "no_cards_left", N_("%(player)s has no cards left."), "seat", player=state["names"][seat]
+        )
     if seat != state["turn"]:
         raise RuleError(
             "out_of_turn",
@@ -738,7 +766,11 @@ def _colours_fixed_by(state: dict, team: str, colour: str) -> dict[str, str]:
 def _team_name(state: dict, team: str) -> str | Message:
     """A side's name, "Ola & South", with each seat's name a parameter (said in the reader's language)."""
     names = [state["names"][seat] for seat in TEAMS[state["players"]][team]]
-    return Message(N_("%(first)s & %(second)s"), first=names[0], second=names[1]) if len(names) == 2 else names[0]
+    return (
+        Message(N_("%(first)s & %(second)s"), first=names[0], second=names[1])
+        if len(names) == 2
+        else names[0]
+    )
 
 
 def _table_places(state: dict) -> dict[Card, Message]:
@@ -813,12 +845,17 @@ def _describe_play(state: dict, action: dict) -> Message:
     covered = parse(state["piles"][pile][-1])
     words = Message(
         N_("%(player)s plays the %(card)s on %(pile)s, over the %(covered)s."),
-        player=state["names"][seat], card=card.in_words, pile=pile, covered=covered.in_words,
+        player=state["names"][seat],
+        card=card.in_words,
+        pile=pile,
+        covered=covered.in_words,
     )
     if state["colours"] is None:
         colours = _colours_fixed_by(state, _team_of(state, seat), card.colour)
         (first, colour), (second, _other) = colours.items()
-        fixed = Message(COLOURS_FIXED[colour], first=_team_name(state, first), second=_team_name(state, second))
+        fixed = Message(
+            COLOURS_FIXED[colour], first=_team_name(state, first), second=_team_name(state, second)
+        )
         words = then(words, fixed)
     return then(words, _describe_after(state, seat))
 
@@ -827,7 +864,9 @@ def _describe_pass(state: dict, action: dict) -> Message:
     seat, card = state["turn"], parse(action["taken"])
     words = Message(
         N_("%(player)s passes; %(taker)s takes the %(card)s."),
-        player=state["names"][seat], taker=state["names"][_next_seat(state, seat)], card=card.in_words,
+        player=state["names"][seat],
+        taker=state["names"][_next_seat(state, seat)],
+        card=card.in_words,
     )
     return then(words, _describe_after(state, seat))
 
@@ -840,4 +879,3 @@ def _describe_after(state: dict, seat: str) -> Message | None:
     if sum(state["turns_left"].values()) == 1:
         return Message(N_("That was the last turn: the game is over."))
     return None
-

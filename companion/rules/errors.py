@@ -156,7 +156,10 @@ def load(text: str) -> str | Message:
 def _dumpable(value: object) -> object:
     if isinstance(value, Message):
         template = list(value.template) if isinstance(value.template, Plural) else value.template
-        return {"sentence": template, "params": {name: _dumpable(param) for name, param in value.params.items()}}
+        return {
+            "sentence": template,
+            "params": {name: _dumpable(param) for name, param in value.params.items()},
+        }
     if hasattr(value, "label") and hasattr(value, "suit"):  # a card, by its canonical name
         return {"card": str(value)}
     if isinstance(value, Either):
@@ -167,8 +170,10 @@ def _dumpable(value: object) -> object:
 # A sentence a history stored before its English was rewritten: its new template, and its
 # parameters' new names, so that old moves are still said in the reader's language.
 _REWRITTEN = {
-    "%(player)s's hand was entered: %(known)s of %(count)s cards known.":
-        (N_("%(player)s's hand was entered (cards known: %(known)s of %(total)s)."), {"count": "total"}),
+    "%(player)s's hand was entered: %(known)s of %(count)s cards known.": (
+        N_("%(player)s's hand was entered (cards known: %(known)s of %(total)s)."),
+        {"count": "total"},
+    ),
 }
 
 
@@ -176,7 +181,9 @@ def _loaded(value: object) -> object:
     if isinstance(value, dict) and "sentence" in value:
         template = value["sentence"]
         params = {name: _loaded(param) for name, param in value["params"].items()}
-        if (rewritten := _REWRITTEN.get(template[-1] if isinstance(template, list) else template)) is not None:
+        if (
+            rewritten := _REWRITTEN.get(template[-1] if isinstance(template, list) else template)
+        ) is not None:
             template, renamed = rewritten
             params = {renamed.get(name, name): param for name, param in params.items()}
         template = Plural(*template) if isinstance(template, list) else template

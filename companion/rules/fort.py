@@ -89,22 +89,31 @@ def check_challenge(attacker: Side, defender: Side, height: int, challenge: int,
         raise _campaign_defender()
     if height >= COMPLETE:
         raise RuleError(
-            "complete_watchtower", N_("A complete watchtower of %(height)s cannot be challenged."), "target.height",
+            "complete_watchtower",
+            N_("A complete watchtower of %(height)s cannot be challenged."),
+            "target.height",
             height=COMPLETE,
         )
     if challenge > MAX_CHALLENGES:
         raise RuleError(
-            "fourth_challenge", N_("A player may challenge for the same fort card only %(most)s times."), "challenge",
+            "fourth_challenge",
+            N_("A player may challenge for the same fort card only %(most)s times."),
+            "challenge",
             most=MAX_CHALLENGES,
         )
     if attacker.army < ARMY_NEEDED[height]:
         raise RuleError(
             "watchtower_needs_army",
-            NP_("The top of a watchtower of %(height)s needs %(count)s army card to challenge, "
+            NP_(
+                "The top of a watchtower of %(height)s needs %(count)s army card to challenge, "
                 "and the attacker holds %(army)s.",
                 "The top of a watchtower of %(height)s needs %(count)s army cards to challenge, "
-                "and the attacker holds %(army)s."),
-            "attacker.army", height=height, count=ARMY_NEEDED[height], army=attacker.army,
+                "and the attacker holds %(army)s.",
+            ),
+            "attacker.army",
+            height=height,
+            count=ARMY_NEEDED[height],
+            army=attacker.army,
         )
     if defender.army == 0:
         if size:
@@ -171,9 +180,12 @@ def adjudicate(
         if size != expected:
             raise RuleError(
                 "soldiers_mismatch",
-                NP_("A battle between campaigns is fought with %(count)s soldier each.",
-                    "A battle between campaigns is fought with %(count)s soldiers each."),
-                "soldiers", count=expected,
+                NP_(
+                    "A battle between campaigns is fought with %(count)s soldier each.",
+                    "A battle between campaigns is fought with %(count)s soldiers each.",
+                ),
+                "soldiers",
+                count=expected,
             )
     else:
         check_challenge(attacker, defender, height, challenge, size)
@@ -194,7 +206,8 @@ def check_burn_draws(card: Card, draws: int) -> None:
         raise RuleError(
             "burn_draws",
             N_("Burning the %(card)s draws 1 card: only a jack, queen, king or ace may draw 2."),
-            "draws", card=card.in_words,
+            "draws",
+            card=card.in_words,
         )
 
 
@@ -205,7 +218,8 @@ def check_pre_game_burn(card: Card, player: str, forts: dict[str, list[Card]]) -
             raise RuleError(
                 "burn_not_allowed",
                 N_("Before the game a %(rank)s cannot be burned: another fort holds two or more of them."),
-                "card", rank=_rank_said(card.rank),
+                "card",
+                rank=_rank_said(card.rank),
             )
 
 
@@ -381,7 +395,10 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise RuleError(
-            "unknown_action", N_("“%(kind)s” is not an action of a Fort table."), "action.type", kind=str(kind)
+            "unknown_action",
+            N_("“%(kind)s” is not an action of a Fort table."),
+            "action.type",
+            kind=str(kind),
         )
     if state["phase"] == "over":
         raise RuleError("game_over", N_("The game is over."), "action.type")
@@ -477,7 +494,9 @@ def _card_option(state: dict, attacker: str, defender: str, card: str, height: i
         "tries": tries,
     }
     vulnerable = state["armies"][defender] == 0
-    checked = _sizes_check(_table_side(state, attacker), _table_side(state, defender), height, tries, vulnerable)
+    checked = _sizes_check(
+        _table_side(state, attacker), _table_side(state, defender), height, tries, vulnerable
+    )
     sizes = {size: reason for size, reason, _ in checked}
     said = {size: sentence for size, _, sentence in checked}
     allowed = any(reason is None for reason in sizes.values())
@@ -523,8 +542,12 @@ def result(state: dict, finished: bool) -> dict | None:
     winners = set(state["shared"]) | ({state["winner"]} if state["winner"] else set())
     return {
         "players": [
-            {"name": state["names"][player], "score": int(player in winners),
-             "winner": player in winners, "team": None}
+            {
+                "name": state["names"][player],
+                "score": int(player in winners),
+                "winner": player in winners,
+                "team": None,
+            }
             for player in state["players"]
         ]
     }
@@ -533,7 +556,8 @@ def result(state: dict, finished: bool) -> dict | None:
 def names(state: dict) -> list[str]:
     """The names typed at the table's start ("Player 2" for an unnamed player is not a name)."""
     return [
-        state["names"][player] for number, player in enumerate(state["players"], start=1)
+        state["names"][player]
+        for number, player in enumerate(state["players"], start=1)
         if state["names"][player] != f"Player {number}"
     ]
 
@@ -547,8 +571,14 @@ def play_details(state: dict) -> dict:
     last = state["last"] or {}
     if last.get("type") != "showdown":
         return {"ended_by": "last_standing", "shared": bool(state["shared"])}
-    return {"ended_by": "showdown", "shared": bool(state["shared"]),
-            "showdown": {"stage": last["stage"], "tricks": [last["tricks"].get(player) for player in state["players"]]}}
+    return {
+        "ended_by": "showdown",
+        "shared": bool(state["shared"]),
+        "showdown": {
+            "stage": last["stage"],
+            "tricks": [last["tricks"].get(player) for player in state["players"]],
+        },
+    }
 
 
 def _burnable(state: dict) -> dict[str, list[str]]:
@@ -602,7 +632,9 @@ def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | N
 def _campaign_defender() -> RuleError:
     return RuleError(
         "defender_on_campaign",
-        N_("A player on a campaign has no fort to challenge: two campaigns may only fight a battle of three."),
+        N_(
+            "A player on a campaign has no fort to challenge: two campaigns may only fight a battle of three."
+        ),
         "defender.campaign",
     )
 
@@ -619,18 +651,25 @@ def _check_size(attacker: Side, defender: Side, size: int) -> None:
     if size > attacker.army or size > defender.army:
         raise RuleError(
             "army_too_small",
-            NP_("A challenge of %(count)s needs %(count)s army card on each side; "
+            NP_(
+                "A challenge of %(count)s needs %(count)s army card on each side; "
                 "the attacker holds %(attacker)s and the defender %(defender)s.",
                 "A challenge of %(count)s needs %(count)s army cards on each side; "
-                "the attacker holds %(attacker)s and the defender %(defender)s."),
-            "soldiers", count=size, attacker=attacker.army, defender=defender.army,
+                "the attacker holds %(attacker)s and the defender %(defender)s.",
+            ),
+            "soldiers",
+            count=size,
+            attacker=attacker.army,
+            defender=defender.army,
         )
 
 
 def _check_soldiers(attacking: list[Card], defending: list[Card], target: Card | None, size: int) -> None:
     for side, cards in (("attacker", attacking), ("defender", defending)):
         if len(cards) != size:
-            raise RuleError("soldiers_mismatch", _MUST_LAY[side], f"soldiers.{side}", count=size, laid=len(cards))
+            raise RuleError(
+                "soldiers_mismatch", _MUST_LAY[side], f"soldiers.{side}", count=size, laid=len(cards)
+            )
     seen = set() if target is None else {target}
     for side, cards in (("attacker", attacking), ("defender", defending)):
         for index, card in enumerate(cards):
@@ -638,7 +677,8 @@ def _check_soldiers(attacking: list[Card], defending: list[Card], target: Card |
                 raise RuleError(
                     "duplicate_card",
                     N_("The %(card)s is named twice in one battle: a deck holds each card once."),
-                    f"soldiers.{side}[{index}]", card=card.in_words,
+                    f"soldiers.{side}[{index}]",
+                    card=card.in_words,
                 )
             seen.add(card)
 
@@ -727,7 +767,9 @@ def _object(value: object, field: str | None) -> dict:
 
 def _required(container: dict, key: str, parent: str | None) -> object:
     if key not in container:
-        raise RuleError("missing_field", N_("“%(key)s” is missing."), _path(parent, key), key=_path(parent, key))
+        raise RuleError(
+            "missing_field", N_("“%(key)s” is missing."), _path(parent, key), key=_path(parent, key)
+        )
     return container[key]
 
 
@@ -736,7 +778,12 @@ def _integer(value: object, field: str, low: int, high: int) -> int:
         raise RuleError("not_an_integer", N_("“%(key)s” must be a whole number."), field, key=field)
     if not low <= value <= high:
         raise RuleError(
-            "out_of_range", N_("“%(key)s” must be between %(low)s and %(high)s."), field, key=field, low=low, high=high
+            "out_of_range",
+            N_("“%(key)s” must be between %(low)s and %(high)s."),
+            field,
+            key=field,
+            low=low,
+            high=high,
         )
     return value
 
@@ -745,7 +792,10 @@ def _boolean(container: dict, key: str, parent: str) -> bool:
     value = container.get(key, False)
     if not isinstance(value, bool):
         raise RuleError(
-            "not_a_boolean", N_("“%(key)s” must be true or false."), _path(parent, key), key=_path(parent, key)
+            "not_a_boolean",
+            N_("“%(key)s” must be true or false."),
+            _path(parent, key),
+            key=_path(parent, key),
         )
     return value
 
@@ -782,8 +832,11 @@ def _armies(raw: object) -> dict[str, list[Card]]:
     armies = _object(raw, "armies")
     if not MIN_PLAYERS <= len(armies) <= MAX_PLAYERS:
         raise RuleError(
-            "player_count", N_("A showdown is between %(least)s and %(most)s players."), "armies",
-            least=MIN_PLAYERS, most=MAX_PLAYERS,
+            "player_count",
+            N_("A showdown is between %(least)s and %(most)s players."),
+            "armies",
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
         )
     parsed: dict[str, list[Card]] = {}
     seen: set[Card] = set()
@@ -801,7 +854,8 @@ def _armies(raw: object) -> dict[str, list[Card]]:
                 raise RuleError(
                     "duplicate_card",
                     N_("The %(card)s is in two armies: a deck holds each card once."),
-                    f"{field}[{index}]", card=card.in_words,
+                    f"{field}[{index}]",
+                    card=card.in_words,
                 )
             seen.add(card)
         parsed[player] = army
@@ -812,7 +866,9 @@ def _watchtowers(raw: object, armies: dict[str, list[Card]]) -> dict[str, str]:
     towers = _object(raw, "watchtowers")
     if set(towers) != set(armies):
         raise RuleError(
-            "watchtower_players", N_("Give one watchtower rank for each player of the showdown."), "watchtowers"
+            "watchtower_players",
+            N_("Give one watchtower rank for each player of the showdown."),
+            "watchtowers",
         )
     ranks = {player: _rank(towers[player], f"watchtowers.{player}") for player in armies}
     if len(set(ranks.values())) != len(ranks):
@@ -827,7 +883,9 @@ def _watchtowers(raw: object, armies: dict[str, list[Card]]) -> dict[str, str]:
                 raise RuleError(
                     "card_in_watchtower",
                     N_("The %(card)s cannot be in an army: all four %(rank)ss are in a watchtower."),
-                    f"armies.{player}[{index}]", card=card.in_words, rank=_rank_said(card.rank),
+                    f"armies.{player}[{index}]",
+                    card=card.in_words,
+                    rank=_rank_said(card.rank),
                 )
     return ranks
 
@@ -837,7 +895,10 @@ def _rank(value: object, field: str) -> str:
     rank = "10" if rank == "T" else rank
     if rank not in BATTLE_ORDER:
         raise RuleError(
-            "unknown_rank", N_("“%(key)s” must be a rank: 2-10, %(j)s, %(q)s, %(k)s or %(a)s."), field, key=field,
+            "unknown_rank",
+            N_("“%(key)s” must be a rank: 2-10, %(j)s, %(q)s, %(k)s or %(a)s."),
+            field,
+            key=field,
             **{letter.lower(): _rank_said(letter) for letter in ROYALS_AND_ACES},
         )
     return rank
@@ -847,11 +908,17 @@ def _names(raw: object, count: int) -> list[str]:
     if raw is None:
         return [f"Player {index}" for index in range(1, count + 1)]
     if not isinstance(raw, list) or len(raw) != count:
-        raise RuleError("bad_names", N_("Give %(count)s names, one for each player."), "options.names", count=count)
+        raise RuleError(
+            "bad_names", N_("Give %(count)s names, one for each player."), "options.names", count=count
+        )
     names = [name.strip() if isinstance(name, str) else "" for name in raw]
     if not all(0 < len(name) <= MAX_NAME for name in names):
-        raise RuleError("bad_names", N_("Each player needs a name of 1 to %(most)s characters."), "options.names",
-                        most=MAX_NAME)
+        raise RuleError(
+            "bad_names",
+            N_("Each player needs a name of 1 to %(most)s characters."),
+            "options.names",
+            most=MAX_NAME,
+        )
     return names
 
 
@@ -889,7 +956,9 @@ def _unknown(state: dict, value: object, field: str) -> Card:
     """A named card that may come from an army or the barracks: not one the table can see elsewhere."""
     card = parse(value, field)
     if str(card) in _public(state):
-        raise RuleError("card_in_play", N_("The %(card)s is already on the table."), field, card=card.in_words)
+        raise RuleError(
+            "card_in_play", N_("The %(card)s is already on the table."), field, card=card.in_words
+        )
     return card
 
 
@@ -902,7 +971,9 @@ def _unknown_list(state: dict, value: object, field: str) -> list[Card]:
 
 def _player(state: dict, value: object, field: str) -> str:
     if value not in state["players"]:
-        raise RuleError("unknown_player", N_("“%(player)s” is not a player at this table."), field, player=str(value))
+        raise RuleError(
+            "unknown_player", N_("“%(player)s” is not a player at this table."), field, player=str(value)
+        )
     if value in state["out"]:
         raise RuleError("player_out", N_("%(name)s is out of the game."), field, name=state["names"][value])
     return value
@@ -961,8 +1032,10 @@ def _do_deal(state: dict, action: dict) -> None:
         cards = parse_distinct(forts[player], f"forts.{player}")
         if len(cards) != FORT_DEAL or seen & set(cards):
             raise RuleError(
-                "bad_deal", NP_("Each fort is dealt %(count)s card.", "Each fort is dealt %(count)s different cards."),
-                f"forts.{player}", count=FORT_DEAL,
+                "bad_deal",
+                NP_("Each fort is dealt %(count)s card.", "Each fort is dealt %(count)s different cards."),
+                f"forts.{player}",
+                count=FORT_DEAL,
             )
         seen.update(cards)
         state["forts"][player] = [str(card) for card in cards]
@@ -975,7 +1048,10 @@ def _do_burn(state: dict, action: dict) -> None:
         player = _player(state, action.get("player"), "player")
         if player in state["pre_burned"]:
             raise RuleError(
-                "burned_already", N_("%(name)s already burned before the game."), "player", name=_name(state, player)
+                "burned_already",
+                N_("%(name)s already burned before the game."),
+                "player",
+                name=_name(state, player),
             )
         card = _fort_card_burned(state, player, action.get("card"))
         forts = {other: _cards(fort) for other, fort in state["forts"].items()}
@@ -1002,14 +1078,17 @@ def _fort_card_burned(state: dict, player: str, value: object) -> Card:
         raise RuleError(
             "on_campaign",
             N_("%(name)s is on a campaign and has no fort card to burn."),
-            "card", name=_name(state, player),
+            "card",
+            name=_name(state, player),
         )
     card = parse(value, "card")
     if str(card) not in state["forts"][player]:
         raise RuleError(
             "not_in_fort",
             N_("Only a fort card can be burned, and the %(card)s is not in %(name)s's fort."),
-            "card", card=card.in_words, name=_name(state, player),
+            "card",
+            card=card.in_words,
+            name=_name(state, player),
         )
     return card
 
@@ -1039,7 +1118,8 @@ def _do_draw(state: dict, action: dict) -> None:
         raise RuleError(
             "not_completing",
             N_("Name the drawn card only when it completes a watchtower: the %(card)s does not."),
-            "card", card=card.in_words,
+            "card",
+            card=card.in_words,
         )
     _start_free_for_all(state, player, str(card))
 
@@ -1119,9 +1199,13 @@ def _do_fortify(state: dict, action: dict) -> None:
     if not cards or len(cards) > state["armies"][player]:
         raise RuleError(
             "army_too_small",
-            NP_("%(name)s can move %(count)s army card into the fort.",
-                "%(name)s can move 1 to %(count)s army cards into the fort."),
-            "cards", name=_name(state, player), count=state["armies"][player],
+            NP_(
+                "%(name)s can move %(count)s army card into the fort.",
+                "%(name)s can move 1 to %(count)s army cards into the fort.",
+            ),
+            "cards",
+            name=_name(state, player),
+            count=state["armies"][player],
         )
     state["armies"][player] -= len(cards)
     state["forts"][player].extend(str(card) for card in cards)
@@ -1161,8 +1245,11 @@ def _table_target(state: dict, attacker: str, defender: str, raw: object) -> tup
         raise _campaign_defender()
     if str(card) not in fort:
         raise RuleError(
-            "not_in_fort", N_("The %(card)s is not in %(name)s's fort."), "target",
-            card=card.in_words, name=_name(state, defender),
+            "not_in_fort",
+            N_("The %(card)s is not in %(name)s's fort."),
+            "target",
+            card=card.in_words,
+            name=_name(state, defender),
         )
     if not _top_of_tower(fort, str(card)):
         raise RuleError(
@@ -1222,7 +1309,9 @@ def _do_restock(state: dict, action: dict) -> None:
         raise RuleError(
             "bad_restock",
             N_("Name %(count)s fort cards: 1 from the watchtower and %(drawn)s drawn from the barracks."),
-            "fort", count=RESTOCK_FORT, drawn=RESTOCK_FORT - 1,
+            "fort",
+            count=RESTOCK_FORT,
+            drawn=RESTOCK_FORT - 1,
         )
     for index, card in enumerate(cards):
         if card not in from_tower:
@@ -1300,7 +1389,8 @@ def _do_showdown(state: dict, action: dict) -> None:
         raise RuleError(
             "not_on_campaign",
             N_("A showdown needs every player on a campaign, and %(name)s is not."),
-            "action.type", name=_name(state, waiting[0]),
+            "action.type",
+            name=_name(state, waiting[0]),
         )
     show = state["showdown"]
     laid = _showdown_lines(state, _object(action.get("laid"), "laid"))
@@ -1335,7 +1425,9 @@ def _showdown_lines(state: dict, laid: dict) -> dict[str, list[Card]]:
         cards = parse_distinct(laid[player], field)
         if len(cards) != show["line"]:
             raise RuleError(
-                "bad_line", NP_("Each line holds %(count)s card.", "Each line holds %(count)s cards."), field,
+                "bad_line",
+                NP_("Each line holds %(count)s card.", "Each line holds %(count)s cards."),
+                field,
                 count=show["line"],
             )
         if show["previous"]:
@@ -1362,8 +1454,10 @@ def _do_share(state: dict, action: dict) -> None:
     if not _can_share(state):
         raise RuleError(
             "no_share",
-            N_("The win is shared only when no shuffle of the tied players' lines can separate them: "
-               "shuffle the same cards and play them again."),
+            N_(
+                "The win is shared only when no shuffle of the tied players' lines can separate them: "
+                "shuffle the same cards and play them again."
+            ),
             "action.type",
         )
     _finish(state, None, list(state["showdown"]["players"]))
@@ -1417,10 +1511,14 @@ _PHASE_WORDS = {
     "over": N_("The game is over."),
 }
 _MUST_LAY = {
-    "attacker": NP_("The attacker must lay %(count)s soldier, not %(laid)s.",
-                    "The attacker must lay %(count)s soldiers, not %(laid)s."),
-    "defender": NP_("The defender must lay %(count)s soldier, not %(laid)s.",
-                    "The defender must lay %(count)s soldiers, not %(laid)s."),
+    "attacker": NP_(
+        "The attacker must lay %(count)s soldier, not %(laid)s.",
+        "The attacker must lay %(count)s soldiers, not %(laid)s.",
+    ),
+    "defender": NP_(
+        "The defender must lay %(count)s soldier, not %(laid)s.",
+        "The defender must lay %(count)s soldiers, not %(laid)s.",
+    ),
 }
 _HANDLERS = {
     "deal": _do_deal,
@@ -1459,14 +1557,20 @@ def _card_names(cards: Iterable[str]) -> object:
 
 def _say_deal(state: dict, action: dict, after: dict) -> Message:
     forts = [
-        Message(N_("%(name)s: %(cards)s"), name=_name(after, p),
-                cards=_listed([parse(card) for card in after["forts"][p]], N_("%(first)s %(rest)s")))
+        Message(
+            N_("%(name)s: %(cards)s"),
+            name=_name(after, p),
+            cards=_listed([parse(card) for card in after["forts"][p]], N_("%(first)s %(rest)s")),
+        )
         for p in after["players"]
     ]
     return Message(
-        NP_("The cards are dealt (%(count)s army card each). Forts: %(forts)s.",
-            "The cards are dealt (%(count)s army cards each). Forts: %(forts)s."),
-        count=ARMY_DEAL, forts=_listed(forts, N_("%(first)s; %(rest)s")),
+        NP_(
+            "The cards are dealt (%(count)s army card each). Forts: %(forts)s.",
+            "The cards are dealt (%(count)s army cards each). Forts: %(forts)s.",
+        ),
+        count=ARMY_DEAL,
+        forts=_listed(forts, N_("%(first)s; %(rest)s")),
     )
 
 
@@ -1475,11 +1579,15 @@ def _say_burn(state: dict, action: dict, after: dict) -> Message:
     card = parse(action["card"])
     drawn = after["armies"][player] - state["armies"][player]
     if state["phase"] == "setup":
-        sentence = NP_("%(name)s burned the %(card)s before the game and drew %(count)s card.",
-                       "%(name)s burned the %(card)s before the game and drew %(count)s cards.")
+        sentence = NP_(
+            "%(name)s burned the %(card)s before the game and drew %(count)s card.",
+            "%(name)s burned the %(card)s before the game and drew %(count)s cards.",
+        )
     else:
-        sentence = NP_("%(name)s burned the %(card)s and drew %(count)s card.",
-                       "%(name)s burned the %(card)s and drew %(count)s cards.")
+        sentence = NP_(
+            "%(name)s burned the %(card)s and drew %(count)s card.",
+            "%(name)s burned the %(card)s and drew %(count)s cards.",
+        )
     return Message(sentence, name=_name(state, player), card=card.in_words, count=drawn)
 
 
@@ -1494,14 +1602,19 @@ def _say_draw(state: dict, action: dict, after: dict) -> Message:
     card = parse(action["card"])
     return Message(
         N_("%(name)s drew the %(card)s, completing a watchtower of %(rank)ss: free-for-all! %(then)s"),
-        name=player, card=card.in_words, rank=_rank_said(card.rank), then=_say_ffa_end(state, after),
+        name=player,
+        card=card.in_words,
+        rank=_rank_said(card.rank),
+        then=_say_ffa_end(state, after),
     )
 
 
 def _say_ffa_end(state: dict, after: dict) -> Message:
     if after["pending"] and after["pending"][0]["type"] == "free_for_all":
-        return Message(N_("Still in the free-for-all: %(names)s."),
-                       names=_names_of(after, after["pending"][0]["contenders"]))
+        return Message(
+            N_("Still in the free-for-all: %(names)s."),
+            names=_names_of(after, after["pending"][0]["contenders"]),
+        )
     last = after["last"]
     if last["winner"] is None:
         return Message(N_("Nobody can lay another card: the card goes to the bottom of the barracks."))
@@ -1518,22 +1631,32 @@ def _say_free_for_all(state: dict, action: dict, after: dict) -> Message:
         Message(N_("%(name)s %(card)s"), name=_name(state, p), card=parse(laid[p]).in_words)
         for p in state["pending"][0]["contenders"]
     ]
-    return Message(N_("Free-for-all: %(laid)s. %(then)s"), laid=_listed(shown, N_("%(first)s; %(rest)s")),
-                   then=_say_ffa_end(state, after))
+    return Message(
+        N_("Free-for-all: %(laid)s. %(then)s"),
+        laid=_listed(shown, N_("%(first)s; %(rest)s")),
+        then=_say_ffa_end(state, after),
+    )
 
 
 def _say_fortify(state: dict, action: dict, after: dict) -> Message:
     cards = [str(parse(card)) for card in action["cards"]]
-    return Message(N_("%(name)s moved the %(cards)s into the fort."), name=_name(state, state["turn"]),
-                   cards=_card_names(cards))
+    return Message(
+        N_("%(name)s moved the %(cards)s into the fort."),
+        name=_name(state, state["turn"]),
+        cards=_card_names(cards),
+    )
 
 
 def _say_challenge(state: dict, action: dict, after: dict) -> Message:
     last = after["last"]
     attacker, defender = _name(state, last["attacker"]), _name(state, last["defender"])
     if last["kind"] == "taken":
-        return Message(N_("%(attacker)s took the %(card)s from %(defender)s's vulnerable fort."),
-                       attacker=attacker, defender=defender, card=parse(last["target"]).in_words)
+        return Message(
+            N_("%(attacker)s took the %(card)s from %(defender)s's vulnerable fort."),
+            attacker=attacker,
+            defender=defender,
+            card=parse(last["target"]).in_words,
+        )
     outcome = {
         "attacker": Message(N_("%(name)s won"), name=attacker),
         "defender": Message(N_("%(name)s held"), name=defender),
@@ -1541,16 +1664,26 @@ def _say_challenge(state: dict, action: dict, after: dict) -> Message:
     }[last["result"]]
     if last["target"]:
         said = Message(
-            NP_("%(attacker)s challenged %(defender)s for the %(card)s with %(count)s soldier: %(outcome)s.",
-                "%(attacker)s challenged %(defender)s for the %(card)s with %(count)s soldiers: %(outcome)s."),
-            attacker=attacker, defender=defender, card=parse(last["target"]).in_words,
-            count=len(last["pairs"]), outcome=outcome,
+            NP_(
+                "%(attacker)s challenged %(defender)s for the %(card)s with %(count)s soldier: %(outcome)s.",
+                "%(attacker)s challenged %(defender)s for the %(card)s with %(count)s soldiers: %(outcome)s.",
+            ),
+            attacker=attacker,
+            defender=defender,
+            card=parse(last["target"]).in_words,
+            count=len(last["pairs"]),
+            outcome=outcome,
         )
     else:
         said = Message(
-            NP_("%(attacker)s challenged %(defender)s in a battle of campaigns with %(count)s soldier: %(outcome)s.",
-                "%(attacker)s challenged %(defender)s in a battle of campaigns with %(count)s soldiers: %(outcome)s."),
-            attacker=attacker, defender=defender, count=len(last["pairs"]), outcome=outcome,
+            NP_(
+                "%(attacker)s challenged %(defender)s in a battle of campaigns with %(count)s soldier: %(outcome)s.",
+                "%(attacker)s challenged %(defender)s in a battle of campaigns with %(count)s soldiers: %(outcome)s.",
+            ),
+            attacker=attacker,
+            defender=defender,
+            count=len(last["pairs"]),
+            outcome=outcome,
         )
     more = []
     if last["replaced"]:
@@ -1562,35 +1695,57 @@ def _say_challenge(state: dict, action: dict, after: dict) -> Message:
 
 def _say_replace(state: dict, action: dict, after: dict) -> Message:
     player = state["pending"][0]["player"]
-    return Message(N_("%(name)s took the %(card)s from the barracks into the fort."), name=_name(state, player),
-                   card=parse(action["card"]).in_words)
+    return Message(
+        N_("%(name)s took the %(card)s from the barracks into the fort."),
+        name=_name(state, player),
+        card=parse(action["card"]).in_words,
+    )
 
 
 def _say_restock(state: dict, action: dict, after: dict) -> Message:
     player = state["pending"][0]["player"]
     fort = [str(parse(card)) for card in action["fort"]]
-    return Message(N_("%(name)s lost the campaign; the new fort is %(cards)s."), name=_name(state, player),
-                   cards=_card_names(fort))
+    return Message(
+        N_("%(name)s lost the campaign; the new fort is %(cards)s."),
+        name=_name(state, player),
+        cards=_card_names(fort),
+    )
 
 
 def _say_end_turn(state: dict, action: dict, after: dict) -> Message:
-    return Message(N_("%(name)s ended the turn; %(next)s to play."), name=_name(state, state["turn"]),
-                   next=_name(after, after["turn"]))
+    return Message(
+        N_("%(name)s ended the turn; %(next)s to play."),
+        name=_name(state, state["turn"]),
+        next=_name(after, after["turn"]),
+    )
 
 
 def _say_showdown(state: dict, action: dict, after: dict) -> Message:
     last = after["last"]
-    tricks = _listed([Message(N_("%(name)s %(tricks)s"), name=_name(state, p), tricks=n) for p, n in last["tricks"].items()])
+    tricks = _listed(
+        [
+            Message(N_("%(name)s %(tricks)s"), name=_name(state, p), tricks=n)
+            for p, n in last["tricks"].items()
+        ]
+    )
     if last["winner"]:
-        return Message(N_("Showdown: tricks %(tricks)s. %(name)s wins the game!"), tricks=tricks,
-                       name=_name(state, last["winner"]))
-    return Message(N_("Showdown: tricks %(tricks)s. Tied: %(names)s."), tricks=tricks,
-                   names=_names_of(state, last["tied"]))
+        return Message(
+            N_("Showdown: tricks %(tricks)s. %(name)s wins the game!"),
+            tricks=tricks,
+            name=_name(state, last["winner"]),
+        )
+    return Message(
+        N_("Showdown: tricks %(tricks)s. Tied: %(names)s."),
+        tricks=tricks,
+        names=_names_of(state, last["tied"]),
+    )
 
 
 def _say_share(state: dict, action: dict, after: dict) -> Message:
-    return Message(N_("The same cards cannot settle it: %(names)s share the win."),
-                   names=_names_of(state, after["shared"]))
+    return Message(
+        N_("The same cards cannot settle it: %(names)s share the win."),
+        names=_names_of(state, after["shared"]),
+    )
 
 
 # --- Private helpers: random legal actions ----------------------------------------------------

@@ -21,14 +21,22 @@ FORTRESS = frozenset(f"{column}{row}" for column in "BCDEF" for row in (2, 3, 4,
 FIRING_CELLS = tuple(cell for cell in CELLS if cell not in FORTRESS)
 # (column step, row step): N goes toward row 1, E toward column G.
 DIRECTIONS = {
-    "N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
-    "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1),
+    "N": (0, -1),
+    "NE": (1, -1),
+    "E": (1, 0),
+    "SE": (1, 1),
+    "S": (0, 1),
+    "SW": (-1, 1),
+    "W": (-1, 0),
+    "NW": (-1, -1),
 }
 # The directions are written with the compass's English letters in every language (the rules, the
 # API and the shots' sentences use them), and a Polish W reads "wschód" (east): the printed sheet
 # and the help page give this key, each letter with its arrow and its word.
-COMPASS_KEY = N_("The directions, as on a compass with row 1 to the north: N ↑ north, NE ↗ north-east, E → east, "
-                 "SE ↘ south-east, S ↓ south, SW ↙ south-west, W ← west, NW ↖ north-west.")
+COMPASS_KEY = N_(
+    "The directions, as on a compass with row 1 to the north: N ↑ north, NE ↗ north-east, E → east, "
+    "SE ↘ south-east, S ↓ south, SW ↙ south-west, W ← west, NW ↖ north-west."
+)
 # The help page's fortress and the API document's example (docs/forteresse.md draws the same one).
 EXAMPLE_FORTRESS = {
     "walls": ["B2", "B6", "C3", "C5", "D4", "D6", "E3", "E5", "E6", "F2"],
@@ -78,15 +86,18 @@ TRAJECTORIES = tuple((cell, direction) for cell in FIRING_CELLS for direction in
 # Each refusal of a fortress's marks, whole, for walls and for besieged.
 _MARKS_WORDS = {
     "walls": {
-        "not_a_list": N_("The walls must be a list of cells, like [\"B2\", \"C4\"]."),
-        "outside_fortress": N_("A wall at %(cell)s would be outside the fortress: walls and besieged go in B2-F6."),
+        "not_a_list": N_('The walls must be a list of cells, like ["B2", "C4"].'),
+        "outside_fortress": N_(
+            "A wall at %(cell)s would be outside the fortress: walls and besieged go in B2-F6."
+        ),
         "exactly": N_("A fortress holds exactly %(limit)s walls at set-up; this one has %(number)s."),
         "at_most": N_("A fortress holds at most %(limit)s walls; this one has %(number)s."),
     },
     "besieged": {
-        "not_a_list": N_("The besieged must be a list of cells, like [\"B2\", \"C4\"]."),
-        "outside_fortress": N_("A besieged at %(cell)s would be outside the fortress: walls and besieged go in "
-                               "B2-F6."),
+        "not_a_list": N_('The besieged must be a list of cells, like ["B2", "C4"].'),
+        "outside_fortress": N_(
+            "A besieged at %(cell)s would be outside the fortress: walls and besieged go in B2-F6."
+        ),
         "exactly": N_("A fortress holds exactly %(limit)s besieged at set-up; this one has %(number)s."),
         "at_most": N_("A fortress holds at most %(limit)s besieged; this one has %(number)s."),
     },
@@ -108,7 +119,8 @@ def parse_cell(text: object, field: str | None = None) -> str:
         raise RuleError(
             "unknown_cell",
             N_("“%(text)s” is not a cell of the grid: write a column A-G and a row 1-7, like C4."),
-            field, text=text.strip()[:12],
+            field,
+            text=text.strip()[:12],
         )
     return cell
 
@@ -125,8 +137,10 @@ def read_fortress(walls: object, besieged: object, complete: bool = True, prefix
     fortress in the middle of a round, which may hold fewer. ``prefix`` starts each field path.
     """
     taken: set[str] = set()
-    fortress = {"walls": _read_marks(walls, "walls", prefix, taken),
-                "besieged": _read_marks(besieged, "besieged", prefix, taken)}
+    fortress = {
+        "walls": _read_marks(walls, "walls", prefix, taken),
+        "besieged": _read_marks(besieged, "besieged", prefix, taken),
+    }
     for kind, cells in fortress.items():
         _check_count(kind, len(cells), complete, prefix)
     return fortress
@@ -173,18 +187,25 @@ def check_shot(firing_cell: object, direction: object, weapon: object, used=(), 
     if cell in FORTRESS:
         raise RuleError(
             "not_a_firing_cell",
-            N_("%(cell)s is inside the fortress: shots are fired from the 24 cells around it "
-               "(columns A and G, rows 1 and 7)."),
-            f"{prefix}from", cell=cell,
+            N_(
+                "%(cell)s is inside the fortress: shots are fired from the 24 cells around it "
+                "(columns A and G, rows 1 and 7)."
+            ),
+            f"{prefix}from",
+            cell=cell,
         )
     if cell in used:
         raise RuleError(
             "firing_cell_used",
             N_("%(cell)s has already been fired from this round: each firing cell serves once."),
-            f"{prefix}from", cell=cell,
+            f"{prefix}from",
+            cell=cell,
         )
-    return {"from": cell, "direction": _read_direction(cell, direction, prefix),
-            "weapon": _read_weapon(weapon, prefix)}
+    return {
+        "from": cell,
+        "direction": _read_direction(cell, direction, prefix),
+        "weapon": _read_weapon(weapon, prefix),
+    }
 
 
 def resolve_shot(fortress: dict, shot: dict) -> dict:
@@ -199,9 +220,12 @@ def resolve_shot(fortress: dict, shot: dict) -> dict:
         besieged.discard(cell)
     elif outcome == "wall_destroyed":
         walls.discard(cell)
-    return {"outcome": outcome, "cell": cell,
-            "fortress": {"walls": sort_cells(walls), "besieged": sort_cells(besieged)},
-            "announcement": announce(outcome, cell)}
+    return {
+        "outcome": outcome,
+        "cell": cell,
+        "fortress": {"walls": sort_cells(walls), "besieged": sort_cells(besieged)},
+        "announcement": announce(outcome, cell),
+    }
 
 
 def _first_hit(walls, besieged, shot: dict) -> tuple[str, str | None]:
@@ -267,9 +291,12 @@ def api_shot(body: object) -> dict:
     """``POST /forteresse/shot``: resolve one shot on a fortress in any state of a round."""
     body = _object(body, None, N_("The request must be a JSON object."))
     fortress = _object(_required(body, "fortress", ""), "fortress", N_("The fortress must be a JSON object."))
-    fortress = read_fortress(_required(fortress, "walls", "fortress."),
-                             _required(fortress, "besieged", "fortress."),
-                             complete=False, prefix="fortress.")
+    fortress = read_fortress(
+        _required(fortress, "walls", "fortress."),
+        _required(fortress, "besieged", "fortress."),
+        complete=False,
+        prefix="fortress.",
+    )
     used = _read_used(body.get("used", []))
     shot = _object(_required(body, "shot", ""), "shot", N_("The shot must be a JSON object."))
     shot = check_shot(shot.get("from"), shot.get("direction"), shot.get("weapon"), used, "shot.")
@@ -284,7 +311,9 @@ def api_score(body: object) -> dict:
         raise RuleError("not_a_list", N_("“rounds” must be a list of 1 or 2 rounds."), "rounds")
     if len(rounds) not in (1, ROUNDS):
         raise RuleError(
-            "wrong_round_count", N_("A game has 1 or 2 rounds to score; this request has %(number)s."), "rounds",
+            "wrong_round_count",
+            N_("A game has 1 or 2 rounds to score; this request has %(number)s."),
+            "rounds",
             number=len(rounds),
         )
     return score_game([_read_round(item, f"rounds[{index}]") for index, item in enumerate(rounds)])
@@ -309,8 +338,15 @@ def new_table(options: dict, seed: int) -> dict:
     first = settings["first"]
     if first == "random":
         first = random.Random(seed).choice(SEATS)
-    state = {"game": "forteresse", "mode": settings["mode"], "names": settings["names"],
-             "seed": seed, "phase": "setup", "turn": None, "rounds": []}
+    state = {
+        "game": "forteresse",
+        "mode": settings["mode"],
+        "names": settings["names"],
+        "seed": seed,
+        "phase": "setup",
+        "turn": None,
+        "rounds": [],
+    }
     _start_round(state, first)
     return state
 
@@ -330,7 +366,7 @@ def round_scores(details: dict) -> tuple[str, list[list[int]]]:
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after ``actor`` (``"referee"``, ``"a"`` or ``"b"``) does ``action``; the input is kept."""
     if not isinstance(action, dict):
-        raise RuleError("not_an_object", N_("An action is a JSON object, like {\"type\": \"shot\", ...}."))
+        raise RuleError("not_an_object", N_('An action is a JSON object, like {"type": "shot", ...}.'))
     if actor not in ("referee", *SEATS):
         raise RuleError("unknown_actor", N_("Only the referee or a player's seat (a or b) can act."))
     if state["phase"] == "finished":
@@ -355,12 +391,21 @@ def describe(state: dict, action: dict, actor: str, after: dict | None = None) -
         after = apply(state, action, actor)
     number = len(state["rounds"])
     if action["type"] == "setup":
-        return Message(N_("%(name)s drew a fortress for round %(round)s."), name=said_name(state, actor), round=number)
+        return Message(
+            N_("%(name)s drew a fortress for round %(round)s."), name=said_name(state, actor), round=number
+        )
     shot = after["rounds"][number - 1]["shots"][-1]
-    fired = {"cannon": N_("%(name)s fired a cannon from %(cell)s toward %(direction)s: %(answer)s"),
-             "rifle": N_("%(name)s fired a rifle from %(cell)s toward %(direction)s: %(answer)s")}[shot["weapon"]]
-    text = Message(fired, name=said_name(state, shot["shooter"]), cell=shot["from"], direction=shot["direction"],
-                   answer=announcement(shot["outcome"], shot["cell"]))
+    fired = {
+        "cannon": N_("%(name)s fired a cannon from %(cell)s toward %(direction)s: %(answer)s"),
+        "rifle": N_("%(name)s fired a rifle from %(cell)s toward %(direction)s: %(answer)s"),
+    }[shot["weapon"]]
+    text = Message(
+        fired,
+        name=said_name(state, shot["shooter"]),
+        cell=shot["from"],
+        direction=shot["direction"],
+        answer=announcement(shot["outcome"], shot["cell"]),
+    )
     if after["phase"] == "finished":
         return then(text, Message(N_("The game is over.")))
     if len(after["rounds"]) > number:
@@ -387,18 +432,30 @@ def view(state: dict, viewer: str) -> dict:
     used = {seat: {shot["from"] for shot in fired[seat]} for seat in SEATS}
     counts = {seat: _tally(fired[seat]) for seat in SEATS}
     return {
-        "game": "forteresse", "viewer": viewer, "mode": state["mode"], "names": dict(state["names"]),
-        "phase": state["phase"], "round": current["number"], "rounds_in_game": ROUNDS,
-        "first": current["first"], "turn": state["turn"],
+        "game": "forteresse",
+        "viewer": viewer,
+        "mode": state["mode"],
+        "names": dict(state["names"]),
+        "phase": state["phase"],
+        "round": current["number"],
+        "rounds_in_game": ROUNDS,
+        "first": current["first"],
+        "turn": state["turn"],
         "set_up": {seat: state["mode"] == "paper" or current["setups"][seat] is not None for seat in SEATS},
-        "stopped": {seat: counts[seat]["killed"] == BESIEGED or used[seat].issuperset(FIRING_CELLS)  # as _stopped
-                    for seat in SEATS},
+        "stopped": {
+            seat: counts[seat]["killed"] == BESIEGED or used[seat].issuperset(FIRING_CELLS)  # as _stopped
+            for seat in SEATS
+        },
         "counts": counts,
-        "free_firing_cells": {seat: [cell for cell in FIRING_CELLS if cell not in used[seat]] for seat in SEATS},
+        "free_firing_cells": {
+            seat: [cell for cell in FIRING_CELLS if cell not in used[seat]] for seat in SEATS
+        },
         "shots": _shot_copies(current["shots"]),
         "attacks": {seat: _record(fired[seat]) for seat in SEATS},
-        "history": [{"number": done["number"], "first": done["first"], "shots": _shot_copies(done["shots"])}
-                    for done in state["rounds"][:-1]],
+        "history": [
+            {"number": done["number"], "first": done["first"], "shots": _shot_copies(done["shots"])}
+            for done in state["rounds"][:-1]
+        ],
         "sheet": _sheet(state, counts),
         "fortress": _fortress_view(current, viewer) if own else None,
         "reveal": _reveal(state) if finished and state["mode"] == "phones" else None,
@@ -413,8 +470,12 @@ def result(state: dict, finished: bool) -> dict | None:
     sheet = _sheet(state)
     return {
         "players": [
-            {"name": state["names"].get(seat) or DEFAULT_NAMES[seat], "score": sheet["totals"][seat],
-             "winner": sheet["winner"] == seat, "team": None}
+            {
+                "name": state["names"].get(seat) or DEFAULT_NAMES[seat],
+                "score": sheet["totals"][seat],
+                "winner": sheet["winner"] == seat,
+                "team": None,
+            }
             for seat in SEATS
         ]
     }
@@ -422,7 +483,11 @@ def result(state: dict, finished: bool) -> dict | None:
 
 def names(state: dict) -> list[str]:
     """The names typed at the table's start ("Player A" for an unnamed seat is not a name)."""
-    return [state["names"][seat] for seat in SEATS if state["names"].get(seat, DEFAULT_NAMES[seat]) != DEFAULT_NAMES[seat]]
+    return [
+        state["names"][seat]
+        for seat in SEATS
+        if state["names"].get(seat, DEFAULT_NAMES[seat]) != DEFAULT_NAMES[seat]
+    ]
 
 
 def play_details(state: dict) -> dict:
@@ -444,8 +509,12 @@ def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | N
     shooter = state["turn"]
     if state["mode"] == "phones":
         firing_cell = rng.choice(_free_firing_cells(current, shooter))
-        action = {"type": "shot", "from": firing_cell,
-                  "direction": rng.choice(LEGAL_DIRECTIONS[firing_cell]), "weapon": rng.choice(WEAPONS)}
+        action = {
+            "type": "shot",
+            "from": firing_cell,
+            "direction": rng.choice(LEGAL_DIRECTIONS[firing_cell]),
+            "weapon": rng.choice(WEAPONS),
+        }
         return rng.choice([shooter, "referee"]), action
     return "referee", _random_paper_shot(state, rng)
 
@@ -478,9 +547,13 @@ def _record(own: list[dict]) -> dict:
         if len(_RECORDS) >= _RECORDS_MAX:
             _RECORDS.clear()
         _RECORDS[key] = record
-    return {"used": [dict(used) for used in record["used"]], "destroyed_walls": [*record["destroyed_walls"]],
-            "killed_besieged": [*record["killed_besieged"]], "known_walls": [*record["known_walls"]],
-            "known_empty": [*record["known_empty"]]}
+    return {
+        "used": [dict(used) for used in record["used"]],
+        "destroyed_walls": [*record["destroyed_walls"]],
+        "killed_besieged": [*record["killed_besieged"]],
+        "known_walls": [*record["known_walls"]],
+        "known_empty": [*record["known_empty"]],
+    }
 
 
 # Records worked out, by their shots' values (a record is a few hundred bytes).
@@ -495,12 +568,17 @@ def _worked_record(own: list[dict]) -> dict:
     walls = set()
     for time, shot in enumerate(own):
         if shot["outcome"] == "wall":
-            unknown = [cell for cell in path(shot["from"], shot["direction"])
-                       if cell not in empty and hit_at.get(cell, time + 1) > time]
+            unknown = [
+                cell
+                for cell in path(shot["from"], shot["direction"])
+                if cell not in empty and hit_at.get(cell, time + 1) > time
+            ]
             if len(unknown) == 1 and unknown[0] not in hit_at:
                 walls.add(unknown[0])
     return {
-        "used": [{"from": shot["from"], "weapon": shot["weapon"], "direction": shot["direction"]} for shot in own],
+        "used": [
+            {"from": shot["from"], "weapon": shot["weapon"], "direction": shot["direction"]} for shot in own
+        ],
         "destroyed_walls": sort_cells([s["cell"] for s in own if s["outcome"] == "wall_destroyed"]),
         "killed_besieged": sort_cells([s["cell"] for s in own if s["outcome"] == "besieged_killed"]),
         "known_walls": sort_cells(walls),
@@ -539,12 +617,16 @@ def _read_marks(marks: object, kind: str, prefix: str, taken: set) -> list[str]:
         if cell not in FORTRESS:
             raise RuleError(
                 "outside_fortress",
-                _MARKS_WORDS[kind]["outside_fortress"], f"{field}[{index}]", cell=cell,
+                _MARKS_WORDS[kind]["outside_fortress"],
+                f"{field}[{index}]",
+                cell=cell,
             )
         if cell in taken:
             raise RuleError(
-                "cell_taken", N_("%(cell)s is marked twice: each wall and each besieged needs a cell of its own."),
-                f"{field}[{index}]", cell=cell,
+                "cell_taken",
+                N_("%(cell)s is marked twice: each wall and each besieged needs a cell of its own."),
+                f"{field}[{index}]",
+                cell=cell,
             )
         taken.add(cell)
         cells.append(cell)
@@ -556,8 +638,11 @@ def _check_count(kind: str, count: int, complete: bool, prefix: str) -> None:
     if count == limit or (count < limit and not complete):
         return
     raise RuleError(
-        _COUNT_CODE[kind], _MARKS_WORDS[kind]["exactly" if complete else "at_most"], f"{prefix}{kind}",
-        limit=limit, number=count,
+        _COUNT_CODE[kind],
+        _MARKS_WORDS[kind]["exactly" if complete else "at_most"],
+        f"{prefix}{kind}",
+        limit=limit,
+        number=count,
     )
 
 
@@ -570,8 +655,13 @@ def _read_direction(firing_cell: str, direction: object, prefix: str) -> str:
     if name not in legal:
         raise RuleError(
             "direction_misses_fortress",
-            N_("A shot from %(cell)s toward %(direction)s does not enter the fortress: from %(cell)s fire %(choices)s."),
-            field, cell=firing_cell, direction=name, choices=Either(legal),
+            N_(
+                "A shot from %(cell)s toward %(direction)s does not enter the fortress: from %(cell)s fire %(choices)s."
+            ),
+            field,
+            cell=firing_cell,
+            direction=name,
+            choices=Either(legal),
         )
     return name
 
@@ -597,13 +687,17 @@ def _required(body: dict, key: str, prefix: str) -> object:
 
 def _read_used(used: object) -> set[str]:
     if not isinstance(used, list):
-        raise RuleError("not_a_list", N_("“used” must be a list of firing cells, like [\"A1\", \"G4\"]."), "used")
+        raise RuleError("not_a_list", N_('“used” must be a list of firing cells, like ["A1", "G4"].'), "used")
     cells = set()
     for index, text in enumerate(used):
         cell = parse_cell(text, f"used[{index}]")
         if cell in FORTRESS:
-            raise RuleError("not_a_firing_cell", N_("%(cell)s is inside the fortress, so it is not a firing cell."),
-                            f"used[{index}]", cell=cell)
+            raise RuleError(
+                "not_a_firing_cell",
+                N_("%(cell)s is inside the fortress, so it is not a firing cell."),
+                f"used[{index}]",
+                cell=cell,
+            )
         cells.add(cell)
     return cells
 
@@ -615,19 +709,36 @@ def _read_round(item: object, field: str) -> dict:
 
 def _read_tally(tally: object, field: str) -> dict:
     tally = _object(tally, field, N_("Each player's round must be a JSON object."))
-    counts = {key: _read_count(_required(tally, key, f"{field}."), f"{field}.{key}")
-              for key in ("killed", "cannons", "rifles")}
+    counts = {
+        key: _read_count(_required(tally, key, f"{field}."), f"{field}.{key}")
+        for key in ("killed", "cannons", "rifles")
+    }
     shots = counts["cannons"] + counts["rifles"]
     if counts["killed"] > BESIEGED:
-        raise RuleError("too_many_kills", N_("A fortress holds 5 besieged, so “killed” is 0 to 5, not %(killed)s."),
-                        f"{field}.killed", killed=counts["killed"])
+        raise RuleError(
+            "too_many_kills",
+            N_("A fortress holds 5 besieged, so “killed” is 0 to 5, not %(killed)s."),
+            f"{field}.killed",
+            killed=counts["killed"],
+        )
     if shots > len(FIRING_CELLS):
-        raise RuleError("too_many_shots", N_("A player fires at most 24 shots a round; here cannons and rifles "
-                                             "make %(shots)s."), field, shots=shots)
+        raise RuleError(
+            "too_many_shots",
+            N_("A player fires at most 24 shots a round; here cannons and rifles make %(shots)s."),
+            field,
+            shots=shots,
+        )
     if counts["killed"] > shots:
-        raise RuleError("more_kills_than_shots", N_("Each shot kills at most one besieged: %(killed)s killed needs "
-                                                    "at least as many shots, not %(shots)s."),
-                        f"{field}.killed", killed=counts["killed"], shots=shots)
+        raise RuleError(
+            "more_kills_than_shots",
+            N_(
+                "Each shot kills at most one besieged: %(killed)s killed needs "
+                "at least as many shots, not %(shots)s."
+            ),
+            f"{field}.killed",
+            killed=counts["killed"],
+            shots=shots,
+        )
     return counts
 
 
@@ -643,11 +754,17 @@ def _read_options(options: object) -> dict:
     options = _object(options, None, N_("The table's options must be a JSON object."))
     unknown = sorted(str(key) for key in options if key not in ("mode", "first", "names"))
     if unknown:
-        raise RuleError("unknown_option", N_("Forteresse has no option “%(option)s”."), unknown[0][:20],
-                        option=unknown[0][:20])
+        raise RuleError(
+            "unknown_option",
+            N_("Forteresse has no option “%(option)s”."),
+            unknown[0][:20],
+            option=unknown[0][:20],
+        )
     mode, first = options.get("mode", "phones"), options.get("first", "random")
     if not isinstance(mode, str) or mode not in MODES:
-        raise RuleError("bad_mode", N_("The mode is “phones” (Castellan keeps the fortresses) or “paper”."), "mode")
+        raise RuleError(
+            "bad_mode", N_("The mode is “phones” (Castellan keeps the fortresses) or “paper”."), "mode"
+        )
     if not isinstance(first, str) or first not in FIRST_CHOICES:
         raise RuleError("bad_first", N_("The first shooter is “a”, “b” or “random”."), "first")
     return {"mode": mode, "first": first, "names": _read_names(options.get("names", {}))}
@@ -660,28 +777,43 @@ def _read_names(names: object) -> dict:
         if key not in SEATS:
             raise RuleError("unknown_seat", N_("Names are given for seats “a” and “b”."), "names")
         if not isinstance(name, str) or not name.strip() or len(name.strip()) > NAME_LENGTH:
-            raise RuleError("bad_name", N_("A player's name is 1 to %(most)s characters."), f"names.{key}",
-                            most=NAME_LENGTH)
+            raise RuleError(
+                "bad_name",
+                N_("A player's name is 1 to %(most)s characters."),
+                f"names.{key}",
+                most=NAME_LENGTH,
+            )
         result[key] = name.strip()
     return result
 
 
 def _start_round(state: dict, first: str) -> None:
-    state["rounds"].append({"number": len(state["rounds"]) + 1, "first": first,
-                            "setups": {seat: None for seat in SEATS}, "shots": []})
+    state["rounds"].append(
+        {
+            "number": len(state["rounds"]) + 1,
+            "first": first,
+            "setups": {seat: None for seat in SEATS},
+            "shots": [],
+        }
+    )
     paper = state["mode"] == "paper"
     state["phase"], state["turn"] = ("shooting", first) if paper else ("setup", None)
 
 
 def _apply_setup(state: dict, action: dict, actor: str) -> None:
     if state["mode"] == "paper":
-        raise RuleError("paper_fortress", N_("In paper mode the fortresses stay on paper: only shots are recorded."))
+        raise RuleError(
+            "paper_fortress", N_("In paper mode the fortresses stay on paper: only shots are recorded.")
+        )
     if actor not in SEATS:
-        raise RuleError("own_fortress_only", N_("Each player draws their own fortress from their own seat; "
-                                                "the referee never sees it."))
+        raise RuleError(
+            "own_fortress_only",
+            N_("Each player draws their own fortress from their own seat; the referee never sees it."),
+        )
     if state["phase"] != "setup":
-        raise RuleError("shooting_started",
-                        N_("The shooting has started: a fortress is not redrawn during a round."))
+        raise RuleError(
+            "shooting_started", N_("The shooting has started: a fortress is not redrawn during a round.")
+        )
     current = state["rounds"][-1]
     current["setups"][actor] = validate_setup(action.get("walls"), action.get("besieged"))
     if all(current["setups"][seat] is not None for seat in SEATS):
@@ -690,7 +822,9 @@ def _apply_setup(state: dict, action: dict, actor: str) -> None:
 
 def _apply_shot(state: dict, action: dict, actor: str) -> None:
     if state["phase"] != "shooting":
-        raise RuleError("fortresses_not_ready", N_("Both fortresses must be drawn before the round's first shot."))
+        raise RuleError(
+            "fortresses_not_ready", N_("Both fortresses must be drawn before the round's first shot.")
+        )
     current = state["rounds"][-1]
     facts = _facts(current["shots"])  # one pass over the round's shots, for the shot and the turn after it
     shooter = _shooter(state, action, actor, facts)
@@ -699,12 +833,25 @@ def _apply_shot(state: dict, action: dict, actor: str) -> None:
     if state["mode"] == "phones":
         # as resolve_shot on the fortress standing (_standing), without the fortress after the shot
         setup = current["setups"][_other(shooter)]
-        outcome, cell = _first_hit(set(setup["walls"]).difference(hits), set(setup["besieged"]).difference(hits), shot)
+        outcome, cell = _first_hit(
+            set(setup["walls"]).difference(hits), set(setup["besieged"]).difference(hits), shot
+        )
     else:
         outcome, cell = _read_answer(current, shooter, shot, action)
-    current["shots"].append({"shooter": shooter, **shot, "outcome": outcome, "cell": cell,
-                             "announcement": announce(outcome, cell)})
-    facts[shooter] = (used | {shot["from"]}, kills + (outcome == "besieged_killed"), hits | ({cell} if cell else set()))
+    current["shots"].append(
+        {
+            "shooter": shooter,
+            **shot,
+            "outcome": outcome,
+            "cell": cell,
+            "announcement": announce(outcome, cell),
+        }
+    )
+    facts[shooter] = (
+        used | {shot["from"]},
+        kills + (outcome == "besieged_killed"),
+        hits | ({cell} if cell else set()),
+    )
     _advance(state, shooter, facts)
 
 
@@ -716,12 +863,16 @@ def _shooter(state: dict, action: dict, actor: str, facts: dict | None = None) -
         raise RuleError("unknown_seat", N_("The shooter is seat “a” or “b”."), "shooter")
     current = state["rounds"][-1]
     if _stopped(current, shooter, facts):
-        reason = (N_("%(name)s has killed all 5 besieged and has stopped shooting this round.")
-                  if _kills(current, shooter) == BESIEGED
-                  else N_("%(name)s has used all 24 firing cells and has stopped shooting this round."))
+        reason = (
+            N_("%(name)s has killed all 5 besieged and has stopped shooting this round.")
+            if _kills(current, shooter) == BESIEGED
+            else N_("%(name)s has used all 24 firing cells and has stopped shooting this round.")
+        )
         raise RuleError("shooter_stopped", reason, name=said_name(state, shooter))
     if shooter != state["turn"]:
-        raise RuleError("not_your_turn", N_("It is %(name)s's turn to shoot."), name=said_name(state, state["turn"]))
+        raise RuleError(
+            "not_your_turn", N_("It is %(name)s's turn to shoot."), name=said_name(state, state["turn"])
+        )
     return shooter
 
 
@@ -741,8 +892,9 @@ def _advance(state: dict, shooter: str, facts: dict) -> None:
 def _read_answer(current: dict, shooter: str, shot: dict, action: dict) -> tuple[str, str | None]:
     outcome = action.get("outcome")
     if not isinstance(outcome, str) or outcome not in OUTCOMES:
-        raise RuleError("unknown_outcome", N_("The answer is wall_destroyed, besieged_killed, wall or miss."),
-                        "outcome")
+        raise RuleError(
+            "unknown_outcome", N_("The answer is wall_destroyed, besieged_killed, wall or miss."), "outcome"
+        )
     if outcome in _HITS:
         cell = parse_cell(action.get("cell"), "cell")
     elif action.get("cell") is not None:
@@ -759,9 +911,18 @@ def _check_answer(record: dict, shot: dict, outcome: str, cell: str | None) -> N
     cleared = set(record["destroyed_walls"]) | set(record["killed_besieged"])
     problem = _weapon_problem(shot["weapon"], outcome)
     if cell is not None and cell not in trajectory:
-        raise RuleError("cell_off_path", N_("%(cell)s is not on the path of a shot from %(start)s toward "
-                                            "%(direction)s, which crosses %(path)s."), "cell",
-                        cell=cell, start=shot["from"], direction=shot["direction"], path=" ".join(trajectory))
+        raise RuleError(
+            "cell_off_path",
+            N_(
+                "%(cell)s is not on the path of a shot from %(start)s toward "
+                "%(direction)s, which crosses %(path)s."
+            ),
+            "cell",
+            cell=cell,
+            start=shot["from"],
+            direction=shot["direction"],
+            path=" ".join(trajectory),
+        )
     if problem is None and cell is not None:
         problem = _hit_problem(record, trajectory, cleared, outcome, cell)
     if problem is None and outcome == "miss":
@@ -800,20 +961,29 @@ def _blocker(record: dict, trajectory: tuple, stop: int, target: str | None) -> 
     for cell in trajectory[:stop]:
         if cell in record["known_walls"]:
             if target is None:
-                return Message(N_("The known wall at %(wall)s stands on this path, so it is not a miss."), wall=cell)
-            return Message(N_("The known wall at %(wall)s stands on this path, so the shot cannot reach %(cell)s."),
-                           wall=cell, cell=target)
+                return Message(
+                    N_("The known wall at %(wall)s stands on this path, so it is not a miss."), wall=cell
+                )
+            return Message(
+                N_("The known wall at %(wall)s stands on this path, so the shot cannot reach %(cell)s."),
+                wall=cell,
+                cell=target,
+            )
     return None
 
 
 def _wall_problem(record: dict, trajectory: tuple, cleared: set) -> Message | None:
     if len(record["destroyed_walls"]) >= WALLS:
-        return Message(N_("All 10 walls of this fortress are already destroyed, so no wall can stop the shot."))
+        return Message(
+            N_("All 10 walls of this fortress are already destroyed, so no wall can stop the shot.")
+        )
     if all(cell in cleared or cell in record["known_empty"] for cell in trajectory):
         return Message(N_("Every cell on this path is known to be empty, so no wall can stop the shot."))
     accounted = len(record["destroyed_walls"]) + len(record["known_walls"]) >= WALLS
     if accounted and not set(trajectory) & set(record["known_walls"]):
-        return Message(N_("All 10 walls of this fortress are accounted for and none of them is on this path."))
+        return Message(
+            N_("All 10 walls of this fortress are accounted for and none of them is on this path.")
+        )
     return None
 
 
@@ -900,18 +1070,24 @@ def _standing(current: dict, seat: str, setups: dict | None = None, cleared: set
 
 def _fortress_view(current: dict, seat: str) -> dict:
     setup, standing = current["setups"][seat], _standing(current, seat)
-    return {**standing,
-            "destroyed_walls": [cell for cell in setup["walls"] if cell not in standing["walls"]],
-            "killed_besieged": [cell for cell in setup["besieged"] if cell not in standing["besieged"]]}
+    return {
+        **standing,
+        "destroyed_walls": [cell for cell in setup["walls"] if cell not in standing["walls"]],
+        "killed_besieged": [cell for cell in setup["besieged"] if cell not in standing["besieged"]],
+    }
 
 
 def _reveal(state: dict) -> list[dict]:
-    return [{"number": done["number"], "fortresses": {seat: _fortress_view(done, seat) for seat in SEATS}}
-            for done in state["rounds"]]
+    return [
+        {"number": done["number"], "fortresses": {seat: _fortress_view(done, seat) for seat in SEATS}}
+        for done in state["rounds"]
+    ]
 
 
 def _kills(current: dict, seat: str) -> int:
-    return sum(1 for shot in current["shots"] if shot["shooter"] == seat and shot["outcome"] == "besieged_killed")
+    return sum(
+        1 for shot in current["shots"] if shot["shooter"] == seat and shot["outcome"] == "besieged_killed"
+    )
 
 
 def _free_firing_cells(current: dict, seat: str) -> list[str]:
@@ -927,7 +1103,11 @@ def _stopped(current: dict, seat: str, facts: dict | None = None) -> bool:
 def _facts(shots: list[dict]) -> dict:
     """For each seat, what its shots of a round did, in one pass: the firing cells it used, the
     besieged it killed, the cells it cleared (walls destroyed, besieged killed)."""
-    used, kills, hits = {seat: set() for seat in SEATS}, dict.fromkeys(SEATS, 0), {seat: set() for seat in SEATS}
+    used, kills, hits = (
+        {seat: set() for seat in SEATS},
+        dict.fromkeys(SEATS, 0),
+        {seat: set() for seat in SEATS},
+    )
     for shot in shots:
         seat = shot["shooter"]
         used[seat].add(shot["from"])
@@ -981,7 +1161,13 @@ def _tally(own: list[dict]) -> dict:
             cannons += 1
         elif weapon == "rifle":
             rifles += 1
-    return {"killed": killed, "walls_destroyed": walls, "cannons": cannons, "rifles": rifles, "shots": len(own)}
+    return {
+        "killed": killed,
+        "walls_destroyed": walls,
+        "cannons": cannons,
+        "rifles": rifles,
+        "shots": len(own),
+    }
 
 
 def _sheet(state: dict, counts: dict | None = None) -> dict:
@@ -996,11 +1182,23 @@ def _sheet(state: dict, counts: dict | None = None) -> dict:
         round_ = {}
         for seat, other in (("a", "b"), ("b", "a")):
             tally, against = tallies[seat], tallies[other]
-            points = (POINTS_PER_KILL * tally["killed"] + POINTS_PER_CANNON * against["cannons"]
-                      + POINTS_PER_RIFLE * against["rifles"])
-            round_[seat] = {"killed": tally["killed"], "cannons": tally["cannons"], "rifles": tally["rifles"],
-                            "points": points}
+            points = (
+                POINTS_PER_KILL * tally["killed"]
+                + POINTS_PER_CANNON * against["cannons"]
+                + POINTS_PER_RIFLE * against["rifles"]
+            )
+            round_[seat] = {
+                "killed": tally["killed"],
+                "cannons": tally["cannons"],
+                "rifles": tally["rifles"],
+                "points": points,
+            }
             totals[seat] += points
         rounds.append(round_)
     finished = state["phase"] == "finished"
-    return {"rounds": rounds, "totals": totals, "winner": _leader(totals) if finished else None, "finished": finished}
+    return {
+        "rounds": rounds,
+        "totals": totals,
+        "winner": _leader(totals) if finished else None,
+        "finished": finished,
+    }

@@ -38,8 +38,11 @@ def new_table(options: dict, seed: int) -> dict:
         )
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleError(
-            "bad_players", N_("A score pad takes %(least)s to %(most)s players."), "players",
-            least=MIN_PLAYERS, most=MAX_PLAYERS,
+            "bad_players",
+            N_("A score pad takes %(least)s to %(most)s players."),
+            "players",
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
         )
     if len(set(names)) != len(names):
         raise RuleError("bad_players", N_("Two players have the same name; tell them apart."), "players")
@@ -79,12 +82,17 @@ def apply(state: dict, action: dict, actor: str) -> dict:
         raise RuleError(
             "bad_round",
             NP_("Only round %(count)s can be corrected.", "Only rounds 1 to %(count)s can be corrected.")
-            if played else N_("No round is recorded yet: there is nothing to correct."),
-            "round", count=played,
+            if played
+            else N_("No round is recorded yet: there is nothing to correct."),
+            "round",
+            count=played,
         )
     if points == state["rounds"][number - 1]:
         raise RuleError(
-            "same_points", N_("Round %(round)s already has these points: nothing to correct."), "points", round=number
+            "same_points",
+            N_("Round %(round)s already has these points: nothing to correct."),
+            "points",
+            round=number,
         )
     rounds = [list(row) for row in state["rounds"]]
     rounds[number - 1] = points
@@ -167,13 +175,18 @@ def _points(state: dict, points) -> list[int]:
     players = state["players"]
     if not isinstance(points, list) or len(points) != len(players):
         raise RuleError(
-            "bad_points", NP_("Give points for the %(count)s player.", "Give points for each of the %(count)s players."),
-            "points", count=len(players),
+            "bad_points",
+            NP_("Give points for the %(count)s player.", "Give points for each of the %(count)s players."),
+            "points",
+            count=len(players),
         )
     for name, value in zip(players, points, strict=True):
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_POINTS:
             raise RuleError(
-                "bad_points", N_("Points for %(name)s must be a whole number (at most %(most)s)."), "points",
-                name=name, most=MAX_POINTS,
+                "bad_points",
+                N_("Points for %(name)s must be a whole number (at most %(most)s)."),
+                "points",
+                name=name,
+                most=MAX_POINTS,
             )
     return list(points)

@@ -70,8 +70,13 @@ def parse_cell(text: object, size: int, field: str = "cell") -> str:
     column, row = ord(match[1].upper()) - ord("A"), int(match[2]) - 1
     if column >= size or row >= size:
         last = _name(size - 1, size - 1)
-        raise RuleError("off_board", N_("%(cell)s is off the board: cells run from A1 to %(last)s."), field,
-                        cell=text.upper(), last=last)
+        raise RuleError(
+            "off_board",
+            N_("%(cell)s is off the board: cells run from A1 to %(last)s."),
+            field,
+            cell=text.upper(),
+            last=last,
+        )
     return _name(column, row)
 
 
@@ -124,7 +129,9 @@ def play(board: dict, seats: dict, size: int, cell: str, card: dict) -> dict:
     where they are empty and the card lies on ``cell``. The input board is not changed.
     """
     if cell in board:
-        raise RuleError("occupied", N_("%(cell)s already holds a card: play on an empty cell."), "cell", cell=cell)
+        raise RuleError(
+            "occupied", N_("%(cell)s already holds a card: play on an empty cell."), "cell", cell=cell
+        )
     steps = process(board, seats, size, cell, card)
     captured = sorted((step["cell"] for step in steps if step["result"] == "capture"), key=cell_key)
     after = {name: held for name, held in board.items() if name not in captured}
@@ -191,8 +198,12 @@ def faction(faction_id: str) -> dict:
     factions = load_factions()
     if not isinstance(faction_id, str) or faction_id not in factions:
         known = ", ".join(factions)
-        raise RuleError("unknown_faction", N_("There is no faction %(faction)s; choose one of %(known)s."),
-                        faction=repr(faction_id), known=known)
+        raise RuleError(
+            "unknown_faction",
+            N_("There is no faction %(faction)s; choose one of %(known)s."),
+            faction=repr(faction_id),
+            known=known,
+        )
     return factions[faction_id]
 
 
@@ -205,16 +216,29 @@ def validate_faction(data: object, field: str = "faction") -> dict:
     data = _mapping(data, field)
     faction_id = data.get("id", "custom")
     if not isinstance(faction_id, str) or not _FACTION_ID.match(faction_id):
-        raise RuleError("bad_faction", N_("A faction id is a short lower-case word, like 'ramparts'."), f"{field}.id")
+        raise RuleError(
+            "bad_faction", N_("A faction id is a short lower-case word, like 'ramparts'."), f"{field}.id"
+        )
     emblem = data.get("emblem", "banner")
     if emblem not in EMBLEMS:
-        raise RuleError("bad_faction", N_("The emblem must be one of %(emblems)s."), f"{field}.emblem",
-                        emblems=", ".join(EMBLEMS))
+        raise RuleError(
+            "bad_faction",
+            N_("The emblem must be one of %(emblems)s."),
+            f"{field}.emblem",
+            emblems=", ".join(EMBLEMS),
+        )
     return {
         "id": faction_id,
-        "name": _text(data.get("name"), f"{field}.name", N_("Give a faction a name of 1 to %(count)s characters.")),
-        "description": _text(data.get("description", ""), f"{field}.description",
-                             N_("Give a faction a description of at most %(count)s characters."), allow_empty=True, limit=300),
+        "name": _text(
+            data.get("name"), f"{field}.name", N_("Give a faction a name of 1 to %(count)s characters.")
+        ),
+        "description": _text(
+            data.get("description", ""),
+            f"{field}.description",
+            N_("Give a faction a description of at most %(count)s characters."),
+            allow_empty=True,
+            limit=300,
+        ),
         "emblem": emblem,
         "cards": _faction_cards(data.get("cards"), f"{field}.cards"),
     }
@@ -226,9 +250,7 @@ def validate_edges(value: object, field: str = "edges") -> list[int]:
         raise RuleError("bad_edges", N_("A card has four numbers: top, right, bottom, left."), field)
     for index, number in enumerate(value):
         if isinstance(number, bool) or not isinstance(number, int) or not MIN_EDGE <= number <= MAX_EDGE:
-            raise RuleError(
-                "bad_edges", EDGE_NUMBER_SENTENCES[index], f"{field}[{index}]"
-            )
+            raise RuleError("bad_edges", EDGE_NUMBER_SENTENCES[index], f"{field}[{index}]")
     return list(value)
 
 
@@ -249,8 +271,13 @@ def api_play(body: object) -> dict:
     move = _mapping(body.get("play"), "play")
     player = _player(move.get("player"), seats, "play.player")
     if "turn" in body and _player(body["turn"], seats, "turn") != player:
-        raise RuleError("out_of_turn", N_("It is %(turn)s's turn, not %(player)s's."), "play.player",
-                        turn=body["turn"], player=player)
+        raise RuleError(
+            "out_of_turn",
+            N_("It is %(turn)s's turn, not %(player)s's."),
+            "play.player",
+            turn=body["turn"],
+            player=player,
+        )
     cell = parse_cell(move.get("cell"), size, "play.cell")
     edges = validate_edges(move.get("edges"), "play.edges")
     if "hand" in move:
@@ -270,9 +297,16 @@ def api_score(body: object) -> dict:
     board = _board(body.get("board"), size, None, "board")
     players = set(captured) | {held["owner"] for held in board.values()}
     if len(players) > _players_for(size):
-        raise RuleError("bad_players", NP_("A %(size)sx%(size)s board has at most %(count)s player.",
-                                            "A %(size)sx%(size)s board has at most %(count)s players."),
-                        "board", size=size, count=_players_for(size))
+        raise RuleError(
+            "bad_players",
+            NP_(
+                "A %(size)sx%(size)s board has at most %(count)s player.",
+                "A %(size)sx%(size)s board has at most %(count)s players.",
+            ),
+            "board",
+            size=size,
+            count=_players_for(size),
+        )
     return score(size, board, captured)
 
 
@@ -282,9 +316,13 @@ def api_score(body: object) -> dict:
 def seats(options: dict) -> list[tuple[str, str]]:
     """One private link per player: it shows that player's hand, enters it, and plays their turns."""
     players = options.get("players") if isinstance(options, dict) else None
-    names = options.get("names") if isinstance(options, dict) and isinstance(options.get("names"), dict) else {}
-    return [(player, names.get(player) or f"Player {number}")
-            for number, player in enumerate(PLAYER_IDS[:players if players in SEATING else 0], start=1)]
+    names = (
+        options.get("names") if isinstance(options, dict) and isinstance(options.get("names"), dict) else {}
+    )
+    return [
+        (player, names.get(player) or f"Player {number}")
+        for number, player in enumerate(PLAYER_IDS[: players if players in SEATING else 0], start=1)
+    ]
 
 
 def new_table(options: dict, seed: int) -> dict:
@@ -346,8 +384,12 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     if kind == "hand":
         player = action.get("player")
         if not isinstance(player, str) or player not in state["players"]:
-            raise RuleError("unknown_player", N_("The player must be one of %(players)s."), "player",
-                            players=", ".join(state["players"]))
+            raise RuleError(
+                "unknown_player",
+                N_("The player must be one of %(players)s."),
+                "player",
+                players=", ".join(state["players"]),
+            )
         _check_actor(state, actor, player, "hand")
         return _apply_hand(_copy(state), player, action.get("cards"))
     if kind == "next_game":
@@ -362,28 +404,50 @@ def describe(state: dict, action: dict, actor: str, after: dict | None = None) -
     if after is None:
         after = apply(state, action, actor)
     if action.get("type") == "next_game":
-        return Message(N_("Game %(game)s begins; %(starter)s starts."), game=after["game"],
-                       starter=after["names"][after["starter"]])
+        return Message(
+            N_("Game %(game)s begins; %(starter)s starts."),
+            game=after["game"],
+            starter=after["names"][after["starter"]],
+        )
     if action.get("type") == "hand":
         player = action["player"]
-        return Message(N_("%(player)s's hand was entered (cards known: %(known)s of %(total)s)."),
-                       player=after["names"][player], known=len(after["hands"][player]), total=_hand_size(after, player))
+        return Message(
+            N_("%(player)s's hand was entered (cards known: %(known)s of %(total)s)."),
+            player=after["names"][player],
+            known=len(after["hands"][player]),
+            total=_hand_size(after, player),
+        )
     last = after["last"]
     card = last["card"]
-    name = Message(N_("a card")) if card.get("typed") else card["name"]  # a typed card is named by its numbers alone
-    params = {"player": after["names"][last["player"]], "card": name, "numbers": _numbers(card["edges"]),
-              "cell": last["cell"], "captured": ", ".join(last["captured"])}
+    name = (
+        Message(N_("a card")) if card.get("typed") else card["name"]
+    )  # a typed card is named by its numbers alone
+    params = {
+        "player": after["names"][last["player"]],
+        "card": name,
+        "numbers": _numbers(card["edges"]),
+        "cell": last["cell"],
+        "captured": ", ".join(last["captured"]),
+    }
     stopped = last["steps"] and last["steps"][-1]["result"] == "stop"
     if stopped:
         params["stop"] = last["steps"][-1]["cell"]
     if last["captured"] and stopped:
-        return Message(N_("%(player)s plays %(card)s %(numbers)s on %(cell)s, captures %(captured)s, stopped by %(stop)s."),
-                       **params)
+        return Message(
+            N_(
+                "%(player)s plays %(card)s %(numbers)s on %(cell)s, captures %(captured)s, stopped by %(stop)s."
+            ),
+            **params,
+        )
     if last["captured"]:
-        return Message(N_("%(player)s plays %(card)s %(numbers)s on %(cell)s, captures %(captured)s."), **params)
+        return Message(
+            N_("%(player)s plays %(card)s %(numbers)s on %(cell)s, captures %(captured)s."), **params
+        )
     del params["captured"]
     if stopped:
-        return Message(N_("%(player)s plays %(card)s %(numbers)s on %(cell)s, stopped by %(stop)s."), **params)
+        return Message(
+            N_("%(player)s plays %(card)s %(numbers)s on %(cell)s, stopped by %(stop)s."), **params
+        )
     return Message(N_("%(player)s plays %(card)s %(numbers)s on %(cell)s."), **params)
 
 
@@ -397,7 +461,9 @@ def view(state: dict, viewer: str) -> dict:
         "games_in_match": GAMES_IN_MATCH,
         "rows": _rows(state),
         "empty_cells": [cell for cell in _cells(state["size"]) if cell not in state["board"]],
-        "players": [_player_view(state, player, viewer in ("referee", player)) for player in state["players"]],
+        "players": [
+            _player_view(state, player, viewer in ("referee", player)) for player in state["players"]
+        ],
         "turn": None if state["over"] else state["turn"],
         "starter": state["starter"],
         "last": state["last"],
@@ -420,8 +486,12 @@ def result(state: dict, finished: bool) -> dict | None:
         return None
     return {
         "players": [
-            {"name": state["names"][player], "score": state["totals"][player],
-             "winner": state["match_winner"] == player, "team": None}
+            {
+                "name": state["names"][player],
+                "score": state["totals"][player],
+                "winner": state["match_winner"] == player,
+                "team": None,
+            }
             for player in state["players"]
         ]
     }
@@ -430,7 +500,8 @@ def result(state: dict, finished: bool) -> dict | None:
 def names(state: dict) -> list[str]:
     """The names typed at the table's start ("Player 2" for an unnamed player is not a name)."""
     return [
-        state["names"][player] for number, player in enumerate(state["players"], start=1)
+        state["names"][player]
+        for number, player in enumerate(state["players"], start=1)
         if state["names"][player] != f"Player {number}"
     ]
 
@@ -441,11 +512,15 @@ def play_details(state: dict) -> dict:
     if not state["match_over"]:
         return {}
     players = state["players"]
-    return {"games": [
-        {"starter": players.index(game["starter"]) if game.get("starter") in players else None,
-         "scores": [game["scores"][player]["total"] for player in players]}
-        for game in state["results"]
-    ]}
+    return {
+        "games": [
+            {
+                "starter": players.index(game["starter"]) if game.get("starter") in players else None,
+                "scores": [game["scores"][player]["total"] for player in players],
+            }
+            for game in state["results"]
+        ]
+    }
 
 
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
@@ -517,15 +592,27 @@ def _factions_json() -> str:
 
 def _faction_cards(value: object, field: str) -> list[dict]:
     if not isinstance(value, list) or not MIN_CARDS <= len(value) <= MAX_CARDS:
-        raise RuleError("bad_faction", N_("A faction has %(least)s to %(most)s cards."), field, least=MIN_CARDS, most=MAX_CARDS)
+        raise RuleError(
+            "bad_faction",
+            N_("A faction has %(least)s to %(most)s cards."),
+            field,
+            least=MIN_CARDS,
+            most=MAX_CARDS,
+        )
     cards = []
     for index, entry in enumerate(value):
         entry = _mapping(entry, f"{field}[{index}]")
-        name = _text(entry.get("name"), f"{field}[{index}].name", N_("Give a card a name of 1 to %(count)s characters."))
+        name = _text(
+            entry.get("name"),
+            f"{field}[{index}].name",
+            N_("Give a card a name of 1 to %(count)s characters."),
+        )
         cards.append({"name": name, "edges": validate_edges(entry.get("edges"), f"{field}[{index}].edges")})
     names = [card["name"].casefold() for card in cards]
     if len(set(names)) != len(names):
-        raise RuleError("bad_faction", N_("Two cards of the faction have the same name; tell them apart."), field)
+        raise RuleError(
+            "bad_faction", N_("Two cards of the faction have the same name; tell them apart."), field
+        )
     return cards
 
 
@@ -537,8 +624,9 @@ def _mapping(value: object, field: str) -> dict:
     return value
 
 
-def _text(value: object, field: str, sentence: str, allow_empty: bool = False, limit: int = MAX_NAME,
-          **params) -> str:
+def _text(
+    value: object, field: str, sentence: str, allow_empty: bool = False, limit: int = MAX_NAME, **params
+) -> str:
     if not isinstance(value, str) or (not value.strip() and not allow_empty) or len(value) > limit:
         raise RuleError("bad_name", sentence, field, count=limit, **params)
     return value.strip()
@@ -557,22 +645,40 @@ def _seats(value: object, size: int, field: str) -> dict[str, str]:
     for player, seat in value.items():
         if not isinstance(seat, str) or seat not in expected:
             if not isinstance(seat, str):
-                raise RuleError("bad_seat", N_("That seat is not a seat of a %(size)sx%(size)s board: use %(seats)s."),
-                                f"{field}.{player}", size=size, seats=" ".join(expected))
-            raise RuleError("bad_seat", N_("“%(seat)s” is not a seat of a %(size)sx%(size)s board: use %(seats)s."),
-                            f"{field}.{player}", seat=seat[:12], size=size, seats=" ".join(expected))
+                raise RuleError(
+                    "bad_seat",
+                    N_("That seat is not a seat of a %(size)sx%(size)s board: use %(seats)s."),
+                    f"{field}.{player}",
+                    size=size,
+                    seats=" ".join(expected),
+                )
+            raise RuleError(
+                "bad_seat",
+                N_("“%(seat)s” is not a seat of a %(size)sx%(size)s board: use %(seats)s."),
+                f"{field}.{player}",
+                seat=seat[:12],
+                size=size,
+                seats=" ".join(expected),
+            )
         _text(player, f"{field}", N_("Give each player a name of 1 to %(count)s characters."))
     if len(value) == 3:
         raise RuleError("bad_players", N_("Square Tactics is played by 2 or 4 players, not 3."), field)
     if sorted(value.values()) != sorted(expected):
-        raise RuleError("bad_players", N_("A %(size)sx%(size)s board seats one player on each of %(seats)s."),
-                        field, size=size, seats=" ".join(expected))
+        raise RuleError(
+            "bad_players",
+            N_("A %(size)sx%(size)s board seats one player on each of %(seats)s."),
+            field,
+            size=size,
+            seats=" ".join(expected),
+        )
     return dict(value)
 
 
 def _player(value: object, seats: dict, field: str) -> str:
     if not isinstance(value, str) or value not in seats:
-        raise RuleError("unknown_player", N_("The player must be one of %(players)s."), field, players=", ".join(seats))
+        raise RuleError(
+            "unknown_player", N_("The player must be one of %(players)s."), field, players=", ".join(seats)
+        )
     return value
 
 
@@ -582,13 +688,17 @@ def _board(value: object, size: int, seats: dict | None, field: str) -> dict:
     for name, held in value.items():
         cell = parse_cell(name, size, f"{field}.{name}")
         if cell in board:
-            raise RuleError("occupied", N_("%(cell)s is given twice on the board."), f"{field}.{name}", cell=cell)
+            raise RuleError(
+                "occupied", N_("%(cell)s is given twice on the board."), f"{field}.{name}", cell=cell
+            )
         held = _mapping(held, f"{field}.{name}")
         owner = held.get("owner")
         if seats is not None:
             owner = _player(owner, seats, f"{field}.{name}.owner")
         else:
-            owner = _text(owner, f"{field}.{name}.owner", N_("Give the owner a name of 1 to %(count)s characters."))
+            owner = _text(
+                owner, f"{field}.{name}.owner", N_("Give the owner a name of 1 to %(count)s characters.")
+            )
         board[cell] = {"owner": owner, "edges": validate_edges(held.get("edges"), f"{field}.{name}.edges")}
     return _sorted_board(board)
 
@@ -597,8 +707,11 @@ def _captured(value: object, field: str) -> dict[str, int]:
     value = _mapping(value, field)
     for player, count in value.items():
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_CAPTURED:
-            raise RuleError("bad_captured", N_("Captured cards are counted with a whole number, 0 or more."),
-                            f"{field}.{player}")
+            raise RuleError(
+                "bad_captured",
+                N_("Captured cards are counted with a whole number, 0 or more."),
+                f"{field}.{player}",
+            )
         _text(player, field, N_("Give each player a name of 1 to %(count)s characters."))
     return dict(value)
 
@@ -608,8 +721,13 @@ def _check_hand(value: object, edges: list[int], player: str) -> None:
         raise RuleError("bad_request", N_("play.hand must be a list of cards of four numbers."), "play.hand")
     hand = [validate_edges(card, f"play.hand[{index}]") for index, card in enumerate(value)]
     if edges not in hand:
-        raise RuleError("not_in_hand", N_("%(player)s holds no card %(numbers)s."), "play.edges",
-                        player=player, numbers=_numbers(edges))
+        raise RuleError(
+            "not_in_hand",
+            N_("%(player)s holds no card %(numbers)s."),
+            "play.edges",
+            player=player,
+            numbers=_numbers(edges),
+        )
 
 
 def _names(value: object, players: list[str]) -> dict[str, str]:
@@ -617,8 +735,16 @@ def _names(value: object, players: list[str]) -> dict[str, str]:
     names = {}
     for number, player in enumerate(players, start=1):
         given = value.get(player)
-        names[player] = _text(given, f"names.{player}", N_("Give %(player)s a name of 1 to %(count)s characters."),
-                               player=player) if given not in (None, "") else f"Player {number}"
+        names[player] = (
+            _text(
+                given,
+                f"names.{player}",
+                N_("Give %(player)s a name of 1 to %(count)s characters."),
+                player=player,
+            )
+            if given not in (None, "")
+            else f"Player {number}"
+        )
     return names
 
 
@@ -635,7 +761,12 @@ def _seat_faction(state: dict, player: str, choice: object, field: str) -> None:
     state["factions"][player] = {key: chosen[key] for key in ("id", "name", "description", "emblem")}
     for number, card in enumerate(chosen["cards"], start=1):
         card_id = f"{player}-{number:02d}"
-        state["cards"][card_id] = {"id": card_id, "owner": player, "name": card["name"], "edges": card["edges"]}
+        state["cards"][card_id] = {
+            "id": card_id,
+            "owner": player,
+            "name": card["name"],
+            "edges": card["edges"],
+        }
 
 
 def _deal(state: dict, starter: str) -> dict:
@@ -645,7 +776,9 @@ def _deal(state: dict, starter: str) -> dict:
     state.update(starter=starter, turn=starter, board={}, last=None, over=False, result=None)
     state.update(unplayed={}, hands={}, hidden={}, captured={}, set_aside={})
     for player in state["players"]:
-        state["unplayed"][player] = [card_id for card_id, card in state["cards"].items() if card["owner"] == player]
+        state["unplayed"][player] = [
+            card_id for card_id, card in state["cards"].items() if card["owner"] == player
+        ]
         state["hands"][player], state["hidden"][player] = [], min(HAND_SIZE, len(state["unplayed"][player]))
         state["captured"][player], state["set_aside"][player] = [], []
     return state
@@ -659,7 +792,9 @@ def _check_actor(state: dict, actor: str, player: str | None, kind: str) -> None
         raise RuleError("not_referee", N_("Only the referee starts the next game."))
     if kind == "hand":
         raise RuleError("not_your_hand", N_("A player's link enters only that player's own hand."))
-    raise RuleError("out_of_turn", N_("It is %(player)s's turn: wait for yours."), player=state["names"][player])
+    raise RuleError(
+        "out_of_turn", N_("It is %(player)s's turn: wait for yours."), player=state["names"][player]
+    )
 
 
 def _hand_size(state: dict, player: str) -> int:
@@ -674,9 +809,17 @@ def _apply_hand(state: dict, player: str, cards: object) -> dict:
         raise RuleError("bad_request", N_("List the cards in the hand."), "cards")
     size, name = _hand_size(state, player), state["names"][player]
     if len(cards) > size:
-        raise RuleError("too_many_cards", NP_("%(name)s holds %(held)s cards, and %(count)s was chosen.",
-                                               "%(name)s holds %(held)s cards, and %(count)s were chosen."),
-                        "cards", name=name, held=size, count=len(cards))
+        raise RuleError(
+            "too_many_cards",
+            NP_(
+                "%(name)s holds %(held)s cards, and %(count)s was chosen.",
+                "%(name)s holds %(held)s cards, and %(count)s were chosen.",
+            ),
+            "cards",
+            name=name,
+            held=size,
+            count=len(cards),
+        )
     chosen = [_find_card(state, player, wanted) for wanted in cards]
     if len(set(chosen)) != len(chosen):
         raise RuleError("same_card", N_("The same card was chosen twice: choose each card once."), "cards")
@@ -704,20 +847,39 @@ def _apply_play(state: dict, action: dict) -> dict:
         raise RuleError("game_over", N_("This game is over: start the next game of the match."))
     player = state["turn"]
     if "player" in action and action["player"] != player:
-        raise RuleError("out_of_turn", N_("It is %(player)s's turn."), "player", player=state["names"][player])
+        raise RuleError(
+            "out_of_turn", N_("It is %(player)s's turn."), "player", player=state["names"][player]
+        )
     cell = parse_cell(action.get("cell"), state["size"], "cell")
     if cell in state["board"]:
-        raise RuleError("occupied", N_("%(cell)s already holds a card: play on an empty cell."), "cell", cell=cell)
+        raise RuleError(
+            "occupied", N_("%(cell)s already holds a card: play on an empty cell."), "cell", cell=cell
+        )
     card = _take_card(state, player, action)
-    held = {"owner": player, "edges": card["edges"], "card": card["id"], "name": card["name"],
-            **({"typed": True} if card.get("typed") else {})}
+    held = {
+        "owner": player,
+        "edges": card["edges"],
+        "card": card["id"],
+        "name": card["name"],
+        **({"typed": True} if card.get("typed") else {}),
+    }
     result = play(state["board"], state["seats"], state["size"], cell, held)
     if result["captured"]:
-        _set(state, "captured", player,
-             state["captured"][player] + [state["board"][taken]["card"] for taken in result["captured"]])
+        _set(
+            state,
+            "captured",
+            player,
+            state["captured"][player] + [state["board"][taken]["card"] for taken in result["captured"]],
+        )
     state["board"] = result["board"]
-    state["last"] = {"player": player, "cell": cell, "card": card, "steps": result["steps"],
-                     "captured": result["captured"], "passed": []}
+    state["last"] = {
+        "player": player,
+        "cell": cell,
+        "card": card,
+        "steps": result["steps"],
+        "captured": result["captured"],
+        "passed": [],
+    }
     return _end_turn(state, player)
 
 
@@ -750,8 +912,14 @@ def _take_card(state: dict, player: str, action: dict) -> dict:
 def _not_in_hand(state: dict, player: str, card_id: str) -> RuleError:
     cards = state["cards"]
     held = ", ".join(cards[held]["name"] for held in state["hands"][player])
-    return RuleError("not_in_hand", N_("%(card)s is not in %(player)s's hand, which holds %(held)s."), "card",
-                     card=cards[card_id]["name"], player=state["names"][player], held=held)
+    return RuleError(
+        "not_in_hand",
+        N_("%(card)s is not in %(player)s's hand, which holds %(held)s."),
+        "card",
+        card=cards[card_id]["name"],
+        player=state["names"][player],
+        held=held,
+    )
 
 
 def _find_card(state: dict, player: str, wanted: object) -> str:
@@ -761,32 +929,63 @@ def _find_card(state: dict, player: str, wanted: object) -> str:
                 return card_id
     name = state["names"][player]
     if not isinstance(wanted, str):
-        raise RuleError("not_in_hand", N_("That card is not one of %(player)s's cards still to play."), "card",
-                        player=name)
-    raise RuleError("not_in_hand", N_("“%(card)s” is not one of %(player)s's cards still to play."), "card",
-                    card=wanted.strip()[:40], player=name)
+        raise RuleError(
+            "not_in_hand",
+            N_("That card is not one of %(player)s's cards still to play."),
+            "card",
+            player=name,
+        )
+    raise RuleError(
+        "not_in_hand",
+        N_("“%(card)s” is not one of %(player)s's cards still to play."),
+        "card",
+        card=wanted.strip()[:40],
+        player=name,
+    )
 
 
 def _typed_card(state: dict, player: str, edges: list[int]) -> str:
     """Numbers typed in: a matching card of the entered hand, or of the unplayed ones while the
     hand holds cards not entered; else a new card that stands in for one unknown card (the last
     unplayed card not entered in the hand is set aside)."""
-    hand, unknown = state["hands"][player], [card for card in state["unplayed"][player] if card not in state["hands"][player]]
+    hand, unknown = (
+        state["hands"][player],
+        [card for card in state["unplayed"][player] if card not in state["hands"][player]],
+    )
     for card_id in hand + (unknown if state["hidden"][player] else []):
         if state["cards"][card_id]["edges"] == edges:
             return card_id
     if not state["hidden"][player]:
         held = ", ".join(state["cards"][card]["name"] for card in hand)
-        raise RuleError("not_in_hand", N_("No card %(numbers)s is in %(player)s's hand, which holds %(held)s."), "edges",
-                        numbers=_numbers(edges), player=state["names"][player], held=held)
+        raise RuleError(
+            "not_in_hand",
+            N_("No card %(numbers)s is in %(player)s's hand, which holds %(held)s."),
+            "edges",
+            numbers=_numbers(edges),
+            player=state["names"][player],
+            held=held,
+        )
     set_aside = unknown[-1]
     _set(state, "set_aside", player, [*state["set_aside"][player], set_aside])
     typed = sum(1 for card in state["cards"].values() if card["owner"] == player and card.get("typed"))
     card_id = f"{player}-t{typed + 1}"
-    state["cards"] = {**state["cards"], card_id: {"id": card_id, "owner": player, "name": f"Card {_numbers(edges)}",
-                                                  "edges": edges, "typed": True}}
+    state["cards"] = {
+        **state["cards"],
+        card_id: {
+            "id": card_id,
+            "owner": player,
+            "name": f"Card {_numbers(edges)}",
+            "edges": edges,
+            "typed": True,
+        },
+    }
     # The typed card takes the place of the card set aside.
-    _set(state, "unplayed", player, [card_id if held == set_aside else held for held in state["unplayed"][player]])
+    _set(
+        state,
+        "unplayed",
+        player,
+        [card_id if held == set_aside else held for held in state["unplayed"][player]],
+    )
     return card_id
 
 
@@ -809,7 +1008,9 @@ def _end_game(state: dict) -> dict:
     captured = {player: len(state["captured"][player]) for player in state["players"]}
     result = score(state["size"], state["board"], captured)
     result["scores"] = {player: result["scores"][player] for player in state["players"]}
-    state["totals"] = {player: total + result["scores"][player]["total"] for player, total in state["totals"].items()}
+    state["totals"] = {
+        player: total + result["scores"][player]["total"] for player, total in state["totals"].items()
+    }
     state["over"], state["result"] = True, result
     state["results"] = [*state["results"], {"game": state["game"], "starter": state["starter"], **result}]
     if state["game"] == GAMES_IN_MATCH:
@@ -821,8 +1022,11 @@ def _apply_next_game(state: dict) -> dict:
     if not state["over"]:
         raise RuleError("game_not_over", N_("Finish this game before starting the next one."))
     if state["match_over"]:
-        raise RuleError("match_over", NP_("The match is over after %(count)s game.", "The match is over after %(count)s games."),
-                        count=GAMES_IN_MATCH)
+        raise RuleError(
+            "match_over",
+            NP_("The match is over after %(count)s game.", "The match is over after %(count)s games."),
+            count=GAMES_IN_MATCH,
+        )
     starter = next_starter(state["players"], state["starter"], state["result"]["winner"])
     state["game"] += 1
     return _deal(state, starter)
@@ -830,15 +1034,19 @@ def _apply_next_game(state: dict) -> dict:
 
 def _rows(state: dict) -> list[list[dict]]:
     board = state["board"]
-    return [[{"cell": cell, "value": value, "card": board.get(cell)} for cell, value in row]
-            for row in _layout(state["size"])]
+    return [
+        [{"cell": cell, "value": value, "card": board.get(cell)} for cell, value in row]
+        for row in _layout(state["size"])
+    ]
 
 
 @cache
 def _layout(size: int) -> tuple[tuple[tuple[str, int], ...], ...]:
     """The board's cells by rows (``A1 B1 ... A2``), each with its value: a view draws it on every move."""
-    return tuple(tuple((_name(column, row), cell_value(_name(column, row), size)) for column in range(size))
-                 for row in range(size))
+    return tuple(
+        tuple((_name(column, row), cell_value(_name(column, row), size)) for column in range(size))
+        for row in range(size)
+    )
 
 
 @cache

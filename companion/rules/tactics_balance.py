@@ -3,7 +3,6 @@ factions, each faction starting half of them, and the win rate of each pairing i
 (a draw counts half a win). Wired as ``castellan tactics-balance``; see docs/tactics-balance.md.
 """
 
-
 from __future__ import annotations
 
 import argparse
@@ -35,7 +34,9 @@ START = sum(x << at for x, at in enumerate(AT))  # the empty board's keys
 LAID = tuple(OCCUPIED << at for at in AT)  # what a card laid on a cell adds to both players' keys of it
 GROUP = SIZE * BITS  # one column's three keys, in a player's nine keys
 COLUMN = (1 << GROUP) - 1
-POSITIONS_KEPT = 32_768  # a side's cache of positions is emptied past this many (it refills): about 15 MB a side
+POSITIONS_KEPT = (
+    32_768  # a side's cache of positions is emptied past this many (it refills): about 15 MB a side
+)
 
 
 # --- the board as integer tables, derived once from the rules module ---------------------
@@ -62,11 +63,19 @@ REACH = (_reach(0), _reach(1))
 # digits in processing order (0: no opponent there), plus OCCUPIED while a card lies on it.
 # A card laid on cell y changes the key of each cell x next to it by DIGIT x its facing number.
 # A play gains less than GAINS: its cell's value, plus 1 and the cell's value per capture.
-GAINS = 1 + max(VALUES[x] + sum(1 + VALUES[target] for _, target, _ in REACH[0][x]) for x in range(len(CELLS)))
+GAINS = 1 + max(
+    VALUES[x] + sum(1 + VALUES[target] for _, target, _ in REACH[0][x]) for x in range(len(CELLS))
+)
 _DIGITS = tuple(
-    tuple(tuple((x, 9 * 10**place, facing) for x in range(len(CELLS))
-                for place, (_, target, facing) in enumerate(REACH[player][x]) if target == y)
-          for y in range(len(CELLS)))
+    tuple(
+        tuple(
+            (x, 9 * 10**place, facing)
+            for x in range(len(CELLS))
+            for place, (_, target, facing) in enumerate(REACH[player][x])
+            if target == y
+        )
+        for y in range(len(CELLS))
+    )
     for player in (0, 1)
 )
 
@@ -170,7 +179,9 @@ class _Positions(dict):
         if len(self) >= POSITIONS_KEPT:
             self.clear()
         groups = self.groups
-        gains = self[keys] = groups[keys & COLUMN] + groups[keys >> GROUP & COLUMN] + groups[keys >> 2 * GROUP]
+        gains = self[keys] = (
+            groups[keys & COLUMN] + groups[keys >> GROUP & COLUMN] + groups[keys >> 2 * GROUP]
+        )
         return gains
 
 
@@ -202,14 +213,30 @@ class Side:
         self.every = (1 << len(cards)) - 1
         # Per edge and opponent's number, the cards whose edge beats it (above) or is stopped by it (below).
         numbers = range(tactics.MAX_EDGE + 1)
-        self.above = tuple(tuple(sum(1 << card for card, edges in enumerate(cards) if edges[edge] > number)
-                                 for number in numbers) for edge in range(len(tactics.EDGES)))
-        self.below = tuple(tuple(sum(1 << card for card, edges in enumerate(cards) if edges[edge] < number)
-                                 for number in numbers) for edge in range(len(tactics.EDGES)))
+        self.above = tuple(
+            tuple(
+                sum(1 << card for card, edges in enumerate(cards) if edges[edge] > number)
+                for number in numbers
+            )
+            for edge in range(len(tactics.EDGES))
+        )
+        self.below = tuple(
+            tuple(
+                sum(1 << card for card, edges in enumerate(cards) if edges[edge] < number)
+                for number in numbers
+            )
+            for edge in range(len(tactics.EDGES))
+        )
         self.cells = _CellGains(self)
         self.positions = _Positions(_GroupGains(self.cells))
-        self.cardmask = tuple(sum(1 << (gain * self.level + x * self.stride + card)
-                                  for gain in range(GAINS) for x in range(len(CELLS))) for card in range(len(cards)))
+        self.cardmask = tuple(
+            sum(
+                1 << (gain * self.level + x * self.stride + card)
+                for gain in range(GAINS)
+                for x in range(len(CELLS))
+            )
+            for card in range(len(cards))
+        )
         self.spread = sum(1 << (x * self.stride) for x in range(len(CELLS)))  # bit 0 of each cell
         # The play that bit ``b - 1`` of a best gain's row spread by hand slot stands for: (cell, slot).
         self.place = (None, *((x, slot) for x in range(len(CELLS)) for slot in range(self.stride)))
@@ -218,18 +245,33 @@ class Side:
         # What a card laid on a cell adds to the opponent's keys (its cell's, and those of the
         # cells next to it), as one integer to add to their nine.
         self.marks = tuple(
-            tuple(LAID[cell] | sum(digit * edges[facing] << AT[x] for x, digit, facing in _DIGITS[1 - player][cell])
-                  for edges in cards)
+            tuple(
+                LAID[cell]
+                | sum(digit * edges[facing] << AT[x] for x, digit, facing in _DIGITS[1 - player][cell])
+                for edges in cards
+            )
             for cell in range(len(CELLS))
         )
-        self.turn = (self.positions.get, self.positions.fill, self.cardmask, self.level, self.spread, self.place,
-                     self.captures, self.marks)
+        self.turn = (
+            self.positions.get,
+            self.positions.fill,
+            self.cardmask,
+            self.level,
+            self.spread,
+            self.place,
+            self.captures,
+            self.marks,
+        )
 
     def gains(self, key: int) -> tuple[int, ...]:
         """What each card gains on the cell of ``key`` (0 where a card lies: a real gain is at least 1)."""
         x, bits = key % 9, self.cells[key]
-        return tuple(next((gain for gain in range(GAINS) if bits >> (gain * self.level + x * self.stride + card) & 1), 0)
-                     for card in range(len(self.cards)))
+        return tuple(
+            next(
+                (gain for gain in range(GAINS) if bits >> (gain * self.level + x * self.stride + card) & 1), 0
+            )
+            for card in range(len(self.cards))
+        )
 
 
 # --- playing -----------------------------------------------------------------------------
@@ -255,7 +297,21 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
     margin, empty, left = 0, len(CELLS), len(decks[0]) + len(decks[1]) + 2 * tactics.HAND_SIZE
     turns = ((0, 1, 1, hands[0], decks[0], *first.turn), (1, 0, -1, hands[1], decks[1], *second.turn))
     while True:
-        for player, other, sign, hand, deck, known, fill, cardmask, level, spread, place, captures, side_marks in turns:
+        for (
+            player,
+            other,
+            sign,
+            hand,
+            deck,
+            known,
+            fill,
+            cardmask,
+            level,
+            spread,
+            place,
+            captures,
+            side_marks,
+        ) in turns:
             if not hand:
                 continue  # no card in hand: pass
             mine = keys[player]
@@ -352,10 +408,20 @@ def balance(factions: dict[str, dict], games: int, seed: int, jobs: int = 1) -> 
     table = {}
     for (a, b), (wins, draws, losses) in tallies.items():
         played = wins + draws + losses
-        table[(a, b)] = {"wins": wins, "draws": draws, "losses": losses, "games": played,
-                         "rate": (wins + draws / 2) / played}
-        table[(b, a)] = {"wins": losses, "draws": draws, "losses": wins, "games": played,
-                         "rate": (losses + draws / 2) / played}
+        table[(a, b)] = {
+            "wins": wins,
+            "draws": draws,
+            "losses": losses,
+            "games": played,
+            "rate": (wins + draws / 2) / played,
+        }
+        table[(b, a)] = {
+            "wins": losses,
+            "draws": draws,
+            "losses": wins,
+            "games": played,
+            "rate": (losses + draws / 2) / played,
+        }
     return table
 
 
@@ -367,12 +433,16 @@ def unfair(table: dict[tuple[str, str], dict]) -> list[tuple[str, str]]:
 def render_table(factions: dict[str, dict], table: dict[tuple[str, str], dict]) -> str:
     """A Markdown table: the row faction's win rate (%) against each column faction."""
     ids = sorted(factions)
-    lines = ["| row vs column | " + " | ".join(factions[i]["name"] for i in ids) + " | mean |",
-             "|---" * (len(ids) + 2) + "|"]
+    lines = [
+        "| row vs column | " + " | ".join(factions[i]["name"] for i in ids) + " | mean |",
+        "|---" * (len(ids) + 2) + "|",
+    ]
     for a in ids:
         rates = [table[(a, b)]["rate"] for b in ids if b != a]
         cells = ["—" if a == b else f"{100 * table[(a, b)]['rate']:.1f}" for b in ids]
-        lines.append(f"| {factions[a]['name']} | " + " | ".join(cells) + f" | {100 * sum(rates) / len(rates):.1f} |")
+        lines.append(
+            f"| {factions[a]['name']} | " + " | ".join(cells) + f" | {100 * sum(rates) / len(rates):.1f} |"
+        )
     return "\n".join(lines)
 
 
@@ -381,22 +451,30 @@ def render_svg(factions: dict[str, dict], table: dict[tuple[str, str], dict]) ->
     ids = sorted(factions)
     cell, left, top = 70, 170, 120
     width, height = left + cell * len(ids) + 20, top + cell * len(ids) + 50
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
-             f'<rect width="{width}" height="{height}" fill="white"/>',
-             '<text x="10" y="22" font-size="16">Square Tactics: row faction\'s win rate against column '
-             'faction</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="13">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        '<text x="10" y="22" font-size="16">Square Tactics: row faction\'s win rate against column '
+        "faction</text>",
+    ]
     for index, faction_id in enumerate(ids):
         name = escape(factions[faction_id]["name"])
         x, y = left + cell * index + cell / 2, top + cell * index + cell / 2
-        parts.append(f'<text x="{x}" y="{top - 8}" text-anchor="start" '
-                     f'transform="rotate(-35 {x} {top - 8})">{name}</text>')
+        parts.append(
+            f'<text x="{x}" y="{top - 8}" text-anchor="start" '
+            f'transform="rotate(-35 {x} {top - 8})">{name}</text>'
+        )
         parts.append(f'<text x="{left - 8}" y="{y + 4}" text-anchor="end">{name}</text>')
     for row, a in enumerate(ids):
         for column, b in enumerate(ids):
-            parts.append(_svg_cell(left + cell * column, top + cell * row, cell, None if a == b else table[(a, b)]))
-    parts.append(f'<text x="10" y="{height - 15}">Greedy players, 3x3, each faction starting half the games; '
-                 'a draw counts half.</text>')
+            parts.append(
+                _svg_cell(left + cell * column, top + cell * row, cell, None if a == b else table[(a, b)])
+            )
+    parts.append(
+        f'<text x="10" y="{height - 15}">Greedy players, 3x3, each faction starting half the games; '
+        "a draw counts half.</text>"
+    )
     return "\n".join([*parts, "</svg>", ""])
 
 
@@ -405,8 +483,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="castellan tactics-balance", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per pairing and seating")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random draws and tie breaks")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="processes to play in (default: one per core); the result does not depend on it")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes to play in (default: one per core); the result does not depend on it",
+    )
     parser.add_argument("--svg", metavar="PATH", help="also write a heatmap of the win rates as SVG")
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -419,8 +501,10 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
     total = sum(record["games"] for record in table.values()) // 2
     print(render_table(factions, table))
-    print(f"\n{total} games in {elapsed:.1f} s with {args.jobs} processes (seed {args.seed}); "
-          "a draw counts half a win.")
+    print(
+        f"\n{total} games in {elapsed:.1f} s with {args.jobs} processes (seed {args.seed}); "
+        "a draw counts half a win."
+    )
     outside = unfair(table)
     print("Every pairing lies within 40-60%." if not outside else f"Outside 40-60%: {outside}")
     if args.svg:
@@ -447,8 +531,10 @@ def _svg_cell(x: float, y: float, size: int, record: dict | None) -> str:
     shade = min(1.0, abs(rate - 0.5) / 0.2)  # full colour at 30% or 70%
     fade = round(255 * (1 - shade))
     colour = f"rgb({fade},{fade},255)" if rate >= 0.5 else f"rgb(255,{fade},{fade})"
-    return (f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{colour}" stroke="white"/>'
-            f'<text x="{x + size / 2}" y="{y + size / 2 + 5}" text-anchor="middle">{100 * rate:.1f}%</text>')
+    return (
+        f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{colour}" stroke="white"/>'
+        f'<text x="{x + size / 2}" y="{y + size / 2 + 5}" text-anchor="middle">{100 * rate:.1f}%</text>'
+    )
 
 
 if __name__ == "__main__":

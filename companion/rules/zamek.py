@@ -38,7 +38,9 @@ DECK_FILE = "decks/zamek-default.json"
 DECK_LABELS = ("id", "name", "version")
 NAME_LENGTH = 40
 VIEWERS = ("referee", "viewer")
-SHIPPED_DECK_NAME = N_("Castellan's default Zamek deck")  # the shipped deck's name, said in the reader's language
+SHIPPED_DECK_NAME = N_(
+    "Castellan's default Zamek deck"
+)  # the shipped deck's name, said in the reader's language
 # How a game was won, one whole sentence each (``%(name)s``: the winner): history, table and score sheet.
 WINS = {
     "ten": N_("%(name)s wins with a castle of 10 elements."),
@@ -50,8 +52,13 @@ WINS = {
 }
 # The name of each picture as a word on its own (a card's picture, a legend), capitalised: "queen" alone is the
 # playing card's (dama, dame), Zamek's is a queen (królowa, reine).
-PICTURE_NAMES = {"knight": N_("Knight"), "princess": N_("Princess"), "king": N_("King"),
-                 "queen": N_("Queen"), "wizard": N_("Wizard")}
+PICTURE_NAMES = {
+    "knight": N_("Knight"),
+    "princess": N_("Princess"),
+    "king": N_("King"),
+    "queen": N_("Queen"),
+    "wizard": N_("Wizard"),
+}
 
 SEATS = ("p1", "p2", "p3", "p4")  # players, or teams when members vote from their phones
 # A turn's action names the position of a card: exports show only the plain-words history.
@@ -112,8 +119,11 @@ def parse_deck(raw: object, field: str = "deck") -> dict:
     if raw == DEFAULT_DECK:
         return default_deck()
     if not isinstance(raw, dict):
-        raise RuleError("bad_deck", N_('A deck is "default" or an object with king, queen, wizard, knights and '
-                                       'princesses.'), field)
+        raise RuleError(
+            "bad_deck",
+            N_('A deck is "default" or an object with king, queen, wizard, knights and princesses.'),
+            field,
+        )
     _refuse_unknown_keys(raw, FIGURES + tuple(GROUPS) + DECK_LABELS, field)
     taken: dict[int, str] = {}
     deck = {figure: _deck_figure(raw, figure, field, taken) for figure in FIGURES}
@@ -173,15 +183,24 @@ def play_turn(
     """
     _check_free(castles, box, number)
     if action == "wizard":
-        return _outcome(castles, player, _wizard_castle(castles, player, number, deck, wizard_used), "inserted",
-                        box, [*wizard_used, player])
+        return _outcome(
+            castles,
+            player,
+            _wizard_castle(castles, player, number, deck, wizard_used),
+            "inserted",
+            box,
+            [*wizard_used, player],
+        )
     if must_go_to_box(castles, number):
         if action == "put_back":
             raise RuleError("must_go_to_box", _MUST_GO_TO_BOX, number=number)
         return _outcome(castles, player, castles[player], "boxed", [*box, number], wizard_used)
     if action == "box":
-        raise RuleError("not_for_the_box", N_("%(number)s can still be used by a castle: add it or put it back."),
-                        number=number)
+        raise RuleError(
+            "not_for_the_box",
+            N_("%(number)s can still be used by a castle: add it or put it back."),
+            number=number,
+        )
     if action == "put_back":
         return _outcome(castles, player, castles[player], "put_back", box, wizard_used)
     _check_higher(castles[player], number)
@@ -309,8 +328,13 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     action = _read_object(action, "action")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _ACTIONS:
-        raise RuleError("unknown_action", N_("Unknown action %(kind)s: use %(actions)s."), "type", kind=repr(kind),
-                        actions=Either(tuple(_ACTIONS)))
+        raise RuleError(
+            "unknown_action",
+            N_("Unknown action %(kind)s: use %(actions)s."),
+            "type",
+            kind=repr(kind),
+            actions=Either(tuple(_ACTIONS)),
+        )
     state = _copied(state)
     _ACTIONS[kind](state, action, actor)
     return state
@@ -322,8 +346,13 @@ def _copied(state: dict) -> dict:
     whose other values are shared, never changed (the handlers replace ``castles``, ``box``, ``card``...
     whole). The same state as ``copy.deepcopy`` gives, at a small part of its cost: ``apply`` runs
     twice a move (the move, its description), and copying every castle and card was most of it."""
-    return {**state, "table": list(state["table"]), "seen": dict(state["seen"]), "ballots": dict(state["ballots"]),
-            "members": {seat: list(members) for seat, members in state["members"].items()}}
+    return {
+        **state,
+        "table": list(state["table"]),
+        "seen": dict(state["seen"]),
+        "ballots": dict(state["ballots"]),
+        "members": {seat: list(members) for seat, members in state["members"].items()},
+    }
 
 
 def describe(state: dict, action: dict, actor: str, after: dict | None = None) -> Message:
@@ -376,9 +405,12 @@ def result(state: dict, finished: bool) -> dict | None:
     scores = _final_scores(state)
     return {
         "players": [
-            {"name": player["name"],
-             "score": scores[player["seat"]]["total"] if scores else len(state["castles"][player["seat"]]),
-             "winner": state["winner"] == player["seat"], "team": None}
+            {
+                "name": player["name"],
+                "score": scores[player["seat"]]["total"] if scores else len(state["castles"][player["seat"]]),
+                "winner": state["winner"] == player["seat"],
+                "team": None,
+            }
             for player in state["players"]
         ]
     }
@@ -395,8 +427,11 @@ def play_details(state: dict) -> dict:
     "king", "queen" or "wizard", "ten", "longest"; None for a tie nothing broke)."""
     if not state["over"]:
         return {}
-    return {"variant": state["variant"], "decided_by": state["decided_by"],
-            "castles": [len(state["castles"][player["seat"]]) for player in state["players"]]}
+    return {
+        "variant": state["variant"],
+        "decided_by": state["decided_by"],
+        "castles": [len(state["castles"][player["seat"]]) for player in state["players"]],
+    }
 
 
 def random_legal_action(state: dict, rng: random.Random) -> tuple[str, dict] | None:
@@ -446,15 +481,25 @@ def phone_view(state: dict, seat: str, member: object) -> dict | None:
     members = state["members"].get(seat, [])
     for index, entry in enumerate(members):
         if isinstance(member, str) and entry["member"] == member:
-            return {"name": entry["name"], "captain": index == 0, "ballot": state["ballots"].get(member),
-                    "outvoted": _outvoted(state, seat, member)}
+            return {
+                "name": entry["name"],
+                "captain": index == 0,
+                "ballot": state["ballots"].get(member),
+                "outvoted": _outvoted(state, seat, member),
+            }
     return None
 
 
 def member_seat(state: dict, member: str) -> str | None:
     """The team (seat) a phone's member has joined, or None."""
-    return next((seat for seat, members in state["members"].items()
-                 if any(entry["member"] == member for entry in members)), None)
+    return next(
+        (
+            seat
+            for seat, members in state["members"].items()
+            if any(entry["member"] == member for entry in members)
+        ),
+        None,
+    )
 
 
 # --- Private helpers: reading input ---------------------------------------------------------
@@ -463,7 +508,9 @@ def member_seat(state: dict, member: str) -> str | None:
 # The shipped deck file as read, once, when the module is imported: only this very object may
 # carry the shipped deck's id (``_deck_labels``). Read lazily, two serving threads drawing a
 # fresh worker's first Zamek pages could each read their own copy, and one was refused.
-_SHIPPED_DECK_OBJECT = json.loads(resources.files("companion.rules").joinpath(DECK_FILE).read_text(encoding="utf-8"))
+_SHIPPED_DECK_OBJECT = json.loads(
+    resources.files("companion.rules").joinpath(DECK_FILE).read_text(encoding="utf-8")
+)
 
 
 @lru_cache(maxsize=1)
@@ -499,8 +546,14 @@ def _read_number(value: object, field: str) -> int:
     """A card number 2-46."""
     number = _read_int(value, field)
     if not LOWEST <= number <= HIGHEST:
-        raise RuleError("number_out_of_range", N_("Cards are numbered %(lowest)s to %(highest)s; %(number)s is not one."),
-                        field, lowest=LOWEST, highest=HIGHEST, number=number)
+        raise RuleError(
+            "number_out_of_range",
+            N_("Cards are numbered %(lowest)s to %(highest)s; %(number)s is not one."),
+            field,
+            lowest=LOWEST,
+            highest=HIGHEST,
+            number=number,
+        )
     return number
 
 
@@ -514,8 +567,13 @@ def _read_list(value: object, field: str) -> list:
 def _read_text(value: object, field: str) -> str:
     """A non-empty string of at most ``NAME_LENGTH`` characters, stripped."""
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > NAME_LENGTH:
-        raise RuleError("wrong_type", N_("The field '%(key)s' must be a name of 1 to %(most)s characters."), field,
-                        key=field, most=NAME_LENGTH)
+        raise RuleError(
+            "wrong_type",
+            N_("The field '%(key)s' must be a name of 1 to %(most)s characters."),
+            field,
+            key=field,
+            most=NAME_LENGTH,
+        )
     return value.strip()
 
 
@@ -529,7 +587,9 @@ def _read_bool(value: object, field: str) -> bool:
 def _read_choice(value: object, field: str) -> str:
     """One of add, put_back, wizard, box."""
     if value not in CHOICES:
-        raise RuleError("unknown_action", N_("The action must be %(choices)s."), field, choices=Either(CHOICES))
+        raise RuleError(
+            "unknown_action", N_("The action must be %(choices)s."), field, choices=Either(CHOICES)
+        )
     return value
 
 
@@ -537,8 +597,13 @@ def _refuse_unknown_keys(raw: dict, known: tuple[str, ...], field: str) -> None:
     """A deck with a misspelt key would silently score wrong: refuse it."""
     for key in raw:
         if key not in known:
-            raise RuleError("bad_deck", N_("A deck has no %(key)s: use %(known)s."), f"{field}.{key}", key=repr(key),
-                            known=Either(known))
+            raise RuleError(
+                "bad_deck",
+                N_("A deck has no %(key)s: use %(known)s."),
+                f"{field}.{key}",
+                key=repr(key),
+                known=Either(known),
+            )
 
 
 def _deck_figure(raw: dict, figure: str, field: str, taken: dict[int, str]) -> int:
@@ -555,15 +620,22 @@ def _deck_group(raw: dict, group: str, field: str, taken: dict[int, str]) -> lis
     """The numbers carrying knights, or princesses."""
     if not isinstance(raw.get(group), list):
         raise RuleError("bad_deck", _GROUP_NOT_LIST[group], f"{field}.{group}")
-    return [_deck_number(value, f"{field}.{group}[{index}]", GROUPS[group], taken)
-            for index, value in enumerate(raw[group])]
+    return [
+        _deck_number(value, f"{field}.{group}[{index}]", GROUPS[group], taken)
+        for index, value in enumerate(raw[group])
+    ]
 
 
 def _deck_number(value: object, field: str, name: str, taken: dict[int, str]) -> int:
     """One number of a deck: a whole number 2-46 that carries no other picture."""
     if isinstance(value, bool) or not isinstance(value, int) or not LOWEST <= value <= HIGHEST:
-        raise RuleError("bad_deck", N_("Each picture sits on a card numbered %(lowest)s to %(highest)s."), field,
-                        lowest=LOWEST, highest=HIGHEST)
+        raise RuleError(
+            "bad_deck",
+            N_("Each picture sits on a card numbered %(lowest)s to %(highest)s."),
+            field,
+            lowest=LOWEST,
+            highest=HIGHEST,
+        )
     if value in taken:
         raise RuleError("bad_deck", _ALREADY_CARRIES[taken[value]], field, number=value)
     taken[value] = name
@@ -573,17 +645,29 @@ def _deck_number(value: object, field: str, name: str, taken: dict[int, str]) ->
 def _deck_labels(raw: dict, deck: dict, field: str) -> dict:
     """The deck's id, name and version; a deck without an id is named after its content."""
     content = hashlib.sha256(json.dumps(deck, sort_keys=True).encode()).hexdigest()[:10]
-    labels = {"id": raw.get("id", f"custom-{content}"), "name": raw.get("name", "Custom deck"),
-              "version": raw.get("version", 1)}
+    labels = {
+        "id": raw.get("id", f"custom-{content}"),
+        "name": raw.get("name", "Custom deck"),
+        "version": raw.get("version", 1),
+    }
     for key in ("id", "name"):
         if not isinstance(labels[key], str) or not labels[key].strip() or len(labels[key]) > 60:
-            raise RuleError("bad_deck", N_("A deck's %(key)s is a text of 1 to %(most)s characters."), f"{field}.{key}",
-                            key=key, most=60)
+            raise RuleError(
+                "bad_deck",
+                N_("A deck's %(key)s is a text of 1 to %(most)s characters."),
+                f"{field}.{key}",
+                key=key,
+                most=60,
+            )
     if isinstance(labels["version"], bool) or not isinstance(labels["version"], int) or labels["version"] < 1:
         raise RuleError("bad_deck", N_("A deck's version is a whole number from 1."), f"{field}.version")
     if labels["id"] == SHIPPED_DECK_ID and raw is not _SHIPPED_DECK_OBJECT:
-        raise RuleError("bad_deck", N_("%(id)s names the shipped deck: give your deck another id."), f"{field}.id",
-                        id=repr(SHIPPED_DECK_ID))
+        raise RuleError(
+            "bad_deck",
+            N_("%(id)s names the shipped deck: give your deck another id."),
+            f"{field}.id",
+            id=repr(SHIPPED_DECK_ID),
+        )
     return labels
 
 
@@ -591,19 +675,33 @@ def _read_castles(raw: object, field: str) -> dict[str, list[int]]:
     """2-4 castles, each the tile 1 then ascending numbers 2-46, no number in two castles."""
     castles = _read_object(raw, field)
     if not MIN_PLAYERS <= len(castles) <= MAX_PLAYERS:
-        raise RuleError("player_count", NP_("Zamek is played by %(least)s to %(most)s players; %(count)s castle was given.",
-                                            "Zamek is played by %(least)s to %(most)s players; %(count)s castles were given."),
-                        field, least=MIN_PLAYERS, most=MAX_PLAYERS, count=len(castles))
+        raise RuleError(
+            "player_count",
+            NP_(
+                "Zamek is played by %(least)s to %(most)s players; %(count)s castle was given.",
+                "Zamek is played by %(least)s to %(most)s players; %(count)s castles were given.",
+            ),
+            field,
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+            count=len(castles),
+        )
     placed: set[int] = set()
-    return {_read_key(player, field): _read_castle(castle, f"{field}.{player}", placed)
-            for player, castle in castles.items()}
+    return {
+        _read_key(player, field): _read_castle(castle, f"{field}.{player}", placed)
+        for player, castle in castles.items()
+    }
 
 
 def _read_key(player: object, field: str) -> str:
     """A player's key in a body: a non-empty name of at most ``NAME_LENGTH`` characters, kept as given."""
     if not isinstance(player, str) or not player or len(player) > NAME_LENGTH:
-        raise RuleError("wrong_type", N_("Each castle is named by its player, in 1 to %(most)s characters."), field,
-                        most=NAME_LENGTH)
+        raise RuleError(
+            "wrong_type",
+            N_("Each castle is named by its player, in 1 to %(most)s characters."),
+            field,
+            most=NAME_LENGTH,
+        )
     return player
 
 
@@ -615,7 +713,9 @@ def _read_castle(raw: object, field: str, placed: set[int]) -> list[int]:
     for index, value in enumerate(castle[1:], start=1):
         number = _read_number(value, f"{field}[{index}]")
         if number in placed:
-            raise RuleError("already_placed", N_("%(number)s is already in a castle."), f"{field}[{index}]", number=number)
+            raise RuleError(
+                "already_placed", N_("%(number)s is already in a castle."), f"{field}[{index}]", number=number
+            )
         if number <= castle[index - 1]:
             raise RuleError("bad_castle", N_("A castle always ascends."), f"{field}[{index}]")
         placed.add(number)
@@ -625,8 +725,12 @@ def _read_castle(raw: object, field: str, placed: set[int]) -> list[int]:
 def _read_player(value: object, castles: Mapping, field: str) -> str:
     """A player who has a castle."""
     if not isinstance(value, str) or value not in castles:
-        raise RuleError("unknown_player", N_("The player must be one of %(players)s."), field,
-                        players=Either(tuple(castles)))
+        raise RuleError(
+            "unknown_player",
+            N_("The player must be one of %(players)s."),
+            field,
+            players=Either(tuple(castles)),
+        )
     return value
 
 
@@ -636,22 +740,33 @@ def _read_box(raw: object, castles: Mapping) -> list[int]:
     for index, value in enumerate(_read_list(raw, "box")):
         number = _read_number(value, f"box[{index}]")
         if number in box or number in _placed(castles):
-            raise RuleError("already_placed", N_("%(number)s cannot be in the box twice or in a castle too."),
-                            f"box[{index}]", number=number)
+            raise RuleError(
+                "already_placed",
+                N_("%(number)s cannot be in the box twice or in a castle too."),
+                f"box[{index}]",
+                number=number,
+            )
         box.append(number)
     return sorted(box)
 
 
 def _read_wizard_used(raw: object, castles: Mapping) -> list[str]:
     """The players who already used the wizard."""
-    used = [_read_player(value, castles, f"wizard_used[{index}]") for index, value in enumerate(_read_list(raw, "wizard_used"))]
+    used = [
+        _read_player(value, castles, f"wizard_used[{index}]")
+        for index, value in enumerate(_read_list(raw, "wizard_used"))
+    ]
     return sorted(set(used))
 
 
 def _turn_field(code: str) -> str:
     """Where in a turn body the cause of a refusal lies."""
-    return {"must_go_to_box": "action", "not_for_the_box": "action", "not_higher": "card",
-            "wizard_not_needed": "card"}.get(code, "card" if code.startswith("already") else "action")
+    return {
+        "must_go_to_box": "action",
+        "not_for_the_box": "action",
+        "not_higher": "card",
+        "wizard_not_needed": "card",
+    }.get(code, "card" if code.startswith("already") else "action")
 
 
 def _read_options(options: object) -> dict:
@@ -659,24 +774,41 @@ def _read_options(options: object) -> dict:
     options = _read_object(options, "options")
     variant = options.get("variant", "basic")
     if variant not in VARIANTS:
-        raise RuleError("bad_option", N_("The variant is %(variants)s."), "variant", variants=Either(VARIANTS))
+        raise RuleError(
+            "bad_option", N_("The variant is %(variants)s."), "variant", variants=Either(VARIANTS)
+        )
     stop_at_ten = _read_bool(options.get("stop_at_ten", False), "stop_at_ten")
     if stop_at_ten and variant == "basic":
-        raise RuleError("bad_option", N_("Only the extended game can stop at ten: the basic game always does."),
-                        "stop_at_ten")
-    return {"variant": variant, "stop_at_ten": stop_at_ten, "players": _read_names(options.get("players")),
-            "teams": _read_bool(options.get("teams", False), "teams"),
-            "deck": parse_deck(options.get("deck", DEFAULT_DECK), "deck")}
+        raise RuleError(
+            "bad_option",
+            N_("Only the extended game can stop at ten: the basic game always does."),
+            "stop_at_ten",
+        )
+    return {
+        "variant": variant,
+        "stop_at_ten": stop_at_ten,
+        "players": _read_names(options.get("players")),
+        "teams": _read_bool(options.get("teams", False), "teams"),
+        "deck": parse_deck(options.get("deck", DEFAULT_DECK), "deck"),
+    }
 
 
 def _read_names(raw: object) -> list[dict]:
     """2-4 different names, each with its seat p1..p4."""
     names = [_read_text(name, f"players[{index}]") for index, name in enumerate(_read_list(raw, "players"))]
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        raise RuleError("player_count", N_("Zamek is played by %(least)s to %(most)s players or teams, not %(given)s."),
-                        "players", least=MIN_PLAYERS, most=MAX_PLAYERS, given=len(names))
+        raise RuleError(
+            "player_count",
+            N_("Zamek is played by %(least)s to %(most)s players or teams, not %(given)s."),
+            "players",
+            least=MIN_PLAYERS,
+            most=MAX_PLAYERS,
+            given=len(names),
+        )
     if len({name.casefold() for name in names}) < len(names):
-        raise RuleError("bad_option", N_("Two players have the same name: give each a different one."), "players")
+        raise RuleError(
+            "bad_option", N_("Two players have the same name: give each a different one."), "players"
+        )
     return [{"seat": seat, "name": name} for seat, name in zip(SEATS, names, strict=False)]
 
 
@@ -694,42 +826,71 @@ def _placed(castles: Mapping[str, list[int]]) -> set[int]:
 def _check_free(castles: Mapping, box: Iterable[int], number: int) -> None:
     """Refuse a number already placed in a castle or boxed."""
     if number in _placed(castles):
-        raise RuleError("already_placed", N_("%(number)s is already in a castle: it cannot be turned over again."),
-                        number=number)
+        raise RuleError(
+            "already_placed",
+            N_("%(number)s is already in a castle: it cannot be turned over again."),
+            number=number,
+        )
     if number in box:
-        raise RuleError("already_boxed", N_("%(number)s is already in the box: it cannot be turned over again."),
-                        number=number)
+        raise RuleError(
+            "already_boxed",
+            N_("%(number)s is already in the box: it cannot be turned over again."),
+            number=number,
+        )
 
 
 def _check_higher(castle: list[int], number: int) -> None:
     """Refuse to add a card that is not higher than the castle's end."""
     if number < castle_end(castle):
-        raise RuleError("not_higher", N_("%(number)s is not higher than %(end)s, the end of this castle: put it back."),
-                        number=number, end=castle_end(castle))
+        raise RuleError(
+            "not_higher",
+            N_("%(number)s is not higher than %(end)s, the end of this castle: put it back."),
+            number=number,
+            end=castle_end(castle),
+        )
 
 
-def _wizard_castle(castles: Mapping, player: str, number: int, deck: Mapping, used: Iterable[str]) -> list[int]:
+def _wizard_castle(
+    castles: Mapping, player: str, number: int, deck: Mapping, used: Iterable[str]
+) -> list[int]:
     """The castle with the card slid in where it keeps ascending, if the wizard may be used."""
     castle = castles[player]
     if not holds_wizard(castle, deck):
-        raise RuleError("no_wizard", N_("Only the castle holding the wizard (%(wizard)s) may slide a card in."),
-                        wizard=deck["wizard"])
+        raise RuleError(
+            "no_wizard",
+            N_("Only the castle holding the wizard (%(wizard)s) may slide a card in."),
+            wizard=deck["wizard"],
+        )
     if player in used:
         raise RuleError("wizard_used", N_("The wizard has already been used: once per game."))
     if number > castle_end(castle):
-        raise RuleError("wizard_not_needed", N_("%(number)s is higher than the castle's end: add it, and keep the wizard."),
-                        number=number)
+        raise RuleError(
+            "wizard_not_needed",
+            N_("%(number)s is higher than the castle's end: add it, and keep the wizard."),
+            number=number,
+        )
     inserted = list(castle)
     bisect.insort(inserted, number)
     return inserted
 
 
-def _outcome(castles: Mapping, player: str, castle: list[int], result: str, box: Iterable[int],
-             wizard_used: Iterable[str]) -> dict:
+def _outcome(
+    castles: Mapping,
+    player: str,
+    castle: list[int],
+    result: str,
+    box: Iterable[int],
+    wizard_used: Iterable[str],
+) -> dict:
     """A turn's answer, with fresh lists."""
     reached = len(castle) >= CASTLE_GOAL > len(castles[player])
-    return {"result": result, "castles": {**{p: list(c) for p, c in castles.items()}, player: list(castle)},
-            "box": sorted(box), "wizard_used": sorted(set(wizard_used)), "winner": player if reached else None}
+    return {
+        "result": result,
+        "castles": {**{p: list(c) for p, c in castles.items()}, player: list(castle)},
+        "box": sorted(box),
+        "wizard_used": sorted(set(wizard_used)),
+        "winner": player if reached else None,
+    }
 
 
 # --- Private helpers: the table -------------------------------------------------------------
@@ -778,8 +939,11 @@ def _turn_card(state: dict, action: dict, actor: str) -> None:
     _check_referee(actor, N_("Only the referee enters the card turned over."))
     _check_playing(state)
     if state["card"]:
-        raise RuleError("card_face_up", N_("%(number)s is still face up: choose what becomes of it first."),
-                        number=state["card"]["number"])
+        raise RuleError(
+            "card_face_up",
+            N_("%(number)s is still face up: choose what becomes of it first."),
+            number=state["card"]["number"],
+        )
     position = _turn_position(state, action)
     number = _read_number(action.get("number"), "number")
     try:
@@ -793,8 +957,12 @@ def _turn_card(state: dict, action: dict, actor: str) -> None:
         _resolve(state, "box", "box rule")
     elif action.get("choice") is not None:
         if _vote_open(state):
-            raise RuleError("vote_open", N_("%(team)s votes on what becomes of the card: turn it over only."),
-                            "choice", team=_seat_name(state, state["turn"]))
+            raise RuleError(
+                "vote_open",
+                N_("%(team)s votes on what becomes of the card: turn it over only."),
+                "choice",
+                team=_seat_name(state, state["turn"]),
+            )
         choice = _read_choice(action["choice"], "choice")
         _refuse_choice(state, choice)
         _resolve(state, choice, "referee")
@@ -803,20 +971,32 @@ def _turn_card(state: dict, action: dict, actor: str) -> None:
 def _turn_position(state: dict, action: dict) -> int:
     """The position turned over: the team's decision when its members voted."""
     if _vote_open(state):
-        raise RuleError("vote_open", N_("%(team)s is still voting on the card to turn over: wait, or close the vote."),
-                        team=_seat_name(state, state["turn"]))
+        raise RuleError(
+            "vote_open",
+            N_("%(team)s is still voting on the card to turn over: wait, or close the vote."),
+            team=_seat_name(state, state["turn"]),
+        )
     chosen = state["chosen_position"]
     position = action.get("position", chosen)
     position = _read_int(position, "position")
     if chosen is not None and position != chosen:
-        raise RuleError("not_chosen", N_("The team chose position %(position)s: turn that card over."), "position",
-                        position=chosen)
+        raise RuleError(
+            "not_chosen",
+            N_("The team chose position %(position)s: turn that card over."),
+            "position",
+            position=chosen,
+        )
     if position not in POSITIONS:
-        raise RuleError("position_out_of_range", N_("Positions run from 1 to %(last)s."), "position",
-                        last=len(POSITIONS))
+        raise RuleError(
+            "position_out_of_range", N_("Positions run from 1 to %(last)s."), "position", last=len(POSITIONS)
+        )
     if position not in state["table"]:
-        raise RuleError("position_empty", N_("No card lies at position %(position)s any more."), "position",
-                        position=position)
+        raise RuleError(
+            "position_empty",
+            N_("No card lies at position %(position)s any more."),
+            "position",
+            position=position,
+        )
     return position
 
 
@@ -824,12 +1004,23 @@ def _check_memory(state: dict, position: int, number: int) -> None:
     """A card seen before is where it was put back; the message never says where anything lies."""
     remembered = state["seen"].get(str(position))
     if remembered is not None and remembered != number:
-        raise RuleError("wrong_number", N_("The card at position %(position)s was seen before and is not %(number)s: "
-                                           "check the position and the number."), "number",
-                        position=position, number=number)
+        raise RuleError(
+            "wrong_number",
+            N_(
+                "The card at position %(position)s was seen before and is not %(number)s: "
+                "check the position and the number."
+            ),
+            "number",
+            position=position,
+            number=number,
+        )
     if remembered is None and number in state["seen"].values():
-        raise RuleError("wrong_number", N_("%(number)s was put back at another position: check the position and "
-                                           "the number."), "number", number=number)
+        raise RuleError(
+            "wrong_number",
+            N_("%(number)s was put back at another position: check the position and the number."),
+            "number",
+            number=number,
+        )
 
 
 def _choose(state: dict, action: dict, actor: str) -> None:
@@ -839,8 +1030,11 @@ def _choose(state: dict, action: dict, actor: str) -> None:
     if not state["card"]:
         raise RuleError("no_card", N_("No card is face up: enter the card turned over first."))
     if _vote_open(state):
-        raise RuleError("vote_open", N_("%(team)s is voting on this card: wait, or close the vote."),
-                        team=_seat_name(state, state["turn"]))
+        raise RuleError(
+            "vote_open",
+            N_("%(team)s is voting on this card: wait, or close the vote."),
+            team=_seat_name(state, state["turn"]),
+        )
     choice = _read_choice(action.get("choice"), "choice")
     _refuse_choice(state, choice)
     _resolve(state, choice, "referee")
@@ -870,14 +1064,25 @@ def _refuse_choice(state: dict, choice: str) -> None:
 
 def _play(state: dict, choice: str) -> dict:
     """The face-up card resolved by ``choice`` (state untouched)."""
-    return play_turn(state["castles"], state["turn"], state["card"]["number"], choice, state["deck"],
-                     state["wizard_used"], state["box"])
+    return play_turn(
+        state["castles"],
+        state["turn"],
+        state["card"]["number"],
+        choice,
+        state["deck"],
+        state["wizard_used"],
+        state["box"],
+    )
 
 
 def _resolve(state: dict, choice: str, by: str) -> None:
     """Apply a legal choice for the face-up card, then end the turn."""
     outcome, card, seat = _play(state, choice), state["card"], state["turn"]
-    state["castles"], state["box"], state["wizard_used"] = outcome["castles"], outcome["box"], outcome["wizard_used"]
+    state["castles"], state["box"], state["wizard_used"] = (
+        outcome["castles"],
+        outcome["box"],
+        outcome["wizard_used"],
+    )
     key = str(card["position"])
     if outcome["result"] == "put_back":
         state["seen"][key] = card["number"]
@@ -912,7 +1117,11 @@ def _longest_castle(castles: Mapping[str, list[int]]) -> dict:
     """A basic game whose table emptied before any castle reached 10: the longest castle wins."""
     longest = max(len(castle) for castle in castles.values())
     leaders = [seat for seat, castle in castles.items() if len(castle) == longest]
-    return {"winner": leaders[0], "decided_by": "longest"} if len(leaders) == 1 else {"winner": None, "decided_by": None}
+    return (
+        {"winner": leaders[0], "decided_by": "longest"}
+        if len(leaders) == 1
+        else {"winner": None, "decided_by": None}
+    )
 
 
 # --- Private helpers: team votes ------------------------------------------------------------
@@ -947,9 +1156,15 @@ def _join(state: dict, action: dict, actor: str) -> None:
         raise RuleError("wrong_type", N_("The phone's identity is missing."), "member")
     seat = member_seat(state, member)
     if seat:
-        raise RuleError("already_joined", N_("This phone is already in %(team)s."), team=_seat_name(state, seat))
+        raise RuleError(
+            "already_joined", N_("This phone is already in %(team)s."), team=_seat_name(state, seat)
+        )
     name = action.get("member_name")
-    name = name.strip()[:NAME_LENGTH] if isinstance(name, str) and name.strip() else f"Member {len(state['members'][actor]) + 1}"
+    name = (
+        name.strip()[:NAME_LENGTH]
+        if isinstance(name, str) and name.strip()
+        else f"Member {len(state['members'][actor]) + 1}"
+    )
     state["members"][actor].append({"member": member, "name": name})
 
 
@@ -974,7 +1189,9 @@ def _leaving(state: dict, action: dict, actor: str) -> tuple[str, dict]:
         raise RuleError("not_joined", N_("Name the team the member leaves."), "seat")
     index = _read_int(action.get("index"), "index")
     if not 0 <= index < len(state["members"][seat]):
-        raise RuleError("not_joined", N_("%(team)s has no such member."), "index", team=_seat_name(state, seat))
+        raise RuleError(
+            "not_joined", N_("%(team)s has no such member."), "index", team=_seat_name(state, seat)
+        )
     return seat, state["members"][seat][index]
 
 
@@ -983,8 +1200,11 @@ def _vote(state: dict, action: dict, actor: str) -> None:
     entry = _member_of(state, actor, action)
     _check_playing(state)
     if actor != state["turn"]:
-        raise RuleError("not_your_turn", N_("It is %(team)s's turn, not your team's."),
-                        team=_seat_name(state, state["turn"]))
+        raise RuleError(
+            "not_your_turn",
+            N_("It is %(team)s's turn, not your team's."),
+            team=_seat_name(state, state["turn"]),
+        )
     stage = _vote_stage(state)
     if stage is None or action.get("stage") != stage:
         raise RuleError("wrong_stage", _WAITING_FOR[stage], "stage")
@@ -997,8 +1217,12 @@ def _ballot(state: dict, action: dict, stage: str) -> int | str:
     if stage == "position":
         position = _read_int(action.get("position"), "position")
         if position not in state["table"]:
-            raise RuleError("position_empty", N_("No card lies face down at position %(position)s."), "position",
-                            position=position)
+            raise RuleError(
+                "position_empty",
+                N_("No card lies face down at position %(position)s."),
+                "position",
+                position=position,
+            )
         return position
     choice = _read_choice(action.get("choice"), "choice")
     _refuse_choice(state, choice)
@@ -1016,7 +1240,11 @@ def _close_vote(state: dict, action: dict, actor: str) -> None:
 def _settle_vote(state: dict) -> None:
     """Decide the open vote once every joined member has voted."""
     members = state["members"].get(state["turn"], [])
-    if _vote_open(state) and state["ballots"] and all(entry["member"] in state["ballots"] for entry in members):
+    if (
+        _vote_open(state)
+        and state["ballots"]
+        and all(entry["member"] in state["ballots"] for entry in members)
+    ):
         _decide(state)
 
 
@@ -1028,8 +1256,12 @@ def _decide(state: dict) -> None:
     tied = [value for value, count in counts.items() if count == top]
     order = [entry["member"] for entry in state["members"][state["turn"]]] + list(ballots)
     decision = next(ballots[member] for member in order if member in ballots and ballots[member] in tied)
-    state["decision"] = {"seat": state["turn"], "stage": _vote_stage(state), "chosen": decision,
-                         "ballots": dict(ballots)}
+    state["decision"] = {
+        "seat": state["turn"],
+        "stage": _vote_stage(state),
+        "chosen": decision,
+        "ballots": dict(ballots),
+    }
     state["ballots"] = {}
     if _vote_stage(state) == "position":
         state["chosen_position"] = decision
@@ -1050,7 +1282,12 @@ def _end(state: dict, action: dict, actor: str) -> None:
 
 
 _ACTIONS: dict[str, Callable[[dict, dict, str], None]] = {
-    "turn": _turn_card, "choose": _choose, "join": _join, "leave": _leave, "vote": _vote, "close_vote": _close_vote,
+    "turn": _turn_card,
+    "choose": _choose,
+    "join": _join,
+    "leave": _leave,
+    "vote": _vote,
+    "close_vote": _close_vote,
     "end": _end,
 }
 
@@ -1063,12 +1300,21 @@ def _player_view(state: dict, player: dict, viewer: str) -> dict:
     seat, castle = player["seat"], state["castles"][player["seat"]]
     members = state["members"].get(seat, [])
     return {
-        "seat": seat, "name": player["name"], "castle": list(castle), "elements": len(castle),
-        "end": castle_end(castle), "holds_wizard": holds_wizard(castle, state["deck"]),
+        "seat": seat,
+        "name": player["name"],
+        "castle": list(castle),
+        "elements": len(castle),
+        "end": castle_end(castle),
+        "holds_wizard": holds_wizard(castle, state["deck"]),
         "wizard_used": seat in state["wizard_used"],
-        "members": [{"name": entry["name"], "captain": index == 0,
-                     **({"voted": entry["member"] in state["ballots"]} if viewer == seat == state["turn"] else {})}
-                    for index, entry in enumerate(members)],
+        "members": [
+            {
+                "name": entry["name"],
+                "captain": index == 0,
+                **({"voted": entry["member"] in state["ballots"]} if viewer == seat == state["turn"] else {}),
+            }
+            for index, entry in enumerate(members)
+        ],
     }
 
 
@@ -1102,10 +1348,18 @@ def _vote_view(state: dict, viewer: str) -> dict | None:
         return None
     seat = state["turn"]
     members = state["members"][seat]
-    vote = {"seat": seat, "stage": _vote_stage(state), "voted": len(state["ballots"]), "members": len(members)}
+    vote = {
+        "seat": seat,
+        "stage": _vote_stage(state),
+        "voted": len(state["ballots"]),
+        "members": len(members),
+    }
     if viewer == seat:
-        vote["ballots"] = [{"name": entry["name"], "value": state["ballots"][entry["member"]]}
-                           for entry in members if entry["member"] in state["ballots"]]
+        vote["ballots"] = [
+            {"name": entry["name"], "value": state["ballots"][entry["member"]]}
+            for entry in members
+            if entry["member"] in state["ballots"]
+        ]
     return vote
 
 
@@ -1117,17 +1371,26 @@ def _final_scores(state: dict) -> dict | None:
 
 
 def _describe_turn(before: dict, after: dict, action: dict, actor: str) -> Message:
-    """"Ola turned over 23." (never the position)."""
+    """ "Ola turned over 23." (never the position)."""
     name, number = _seat_name(before, before["turn"]), action["number"]
     if after["card"] is None and after["last"]["by"] == "box rule":
-        return then(Message(N_("%(name)s turned over %(number)s: lower than every castle's end, it goes to the box."),
-                             name=name, number=number), _ending(after))
+        return then(
+            Message(
+                N_("%(name)s turned over %(number)s: lower than every castle's end, it goes to the box."),
+                name=name,
+                number=number,
+            ),
+            _ending(after),
+        )
     turned = Message(N_("%(name)s turned over %(number)s."), name=name, number=number)
     if after["card"] is None:
         return then(turned, _result_words(before, after), _ending(after))
     if after["card"] and must_go_to_box(after["castles"], number):
-        return Message(N_("%(name)s turned over %(number)s: it would go to the box, but %(name)s may use the wizard."),
-                       name=name, number=number)
+        return Message(
+            N_("%(name)s turned over %(number)s: it would go to the box, but %(name)s may use the wizard."),
+            name=name,
+            number=number,
+        )
     return turned
 
 
@@ -1137,15 +1400,19 @@ def _describe_choice(before: dict, after: dict, action: dict, actor: str) -> Mes
 
 
 def _result_words(before: dict, after: dict) -> Message:
-    """"Ola added 23 to the castle (5 elements).", from the last turn's record."""
+    """ "Ola added 23 to the castle (5 elements).", from the last turn's record."""
     last = after["last"]
     name, number = _seat_name(after, last["seat"]), last["number"]
     elements = len(after["castles"][last["seat"]])
     sentence = {
-        "added": NP_("%(name)s added %(number)s to the castle (%(count)s element).",
-                     "%(name)s added %(number)s to the castle (%(count)s elements)."),
-        "inserted": NP_("%(name)s used the wizard: %(number)s slid into the castle (%(count)s element).",
-                        "%(name)s used the wizard: %(number)s slid into the castle (%(count)s elements)."),
+        "added": NP_(
+            "%(name)s added %(number)s to the castle (%(count)s element).",
+            "%(name)s added %(number)s to the castle (%(count)s elements).",
+        ),
+        "inserted": NP_(
+            "%(name)s used the wizard: %(number)s slid into the castle (%(count)s element).",
+            "%(name)s used the wizard: %(number)s slid into the castle (%(count)s elements).",
+        ),
         "put_back": N_("%(name)s put %(number)s back face down."),
         "boxed": N_("%(number)s went to the box."),
     }[last["result"]]
@@ -1153,15 +1420,18 @@ def _result_words(before: dict, after: dict) -> Message:
 
 
 def _describe_join(before: dict, after: dict, action: dict, actor: str) -> Message:
-    """"Ala joined Red as captain."."""
+    """ "Ala joined Red as captain."."""
     entry = after["members"][actor][-1]
     captain = len(after["members"][actor]) == 1
-    return Message(N_("%(member)s joined %(team)s as captain.") if captain else N_("%(member)s joined %(team)s."),
-                   member=entry["name"], team=_seat_name(after, actor))
+    return Message(
+        N_("%(member)s joined %(team)s as captain.") if captain else N_("%(member)s joined %(team)s."),
+        member=entry["name"],
+        team=_seat_name(after, actor),
+    )
 
 
 def _describe_leave(before: dict, after: dict, action: dict, actor: str) -> Message:
-    """"Ala left Red."."""
+    """ "Ala left Red."."""
     seat, entry = _leaving(before, action, actor)
     left = Message(N_("%(member)s left %(team)s."), member=entry["name"], team=_seat_name(before, seat))
     return then(left, _vote_words(before, after))
@@ -1170,7 +1440,9 @@ def _describe_leave(before: dict, after: dict, action: dict, actor: str) -> Mess
 def _describe_vote(before: dict, after: dict, action: dict, actor: str) -> Message:
     """Who voted, never what, until the team decides."""
     entry = _member_of(before, actor, action)
-    voted = Message(N_("%(member)s voted for %(team)s."), member=entry["name"], team=_seat_name(before, actor))
+    voted = Message(
+        N_("%(member)s voted for %(team)s."), member=entry["name"], team=_seat_name(before, actor)
+    )
     return then(voted, _vote_words(before, after))
 
 
@@ -1185,7 +1457,9 @@ def _vote_words(before: dict, after: dict) -> Message | None:
     if after["chosen_position"] and not before["chosen_position"]:
         return Message(N_("The team chose the card to turn over."))
     if after["last"] != before["last"]:
-        return then(Message(N_("The team decided: %(result)s"), result=_result_words(before, after)), _ending(after))
+        return then(
+            Message(N_("The team decided: %(result)s"), result=_result_words(before, after)), _ending(after)
+        )
     return None
 
 
@@ -1201,17 +1475,23 @@ def _ending(state: dict) -> Message | None:
 def _describe_end(before: dict, after: dict, action: dict, actor: str) -> Message:
     """The referee ended the game; a face-up card went back face down."""
     if before["card"]:
-        ended = Message(N_("The referee ended the game here; %(number)s went back face down."),
-                        number=before["card"]["number"])
+        ended = Message(
+            N_("The referee ended the game here; %(number)s went back face down."),
+            number=before["card"]["number"],
+        )
     else:
         ended = Message(N_("The referee ended the game here."))
     return then(ended, _ending(after))
 
 
-
 _DESCRIBERS: dict[str, Callable[[dict, dict, dict, str], Message]] = {
-    "turn": _describe_turn, "choose": _describe_choice, "join": _describe_join, "leave": _describe_leave,
-    "vote": _describe_vote, "close_vote": _describe_close, "end": _describe_end,
+    "turn": _describe_turn,
+    "choose": _describe_choice,
+    "join": _describe_join,
+    "leave": _describe_leave,
+    "vote": _describe_vote,
+    "close_vote": _describe_close,
+    "end": _describe_end,
 }
 
 
@@ -1234,7 +1514,12 @@ def _random_vote(state: dict, rng: random.Random) -> tuple[str, dict]:
     if state["ballots"] and rng.random() < 0.1:
         return "referee", {"type": "close_vote"}
     entry = rng.choice([e for e in state["members"][seat] if e["member"] not in state["ballots"]])
-    vote = {"type": "vote", "stage": _vote_stage(state), "member": entry["member"], "member_name": entry["name"]}
+    vote = {
+        "type": "vote",
+        "stage": _vote_stage(state),
+        "member": entry["member"],
+        "member_name": entry["name"],
+    }
     if vote["stage"] == "position":
         return seat, {**vote, "position": rng.choice(state["table"])}
     return seat, {**vote, "choice": _random_choice(state, rng)}
@@ -1256,4 +1541,3 @@ def _random_choice(state: dict, rng: random.Random) -> str:
         if preferred in choices and rng.random() < chance:
             return preferred
     return rng.choice(choices)
-

@@ -37,11 +37,15 @@ class Game:
     table_options: Callable[[dict], dict] | None = None  # creation form -> options for rules.new_table
     table_title: Callable[[dict], str | Message] | None = None  # options -> a short title for lists
     table_action: Callable[[dict, str], dict] | None = None  # (action form, viewer) -> action for rules.apply
-    list_fields: tuple[str, ...] = ()  # form fields sent several times (a list); every other field is one string
+    list_fields: tuple[
+        str, ...
+    ] = ()  # form fields sent several times (a list); every other field is one string
     options_schema: dict | None = None  # JSON schema of the creation form's fields (the API's "options")
     action_schema: dict | None = None  # JSON schema of an action rules.apply takes (the form's result too)
     commands: dict[str, tuple[str, Callable[[list[str]], int]]] = field(default_factory=dict)
-    help_anchor: Callable[[dict], str] | None = None  # a table's view -> its help page's section for that phase
+    help_anchor: Callable[[dict], str] | None = (
+        None  # a table's view -> its help page's section for that phase
+    )
     tool: bool = False  # a general table tool rather than one of the games
 
     def checked_action(self, action: object) -> dict:

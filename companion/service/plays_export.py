@@ -64,8 +64,12 @@ def castellan_document(plays: Iterable[dict]) -> dict:
                 "started": play["started"],
                 "finished": play["finished"],
                 "players": [
-                    {"name": seat["name"], "team": seat.get("team"), "score": seat.get("score"),
-                     "winner": bool(seat.get("winner"))}
+                    {
+                        "name": seat["name"],
+                        "team": seat.get("team"),
+                        "score": seat.get("score"),
+                        "winner": bool(seat.get("winner")),
+                    }
                     for seat in play["players"]
                 ],
                 "details": play.get("details") or {},
@@ -82,17 +86,24 @@ def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise RuleError(
             "not_castellan_plays",
-            N_("This file is not a Castellan export of plays: export one on the other server's Export and import plays page."),
+            N_(
+                "This file is not a Castellan export of plays: export one on the other server's Export and import plays page."
+            ),
             "format",
         )
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise RuleError("bad_version", N_("This file does not say which version of the export it is."), "version")
+        raise RuleError(
+            "bad_version", N_("This file does not say which version of the export it is."), "version"
+        )
     if version > VERSION:
         raise RuleError(
             "newer_version",
-            N_("This file was made by a newer Castellan (export version %(version)s): update this server to import it."),
-            "version", version=str(version),
+            N_(
+                "This file was made by a newer Castellan (export version %(version)s): update this server to import it."
+            ),
+            "version",
+            version=str(version),
         )
     plays = document.get("plays")
     if not isinstance(plays, list):
@@ -100,9 +111,13 @@ def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
     if len(plays) > MAX_PLAYS:
         raise RuleError(
             "too_many_plays",
-            NP_("This file has %(count)s play; import at most %(most)s at a time.",
-                "This file has %(count)s plays; import at most %(most)s at a time."),
-            "plays", count=len(plays), most=MAX_PLAYS,
+            NP_(
+                "This file has %(count)s play; import at most %(most)s at a time.",
+                "This file has %(count)s plays; import at most %(most)s at a time.",
+            ),
+            "plays",
+            count=len(plays),
+            most=MAX_PLAYS,
         )
     known = set(games)
     for index, play in enumerate(plays):
@@ -110,8 +125,12 @@ def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
         if isinstance(game, str) and game not in known:
             raise RuleError(
                 "unknown_game",
-                N_("Play number %(number)s of the file is a game of %(game)s, which this server does not have."),
-                f"plays.{index}.game", number=index + 1, game=game[:40],
+                N_(
+                    "Play number %(number)s of the file is a game of %(game)s, which this server does not have."
+                ),
+                f"plays.{index}.game",
+                number=index + 1,
+                game=game[:40],
             )
     return plays
 
@@ -144,12 +163,14 @@ def bgstats_document(
             key = store.name_key(seat["name"])
             if key not in player_ids:
                 player_ids[key] = len(player_ids) + 1
-                player_rows.append({
-                    "id": player_ids[key],
-                    "uuid": _uuid("player", key),
-                    "name": seat["name"],
-                    "isAnonymous": False,
-                })
+                player_rows.append(
+                    {
+                        "id": player_ids[key],
+                        "uuid": _uuid("player", key),
+                        "name": seat["name"],
+                        "isAnonymous": False,
+                    }
+                )
     location_row = {"id": 1, "uuid": _uuid("location", store.name_key(location)), "name": location}
     document = {
         "games": [_bgstats_game(key, game_ids[key], game_names.get(key[0], key[0]), plays) for key in keys],
@@ -187,7 +208,9 @@ def _bgstats_game(key: tuple[str, bool], number: int, name: str, plays: list[dic
     }
 
 
-def _bgstats_play(play: dict, game_ids: dict[tuple[str, bool], int], player_ids: dict[str, int], zone: tzinfo | None) -> dict:
+def _bgstats_play(
+    play: dict, game_ids: dict[tuple[str, bool], int], player_ids: dict[str, int], zone: tzinfo | None
+) -> dict:
     started, finished = _moment(play["started"]), _moment(play["finished"])
     teams = any(seat.get("team") for seat in play["players"])
     scores = []

@@ -77,7 +77,9 @@ def check(schema: dict, value: object, what: str) -> None:
         if not isinstance(kind, str) or kind not in kinds:
             names = ", ".join(kinds)
             raise RuleError(
-                "unknown_action", N_("An action is an object whose type is one of: %(names)s."), f"{what}.type",
+                "unknown_action",
+                N_("An action is an object whose type is one of: %(names)s."),
+                f"{what}.type",
                 names=names,
             )
         schema = kinds[kind]
@@ -91,10 +93,25 @@ def check(schema: dict, value: object, what: str) -> None:
 
 
 # The keywords ``_surely_valid`` knows; a schema using any other is left to jsonschema.
-_KNOWN = frozenset({
-    "type", "properties", "required", "additionalProperties", "const", "enum", "items", "minItems", "maxItems",
-    "minLength", "maxLength", "minimum", "maximum", "description", "title",
-})
+_KNOWN = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "const",
+        "enum",
+        "items",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "description",
+        "title",
+    }
+)
 _CONTAINERS = {"string": str, "array": list, "object": dict}
 
 
@@ -110,7 +127,9 @@ def _surely_valid(schema: object, value: object) -> bool:
     if not isinstance(schema, dict) or not schema.keys() <= _KNOWN:
         return False
     kinds = schema.get("type")
-    if kinds is not None and not any(_surely_of(kind, value) for kind in ([kinds] if isinstance(kinds, str) else kinds)):
+    if kinds is not None and not any(
+        _surely_of(kind, value) for kind in ([kinds] if isinstance(kinds, str) else kinds)
+    ):
         return False
     if "const" in schema and not _surely_same(schema["const"], value):
         return False
@@ -171,9 +190,15 @@ def _validator(schema: dict) -> Draft202012Validator:
     return found[1]
 
 
-
-_TYPE_WORDS = {"string": N_("text"), "integer": N_("a whole number"), "number": N_("a number"), "array": N_("a list"),
-               "object": N_("an object"), "boolean": N_("true or false"), "null": N_("left out")}
+_TYPE_WORDS = {
+    "string": N_("text"),
+    "integer": N_("a whole number"),
+    "number": N_("a number"),
+    "array": N_("a list"),
+    "object": N_("an object"),
+    "boolean": N_("true or false"),
+    "null": N_("left out"),
+}
 # One whole sentence per complaint and per part of a request (``what``: the options or the action).
 _SENTENCES = {
     "options": {
@@ -212,11 +237,17 @@ def _sentence(error, what: str, name: str) -> Message:
         kinds = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
         return Message(template, name=name, kinds=Either(_TYPE_WORDS[kind] for kind in kinds))
     if validator == "required":
-        return Message(template, missing=", ".join(key for key in error.validator_value if key not in error.instance))
+        return Message(
+            template, missing=", ".join(key for key in error.validator_value if key not in error.instance)
+        )
     if validator == "additionalProperties":
-        extra = ", ".join(sorted(key for key in error.instance if key not in error.schema.get("properties", {})))
+        extra = ", ".join(
+            sorted(key for key in error.instance if key not in error.schema.get("properties", {}))
+        )
         return Message(template, extra=extra[:120])
     if validator == "enum":
         allowed = error.validator_value if error.validator == "enum" else [error.validator_value]
-        return Message(template, name=name, choices=", ".join(dict.fromkeys(str(choice) for choice in allowed)))
+        return Message(
+            template, name=name, choices=", ".join(dict.fromkeys(str(choice) for choice in allowed))
+        )
     return Message(template, name=name, limit=error.validator_value)

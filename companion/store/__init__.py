@@ -124,7 +124,9 @@ class StaleTable(Exception):
     """The table changed since the acting phone last saw it; ``table`` is how it is now."""
 
     def __init__(self, table: Table):
-        super().__init__(N_("The table changed before your move arrived: here it is now. Nothing was recorded."))
+        super().__init__(
+            N_("The table changed before your move arrived: here it is now. Nothing was recorded.")
+        )
         self.table = table
 
 
@@ -148,7 +150,12 @@ def token_shaped(token: str) -> bool:
 
 
 def create_table(
-    conn: Connection, rules: ModuleType, game: str, options: dict, title: str = "", private: bool = False,
+    conn: Connection,
+    rules: ModuleType,
+    game: str,
+    options: dict,
+    title: str = "",
+    private: bool = False,
     seed: int | None = None,
 ) -> tuple[Table, list[Link]]:
     """Create a table and its links (referee, viewer, one per private seat).
@@ -183,7 +190,13 @@ def rematch(
 
 
 def _create_table(
-    conn: Connection, rules: ModuleType, game: str, options: dict, title: str, private: bool, seed: int | None = None
+    conn: Connection,
+    rules: ModuleType,
+    game: str,
+    options: dict,
+    title: str,
+    private: bool,
+    seed: int | None = None,
 ) -> tuple[Table, list[Link]]:
     """In the caller's transaction: ``create_table``'s work."""
     seed = secrets.randbits(62) if seed is None else seed
@@ -197,8 +210,14 @@ def _create_table(
     table = Table(table_id, game, title[:TITLE_LENGTH], options, seed, 0, 0, state, now, now, private=private)
     conn.execute(
         tables.insert().values(
-            id=table_id, game=game, title=table.title, options=_dump(options), seed=seed,
-            created_at=now, updated_at=now, private=private,
+            id=table_id,
+            game=game,
+            title=table.title,
+            options=_dump(options),
+            seed=seed,
+            created_at=now,
+            updated_at=now,
+            private=private,
         )
     )
     stored = _dump(state)
@@ -209,7 +228,14 @@ def _create_table(
     conn.execute(
         links.insert(),
         [
-            {"token": lk.token, "table_id": table_id, "role": lk.role, "seat": lk.seat, "label": lk.label, "position": n}
+            {
+                "token": lk.token,
+                "table_id": table_id,
+                "role": lk.role,
+                "seat": lk.seat,
+                "label": lk.label,
+                "position": n,
+            }
             for n, lk in enumerate(made)
         ],
     )
@@ -249,7 +275,9 @@ def claim_seat(conn: Connection, link: Link, phone: str) -> bool:
         return link.claimed_by == digest
     with _write(conn):
         conn.execute(
-            links.update().where(links.c.token == link.token, links.c.claimed_by.is_(None)).values(claimed_by=digest)
+            links.update()
+            .where(links.c.token == link.token, links.c.claimed_by.is_(None))
+            .values(claimed_by=digest)
         )
         claimed = conn.execute(sa.select(links.c.claimed_by).where(links.c.token == link.token)).scalar()
     return claimed == digest
@@ -269,11 +297,14 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
         released = _link(row)
         conn.execute(links.update().where(links.c.token == released.token).values(claimed_by=None))
         description = errors.Message(
-            N_("The referee released %(seat)s's link: the next phone to open it takes the seat."), seat=released.label
+            N_("The referee released %(seat)s's link: the next phone to open it takes the seat."),
+            seat=released.label,
         )
         _append(conn, table_id, "referee", {"type": "release", "seat": seat}, description, "release")
         conn.execute(
-            tables.update().where(tables.c.id == table_id).values(version=tables.c.version + 1, updated_at=_now())
+            tables.update()
+            .where(tables.c.id == table_id)
+            .values(version=tables.c.version + 1, updated_at=_now())
         )
         return released
 
@@ -283,7 +314,9 @@ def mark_joined(conn: Connection, link: Link) -> None:
     if link.role == "seat" and not link.joined:
         with _write(conn):
             conn.execute(
-                links.update().where(links.c.token == link.token, links.c.joined_at.is_(None)).values(joined_at=_now())
+                links.update()
+                .where(links.c.token == link.token, links.c.joined_at.is_(None))
+                .values(joined_at=_now())
             )
 
 
@@ -331,7 +364,9 @@ def act(
     with _write(conn):
         table, pieces = _current(conn, table_id, version, once)
         if table.finished:
-            raise RuleError("table_finished", N_("This table is finished: the referee can undo to reopen it."))
+            raise RuleError(
+                "table_finished", N_("This table is finished: the referee can undo to reopen it.")
+            )
         state = rules.apply(table.state, action, actor)
         description = rules.describe(table.state, action, actor, after=state)
         entry = _append_entry(conn, table_id, actor, action, description, "move")
@@ -346,7 +381,9 @@ def act(
     return _HEADS.keep(table, pieces, before.state, entry)
 
 
-def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None) -> Table:
+def finish(
+    conn: Connection, rules: ModuleType, table_id: str, version: int, once: Once | None = None
+) -> Table:
     """The referee finishes the table: the log says so, and it takes no more actions until undone.
 
     For a game with no end of its own (the score pad: it becomes a play then); a game that
@@ -356,7 +393,9 @@ def finish(conn: Connection, rules: ModuleType, table_id: str, version: int, onc
         table, pieces = _current(conn, table_id, version, once)
         if table.finished:
             raise RuleError("table_finished", N_("This table is already finished."))
-        seq = _append(conn, table_id, "referee", FINISH, errors.Message(N_("The referee finished the table.")), "finish")
+        seq = _append(
+            conn, table_id, "referee", FINISH, errors.Message(N_("The referee finished the table.")), "finish"
+        )
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
         _keep_play(conn, rules, table, table.state, True, withdraw=False)
@@ -386,7 +425,9 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         table, pieces = _current(conn, table_id, version, once)
         if table.head_seq == 0:
             raise RuleError("nothing_to_undo", N_("There is nothing to undo: no move is recorded yet."))
-        was_a_play = rules.result(table.state, table.finished) is not None  # else there is no play to withdraw
+        was_a_play = (
+            rules.result(table.state, table.finished) is not None
+        )  # else there is no play to withdraw
         conn.execute(
             actions.update()
             .where(actions.c.table_id == table_id, actions.c.seq == table.head_seq)
@@ -396,11 +437,17 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
             conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=None))
             _keep_play(conn, rules, table, table.state, False, withdraw=was_a_play)
             in_force = conn.execute(
-                sa.select(sa.func.max(actions.c.seq)).where(actions.c.table_id == table_id, actions.c.undone_at.is_(None))
+                sa.select(sa.func.max(actions.c.seq)).where(
+                    actions.c.table_id == table_id, actions.c.undone_at.is_(None)
+                )
             ).scalar()
             # Not kept decoded: this return is inside the transaction (a state is kept only once committed).
-            return _keep(conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state)[0], once)
-        conn.execute(snapshots.delete().where(snapshots.c.table_id == table_id, snapshots.c.seq >= table.head_seq))
+            return _keep(
+                conn, _set_head(conn, replace(table, finished_at=None), in_force or 0, table.state)[0], once
+            )
+        conn.execute(
+            snapshots.delete().where(snapshots.c.table_id == table_id, snapshots.c.seq >= table.head_seq)
+        )
         state = _HEADS.before(table_id, table.version)
         if state is not None:  # the state the undone move was made on, kept: no replay
             head = run(conn, _LAST_MOVE, {"table_id": table_id}).fetchone()[0] or 0
@@ -478,7 +525,9 @@ def last_action(conn: Connection, table_id: str, version: int | None = None) -> 
     return entries[0] if entries else None
 
 
-def history(conn: Connection, table_id: str, only_in_force: bool = False, limit: int | None = None) -> list[dict]:
+def history(
+    conn: Connection, table_id: str, only_in_force: bool = False, limit: int | None = None
+) -> list[dict]:
     """The log, newest first: seq, actor, action, description, when, and whether undone.
 
     ``only_in_force``: the entries undo can take back (a seat's release is not one).
@@ -517,12 +566,16 @@ def remember(conn: Connection, phone: str, token: str, keep: int) -> None:
             .order_by(remembered.c.seen_at.desc())
             .limit(keep)
         )
-        conn.execute(remembered.delete().where(remembered.c.phone == digest, remembered.c.token.not_in(newest)))
+        conn.execute(
+            remembered.delete().where(remembered.c.phone == digest, remembered.c.token.not_in(newest))
+        )
 
 
 def remembered_tables(conn: Connection, phone: str) -> list[tuple[Link, Table]]:
     """The tables a browser created or joined (see ``remember``), the last changed first."""
-    tokens = conn.execute(sa.select(remembered.c.token).where(remembered.c.phone == phone_digest(phone))).scalars()
+    tokens = conn.execute(
+        sa.select(remembered.c.token).where(remembered.c.phone == phone_digest(phone))
+    ).scalars()
     return tables_for_tokens(conn, list(tokens))
 
 
@@ -540,7 +593,9 @@ def sweep(conn: Connection, untouched_for: timedelta, over: Callable[[str, dict]
     """
     cutoff = (datetime.now(UTC) - untouched_for).isoformat(timespec="milliseconds")
     candidates = conn.execute(
-        sa.select(tables.c.id, tables.c.game).where(tables.c.updated_at < cutoff, tables.c.finished_at.is_(None))
+        sa.select(tables.c.id, tables.c.game).where(
+            tables.c.updated_at < cutoff, tables.c.finished_at.is_(None)
+        )
     ).all()
     stale = [row.id for row in candidates if not over(row.game, stored_state(conn, row.id))]
     for start in range(0, len(stale), 500):
@@ -614,7 +669,9 @@ def player(conn: Connection, player_id: int) -> dict | None:
     """One player: ``{"id", "name", "plays"}``, or None."""
     if not _is_id(player_id):
         return None
-    row = conn.execute(sa.select(player_rows.c.id, player_rows.c.name).where(player_rows.c.id == player_id)).first()
+    row = conn.execute(
+        sa.select(player_rows.c.id, player_rows.c.name).where(player_rows.c.id == player_id)
+    ).first()
     if row is None:
         return None
     count = conn.execute(
@@ -629,7 +686,9 @@ def find_player(conn: Connection, name_or_id: str | int) -> dict | None:
         found = player(conn, int(name_or_id))
         if found is not None or isinstance(name_or_id, int):
             return found
-    row_id = conn.execute(sa.select(player_rows.c.id).where(player_rows.c.key == name_key(str(name_or_id)))).scalar()
+    row_id = conn.execute(
+        sa.select(player_rows.c.id).where(player_rows.c.key == name_key(str(name_or_id)))
+    ).scalar()
     return None if row_id is None else player(conn, row_id)
 
 
@@ -643,15 +702,25 @@ def rename_player(conn: Connection, player_id: int, name: str) -> dict:
     with _write(conn):
         row = _player_row(conn, player_id)
         taken = conn.execute(
-            sa.select(player_rows.c.name).where(player_rows.c.key == name_key(name), player_rows.c.id != player_id)
+            sa.select(player_rows.c.name).where(
+                player_rows.c.key == name_key(name), player_rows.c.id != player_id
+            )
         ).scalar()
         if taken is not None:
             raise RuleError(
                 "name_taken",
-                N_("Another player is already called %(taken)s: if %(name)s and %(taken)s are the same person, merge them instead."),
-                "name", taken=taken, name=row.name,
+                N_(
+                    "Another player is already called %(taken)s: if %(name)s and %(taken)s are the same person, merge them instead."
+                ),
+                "name",
+                taken=taken,
+                name=row.name,
             )
-        conn.execute(player_rows.update().where(player_rows.c.id == player_id).values(name=name, key=name_key(name), offered=True))
+        conn.execute(
+            player_rows.update()
+            .where(player_rows.c.id == player_id)
+            .values(name=name, key=name_key(name), offered=True)
+        )
     return player(conn, player_id)
 
 
@@ -665,7 +734,9 @@ def merge_players(conn: Connection, keep_id: int, drop_id: int) -> dict:
     with _write(conn):
         _player_row(conn, keep_id)
         _player_row(conn, drop_id)
-        conn.execute(play_players.update().where(play_players.c.player_id == drop_id).values(player_id=keep_id))
+        conn.execute(
+            play_players.update().where(play_players.c.player_id == drop_id).values(player_id=keep_id)
+        )
         conn.execute(player_rows.delete().where(player_rows.c.id == drop_id))
     return player(conn, keep_id)
 
@@ -675,19 +746,28 @@ def forget_player(conn: Connection, player_id: int) -> dict:
     player's name has), and it is never offered again. The player as now named."""
     with _write(conn):
         _player_row(conn, player_id)
-        taken = set(conn.execute(sa.select(player_rows.c.key).where(player_rows.c.key.startswith("player "))).scalars())
+        taken = set(
+            conn.execute(
+                sa.select(player_rows.c.key).where(player_rows.c.key.startswith("player "))
+            ).scalars()
+        )
         number = 1
         while f"player {number}" in taken:
             number += 1
         name = f"Player {number}"
         conn.execute(
-            player_rows.update().where(player_rows.c.id == player_id).values(name=name, key=name_key(name), offered=False)
+            player_rows.update()
+            .where(player_rows.c.id == player_id)
+            .values(name=name, key=name_key(name), offered=False)
         )
     return player(conn, player_id)
 
 
 def list_plays(
-    conn: Connection, game: str | None = None, player: str | int | None = None, limit: int = PLAYS_PAGE,
+    conn: Connection,
+    game: str | None = None,
+    player: str | int | None = None,
+    limit: int = PLAYS_PAGE,
     before: str | None = None,
 ) -> list[dict]:
     """The plays, newest first, in the API's shape (see ``play``); ``game`` and ``player`` (a name
@@ -697,14 +777,18 @@ def list_plays(
         return []
     query, finished, play_id = scope
     if before is not None:
-        anchor = conn.execute(sa.select(play_rows.c.finished, play_rows.c.id).where(play_rows.c.id == before)).first()
+        anchor = conn.execute(
+            sa.select(play_rows.c.finished, play_rows.c.id).where(play_rows.c.id == before)
+        ).first()
         if anchor is None:
             return []
         query = query.where(sa.tuple_(finished, play_id) < sa.tuple_(anchor.finished, anchor.id))
     rows = conn.execute(
         query.order_by(finished.desc(), play_id.desc()).limit(max(1, min(int(limit), MAX_PAGE)))
     ).all()
-    unique = list({row.id: row for row in rows}.values())  # a player seated twice in one play (merged) is one play
+    unique = list(
+        {row.id: row for row in rows}.values()
+    )  # a player seated twice in one play (merged) is one play
     return _plays_answer(conn, unique)
 
 
@@ -726,7 +810,9 @@ def play(conn: Connection, play_id: str) -> dict | None:
     if row is None:
         return None
     # What _plays_answer gives for a page of plays, read for the one play a table's end shows.
-    return _play_answer(*row, [_seat_answer(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()])
+    return _play_answer(
+        *row, [_seat_answer(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()]
+    )
 
 
 def table_play(conn: Connection, table_id: str) -> dict | None:
@@ -746,8 +832,12 @@ def player_stats(conn: Connection, player_id: int) -> dict:
     wins_column = sa.func.sum(sa.case((play_players.c.winner, 1), else_=0))
     rows = conn.execute(
         sa.select(
-            play_rows.c.game, play_rows.c.lowest_wins, sa.func.count().label("plays"), wins_column.label("wins"),
-            sa.func.avg(play_players.c.score).label("average"), sa.func.max(play_players.c.score).label("highest"),
+            play_rows.c.game,
+            play_rows.c.lowest_wins,
+            sa.func.count().label("plays"),
+            wins_column.label("wins"),
+            sa.func.avg(play_players.c.score).label("average"),
+            sa.func.max(play_players.c.score).label("highest"),
             sa.func.min(play_players.c.score).label("lowest"),
         )
         .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id))
@@ -757,8 +847,11 @@ def player_stats(conn: Connection, player_id: int) -> dict:
     ).all()
     per_game = [
         {
-            "game": row.game, "lowest_wins": bool(row.lowest_wins),
-            "plays": row.plays, "wins": int(row.wins), "win_rate": int(row.wins) / row.plays,
+            "game": row.game,
+            "lowest_wins": bool(row.lowest_wins),
+            "plays": row.plays,
+            "wins": int(row.wins),
+            "win_rate": int(row.wins) / row.plays,
             "average_score": None if row.average is None else float(row.average),
             "best_score": row.lowest if row.lowest_wins else row.highest,
         }
@@ -776,7 +869,10 @@ def player_stats(conn: Connection, player_id: int) -> dict:
         .limit(5)
     ).all()
     return {
-        "plays": total, "wins": wins, "win_rate": wins / total if total else None, "games": per_game,
+        "plays": total,
+        "wins": wins,
+        "win_rate": wins / total if total else None,
+        "games": per_game,
         "opponents": [{"id": row.id, "name": row.name, "plays": row.plays} for row in opponents],
     }
 
@@ -814,7 +910,11 @@ def game_stats(conn: Connection, game: str) -> dict:
     count = sa.func.count(play_players.c.play_id).label("plays")
     winners = conn.execute(
         sa.select(player_rows.c.id, player_rows.c.name, wins, count)
-        .select_from(play_players.join(play_rows, play_rows.c.id == play_players.c.play_id).join(player_rows, player_rows.c.id == play_players.c.player_id))
+        .select_from(
+            play_players.join(play_rows, play_rows.c.id == play_players.c.play_id).join(
+                player_rows, player_rows.c.id == play_players.c.player_id
+            )
+        )
         .where(play_rows.c.game == game)
         .group_by(player_rows.c.id, player_rows.c.name)
         .having(wins > 0)
@@ -823,7 +923,9 @@ def game_stats(conn: Connection, game: str) -> dict:
     ).all()
     return {
         "plays": played,
-        "winners": [{"id": row.id, "name": row.name, "wins": int(row.wins), "plays": row.plays} for row in winners],
+        "winners": [
+            {"id": row.id, "name": row.name, "wins": int(row.wins), "plays": row.plays} for row in winners
+        ],
         "average_seconds": None if seconds is None else float(seconds),
     }
 
@@ -835,34 +937,61 @@ def import_plays(conn: Connection, imported: list[dict]) -> int:
     A play's players are found by name, or created. ``RuleError`` for a play that is not in
     that shape (then nothing is added).
     """
-    checked = list({entry["id"]: entry for entry in (_imported(entry, index) for index, entry in enumerate(imported))}.values())
+    checked = list(
+        {
+            entry["id"]: entry for entry in (_imported(entry, index) for index, entry in enumerate(imported))
+        }.values()
+    )
     known: dict[str, int] = {}  # a player's id by name key, for this import
     added = 0
     with _write(conn):
         for start in range(0, len(checked), 500):
             chunk = checked[start : start + 500]
-            present = set(conn.execute(
-                sa.select(play_rows.c.id).where(play_rows.c.id.in_([entry["id"] for entry in chunk]))
-            ).scalars())
+            present = set(
+                conn.execute(
+                    sa.select(play_rows.c.id).where(play_rows.c.id.in_([entry["id"] for entry in chunk]))
+                ).scalars()
+            )
             new = [entry for entry in chunk if entry["id"] not in present]
             if not new:
                 continue
-            conn.execute(play_rows.insert(), [
-                {"id": entry["id"], "table_id": None, "game": entry["game"], "started": entry["started"],
-                 "finished": entry["finished"], "seconds": _seconds(entry["started"], entry["finished"]),
-                 "details": _dump(entry["details"]), "lowest_wins": lowest_wins(entry["details"])}
-                for entry in new
-            ])
+            conn.execute(
+                play_rows.insert(),
+                [
+                    {
+                        "id": entry["id"],
+                        "table_id": None,
+                        "game": entry["game"],
+                        "started": entry["started"],
+                        "finished": entry["finished"],
+                        "seconds": _seconds(entry["started"], entry["finished"]),
+                        "details": _dump(entry["details"]),
+                        "lowest_wins": lowest_wins(entry["details"]),
+                    }
+                    for entry in new
+                ],
+            )
             for entry in new:
                 for seat in entry["players"]:
                     key = name_key(seat["name"])
                     if key not in known:
                         known[key] = _player_id(conn, seat["name"])
-            conn.execute(play_players.insert(), [
-                {"play_id": entry["id"], "position": position, "player_id": known[name_key(seat["name"])],
-                 "finished": entry["finished"], "team": seat["team"], "score": seat["score"], "winner": seat["winner"]}
-                for entry in new for position, seat in enumerate(entry["players"])
-            ])
+            conn.execute(
+                play_players.insert(),
+                [
+                    {
+                        "play_id": entry["id"],
+                        "position": position,
+                        "player_id": known[name_key(seat["name"])],
+                        "finished": entry["finished"],
+                        "team": seat["team"],
+                        "score": seat["score"],
+                        "winner": seat["winner"],
+                    }
+                    for entry in new
+                    for position, seat in enumerate(entry["players"])
+                ],
+            )
             added += len(new)
     return added
 
@@ -877,7 +1006,9 @@ def record_past_plays(conn: Connection, rules_for: Callable[[str], ModuleType | 
     for table_id in list(conn.execute(sa.select(tables.c.id).order_by(tables.c.created_at)).scalars()):
         if in_row:
             row = run(conn, _PAST_TABLE, {"id": table_id}).fetchone()
-            table = _table(conn, row[:-1], _Head(row[5], json.loads(row[-1]), None, json.loads(row[3]), None, ()))[0]
+            table = _table(
+                conn, row[:-1], _Head(row[5], json.loads(row[-1]), None, json.loads(row[3]), None, ())
+            )[0]
         else:
             table = get_table(conn, table_id)
         rules = rules_for(table.game)
@@ -891,7 +1022,13 @@ def record_past_plays(conn: Connection, rules_for: Callable[[str], ModuleType | 
         if ended and not table.private:
             # Migration 0009 runs before plays.lowest_wins exists: 0010 reads it from the details.
             _keep_play(
-                conn, rules, table, table.state, table.finished, False, table.finished_at or table.updated_at,
+                conn,
+                rules,
+                table,
+                table.state,
+                table.finished,
+                False,
+                table.finished_at or table.updated_at,
                 directed=False,
             )
             recorded += 1
@@ -899,8 +1036,14 @@ def record_past_plays(conn: Connection, rules_for: Callable[[str], ModuleType | 
 
 
 def _keep_play(
-    conn: Connection, rules: ModuleType, table: Table, state: dict, finished: bool, withdraw: bool,
-    ended_at: str | None = None, directed: bool = True,
+    conn: Connection,
+    rules: ModuleType,
+    table: Table,
+    state: dict,
+    finished: bool,
+    withdraw: bool,
+    ended_at: str | None = None,
+    directed: bool = True,
 ) -> None:
     """Inside a change's transaction: the table's play as the new state says (written when the
     game is over, ending now or ``ended_at``; withdrawn when it is not, if ``withdraw``: the table
@@ -922,8 +1065,13 @@ def _keep_play(
     found = run(conn, _PLAY_FINISHED, values).fetchone()
     if found is None:
         kept = ended_at or _now()
-        values |= {"table_id": table.id, "game": table.game, "started": table.created_at, "finished": kept,
-                   "seconds": _seconds(table.created_at, kept)}
+        values |= {
+            "table_id": table.id,
+            "game": table.game,
+            "started": table.created_at,
+            "finished": kept,
+            "seconds": _seconds(table.created_at, kept),
+        }
         run(conn, _ADD_PLAY[directed], values)
     else:
         kept = found[0]
@@ -941,15 +1089,25 @@ def lowest_wins(details: object) -> bool:
 def _write_play_players(conn: Connection, play_id: str, finished: str, entries: list[dict]) -> None:
     # Players found (or made) in the order of their keys, as everywhere: two transactions adding
     # the same new names never wait for each other in a circle.
-    ids = {name: _player_id(conn, name) for name in sorted({entry["name"] for entry in entries}, key=name_key)}
-    run_many(conn, _ADD_PLAY_SEAT, [
-        {
-            "play_id": play_id, "position": position, "player_id": ids[entry["name"]],
-            "finished": finished, "team": entry.get("team"), "score": entry.get("score"),
-            "winner": bool(entry.get("winner")),
-        }
-        for position, entry in enumerate(entries)
-    ])
+    ids = {
+        name: _player_id(conn, name) for name in sorted({entry["name"] for entry in entries}, key=name_key)
+    }
+    run_many(
+        conn,
+        _ADD_PLAY_SEAT,
+        [
+            {
+                "play_id": play_id,
+                "position": position,
+                "player_id": ids[entry["name"]],
+                "finished": finished,
+                "team": entry.get("team"),
+                "score": entry.get("score"),
+                "winner": bool(entry.get("winner")),
+            }
+            for position, entry in enumerate(entries)
+        ],
+    )
 
 
 def _play_id(table_id: str) -> str:
@@ -974,16 +1132,24 @@ def _player_id(conn: Connection, name: str, offered: bool = False) -> int:
 
 
 def _player_row(conn: Connection, player_id: int) -> sa.Row:
-    row = conn.execute(sa.select(player_rows).where(player_rows.c.id == player_id)).first() if _is_id(player_id) else None
+    row = (
+        conn.execute(sa.select(player_rows).where(player_rows.c.id == player_id)).first()
+        if _is_id(player_id)
+        else None
+    )
     if row is None:
-        raise RuleError("unknown_player", N_("There is no such player: they may have been merged into another."), "player")
+        raise RuleError(
+            "unknown_player", N_("There is no such player: they may have been merged into another."), "player"
+        )
     return row
 
 
 def _player_name(name: object) -> str:
     name = re.sub(r"\s+", " ", name).strip() if isinstance(name, str) else ""
     if not 0 < len(name) <= PLAYER_NAME_LENGTH or not name.isprintable():
-        raise RuleError("bad_name", N_("A player's name is 1 to %(most)s characters."), "name", most=PLAYER_NAME_LENGTH)
+        raise RuleError(
+            "bad_name", N_("A player's name is 1 to %(most)s characters."), "name", most=PLAYER_NAME_LENGTH
+        )
     return name
 
 
@@ -1026,7 +1192,9 @@ def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
             .order_by(play_players.c.play_id, play_players.c.position)
         ):
             seated[row.play_id].append(_seat_answer(row.name, row.score, row.winner, row.team, row.player_id))
-    return [_play_answer(row.id, row.game, row.started, row.finished, row.details, seated[row.id]) for row in rows]
+    return [
+        _play_answer(row.id, row.game, row.started, row.finished, row.details, seated[row.id]) for row in rows
+    ]
 
 
 def _seat_answer(name: str, score: int | None, winner: object, team: str | None, player_id: int) -> dict:
@@ -1034,29 +1202,51 @@ def _seat_answer(name: str, score: int | None, winner: object, team: str | None,
     return {"name": name, "score": score, "winner": bool(winner), "team": team, "player": player_id}
 
 
-def _play_answer(play_id: str, game: str, started: str, finished: str, details: str, seated: list[dict]) -> dict:
+def _play_answer(
+    play_id: str, game: str, started: str, finished: str, details: str, seated: list[dict]
+) -> dict:
     """One play in the API's shape, from its stored row's values and its seats."""
-    return {"id": play_id, "game": game, "started": utc(started), "finished": utc(finished), "players": seated,
-            "details": json.loads(details)}
+    return {
+        "id": play_id,
+        "game": game,
+        "started": utc(started),
+        "finished": utc(finished),
+        "players": seated,
+        "details": json.loads(details),
+    }
 
 
 def _imported(entry: object, index: int) -> dict:
     """One imported play, checked: its id, game, times (kept as stored here), players and details."""
+
     def refuse() -> RuleError:
         return RuleError(
-            "bad_play", N_("Play number %(number)s of the file is not a Castellan play."), f"plays.{index}", number=index + 1
+            "bad_play",
+            N_("Play number %(number)s of the file is not a Castellan play."),
+            f"plays.{index}",
+            number=index + 1,
         )
 
     if not isinstance(entry, dict):
         raise refuse()
     play_id, game, details = entry.get("id"), entry.get("game"), entry.get("details", {})
     entries = entry.get("players")
-    if not (isinstance(play_id, str) and token_shaped(play_id) and play_id.isascii() and play_id.isprintable()
-            and isinstance(game, str) and 0 < len(game) <= 40
-            and isinstance(details, dict) and isinstance(entries, list) and 0 < len(entries) <= 16):
+    if not (
+        isinstance(play_id, str)
+        and token_shaped(play_id)
+        and play_id.isascii()
+        and play_id.isprintable()
+        and isinstance(game, str)
+        and 0 < len(game) <= 40
+        and isinstance(details, dict)
+        and isinstance(entries, list)
+        and 0 < len(entries) <= 16
+    ):
         raise refuse()
     try:
-        if len(_dump(details).encode("utf-8")) > MAX_DETAILS:  # a lone surrogate cannot be stored: refused here
+        if (
+            len(_dump(details).encode("utf-8")) > MAX_DETAILS
+        ):  # a lone surrogate cannot be stored: refused here
             raise ValueError("details")
         started, finished = _stored_time(entry.get("started")), _stored_time(entry.get("finished"))
         names = [_player_name(seat.get("name")) for seat in entries]
@@ -1065,12 +1255,20 @@ def _imported(entry: object, index: int) -> dict:
     seats = []
     for name, seat in zip(names, entries, strict=True):
         score, team = seat.get("score"), seat.get("team")
-        if (score is not None and (isinstance(score, bool) or not isinstance(score, int) or abs(score) >= 2**53)) or (
-            team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable())
-        ):
+        if (
+            score is not None
+            and (isinstance(score, bool) or not isinstance(score, int) or abs(score) >= 2**53)
+        ) or (team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable())):
             raise refuse()
         seats.append({"name": name, "score": score, "team": team, "winner": seat.get("winner") is True})
-    return {"id": play_id, "game": game, "started": started, "finished": finished, "players": seats, "details": details}
+    return {
+        "id": play_id,
+        "game": game,
+        "started": started,
+        "finished": finished,
+        "players": seats,
+        "details": details,
+    }
 
 
 def _stored_time(text: object) -> str:
@@ -1109,7 +1307,9 @@ def _write(conn: Connection) -> Iterator[Connection]:
         conn.info.pop("immediate", None)
 
 
-def _current(conn: Connection, table_id: str, version: int | None, once: Once | None) -> tuple[Table, tuple[str, ...]]:
+def _current(
+    conn: Connection, table_id: str, version: int | None, once: Once | None
+) -> tuple[Table, tuple[str, ...]]:
     """The table, locked, after the checks every change makes first: the key, then the version;
     and its state's pieces as stored (see ``_write_state``)."""
     row = run(conn, _TABLE_LOCKED, {"id": table_id}).fetchone()
@@ -1145,12 +1345,25 @@ def _append_entry(
     """``_append``'s work, in one statement (the next seq is found by the INSERT itself); the entry
     as ``history`` reads it back."""
     text, now = errors.dump(description), _now()
-    seq = run(conn, _APPEND, {
-        "table_id": table_id, "actor": actor, "payload": _dump(action),
-        "description": text, "created_at": now, "kind": kind,
-    }).fetchall()[0][0]
+    seq = run(
+        conn,
+        _APPEND,
+        {
+            "table_id": table_id,
+            "actor": actor,
+            "payload": _dump(action),
+            "description": text,
+            "created_at": now,
+            "kind": kind,
+        },
+    ).fetchall()[0][0]
     return {
-        "seq": seq, "actor": actor, "action": action, "description": errors.load(text), "at": now, "undone": False,
+        "seq": seq,
+        "actor": actor,
+        "action": action,
+        "description": errors.load(text),
+        "at": now,
+        "undone": False,
         "kind": kind,
     }
 
@@ -1164,15 +1377,27 @@ def _keep(conn: Connection, table: Table, once: Once | None) -> Table:
         now = datetime.now(UTC)
         run(conn, _FORGET_KEYS, {"before": (now - KEYS_KEPT).isoformat()})
         answer = _dump(once.answer(table)) if once.answer else None
-        run(conn, _KEEP_KEY, {
-            "table_id": table.id, "key": once.key, "token": once.token, "answer": answer,
-            "created_at": now.isoformat(timespec="milliseconds"),
-        })
+        run(
+            conn,
+            _KEEP_KEY,
+            {
+                "table_id": table.id,
+                "key": once.key,
+                "token": once.token,
+                "answer": answer,
+                "created_at": now.isoformat(timespec="milliseconds"),
+            },
+        )
     return table
 
 
 def _set_head(
-    conn: Connection, table: Table, seq: int, state: dict, text: str | None = None, stored: tuple[str, ...] = (),
+    conn: Connection,
+    table: Table,
+    seq: int,
+    state: dict,
+    text: str | None = None,
+    stored: tuple[str, ...] = (),
     now: str | None = None,
 ) -> tuple[Table, tuple[str, ...]]:
     """Make ``state`` the table's, after ``seq``, as a new version (changed ``now``: a move's entry's
@@ -1198,8 +1423,10 @@ def _write_state(
     the keys after it are short) rewrites the last piece or two, whatever the state's length.
     With ``head`` (``_SET_HEAD``'s parameters) the table's row is updated too, on PostgreSQL in
     the same statement (one round trip). The new pieces."""
-    pieces = tuple([text[start:start + PIECE] for start in range(0, len(text), PIECE)])
-    changed = [number for number, piece in enumerate(pieces) if number >= len(stored) or stored[number] != piece]
+    pieces = tuple([text[start : start + PIECE] for start in range(0, len(text), PIECE)])
+    changed = [
+        number for number, piece in enumerate(pieces) if number >= len(stored) or stored[number] != piece
+    ]
     cut = len(stored) > len(pieces)
     params = {"table_id": table_id, "count": len(pieces), **(head or {})}
     for row, number in enumerate(changed):
@@ -1233,7 +1460,10 @@ def _with_head(count: int, cut: bool) -> Sql:
     if statement is None:
         changes = ([_put_pieces(count).sqlite] if count else []) + ([_DROP_PIECES.sqlite] if cut else [])
         statement = _WITH_HEAD[count, cut] = Sql(
-            "WITH " + ", ".join(f"change{n} AS ({change})" for n, change in enumerate(changes)) + " " + _SET_HEAD.sqlite
+            "WITH "
+            + ", ".join(f"change{n} AS ({change})" for n, change in enumerate(changes))
+            + " "
+            + _SET_HEAD.sqlite
         )
     return statement
 
@@ -1244,7 +1474,7 @@ def stored_state(conn: Connection, table_id: str) -> dict:
 
 
 def _stored_pieces(conn: Connection, table_id: str) -> tuple[str, ...]:
-    return tuple([piece for piece, in run(conn, _PIECES, {"table_id": table_id})])
+    return tuple([piece for (piece,) in run(conn, _PIECES, {"table_id": table_id})])
 
 
 def replace_state(conn: Connection, table_id: str, state: dict) -> None:
@@ -1259,7 +1489,9 @@ def replace_state(conn: Connection, table_id: str, state: dict) -> None:
 # The store's most frequent statements, run on the driver itself (see ``companion.db.Sql``): a
 # poll, a page and a move are made of these. Rows are tuples, in the order of these columns.
 _LINK_COLUMNS = "token, table_id, role, seat, label, claimed_by, joined_at"
-_TABLE_COLUMNS = "id, game, title, options, seed, version, head_seq, created_at, updated_at, finished_at, private"
+_TABLE_COLUMNS = (
+    "id, game, title, options, seed, version, head_seq, created_at, updated_at, finished_at, private"
+)
 _LINK = Sql(f"SELECT {_LINK_COLUMNS} FROM links WHERE token = :token")
 _LINK_AND_GAME = Sql(
     "SELECT l.token, l.table_id, l.role, l.seat, l.label, l.claimed_by, l.joined_at, t.game"
@@ -1281,27 +1513,39 @@ _TABLE_AND_PIECES = Sql(
     " FROM tables t JOIN state_pieces p ON p.table_id = t.id WHERE t.id = :id ORDER BY p.piece"
 )
 _PUT_PIECES: dict[int, Sql] = {}  # by the number of pieces written (see _put_pieces)
-_WITH_HEAD: dict[tuple[int, bool], Sql] = {}  # PostgreSQL: by the pieces written and whether some go (see _with_head)
+_WITH_HEAD: dict[
+    tuple[int, bool], Sql
+] = {}  # PostgreSQL: by the pieces written and whether some go (see _with_head)
 _DROP_PIECES = Sql("DELETE FROM state_pieces WHERE table_id = :table_id AND piece >= :count")
-_VERSION_BY_TOKEN = Sql("SELECT t.version FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token")
+_VERSION_BY_TOKEN = Sql(
+    "SELECT t.version FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token"
+)
 _KEPT = Sql("SELECT token, answer FROM action_keys WHERE table_id = :table_id AND key = :key")
-_LAST_MOVE = Sql("SELECT MAX(seq) FROM actions WHERE table_id = :table_id AND kind = 'move' AND undone_at IS NULL")
+_LAST_MOVE = Sql(
+    "SELECT MAX(seq) FROM actions WHERE table_id = :table_id AND kind = 'move' AND undone_at IS NULL"
+)
 _APPEND = Sql(  # the next seq is the INSERT's own: one statement, under the table's lock
     "INSERT INTO actions (table_id, seq, actor, payload, description, created_at, kind)"
     " SELECT :table_id, COALESCE(MAX(seq), 0) + 1, :actor, :payload, :description, :created_at, :kind"
     " FROM actions WHERE table_id = :table_id RETURNING seq"
 )
-_SET_HEAD = Sql("UPDATE tables SET head_seq = :head_seq, version = :version, updated_at = :updated_at WHERE id = :id")
+_SET_HEAD = Sql(
+    "UPDATE tables SET head_seq = :head_seq, version = :version, updated_at = :updated_at WHERE id = :id"
+)
 # A table's play, written when its game ends (``_keep_play``) and read back for the page's foot
 # (``play``): the moment every phone at the table looks, so without SQLAlchemy Core's compiling
 # (4 to 5 ms the first time in a worker). ``[directed]``: with ``lowest_wins``, which migration
 # 0009 writes plays without (the column comes in 0010).
 _PLAY_FINISHED = Sql("SELECT finished FROM plays WHERE id = :id")
 _ADD_PLAY = {
-    True: Sql("INSERT INTO plays (id, table_id, game, started, finished, seconds, details, lowest_wins)"
-              " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details, :lowest_wins)"),
-    False: Sql("INSERT INTO plays (id, table_id, game, started, finished, seconds, details)"
-               " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details)"),
+    True: Sql(
+        "INSERT INTO plays (id, table_id, game, started, finished, seconds, details, lowest_wins)"
+        " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details, :lowest_wins)"
+    ),
+    False: Sql(
+        "INSERT INTO plays (id, table_id, game, started, finished, seconds, details)"
+        " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details)"
+    ),
 }
 _SET_PLAY_DETAILS = {
     True: Sql("UPDATE plays SET details = :details, lowest_wins = :lowest_wins WHERE id = :id"),
@@ -1393,7 +1637,9 @@ class _Heads:
         head = self.at(table_id, version)
         return head.entry if head else None
 
-    def keep(self, table: Table, pieces: tuple[str, ...], before: dict | None = None, entry: dict | None = None) -> Table:
+    def keep(
+        self, table: Table, pieces: tuple[str, ...], before: dict | None = None, entry: dict | None = None
+    ) -> Table:
         """Keep a table's state after a committed change, and its text's ``pieces`` as written
         (``before``: the state a move was made on, ``entry``: that move's log entry)."""
         with self.lock:
@@ -1438,7 +1684,9 @@ def _table(conn: Connection, row: tuple, decoded: _Head | None = None) -> tuple[
             raise KeyError(row[0])
         row, pieces = rows[0][:-1], tuple([found[-1] for found in rows])
         decoded = _Head(row[5], json.loads("".join(pieces)), None, json.loads(row[3]), None, pieces)
-    table_id, game, title, options, seed, version, head_seq, created_at, updated_at, finished_at, private = row
+    table_id, game, title, options, seed, version, head_seq, created_at, updated_at, finished_at, private = (
+        row
+    )
     table = Table(
         id=table_id,
         game=game,

@@ -124,7 +124,9 @@ players = sa.Table(
     sa.Column("name", sa.Text, nullable=False),
     sa.Column("key", sa.Text, nullable=False, unique=True),  # the name normalised (see store.name_key)
     sa.Column("created_at", sa.Text, nullable=False),
-    sa.Column("offered", sa.Boolean, nullable=False, server_default=sa.true()),  # a name typed at a start: autocomplete offers it
+    sa.Column(
+        "offered", sa.Boolean, nullable=False, server_default=sa.true()
+    ),  # a name typed at a start: autocomplete offers it
 )
 
 # A finished table (or an imported one): the history's rows.
@@ -138,7 +140,9 @@ plays = sa.Table(
     sa.Column("finished", sa.Text, nullable=False),
     sa.Column("seconds", sa.Integer, nullable=False),
     sa.Column("details", sa.Text, nullable=False, server_default="{}"),
-    sa.Column("lowest_wins", sa.Boolean, nullable=False, server_default=sa.false()),  # its scores count down (store.lowest_wins)
+    sa.Column(
+        "lowest_wins", sa.Boolean, nullable=False, server_default=sa.false()
+    ),  # its scores count down (store.lowest_wins)
     sa.Index("plays_by_finished", "finished", "id"),
     sa.Index("plays_by_game", "game", "finished", "id"),
 )
@@ -416,7 +420,9 @@ def _postgresql_begin(conn: Connection) -> None:
     """With the driver in autocommit, SQLAlchemy's transaction says BEGIN itself (psycopg's
     ``commit`` and ``rollback`` end it: they look at the server's transaction status)."""
     if conn.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
-        conn.connection.driver_connection.execute("BEGIN")  # on the driver: SQLAlchemy's execute costs more than BEGIN
+        conn.connection.driver_connection.execute(
+            "BEGIN"
+        )  # on the driver: SQLAlchemy's execute costs more than BEGIN
 
 
 def _sqlite_begin(conn: Connection) -> None:

@@ -40,7 +40,10 @@ def _items_address(items: list) -> int:
     return ctypes.c_void_p.from_address(id(items) + _LIST_HEADER).value
 
 
-_POINTER, _LIST_HEADER = ctypes.sizeof(ctypes.c_void_p), tuple.__basicsize__  # a list's item array follows its header
+_POINTER, _LIST_HEADER = (
+    ctypes.sizeof(ctypes.c_void_p),
+    tuple.__basicsize__,
+)  # a list's item array follows its header
 
 
 def _pointers_readable() -> bool:
@@ -55,7 +58,9 @@ def _pointers_readable() -> bool:
 same_items = _same_items_at_once if _pointers_readable() else _same_items_slowly
 
 
-_NAMES: dict[str, str] = {}  # a key's text: a state's dicts use the same few hundred keys (cells, players) again and again
+_NAMES: dict[
+    str, str
+] = {}  # a key's text: a state's dicts use the same few hundred keys (cells, players) again and again
 NAMES_MAX = 4096
 
 
@@ -79,8 +84,12 @@ class Encoder:
     def __init__(self, kept: int):
         self.kept, self.lock = kept, threading.Lock()
         self.known: dict[int, tuple[object, str, int]] = {}  # id -> (the list or dict, its text, its write)
-        self.runs: dict[tuple, tuple[list, str, int]] = {}  # the ids of a run of items -> (them, their text, write)
-        self.starts: dict[int, list[tuple[list, str, int]]] = {}  # a list's first item's id -> [(the list, its items' text, write)]
+        self.runs: dict[
+            tuple, tuple[list, str, int]
+        ] = {}  # the ids of a run of items -> (them, their text, write)
+        self.starts: dict[
+            int, list[tuple[list, str, int]]
+        ] = {}  # a list's first item's id -> [(the list, its items' text, write)]
         self.writes = self.chars = 0
 
     def dumps(self, value: object) -> str:
@@ -97,8 +106,13 @@ class Encoder:
         oldest = self.writes - self.kept
         self.known = {key: known for key, known in self.known.items() if known[2] > oldest}
         self.runs = {key: known for key, known in self.runs.items() if known[2] > oldest}
-        self.starts = {key: kept for key, kept in ((key, [start for start in starts if start[2] > oldest])
-                                                   for key, starts in self.starts.items()) if kept}
+        self.starts = {
+            key: kept
+            for key, kept in (
+                (key, [start for start in starts if start[2] > oldest]) for key, starts in self.starts.items()
+            )
+            if kept
+        }
         self.chars = sum(len(known[1]) for kept in (self.known, self.runs) for known in kept.values())
         self.chars += sum(len(start[1]) for starts in self.starts.values() for start in starts)
         if self.chars > CHARS // 2:
@@ -112,7 +126,13 @@ class Encoder:
         if type(value) is dict and any(type(item) in _CONTAINERS for item in value.values()):
             if not all(type(name) is str for name in value):
                 raise TypeError("a state's keys are strings")
-            text = "{" + ",".join([f"{_NAMES.get(name) or _name(name)}:{self._text(value[name])}" for name in sorted(value)]) + "}"
+            text = (
+                "{"
+                + ",".join(
+                    [f"{_NAMES.get(name) or _name(name)}:{self._text(value[name])}" for name in sorted(value)]
+                )
+                + "}"
+            )
         elif type(value) is list and value and type(value[0]) in _CONTAINERS:  # a list of lists or dicts
             text = "[" + self._items(value) + "]"
         else:
@@ -138,11 +158,13 @@ class Encoder:
                 break
         else:
             start = None
-            text = ",".join([self._run(value[first:first + RUN]) for first in range(0, len(value), RUN)])
+            text = ",".join([self._run(value[first : first + RUN]) for first in range(0, len(value), RUN)])
         # The newest first, one a length, the one met again as new: the list before an undone
         # move stays while moves are undone and made again.
         kept = [(value, text, self.writes)] + [
-            (known[0], known[1], self.writes) if known[0] is start else known for known in starts if len(known[0]) != len(value)
+            (known[0], known[1], self.writes) if known[0] is start else known
+            for known in starts
+            if len(known[0]) != len(value)
         ]
         self.starts[id(value[0])] = kept[:STARTS]
         self.chars += len(text)
@@ -157,7 +179,9 @@ class Encoder:
             self.runs[key] = (known[0], known[1], self.writes)
             return known[1]
         if len(items) == RUN and not any([id(item) in self.known for item in items]):
-            text = _whole(items)[1:-1]  # a whole run, all new (a state decoded afresh): as fast as json.dumps, kept as a run
+            text = _whole(items)[
+                1:-1
+            ]  # a whole run, all new (a state decoded afresh): as fast as json.dumps, kept as a run
         else:  # item by item, each one's text kept: a short run is a list's end, which the next write may extend
             text = ",".join([self._text(item) for item in items])
         if len(items) == RUN:

@@ -62,14 +62,18 @@ class DatabaseStorage(Storage):
         """The hits in the key's current window (0 once it ended)."""
         with db.connect(self.database) as conn:
             row = conn.execute(
-                sa.select(db.rate_limits.c.hits).where(db.rate_limits.c.key == key, db.rate_limits.c.expires_at > time.time())
+                sa.select(db.rate_limits.c.hits).where(
+                    db.rate_limits.c.key == key, db.rate_limits.c.expires_at > time.time()
+                )
             ).first()
         return row.hits if row else 0
 
     def get_expiry(self, key: str) -> float:
         """When the key's window ends (now, if it has none)."""
         with db.connect(self.database) as conn:
-            expires = conn.execute(sa.select(db.rate_limits.c.expires_at).where(db.rate_limits.c.key == key)).scalar()
+            expires = conn.execute(
+                sa.select(db.rate_limits.c.expires_at).where(db.rate_limits.c.key == key)
+            ).scalar()
         return expires if expires is not None else time.time()
 
     def check(self) -> bool:

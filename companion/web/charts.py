@@ -92,7 +92,9 @@ def line_chart(
         parts.append(
             f'<text x="{_num(x_at(x))}" y="{base + 18}" data-value="{_num(x)}">{escape(label)}</text>'
         )
-    parts.append(f'<text class="chart-axis-name" x="{left + plot_width / 2:g}" y="{base + 34}">{escape(x_name)}</text></g>')
+    parts.append(
+        f'<text class="chart-axis-name" x="{left + plot_width / 2:g}" y="{base + 34}">{escape(x_name)}</text></g>'
+    )
     for number, line in enumerate(series):
         points = [(x_at(x), y_at(y)) for x, y in zip(xs, line.values, strict=True)]
         parts.append(_line(number, line.name, points))
@@ -102,7 +104,12 @@ def line_chart(
 
 
 def rounds_chart(
-    chart_id: str, title: str, description: str, x_name: str, players: list[str], rounds: list[list[int]],
+    chart_id: str,
+    title: str,
+    description: str,
+    x_name: str,
+    players: list[str],
+    rounds: list[list[int]],
     say_number: Callable[[int], str] = str,
 ) -> str:
     """Each player's running total after each round (``rounds[r][p]``: player p's points in round r),
@@ -118,8 +125,13 @@ def rounds_chart(
 
 
 def wins_chart(
-    chart_id: str, title: str, description: str, x_name: str, names: tuple[str, str],
-    counts: list[tuple[date, int, int]], label: Callable[[date], str] = date.isoformat,
+    chart_id: str,
+    title: str,
+    description: str,
+    x_name: str,
+    names: tuple[str, str],
+    counts: list[tuple[date, int, int]],
+    label: Callable[[date], str] = date.isoformat,
     say_number: Callable[[int], str] = str,
 ) -> str:
     """A player's plays and wins counted up over time: ``counts`` holds (a day, the plays so far,
@@ -127,13 +139,24 @@ def wins_chart(
     ``label`` writes a day under the axis and ``say_number`` a count beside it (as the reader's
     language does)."""
     xs = [day.toordinal() for day, _plays, _wins in counts]
-    return line_chart(chart_id, title, description, x_name, xs, _date_ticks(xs, label), [
-        Series(names[0], tuple(plays for _day, plays, _wins in counts)),
-        Series(names[1], tuple(wins for _day, _plays, wins in counts)),
-    ], say_number)
+    return line_chart(
+        chart_id,
+        title,
+        description,
+        x_name,
+        xs,
+        _date_ticks(xs, label),
+        [
+            Series(names[0], tuple(plays for _day, plays, _wins in counts)),
+            Series(names[1], tuple(wins for _day, _plays, wins in counts)),
+        ],
+        say_number,
+    )
 
 
-def counted_up(days: list[tuple[date, int, int]], most: int = MAX_POINTS) -> tuple[str, list[tuple[date, int, int]]]:
+def counted_up(
+    days: list[tuple[date, int, int]], most: int = MAX_POINTS
+) -> tuple[str, list[tuple[date, int, int]]]:
     """Plays and wins counted up from each day's (day, plays, wins), oldest first: one point per day,
     or per month (at its last day played) when there would be more than ``most``, so a player of
     thousands of plays still gets a small picture. ``("day" or "month", [(day, plays so far, wins so far)])``."""
@@ -221,7 +244,9 @@ def _legend(series: list[Series], top: float) -> str:
         x = LEFT + column * (number % 2)
         y = top + LEGEND_ROW * (number // 2) + LEGEND_ROW / 2
         sample = _line(number, line.name, [(x, y), (x + 26, y)])
-        parts.append(f'{sample}<text x="{_num(x + 34)}" y="{_num(y)}" dy="0.35em">{escape(_short(line.name))}</text>')
+        parts.append(
+            f'{sample}<text x="{_num(x + 34)}" y="{_num(y)}" dy="0.35em">{escape(_short(line.name))}</text>'
+        )
     parts.append("</g>")
     return "".join(parts)
 

@@ -62,8 +62,13 @@ def init_app(app: Flask) -> None:
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks span lines in the source
     _install_gettext(app.jinja_env)
     app.jinja_env.filters.update(
-        say=say, card_label=card_label, card_in_words=card_in_words, rank_label=rank_label, utc_time=utc_time,
-        number=number, seat_name=say_name,
+        say=say,
+        card_label=card_label,
+        card_in_words=card_in_words,
+        rank_label=rank_label,
+        utc_time=utc_time,
+        number=number,
+        seat_name=say_name,
     )
     app.jinja_env.globals.update(
         lang=current_language, language_names=NAMES, here=here, card_placeholder=card_placeholder
@@ -85,7 +90,9 @@ def _install_gettext(env) -> None:
     env.install_gettext_callables(gettext=str, ngettext=str, newstyle=True)  # compiles {% trans %} newstyle
 
     def said(eval_ctx, text: str, variables: dict) -> str:
-        if isinstance(text, grammar.Joined):  # its words fitted to the values first: Markup(text) would drop them
+        if isinstance(
+            text, grammar.Joined
+        ):  # its words fitted to the values first: Markup(text) would drop them
             text, variables = text.fitted(variables)
         if not eval_ctx.autoescape:
             return text % variables
@@ -95,9 +102,13 @@ def _install_gettext(env) -> None:
             # What ``Markup(text) % variables`` gives: markupsafe wraps each value in a helper object
             # that escapes it when formatted (a microsecond a value); text escaped here, in C,
             # whole numbers and Markup written as they are.
-            return Markup(text % {
-                name: escape_text(value) if type(value) is str else value for name, value in variables.items()
-            })
+            return Markup(
+                text
+                % {
+                    name: escape_text(value) if type(value) is str else value
+                    for name, value in variables.items()
+                }
+            )
         return Markup(text) % variables
 
     @pass_eval_context

@@ -252,7 +252,9 @@ def for_app(app: Flask) -> PageCache | None:
     if cache is None:
         cache = app.extensions.setdefault(
             "castellan.pages",
-            PageCache(app.config.get("PAGE_CACHE_ENTRIES", ENTRIES), app.config.get("PAGE_CACHE_BYTES", BYTES)),
+            PageCache(
+                app.config.get("PAGE_CACHE_ENTRIES", ENTRIES), app.config.get("PAGE_CACHE_BYTES", BYTES)
+            ),
         )
     return cache
 

@@ -85,7 +85,11 @@ class TemplateClass(jinja2.Template):
         return super()._from_namespace(environment, namespace, globals)
 
     def _get_default_module(self, ctx=None):
-        if ctx is not None and not self.globals.maps[0] and not ctx.globals_keys - self.environment.globals.keys():
+        if (
+            ctx is not None
+            and not self.globals.maps[0]
+            and not ctx.globals_keys - self.environment.globals.keys()
+        ):
             ctx = None
         return super()._get_default_module(ctx)
 
@@ -143,11 +147,18 @@ def once_per(variant: Callable[[], object]):
 
         def drawn(*args, **kwargs):
             try:
-                if _FLAT.issuperset(map(type, args)) and (not kwargs or _FLAT.issuperset(map(type, kwargs.values()))):
+                if _FLAT.issuperset(map(type, args)) and (
+                    not kwargs or _FLAT.issuperset(map(type, kwargs.values()))
+                ):
                     # Each argument is its own key, told apart by its type: five parts, never equal
                     # to the four below.
-                    key = (code, variant(), args, tuple(kwargs.items()) if kwargs else None,
-                           (*map(type, args), *map(type, kwargs.values())) if kwargs else tuple(map(type, args)))
+                    key = (
+                        code,
+                        variant(),
+                        args,
+                        tuple(kwargs.items()) if kwargs else None,
+                        (*map(type, args), *map(type, kwargs.values())) if kwargs else tuple(map(type, args)),
+                    )
                 else:
                     key = (code, variant(), _frozen(args), _frozen(kwargs) if kwargs else None)
                 html = _kept.get(key)
@@ -194,9 +205,12 @@ def _frozen(value):
     if kind is dict:
         if _AS_THEY_ARE.issuperset(map(type, value.values())):  # all text, whole numbers or None: as they are
             return (dict, tuple(value.items()))
-        return (dict, tuple([
-            (key, item if type(item) in _AS_THEY_ARE else _frozen(item)) for key, item in value.items()
-        ]))
+        return (
+            dict,
+            tuple(
+                [(key, item if type(item) in _AS_THEY_ARE else _frozen(item)) for key, item in value.items()]
+            ),
+        )
     if kind is list or kind is tuple:
         if _AS_THEY_ARE.issuperset(map(type, value)):
             return (kind, tuple(value))

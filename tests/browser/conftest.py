@@ -129,7 +129,9 @@ def _is_error(message) -> bool:
         # in flight) is logged as an error with its after-request note; a real failure also logs
         # htmx:responseError or htmx:sendError, which still count.
         return False
-    return not re.search(r"Failed to load resource: the server responded with a status of (403|409|422)", message.text)
+    return not re.search(
+        r"Failed to load resource: the server responded with a status of (403|409|422)", message.text
+    )
 
 
 def own_phone(chromium, **overrides):

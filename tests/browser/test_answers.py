@@ -12,6 +12,7 @@ from tests.browser.conftest import own_phone
 
 pytestmark = pytest.mark.browser
 
+
 def on_screen(page, locator) -> None:
     """The element is visible inside the viewport, not above or below it."""
     expect(locator).to_be_visible()

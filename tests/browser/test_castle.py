@@ -67,7 +67,9 @@ def _refused_without_javascript(chromium, address):
         _table_pile(page, "C2").click()
         expect(page.locator(".notice-error")).to_have_text("A red 5 needs more than this pile's 5.")
         expect(page.locator("input[name=card_rank][value='5']")).to_be_checked()  # the card is kept...
-        expect(_table_pile(page, "C2").locator(".pile-mark")).to_have_text("✗may not go here")  # ...with its marks
+        expect(_table_pile(page, "C2").locator(".pile-mark")).to_have_text(
+            "✗may not go here"
+        )  # ...with its marks
         expect(page.locator("#whose-turn")).to_have_text("Ewa's turn (Ewa & West)")
     finally:
         context.close()
@@ -93,7 +95,9 @@ def test_a_tracked_turn_refused_then_played(server, chromium, phone, second_phon
     _refused_without_javascript(chromium, phone.url)
 
     phone.locator(".card-picker input[name=card]").fill("qh")
-    _table_pile(phone, "C2").click()  # the check of the typed card (on leaving the field) goes first, then the play
+    _table_pile(
+        phone, "C2"
+    ).click()  # the check of the typed card (on leaving the field) goes first, then the play
     expect(phone.locator("#whose-turn")).to_have_text("South's turn (North & South, black)")
     expect(_table_pile(phone, "B2")).to_contain_text("value 11")
     expect(second_phone.locator(".pile", has_text="B2")).to_contain_text("value 11", timeout=3_000)
@@ -148,7 +152,9 @@ def test_a_start_form_that_expired_says_so_in_place_and_keeps_what_was_typed(ser
     context.clear_cookies()  # the session (and the form's token with it) is gone
     phone.get_by_role("combobox", name="East").fill("Ewa")
     phone.get_by_role("button", name="Start a Castle table").click()
-    expect(phone.get_by_role("alert")).to_have_text(re.compile("This form has expired. Reload the page and try again."))
+    expect(phone.get_by_role("alert")).to_have_text(
+        re.compile("This form has expired. Reload the page and try again.")
+    )
     assert phone.url == server + "/castle/"  # the start page, not an error page
     expect(phone.get_by_role("combobox", name="East")).to_have_value("Ewa")
     phone.locator("#trouble").get_by_role("button", name="Reload the page").click()
@@ -158,7 +164,9 @@ def test_a_start_form_that_expired_says_so_in_place_and_keeps_what_was_typed(ser
     context.close()
 
 
-def test_without_javascript_a_refused_start_opens_the_page_at_the_form_with_the_reason_on_screen(server, plain_phone):
+def test_without_javascript_a_refused_start_opens_the_page_at_the_form_with_the_reason_on_screen(
+    server, plain_phone
+):
     _refused_start(server, plain_phone)
     refusal = plain_phone.locator("#new-table-answer [role=alert]")
     expect(refusal).to_have_text("The dealer sits at North or South.")
@@ -235,23 +243,38 @@ def test_the_final_score_shows_its_breakdown_on_a_phone(server, phone, size):
     width, height = size
     phone.set_viewport_size({"width": width, "height": height})
     token = _two_player_table(phone, server)
-    state = castle.apply(castle.new_table({"players": 2, "dealer": "S"}, 1),
-                         {"type": "deal", "castle": dict(zip(
-                             [f"{c}{r}" for r in (1, 2, 3) for c in "ABCD"], ROW.upper().split(), strict=True))},
-                         "referee")
+    state = castle.apply(
+        castle.new_table({"players": 2, "dealer": "S"}, 1),
+        {
+            "type": "deal",
+            "castle": dict(
+                zip([f"{c}{r}" for r in (1, 2, 3) for c in "ABCD"], ROW.upper().split(), strict=True)
+            ),
+        },
+        "referee",
+    )
     while state["phase"] == "play":
         name = castle.unseen_cards(state)[-1]
         legal = castle.legal_piles(castle.castle_tops(state), castle.parse(name))
-        action = {"type": "play", "card": name, "pile": legal[-1]} if legal else {"type": "pass", "taken": name}
-        fields = {"type": "play", "card": name, "pile": legal[-1]} if legal else {"type": "pass", "card": name}
+        action = (
+            {"type": "play", "card": name, "pile": legal[-1]} if legal else {"type": "pass", "taken": name}
+        )
+        fields = (
+            {"type": "play", "card": name, "pile": legal[-1]} if legal else {"type": "pass", "card": name}
+        )
         state = castle.apply(state, action, "referee")
         _post(phone, token, **fields)
     score = castle.final_score(state)
     table = phone.locator("table.breakdown")
     expect(table).to_be_visible()
-    aces = [f"{score['breakdown'][team]['A']['cards']} × 9 = {score['breakdown'][team]['A']['points']}" for team in "NS"]
+    aces = [
+        f"{score['breakdown'][team]['A']['cards']} × 9 = {score['breakdown'][team]['A']['points']}"
+        for team in "NS"
+    ]
     expect(table.locator("tr", has_text="Aces").locator("td")).to_have_text(aces)
-    expect(table.locator("tr", has_text="Total").locator("td")).to_have_text([str(score["teams"][t]) for t in "NS"])
+    expect(table.locator("tr", has_text="Total").locator("td")).to_have_text(
+        [str(score["teams"][t]) for t in "NS"]
+    )
     assert_accessible(phone, both_widths=False)  # game over
     assert table.evaluate("t => t.getBoundingClientRect().right") <= width
     assert phone.evaluate("document.documentElement.scrollWidth") <= width

@@ -17,16 +17,36 @@ pytestmark = pytest.mark.browser
 NB = "\u00a0"
 FULL = "A1=4C&B1=8D&C1=JS&D1=2S&A2=2H&B2=9H&C2=5C&D2=3S&A3=10C&B3=6S&C3=7D&D3=AH"
 WORDS = {
-    "fr": {"east": "Est", "start": "Ouvrir une table de Castle", "referee": "Vous êtes l'arbitre",
-           "line": "Ou les 12 sur une ligne", "castle": "4t 8k vp 2p 2c 9c 5t 3p 10t 6p 7k ac",
-           "lay": "Disposer le château", "turn": "Au tour d'Ewa", "queen": "D", "hearts": "cœur",
-           "marks": "D♥ peut aller sur les tas marqués ✓ :", "last": "Dernier coup : Ewa a posé D♥ sur C2.",
-           "height": "2 cartes", "verdict": "9♠ peut aller sur A1, A2, A3, B1, B3, C1, C2, C3, D1, D2, D3."},
-    "pl": {"east": "Wschód", "start": "Załóż stół Castle", "referee": "Jesteś sędzią",
-           "line": "Albo wszystkie 12 w jednej linii", "castle": "4c 8d ws 2s 2h 9h 5c 3s tc 6s 7d ah",
-           "lay": "Ułóż zamek", "turn": "Kolej gracza Ewa", "queen": "D", "hearts": "kier",
-           "marks": "D♥ może trafić na stosy oznaczone ✓:", "last": "Ostatni ruch: Ewa – D♥ na C2.",
-           "height": "2 karty", "verdict": "9♠ może trafić na A1, A2, A3, B1, B3, C1, C2, C3, D1, D2, D3."},
+    "fr": {
+        "east": "Est",
+        "start": "Ouvrir une table de Castle",
+        "referee": "Vous êtes l'arbitre",
+        "line": "Ou les 12 sur une ligne",
+        "castle": "4t 8k vp 2p 2c 9c 5t 3p 10t 6p 7k ac",
+        "lay": "Disposer le château",
+        "turn": "Au tour d'Ewa",
+        "queen": "D",
+        "hearts": "cœur",
+        "marks": "D♥ peut aller sur les tas marqués ✓ :",
+        "last": "Dernier coup : Ewa a posé D♥ sur C2.",
+        "height": "2 cartes",
+        "verdict": "9♠ peut aller sur A1, A2, A3, B1, B3, C1, C2, C3, D1, D2, D3.",
+    },
+    "pl": {
+        "east": "Wschód",
+        "start": "Załóż stół Castle",
+        "referee": "Jesteś sędzią",
+        "line": "Albo wszystkie 12 w jednej linii",
+        "castle": "4c 8d ws 2s 2h 9h 5c 3s tc 6s 7d ah",
+        "lay": "Ułóż zamek",
+        "turn": "Kolej gracza Ewa",
+        "queen": "D",
+        "hearts": "kier",
+        "marks": "D♥ może trafić na stosy oznaczone ✓:",
+        "last": "Ostatni ruch: Ewa – D♥ na C2.",
+        "height": "2 karty",
+        "verdict": "9♠ może trafić na A1, A2, A3, B1, B3, C1, C2, C3, D1, D2, D3.",
+    },
 }
 
 

@@ -25,7 +25,8 @@ def _pages(tmp_path) -> list[str]:
     app = create_app({"DATABASE": str(tmp_path / "routes.sqlite3"), "SECRET_KEY": "routes"})
     try:
         return sorted(
-            rule.rule for rule in app.url_map.iter_rules()
+            rule.rule
+            for rule in app.url_map.iter_rules()
             if "GET" in rule.methods and not rule.arguments and not rule.rule.startswith("/api/")
         )
     finally:
@@ -45,7 +46,11 @@ def _a_finished_score_pad(server: str) -> list[str]:
     the addresses of its table's log, replay and links, of the play and of each game's history."""
     table = _api(server, "/api/v1/tables", {"game": "scorepad", "options": {"players": ["Ola", "Kuba"]}})
     token = table["links"]["referee"]["token"]
-    moved = _api(server, f"/api/v1/tables/{token}/actions", {"action": {"type": "round", "points": [5, 3]}, "version": 0})
+    moved = _api(
+        server,
+        f"/api/v1/tables/{token}/actions",
+        {"action": {"type": "round", "points": [5, 3]}, "version": 0},
+    )
     _api(server, f"/api/v1/tables/{token}/finish", {"version": moved["version"]})
     with urllib.request.urlopen(f"{server}/api/v1/plays?limit=1", timeout=10) as answer:
         play = json.load(answer)["plays"][0]["id"]

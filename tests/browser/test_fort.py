@@ -38,7 +38,12 @@ def test_one_battle_adjudicated_on_a_phone(server, phone):
     expect(phone.locator("#allowed")).to_contain_text("Allowed. Each side lays 2 soldiers")
     expect(phone.locator("#verdict")).to_have_count(0)  # nobody has shown a card yet
 
-    for rank, suit, symbol in [("7", "spades", "♠"), ("A", "diamonds", "♦"), ("K", "hearts", "♥"), ("2", "clubs", "♣")]:
+    for rank, suit, symbol in [
+        ("7", "spades", "♠"),
+        ("A", "diamonds", "♦"),
+        ("K", "hearts", "♥"),
+        ("2", "clubs", "♣"),
+    ]:
         # Two taps a soldier: the rank, then the suit, which lays the card at once. The next rank is
         # tapped on the answer, as a person does (a tap on the page it replaces would be lost).
         picker = phone.locator(".card-picker.quick")
@@ -216,7 +221,9 @@ def test_an_illegal_challenge_is_refused_before_any_card_then_a_battle_is_settle
     expect(refusal).to_have_text(
         "Not allowed: A challenge of 2 needs 2 army cards on each side; the attacker holds 6 and the defender 1."
     )
-    expect(refusal).to_be_in_viewport(ratio=0.99)  # brought there once the swap settles (a busy machine is slower)
+    expect(refusal).to_be_in_viewport(
+        ratio=0.99
+    )  # brought there once the swap settles (a busy machine is slower)
     box = refusal.bounding_box()
     assert box["y"] >= 0 and box["y"] + box["height"] <= phone.viewport_size["height"] + 1  # where the eye is
     expect(phone.locator(".slot", has_text="soldier")).to_have_count(0)  # no soldier asked for, no card shown

@@ -13,12 +13,22 @@ from tests.browser.test_narrow import assert_fits, phone_in
 pytestmark = pytest.mark.browser
 
 WORDS = {
-    "fr": {"players": "Joueurs", "start": "Ouvrir une table de Fort", "referee": "Vous êtes l'arbitre",
-           "deal": "Distribuez à chaque joueur 4 cartes face visible", "check": "Ce défi est-il autorisé ?",
-           "refused": "Refusé. Le sommet d'une tour de guet de 2 cartes demande 6 cartes d'armée"},
-    "pl": {"players": "Gracze", "start": "Załóż stół Fortu", "referee": "Jesteś sędzią",
-           "deal": "Rozdaj każdemu graczowi 4 karty odkryte", "check": "Czy to wyzwanie dozwolone?",
-           "refused": "Niedozwolone. Aby wyzwać szczyt wieży strażniczej z 2 kart, trzeba mieć 6 kart armii"},
+    "fr": {
+        "players": "Joueurs",
+        "start": "Ouvrir une table de Fort",
+        "referee": "Vous êtes l'arbitre",
+        "deal": "Distribuez à chaque joueur 4 cartes face visible",
+        "check": "Ce défi est-il autorisé ?",
+        "refused": "Refusé. Le sommet d'une tour de guet de 2 cartes demande 6 cartes d'armée",
+    },
+    "pl": {
+        "players": "Gracze",
+        "start": "Załóż stół Fortu",
+        "referee": "Jesteś sędzią",
+        "deal": "Rozdaj każdemu graczowi 4 karty odkryte",
+        "check": "Czy to wyzwanie dozwolone?",
+        "refused": "Niedozwolone. Aby wyzwać szczyt wieży strażniczej z 2 kart, trzeba mieć 6 kart armii",
+    },
 }
 
 

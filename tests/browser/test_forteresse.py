@@ -13,10 +13,14 @@ from tests.browser.conftest import invite_href
 
 pytestmark = pytest.mark.browser
 
-OLA = {"walls": ["B2", "B3", "B4", "B5", "B6", "C2", "C3", "C4", "C5", "C6"],
-       "besieged": ["D2", "D3", "D4", "D5", "D6"]}
-KUBA = {"walls": ["F2", "F3", "F4", "F5", "F6", "E2", "E3", "E4", "E5", "E6"],
-        "besieged": ["B2", "C3", "D4", "B5", "C6"]}
+OLA = {
+    "walls": ["B2", "B3", "B4", "B5", "B6", "C2", "C3", "C4", "C5", "C6"],
+    "besieged": ["D2", "D3", "D4", "D5", "D6"],
+}
+KUBA = {
+    "walls": ["F2", "F3", "F4", "F5", "F6", "E2", "E3", "E4", "E5", "E6"],
+    "besieged": ["B2", "C3", "D4", "B5", "C6"],
+}
 # What one phone's page may show as a standing wall or besieged: its own fortress only.
 STANDING = re.compile(r'class="fc inner (wall|besieged)[^"]*" data-cell="([A-G][1-7])"')
 
@@ -98,7 +102,9 @@ def test_two_phones_play_and_neither_ever_receives_the_other_fortress(server, ph
     assert len(kuba_bodies) >= 3
     for body in kuba_bodies:
         shown = {cell for _kind, cell in STANDING.findall(body)}
-        assert shown <= kuba_cells, f"Kuba's phone received someone else's fortress: {sorted(shown - kuba_cells)}"
+        assert shown <= kuba_cells, (
+            f"Kuba's phone received someone else's fortress: {sorted(shown - kuba_cells)}"
+        )
     width = second_phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the table scrolls sideways: {width}px"
 
@@ -129,9 +135,13 @@ def test_the_resolver_works_without_javascript(server, chromium):
 def _act(page, address, form) -> None:
     """Post one move from ``page``'s phone as its page would, with its page's token and version."""
     html = page.request.get(address).text()
-    start = page.request.get(address.split("/t/")[0] + "/forteresse/").text()  # a form with this phone's token
-    fields = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', start).group(1),
-              "version": re.search(r'data-version="(\d+)"', html).group(1)}
+    start = page.request.get(
+        address.split("/t/")[0] + "/forteresse/"
+    ).text()  # a form with this phone's token
+    fields = {
+        "csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', start).group(1),
+        "version": re.search(r'data-version="(\d+)"', html).group(1),
+    }
     answer = page.request.post(address + "/act", form={**fields, **form})
     assert answer.ok and "notice-error" not in answer.text(), answer.text()[:300]
 
@@ -148,12 +158,20 @@ def test_the_phases_after_a_round_on_two_phones(server, phone, second_phone):
     for number, fortresses in enumerate(((OLA, KUBA), (KUBA, OLA)), start=1):
         for seat, fortress in zip(forteresse.SEATS, fortresses, strict=True):
             state = forteresse.apply(state, {"type": "setup", **fortress}, seat)
-            marks = {**{f"c_{c}": "wall" for c in fortress["walls"]}, **{f"c_{c}": "besieged" for c in fortress["besieged"]}}
+            marks = {
+                **{f"c_{c}": "wall" for c in fortress["walls"]},
+                **{f"c_{c}": "besieged" for c in fortress["besieged"]},
+            }
             _act(*seats[seat], {"type": "setup", **marks})
         while len(state["rounds"]) == number and state["phase"] == "shooting":
             seat = state["turn"]
             cell = forteresse.view(state, seat)["free_firing_cells"][seat][0]
-            action = {"type": "shot", "from": cell, "direction": forteresse.legal_directions(cell)[-1], "weapon": "cannon"}
+            action = {
+                "type": "shot",
+                "from": cell,
+                "direction": forteresse.legal_directions(cell)[-1],
+                "weapon": "cannon",
+            }
             state = forteresse.apply(state, action, seat)
             _act(*seats[seat], action)
         if number == 1:

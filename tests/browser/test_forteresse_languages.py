@@ -14,14 +14,32 @@ pytestmark = pytest.mark.browser
 
 NB = "\u00a0"
 WORDS = {
-    "fr": {"a": "Joueur A", "b": "Joueur B", "start": "Nouvelle table de Forteresse", "referee": "Vous êtes l'arbitre",
-           "drawing": f"Dessin des forteresses{NB}: Ola dessine, Kuba dessine.", "mine": "Voici ma forteresse",
-           "turn": "À vous de tirer.", "rifle": "Fusil", "cannon": "Canon", "hit": "Assiégé tué en D4.",
-           "wall": "Mur détruit en B2."},
-    "pl": {"a": "Gracz A", "b": "Gracz B", "start": "Załóż stół Forteresse", "referee": "Jesteś sędzią",
-           "drawing": "Rysowanie twierdz: Ola rysuje, Kuba rysuje.", "mine": "To moja twierdza",
-           "turn": "Twoja kolej strzału.", "rifle": "Karabin", "cannon": "Armata", "hit": "Oblężony zabity na D4.",
-           "wall": "Mur zniszczony na B2."},
+    "fr": {
+        "a": "Joueur A",
+        "b": "Joueur B",
+        "start": "Nouvelle table de Forteresse",
+        "referee": "Vous êtes l'arbitre",
+        "drawing": f"Dessin des forteresses{NB}: Ola dessine, Kuba dessine.",
+        "mine": "Voici ma forteresse",
+        "turn": "À vous de tirer.",
+        "rifle": "Fusil",
+        "cannon": "Canon",
+        "hit": "Assiégé tué en D4.",
+        "wall": "Mur détruit en B2.",
+    },
+    "pl": {
+        "a": "Gracz A",
+        "b": "Gracz B",
+        "start": "Załóż stół Forteresse",
+        "referee": "Jesteś sędzią",
+        "drawing": "Rysowanie twierdz: Ola rysuje, Kuba rysuje.",
+        "mine": "To moja twierdza",
+        "turn": "Twoja kolej strzału.",
+        "rifle": "Karabin",
+        "cannon": "Armata",
+        "hit": "Oblężony zabity na D4.",
+        "wall": "Mur zniszczony na B2.",
+    },
 }
 # The narrowest cell of each 7x7 grid on the page, in px.
 NARROWEST_CELL = """() => Math.min(...[...document.querySelectorAll('.fort-board .fc')]
@@ -57,8 +75,10 @@ def test_forteresse_in_the_phones_language_at_360_px(server, chromium, lang):
     page.get_by_role("button", name="→ E").click()
     expect(page.locator("#last-shot")).to_contain_text(words["hit"])
     _grid_fits(page, f"forteresse table after a shot, {lang}")
-    page.goto(f"{server}/forteresse/resolver?do=start&" + "&".join(
-        [f"c_{c}=wall" for c in OLA["walls"]] + [f"c_{c}=besieged" for c in OLA["besieged"]]))
+    page.goto(
+        f"{server}/forteresse/resolver?do=start&"
+        + "&".join([f"c_{c}=wall" for c in OLA["walls"]] + [f"c_{c}=besieged" for c in OLA["besieged"]])
+    )
     page.get_by_role("button", name="A2", exact=True).click()
     page.locator(".choices label", has_text=words["cannon"]).click()
     page.get_by_role("button", name="→ E").click()

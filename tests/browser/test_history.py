@@ -113,11 +113,15 @@ def test_a_start_form_offers_the_names_played_before(server, narrow_phone):
 
 def _finished_pad(phone, server, names: tuple[str, str], rounds) -> None:
     """A score pad played and finished through the API (the test reads the history's pages, not the table's)."""
-    created = phone.request.post(f"{server}/api/v1/tables", data={"game": "scorepad", "options": {"players": list(names)}})
+    created = phone.request.post(
+        f"{server}/api/v1/tables", data={"game": "scorepad", "options": {"players": list(names)}}
+    )
     token = created.json()["links"]["referee"]["token"]
     for version, points in enumerate(rounds):
-        answer = phone.request.post(f"{server}/api/v1/tables/{token}/actions",
-                                    data={"action": {"type": "round", "points": list(points)}, "version": version})
+        answer = phone.request.post(
+            f"{server}/api/v1/tables/{token}/actions",
+            data={"action": {"type": "round", "points": list(points)}, "version": version},
+        )
         assert answer.ok, answer.text()
     assert phone.request.post(f"{server}/api/v1/tables/{token}/finish", data={"version": len(rounds)}).ok
 
@@ -138,7 +142,9 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
     assert_accessible(phone, both_widths=False)
 
     phone.locator("a.play-link").first.click()
-    expect(phone.get_by_role("img", name="Feuille de score\u00a0: totaux cumulés après chaque manche")).to_be_visible()
+    expect(
+        phone.get_by_role("img", name="Feuille de score\u00a0: totaux cumulés après chaque manche")
+    ).to_be_visible()
     phone.get_by_text("Les chiffres du graphique").click()
     expect(phone.get_by_role("region", name="Totaux cumulés")).to_contain_text("6")
     assert_fits(phone, "play, fr", tables=False)
@@ -147,9 +153,13 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
     phone.get_by_role("link", name=kuba).first.click()
     expect(phone.get_by_role("heading", level=1)).to_have_text(kuba)
     expect(phone.get_by_text("Parties gagnées\u00a0: 2 sur 2, soit 100\u00a0%.")).to_be_visible()
-    expect(phone.get_by_role("img", name=f"{kuba}\u00a0: parties et victoires au fil du temps")).to_be_visible()
+    expect(
+        phone.get_by_role("img", name=f"{kuba}\u00a0: parties et victoires au fil du temps")
+    ).to_be_visible()
     # castellan.js told the server the phone's time zone (a cookie): the days are Paris's
-    expect(phone.get_by_text("Les jours commencent à minuit, dans le fuseau horaire Europe/Paris.")).to_be_attached()
+    expect(
+        phone.get_by_text("Les jours commencent à minuit, dans le fuseau horaire Europe/Paris.")
+    ).to_be_attached()
     assert_fits(phone, "player, fr", tables=False)
     assert_accessible(phone, both_widths=False)
     context.close()

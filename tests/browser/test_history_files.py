@@ -26,10 +26,15 @@ def test_the_bgstats_download_carries_the_phones_time_zone(phone, server):
 def test_an_upload_without_javascript_says_what_it_added(plain_phone, server, tmp_path):
     file = tmp_path / "plays.json"
     play = {
-        "id": "browser-upload-play-1", "game": "scorepad", "started": "2026-11-20T19:00:00Z",
-        "finished": "2026-11-20T19:40:00Z", "details": {"rounds": [[5, 3]], "lowest_wins": False},
-        "players": [{"name": "Ola", "team": None, "score": 5, "winner": True},
-                    {"name": "Kuba", "team": None, "score": 3, "winner": False}],
+        "id": "browser-upload-play-1",
+        "game": "scorepad",
+        "started": "2026-11-20T19:00:00Z",
+        "finished": "2026-11-20T19:40:00Z",
+        "details": {"rounds": [[5, 3]], "lowest_wins": False},
+        "players": [
+            {"name": "Ola", "team": None, "score": 5, "winner": True},
+            {"name": "Kuba", "team": None, "score": 3, "winner": False},
+        ],
     }
     file.write_text(json.dumps({"format": "castellan-plays", "version": 1, "plays": [play]}))
     plain_phone.goto(f"{server}/history/files")

@@ -27,14 +27,19 @@ def test_codes_are_a_code_apart_named_in_large_text_and_the_panel_folds(server, 
     cards = page.locator(".invite-card")
     expect(cards.first).not_to_contain_text("Referee")
     expect(cards.last).to_contain_text("The referee's own link")
-    codes = [box for box in page.locator(".invite-card svg.qr").evaluate_all(
-        "els => els.map(e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })")]
+    codes = [
+        box
+        for box in page.locator(".invite-card svg.qr").evaluate_all(
+            "els => els.map(e => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+        )
+    ]
     assert len(codes) == 4
     for i, a in enumerate(codes):
-        for b in codes[i + 1:]:
+        for b in codes[i + 1 :]:
             assert _gap(a, b) >= a["width"] - 1, (a, b)
     for size in page.locator(".invite-card figcaption strong").evaluate_all(
-            "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"):
+        "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+    ):
         assert size >= 24, size
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     assert_accessible(page, both_widths=False)  # the invitations open

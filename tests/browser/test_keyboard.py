@@ -61,8 +61,12 @@ def tab_to(page, target, limit: int = 150) -> int:
             last = {"top": 0.0, "what": "the top of the page"}
             continue
         assert stop["ring"], f"no visible focus ring on {stop['what']}"
-        assert stop["contrast"] >= 3, f"the focus ring on {stop['what']} has a contrast of {stop['contrast']:.2f} (3:1 at least)"
-        assert stop["top"] >= last["top"] - 4, f"the focus jumped back up the page from {last['what']} to {stop['what']}"
+        assert stop["contrast"] >= 3, (
+            f"the focus ring on {stop['what']} has a contrast of {stop['contrast']:.2f} (3:1 at least)"
+        )
+        assert stop["top"] >= last["top"] - 4, (
+            f"the focus jumped back up the page from {last['what']} to {stop['what']}"
+        )
         last = stop
         if target.evaluate("e => e.contains(document.activeElement)"):
             return presses
@@ -101,7 +105,10 @@ def test_forteresse_drawn_and_fired_by_keyboard(server, phone, scheme):
     phone.goto(server + "/forteresse/resolver")
     # Each cell is one stop; the arrow keys turn it empty -> wall -> besieged.
     tab_to(phone, phone.locator("#c-B2-empty"))
-    walls, besieged = set(["B2", "C2", "D2", "E2", "F2", "B3", "C3", "D3", "E3", "F3"]), set(["B4", "C4", "D4", "E4", "F4"])
+    walls, besieged = (
+        set(["B2", "C2", "D2", "E2", "F2", "B3", "C3", "D3", "E3", "F3"]),
+        set(["B4", "C4", "D4", "E4", "F4"]),
+    )
     for row in range(2, 7):
         for column in "BCDEF":
             cell = f"{column}{row}"
@@ -109,7 +116,11 @@ def test_forteresse_drawn_and_fired_by_keyboard(server, phone, scheme):
                 phone.keyboard.press("ArrowRight")
             if cell in besieged:
                 phone.keyboard.press("ArrowRight")
-            expect(phone.locator(f"#c-{cell}-{'wall' if cell in walls else 'besieged' if cell in besieged else 'empty'}")).to_be_checked()
+            expect(
+                phone.locator(
+                    f"#c-{cell}-{'wall' if cell in walls else 'besieged' if cell in besieged else 'empty'}"
+                )
+            ).to_be_checked()
             phone.keyboard.press("Tab")
     assert (phone.locator(".m-wall:checked").count(), phone.locator(".m-besieged:checked").count()) == (10, 5)
     tab_to(phone, phone.get_by_role("button", name="Start firing"))
@@ -141,18 +152,25 @@ def test_castle_card_played_by_keyboard(server, phone):
     tab_to(phone, pile)
     phone.keyboard.press("Enter")
     expect(phone.locator("#last-move")).to_contain_text("laid Q♥ on C2.")
-    expect(phone.locator('button.pile[value="C2"]')).to_have_accessible_name(re.compile(r"C2 queen of hearts value \d+"))
+    expect(phone.locator('button.pile[value="C2"]')).to_have_accessible_name(
+        re.compile(r"C2 queen of hearts value \d+")
+    )
     _measured(phone)
 
 
 def test_fort_card_drawn_by_keyboard(server, phone):
     phone.goto(server + "/fort/")
     csrf = phone.locator("input[name=csrf_token]").first.get_attribute("value")
-    created = phone.request.post(server + "/tables/new/fort",
-                                 form={"csrf_token": csrf, "players": "2", "name_1": "Ann", "name_2": "Bob"})
-    for version, form in enumerate([{"type": "deal", "fort_p1": "2S 3S 4S 5S", "fort_p2": "9H 9C 6C 4D"},
-                                    {"type": "start"}]):
-        answer = phone.request.post(created.url + "/act", form={"csrf_token": csrf, "version": str(version), **form})
+    created = phone.request.post(
+        server + "/tables/new/fort",
+        form={"csrf_token": csrf, "players": "2", "name_1": "Ann", "name_2": "Bob"},
+    )
+    for version, form in enumerate(
+        [{"type": "deal", "fort_p1": "2S 3S 4S 5S", "fort_p2": "9H 9C 6C 4D"}, {"type": "start"}]
+    ):
+        answer = phone.request.post(
+            created.url + "/act", form={"csrf_token": csrf, "version": str(version), **form}
+        )
         assert answer.ok and "notice-error" not in answer.text(), answer.text()[:300]
     phone.goto(created.url)
     tab_to(phone, phone.get_by_role("button", name="Ann draws a card"))
@@ -202,7 +220,9 @@ def test_tactics_card_laid_by_keyboard(server, phone):
     tab_to(phone, card)
     phone.keyboard.press("Enter")
     expect(phone.locator("#last-play")).to_contain_text(f"{first} played {name} on A1.")
-    laid = phone.get_by_role("img", name=re.compile(rf"^{re.escape(name)}: top \d+, right \d+, bottom \d+, left \d+"))
+    laid = phone.get_by_role(
+        "img", name=re.compile(rf"^{re.escape(name)}: top \d+, right \d+, bottom \d+, left \d+")
+    )
     expect(laid.first).to_be_visible()
     # The next player's card by its typed numbers: below the hand, and Enter in a field plays them.
     second = "Kuba" if first == "Ola" else "Ola"

@@ -12,10 +12,22 @@ from tests.browser.test_narrow import assert_fits, phone_in
 pytestmark = pytest.mark.browser
 
 WORDS = {
-    "fr": {"players": "Joueurs, un nom par ligne", "start": "Commencer", "referee": "Vous êtes l'arbitre",
-           "record": "Noter la manche", "recorded": "Manche 1\u00a0: Ola 5, Kuba 3.", "leader": "En tête\u00a0: Ola"},
-    "pl": {"players": "Gracze, jedno imię w wierszu", "start": "Zacznij", "referee": "Jesteś sędzią",
-           "record": "Zapisz rundę", "recorded": "Runda 1: Ola 5, Kuba 3.", "leader": "Prowadzi: Ola"},
+    "fr": {
+        "players": "Joueurs, un nom par ligne",
+        "start": "Commencer",
+        "referee": "Vous êtes l'arbitre",
+        "record": "Noter la manche",
+        "recorded": "Manche 1\u00a0: Ola 5, Kuba 3.",
+        "leader": "En tête\u00a0: Ola",
+    },
+    "pl": {
+        "players": "Gracze, jedno imię w wierszu",
+        "start": "Zacznij",
+        "referee": "Jesteś sędzią",
+        "record": "Zapisz rundę",
+        "recorded": "Runda 1: Ola 5, Kuba 3.",
+        "leader": "Prowadzi: Ola",
+    },
 }
 
 

@@ -19,9 +19,13 @@ BESIEGED = "D2 D3 D4 D5 D6"
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_destroyed_wall_is_hatched_not_only_coloured(server, chromium, scheme):
-    context = chromium.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}}, color_scheme=scheme)
+    context = chromium.new_context(
+        **{**PHONE, "viewport": {"width": 360, "height": 740}}, color_scheme=scheme
+    )
     page = context.new_page()
-    page.goto(f"{server}/forteresse/resolver?walls={WALLS}&besieged={BESIEGED}&do=fire&weapon=cannon&direction=E&from=A2")
+    page.goto(
+        f"{server}/forteresse/resolver?walls={WALLS}&besieged={BESIEGED}&do=fire&weapon=cannon&direction=E&from=A2"
+    )
     destroyed = page.locator('.fc.destroyed[data-cell="B2"]')
     expect(destroyed).to_contain_text("✕")
     assert "repeating-linear-gradient" in destroyed.evaluate("e => getComputedStyle(e).backgroundImage")
@@ -45,28 +49,37 @@ def _pad_with_a_round(page, server, lang, names):
         return {table: document.querySelector('table.pad').getBoundingClientRect().width, box: box.clientWidth}; }""")
 
 
-@pytest.mark.parametrize("lang, names", [
-    ("en", ["Player 1", "Player 2", "Player 3", "Player 4"]),
-    ("fr", ["Marie", "Pierre", "Louise", "Antoine"]),
-    ("pl", ["Ola", "Kuba", "Małgosia", "Janek"]),
-])
+@pytest.mark.parametrize(
+    "lang, names",
+    [
+        ("en", ["Player 1", "Player 2", "Player 3", "Player 4"]),
+        ("fr", ["Marie", "Pierre", "Louise", "Antoine"]),
+        ("pl", ["Ola", "Kuba", "Małgosia", "Janek"]),
+    ],
+)
 def test_four_players_scores_fit_a_360px_phone(server, chromium, lang, names):
     context = chromium.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}})
     widths = _pad_with_a_round(context.new_page(), server, lang, names)
-    assert widths["table"] <= widths["box"] + 0.5, widths  # every player's total on screen, no sideways scroll
+    assert widths["table"] <= widths["box"] + 0.5, (
+        widths
+    )  # every player's total on screen, no sideways scroll
     context.close()
 
 
 def test_more_players_scroll_under_a_round_column_that_stays(server, chromium):
     context = chromium.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}})
     page = context.new_page()
-    widths = _pad_with_a_round(page, server, "fr", ["Marianne", "Stanisław", "Ewa", "Jan", "Bartholomew", "Zoé"])
+    widths = _pad_with_a_round(
+        page, server, "fr", ["Marianne", "Stanisław", "Ewa", "Jan", "Bartholomew", "Zoé"]
+    )
     assert widths["table"] > widths["box"]
     total = page.locator("table.pad tfoot th")
     before = total.bounding_box()["x"]
     page.evaluate("document.querySelector('.pad-scroll').scrollLeft = 120")
     assert abs(total.bounding_box()["x"] - before) < 1  # "Total" and the round numbers stay put
-    assert page.locator("table.pad thead th").nth(1).bounding_box()["x"] < before  # the players moved under it
+    assert (
+        page.locator("table.pad thead th").nth(1).bounding_box()["x"] < before
+    )  # the players moved under it
     context.close()
 
 
@@ -88,8 +101,9 @@ def test_no_table_of_scores_scrolls_sideways_mid_game_at_360px(mid_game, chromiu
     """A scrolling region hides the last columns (often the leader's total) without a word: each
     game's scores fit the phone's width, in every language."""
     base, tokens = mid_game
-    context = chromium.new_context(**{**PHONE, "viewport": {"width": 360, "height": 740}},
-                                   extra_http_headers={"Accept-Language": lang})
+    context = chromium.new_context(
+        **{**PHONE, "viewport": {"width": 360, "height": 740}}, extra_http_headers={"Accept-Language": lang}
+    )
     page = context.new_page()
     wide = {}
     for name, token in tokens.items():

@@ -73,8 +73,15 @@ def _start(page, server, game):
 
 # Boxes of one kind: every visible one of each selector is the same size.
 KINDS = [
-    ".tboard .tcell", ".hand-cards .card-button:not(.tick)", ".tick-cards .tick", ".castle-grid .pile", ".pile",
-    ".picker-ranks label", ".picker-suits label", ".board button, .board label.cell", ".fc",
+    ".tboard .tcell",
+    ".hand-cards .card-button:not(.tick)",
+    ".tick-cards .tick",
+    ".castle-grid .pile",
+    ".pile",
+    ".picker-ranks label",
+    ".picker-suits label",
+    ".board button, .board label.cell",
+    ".fc",
 ]
 SIZES = """kinds => kinds.flatMap(kind => {
   const boxes = [...document.querySelectorAll(kind)].filter(e => e.checkVisibility()).map(e => e.getBoundingClientRect()).filter(b => b.width);
@@ -96,8 +103,12 @@ OUTSIDE = """kinds => {
 
 
 # What _capture reads and taps on a Square Tactics table, in English.
-TACTICS_WORDS = {"edges": ("top", "right", "bottom", "left"), "play": "Play these numbers", "on": "on {cell}.",
-                 "captured": "Captured 1: C3, now empty."}
+TACTICS_WORDS = {
+    "edges": ("top", "right", "bottom", "left"),
+    "play": "Play these numbers",
+    "on": "on {cell}.",
+    "captured": "Captured 1: C3, now empty.",
+}
 
 
 def _capture(page, check=lambda where: None, words=TACTICS_WORDS):
@@ -119,7 +130,9 @@ def _capture(page, check=lambda where: None, words=TACTICS_WORDS):
 
 def narrow_phone(chromium, **extra):
     """A 360 px touch phone's browser context (``extra``: a locale, a colour scheme)."""
-    return chromium.new_context(viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True, **extra)
+    return chromium.new_context(
+        viewport=NARROW, device_scale_factor=2, is_mobile=True, has_touch=True, **extra
+    )
 
 
 def phone_in(chromium, lang: str, url: str):
@@ -194,10 +207,14 @@ def test_the_forteresse_board_keeps_44_px_cells_within_the_page(server, chromium
     context = narrow_phone(chromium)
     page = context.new_page()
     walls, besieged = "B2 B3 B4 B5 B6 C2 C3 C4 C5 C6", "D2 D3 D4 D5 D6"
-    page.goto(f"{server}/forteresse/resolver?walls={walls}&besieged={besieged}&do=fire&weapon=cannon&direction=E&from=A2")
+    page.goto(
+        f"{server}/forteresse/resolver?walls={walls}&besieged={besieged}&do=fire&weapon=cannon&direction=E&from=A2"
+    )
     assert page.locator(".fort-board .fc").count() == 49
     assert_fits(page, "the resolver, firing")
-    columns = page.locator(".fort-board").evaluate("e => getComputedStyle(e).gridTemplateColumns.split(' ').slice(1)")
+    columns = page.locator(".fort-board").evaluate(
+        "e => getComputedStyle(e).gridTemplateColumns.split(' ').slice(1)"
+    )
     assert len(columns) == 7 and all(float(width.removesuffix("px")) >= 44 for width in columns), columns
     context.close()
 
@@ -207,7 +224,9 @@ def test_a_used_firing_cell_is_marked_by_a_symbol_and_a_pattern(server, chromium
     context = _scheme_phone(chromium, scheme)
     page = context.new_page()
     walls, besieged = "B2 B3 B4 B5 B6 C2 C3 C4 C5 C6", "D2 D3 D4 D5 D6"
-    page.goto(f"{server}/forteresse/resolver?walls={walls}&besieged={besieged}&do=fire&weapon=cannon&direction=E&from=A2")
+    page.goto(
+        f"{server}/forteresse/resolver?walls={walls}&besieged={besieged}&do=fire&weapon=cannon&direction=E&from=A2"
+    )
     used = page.locator('.fc.used[data-cell="A2"]')
     expect(used.locator(".shot-mark")).to_have_text("C→")  # the weapon and the way it fired
     assert used.evaluate("e => e.tagName") == "SPAN"  # no longer offered
@@ -226,7 +245,9 @@ def test_the_header_stays_one_row_at_360_px_in_every_language(server, chromium, 
     context.add_cookies([{"name": "lang", "value": lang, "url": server}])
     page = context.new_page()
     page.goto(f"{server}/")
-    boxes = page.eval_on_selector_all("header.site a", "links => links.map(link => link.getBoundingClientRect().toJSON())")
+    boxes = page.eval_on_selector_all(
+        "header.site a", "links => links.map(link => link.getBoundingClientRect().toJSON())"
+    )
     assert len(boxes) == 4
     assert {round(box["top"]) for box in boxes} == {round(boxes[0]["top"])}, boxes
     assert all(box["width"] >= 44 and box["height"] >= 44 for box in boxes[1:]), boxes

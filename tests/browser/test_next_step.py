@@ -18,7 +18,9 @@ pytestmark = pytest.mark.browser
 
 def on_screen(page, locator) -> None:
     """``locator`` wholly on screen, once the swap has settled (the step is brought there after it)."""
-    expect(locator).to_be_in_viewport(ratio=0.99)  # a fraction of a pixel may stay out; the check below allows 1 px
+    expect(locator).to_be_in_viewport(
+        ratio=0.99
+    )  # a fraction of a pixel may stay out; the check below allows 1 px
     _wholly_on_screen(page, locator)
 
 
@@ -35,7 +37,9 @@ def test_square_tactics_a_tapped_cell_brings_the_hand_on_screen(server, phone):
     board = phone.locator("form.tactics-play .tboard")
     _scroll_to(phone, board)
     cards = phone.locator(".pick-card .hand-cards")
-    assert cards.bounding_box()["y"] + cards.bounding_box()["height"] > SMALL_PHONE["height"]  # below, at first
+    assert (
+        cards.bounding_box()["y"] + cards.bounding_box()["height"] > SMALL_PHONE["height"]
+    )  # below, at first
     tap_cell(phone, "C3")
     on_screen(phone, cards)
     cell = phone.locator('label.tcell:has(input[value="C3"])').bounding_box()

@@ -21,9 +21,7 @@ def test_viewer_phone_follows_the_referee_without_reloading(server, phone, secon
     phone.get_by_role("button", name="Start").click()
     expect(phone.get_by_text("You are the referee")).to_be_visible()
 
-    viewer_address = (
-        invite_href(phone, "Viewer")
-    )
+    viewer_address = invite_href(phone, "Viewer")
     second_phone.goto(viewer_address.replace(viewer_address.split("/t/")[0], server))
     expect(second_phone.get_by_text("You are watching")).to_be_visible()
     expect(second_phone.locator("tfoot .total")).to_have_text(["0", "0"])
@@ -82,9 +80,7 @@ def test_a_phone_that_loses_the_network_catches_up_when_it_is_back(server, phone
     phone.goto(server + "/scorepad/")
     phone.get_by_label("Players, one name per line").fill("Ola")
     phone.get_by_role("button", name="Start").click()
-    viewer_address = (
-        invite_href(phone, "Viewer")
-    )
+    viewer_address = invite_href(phone, "Viewer")
     second_phone.goto(viewer_address.replace(viewer_address.split("/t/")[0], server))
     expect(second_phone.locator("tfoot .total")).to_have_text(["0"])
 

@@ -104,11 +104,12 @@ def test_a_cells_name_stays_readable_over_the_card_laid_there(server, phone):
     phone.get_by_role("button", name="Start a Square Tactics table").click()
     tap_cell(phone, "B2")  # a centre cell: its own ground colour
     phone.locator(".hand .card-button").first.click()
-    cell = phone.locator('.tboard .tcell', has=phone.locator(".cell-name", has_text="B2")).first
+    cell = phone.locator(".tboard .tcell", has=phone.locator(".cell-name", has_text="B2")).first
     expect(cell.locator(".tcard")).to_be_visible()
     # The name stands on the cell's ground, above the card's frame, not crossed by it.
     name_ground, cell_ground = cell.locator(".cell-name").evaluate(
-        "n => [getComputedStyle(n).backgroundColor, getComputedStyle(n.parentElement).backgroundColor]")
+        "n => [getComputedStyle(n).backgroundColor, getComputedStyle(n.parentElement).backgroundColor]"
+    )
     assert name_ground == cell_ground and name_ground not in ("rgba(0, 0, 0, 0)", "transparent")
 
 
@@ -137,8 +138,10 @@ def test_a_finished_game_and_match_on_a_phone(server, phone):
 
     def act(form: dict) -> None:
         html = phone.request.get(table).text()
-        fields = {"csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1),
-                  "version": re.search(r'data-version="(\d+)"', html).group(1)}
+        fields = {
+            "csrf_token": re.search(r'name="csrf_token" value="([^"]+)"', html).group(1),
+            "version": re.search(r'data-version="(\d+)"', html).group(1),
+        }
         if form["type"] == "play":
             fields["player"] = re.search(r'name="player" value="([^"]+)"', html).group(1)
         answer = phone.request.post(table + "/act", form={**fields, **form})
@@ -147,7 +150,17 @@ def test_a_finished_game_and_match_on_a_phone(server, phone):
     for game in (1, 2, 3):
         # A 5 on every edge, cell after cell: nothing is captured and the board fills.
         for cell in ("A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"):
-            act({"type": "play", "cell": cell, "typed": "1", "top": "5", "right": "5", "bottom": "5", "left": "5"})
+            act(
+                {
+                    "type": "play",
+                    "cell": cell,
+                    "typed": "1",
+                    "top": "5",
+                    "right": "5",
+                    "bottom": "5",
+                    "left": "5",
+                }
+            )
         phone.goto(table)
         expect(phone.locator("#game-result")).to_contain_text(f"Game {game} is over")
         if game < 3:
@@ -155,6 +168,8 @@ def test_a_finished_game_and_match_on_a_phone(server, phone):
             if game == 1:
                 assert_accessible(phone)  # a game over, the next one offered
             act({"type": "next_game"})
-    expect(phone.locator("#match-result")).to_contain_text(re.compile(r"wins the match with \d+ points\.|The match is a draw\."))
+    expect(phone.locator("#match-result")).to_contain_text(
+        re.compile(r"wins the match with \d+ points\.|The match is a draw\.")
+    )
     expect(phone.locator("#match-scores tfoot .total")).to_have_count(2)
     assert_accessible(phone)  # the match over, its score sheet

@@ -59,11 +59,14 @@ def test_hands_ticked_by_taps_limit_the_cards_and_a_players_link_shows_its_own(s
     offered = phone.locator(".hand > .hand-cards .card-button .card-name")
     expect(offered).to_have_count(3)
     assert offered.all_inner_texts() == held
-    expect(phone.locator(".hand")).to_contain_text(f"{first}'s hand is entered: only these cards can be played.")
+    expect(phone.locator(".hand")).to_contain_text(
+        f"{first}'s hand is entered: only these cards can be played."
+    )
     assert_accessible(phone, both_widths=False)  # a hand entered
     width = phone.viewport_size["width"]
     for box in phone.locator("label.tick:visible, label.tcell:visible").evaluate_all(
-            "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"):
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"
+    ):
         assert box[0] >= 44 and box[1] >= 44, box
 
     phone.locator('label.tcell:has(input[value="A1"])').click()
@@ -95,7 +98,6 @@ def test_hands_ticked_by_taps_limit_the_cards_and_a_players_link_shows_its_own(s
     assert player_phone.evaluate("document.documentElement.scrollWidth") <= width
 
 
-
 def test_a_hands_tick_boxes_are_big_enough_to_tap(server, chromium):
     """An opened hand's boxes pass axe-core's checks, the box in each card's corner included (at
     least 24 px, WCAG 2.5.8; the whole card is its label and the bigger target)."""
@@ -108,7 +110,8 @@ def test_a_hands_tick_boxes_are_big_enough_to_tap(server, chromium):
         hand.click()
     expect(phone.locator("label.tick").first).to_be_visible()
     for box in phone.locator("label.tick input").evaluate_all(
-            "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"):
+        "els => els.map(e => e.getBoundingClientRect()).map(r => [r.width, r.height])"
+    ):
         assert box[0] >= 24 and box[1] >= 24, box
     # Every box in view: on a short screen the lower ones scroll under the answer pinned to its
     # bottom, by design (castellan.css, .answer-fresh).

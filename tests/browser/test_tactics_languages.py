@@ -13,12 +13,26 @@ pytestmark = pytest.mark.browser
 
 NB = "\u00a0"
 WORDS = {
-    "fr": {"start": "Nouvelle table Square Tactics", "four": "4, sur un plateau 4x4", "referee": "Vous êtes l'arbitre",
-           "game": "Partie 1 sur 3", "edges": ("haut", "droite", "bas", "gauche"), "play": "Jouer ces nombres",
-           "on": "en {cell}.", "captured": f"1 carte prise{NB}: C3, la case est vide."},
-    "pl": {"start": "Załóż stół Square Tactics", "four": "4, na planszy 4x4", "referee": "Jesteś sędzią",
-           "game": "Partia 1 z 3", "edges": ("góra", "prawo", "dół", "lewo"), "play": "Zagraj te liczby",
-           "on": "na {cell}.", "captured": "Zdobyta 1 karta: C3, pole jest teraz puste."},
+    "fr": {
+        "start": "Nouvelle table Square Tactics",
+        "four": "4, sur un plateau 4x4",
+        "referee": "Vous êtes l'arbitre",
+        "game": "Partie 1 sur 3",
+        "edges": ("haut", "droite", "bas", "gauche"),
+        "play": "Jouer ces nombres",
+        "on": "en {cell}.",
+        "captured": f"1 carte prise{NB}: C3, la case est vide.",
+    },
+    "pl": {
+        "start": "Załóż stół Square Tactics",
+        "four": "4, na planszy 4x4",
+        "referee": "Jesteś sędzią",
+        "game": "Partia 1 z 3",
+        "edges": ("góra", "prawo", "dół", "lewo"),
+        "play": "Zagraj te liczby",
+        "on": "na {cell}.",
+        "captured": "Zdobyta 1 karta: C3, pole jest teraz puste.",
+    },
 }
 
 
@@ -26,7 +40,9 @@ def _fits_with_44_px_cells(page, where, cells):
     assert_fits(page, where)
     board = page.locator(".tboard .tcell")
     expect(board).to_have_count(cells)
-    sizes = board.evaluate_all("cells => cells.map(c => c.getBoundingClientRect()).map(b => [b.width, b.height])")
+    sizes = board.evaluate_all(
+        "cells => cells.map(c => c.getBoundingClientRect()).map(b => [b.width, b.height])"
+    )
     assert min(min(size) for size in sizes) >= 44, (where, sizes)
 
 

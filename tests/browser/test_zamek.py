@@ -121,13 +121,17 @@ def test_the_referee_ends_a_game_where_the_cards_keep_going_back(server, phone, 
     _turn_over(phone, 2, 12, "Add to the castle")  # Kuba: 1 12
     expect(phone.get_by_text("Last turn, Kuba: 12 added.")).to_be_visible()
     _turn_over(phone, 1, 30, None)  # Ola turns the 30 over again, and would put it back again...
-    expect(phone.get_by_text("43 cards lie face down.")).to_be_visible()  # 45, less 12 in a castle, less 30 face up
+    expect(
+        phone.get_by_text("43 cards lie face down.")
+    ).to_be_visible()  # 45, less 12 in a castle, less 30 face up
     expect(phone.get_by_text("The card numbered 30 is face up.")).to_be_visible()
     phone.get_by_text("End the game here").click()
     expect(phone.get_by_text("the longest castle wins, as when the table is empty")).to_be_visible()
     phone.get_by_role("button", name="End the game and score it").click()
     # The answer to the tap is where the eye is (pinned near the thumb); the status line says it too.
-    expect(phone.get_by_role("status").filter(has_text="Kuba wins with the longest castle")).to_be_in_viewport()
+    expect(
+        phone.get_by_role("status").filter(has_text="Kuba wins with the longest castle")
+    ).to_be_in_viewport()
     expect(phone.get_by_text("Game over: Kuba wins with the longest castle.")).to_be_visible()
     assert_accessible(phone, both_widths=False)  # game over
     expect(phone.get_by_text("is face up")).to_have_count(0)
@@ -160,7 +164,9 @@ def test_a_team_link_is_the_whole_teams_and_an_outvoted_member_hears_the_decisio
     second_phone.get_by_role("button", name="Vote for place 4", exact=True).click()
     expect(third_phone.get_by_text("Ala: 4")).to_be_visible(timeout=3_000)
     third_phone.get_by_role("button", name="Vote for place 9", exact=True).click()
-    told = third_phone.get_by_role("status").filter(has_text="Your team chose place 4; you had voted for place 9.")
+    told = third_phone.get_by_role("status").filter(
+        has_text="Your team chose place 4; you had voted for place 9."
+    )
     expect(told).to_be_in_viewport()
     expect(second_phone.get_by_text("Your team chose")).to_have_count(0)
     assert third_phone.evaluate("document.documentElement.scrollWidth") <= size[0]

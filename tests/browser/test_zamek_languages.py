@@ -12,14 +12,24 @@ from tests.browser.test_narrow import assert_fits, phone_in
 pytestmark = pytest.mark.browser
 
 WORDS = {
-    "fr": {"extended": "Avancé : jouer jusqu'à vider la table, puis compter",
-           "teams": "Les équipes votent depuis leurs téléphones", "start": "Lancer la table",
-           "referee": "Vous êtes l'arbitre", "team": "Équipe Rouge", "deck": "Le paquet Zamek de Castellan (zamek-default@1)",
-           "help": "Le magicien appartient au jeu avancé."},
-    "pl": {"extended": "Rozszerzony: gra do opróżnienia stołu, potem liczenie punktów",
-           "teams": "Drużyny głosują na telefonach", "start": "Załóż stół",
-           "referee": "Jesteś sędzią", "team": "Drużyna Rouge", "deck": "Domyślna talia Castellana do Zamku (zamek-default@1)",
-           "help": "Czarnoksiężnik należy do wariantu rozszerzonego."},
+    "fr": {
+        "extended": "Avancé : jouer jusqu'à vider la table, puis compter",
+        "teams": "Les équipes votent depuis leurs téléphones",
+        "start": "Lancer la table",
+        "referee": "Vous êtes l'arbitre",
+        "team": "Équipe Rouge",
+        "deck": "Le paquet Zamek de Castellan (zamek-default@1)",
+        "help": "Le magicien appartient au jeu avancé.",
+    },
+    "pl": {
+        "extended": "Rozszerzony: gra do opróżnienia stołu, potem liczenie punktów",
+        "teams": "Drużyny głosują na telefonach",
+        "start": "Załóż stół",
+        "referee": "Jesteś sędzią",
+        "team": "Drużyna Rouge",
+        "deck": "Domyślna talia Castellana do Zamku (zamek-default@1)",
+        "help": "Czarnoksiężnik należy do wariantu rozszerzonego.",
+    },
 }
 
 

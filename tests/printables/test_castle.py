@@ -51,8 +51,13 @@ def test_the_score_pad_has_a_column_per_rank_for_each_team_and_a_row_per_game(bu
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("lang, hint", [("en", "R / B"), ("fr", "R / N"), ("pl", "Czer. / Czar.")])
 def test_the_score_pads_colour_hint_stays_on_one_line(paper, lang, hint, build_pdf, read_pdf):
-    runs = [text for _page, text, _size in text_runs(read_pdf(build_pdf("castle-score-pad", lang=lang, paper=paper)))]
-    assert runs.count(hint) == 2, [text for text in runs if text[:2] == hint[:2]]  # one run per team, not wrapped
+    runs = [
+        text
+        for _page, text, _size in text_runs(read_pdf(build_pdf("castle-score-pad", lang=lang, paper=paper)))
+    ]
+    assert runs.count(hint) == 2, [
+        text for text in runs if text[:2] == hint[:2]
+    ]  # one run per team, not wrapped
 
 
 def test_the_deck_is_the_printing_sheet_then_52_faces_on_seven_pairs_of_pages(build_pdf, read_pdf):
@@ -118,4 +123,8 @@ def test_castles_sheets_in_polish_read_back_with_every_letter(paper, build_pdf):
 def test_castles_reference_card_in_french(build_pdf):
     reference = _pdftotext(build_pdf("castle-reference", lang="fr"))
     assert reference.count("Castle : aide-mémoire") == 2 and "Aide-mémoire de Castle" in reference
-    assert "Dame 3" in reference and "Valet 2" in reference and "sa propre valeur dépasse celle du tas" in reference
+    assert (
+        "Dame 3" in reference
+        and "Valet 2" in reference
+        and "sa propre valeur dépasse celle du tas" in reference
+    )

@@ -61,10 +61,14 @@ def test_the_trackers_rows_are_a_pencils_line_high(build_pdf, render, paper):
     dpi = 200
     image = render(build_pdf("fort-challenge-tracker", paper=paper), 1, dpi=dpi)
     frame = page_frame(paper)
-    x = round((frame.content.x + printables_fort.CARD_COLUMN - 3) * dpi / 25.4)  # right of every language's words
+    x = round(
+        (frame.content.x + printables_fort.CARD_COLUMN - 3) * dpi / 25.4
+    )  # right of every language's words
     top = round((page_rect(paper).h - frame.content.top) * dpi / 25.4)  # below the page's title and intro
     lines = [y for y in range(top, image.size[1]) if image.getpixel((x, y)) < 160]
-    tops = [y for previous, y in zip([-9, *lines], lines, strict=False) if y - previous > 1]  # one per line drawn
+    tops = [
+        y for previous, y in zip([-9, *lines], lines, strict=False) if y - previous > 1
+    ]  # one per line drawn
     gaps = [(below - above) * 25.4 / dpi for above, below in zip(tops, tops[1:], strict=False)]
     rows = [gap for gap in gaps if 5.5 <= gap < 7.5]
     assert len(rows) == printables_fort.FORTS * printables_fort.FORT_ROWS, [round(gap, 2) for gap in gaps]

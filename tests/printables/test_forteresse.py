@@ -21,13 +21,18 @@ def _words(reader) -> str:
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_the_player_sheet_holds_both_rounds_each_with_both_grids_every_firing_cell(paper, build_pdf, read_pdf):
+def test_the_player_sheet_holds_both_rounds_each_with_both_grids_every_firing_cell(
+    paper, build_pdf, read_pdf
+):
     reader = read_pdf(build_pdf("forteresse-player-sheet", paper=paper))
     assert len(reader.pages) == 2
     for number, page in enumerate(reader.pages, start=1):
         assert tuple(round(float(v), 2) for v in page.mediabox[2:]) == PAGE_POINTS[paper]
         words = page.extract_text()
-        assert f"Round {number} · grid 1 · my fortress" in words and f"Round {number} · grid 2 · my attacks" in words
+        assert (
+            f"Round {number} · grid 1 · my fortress" in words
+            and f"Round {number} · grid 2 · my attacks" in words
+        )
         assert f"Round {number}: my firing cells" in words
         for cell in forteresse.FIRING_CELLS:
             assert re.search(rf"\b{cell}\b", words), cell
@@ -101,8 +106,12 @@ def test_the_sheets_in_polish(build_pdf, read_pdf):
     assert "Partia" in pad and "R1 zabici" in pad and "remis" in pad
 
 
-@pytest.mark.parametrize(("duplex", "name"), [("long", "/DuplexFlipLongEdge"), ("short", "/DuplexFlipShortEdge")])
-def test_the_player_sheet_one_sheet_both_sides_asks_the_printer_for_two_sides(duplex, name, build_pdf, read_pdf):
+@pytest.mark.parametrize(
+    ("duplex", "name"), [("long", "/DuplexFlipLongEdge"), ("short", "/DuplexFlipShortEdge")]
+)
+def test_the_player_sheet_one_sheet_both_sides_asks_the_printer_for_two_sides(
+    duplex, name, build_pdf, read_pdf
+):
     sheet = read_pdf(build_pdf("forteresse-player-sheet", duplex=duplex))
     assert sheet.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == name
     assert "two-sided" in printables.get_sheet("forteresse-player-sheet").advice.printer_for("long")
@@ -111,13 +120,21 @@ def test_the_player_sheet_one_sheet_both_sides_asks_the_printer_for_two_sides(du
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-@pytest.mark.parametrize("lang, heads", [
-    ("en", ["Round 1", "Round 2", "kills", "cannons", "rifles", "points", "Total"]),
-    ("fr", ["Manche 1", "Manche 2", "tués", "canons", "fusils", "points", "Total"]),
-    ("pl", ["Runda 1", "Runda 2", "zabici", "armaty", "karabiny", "punkty", "Suma"]),
-])
+@pytest.mark.parametrize(
+    "lang, heads",
+    [
+        ("en", ["Round 1", "Round 2", "kills", "cannons", "rifles", "points", "Total"]),
+        ("fr", ["Manche 1", "Manche 2", "tués", "canons", "fusils", "points", "Total"]),
+        ("pl", ["Runda 1", "Runda 2", "zabici", "armaty", "karabiny", "punkty", "Suma"]),
+    ],
+)
 def test_the_score_boxs_heads_each_stay_on_one_line(paper, lang, heads, build_pdf, read_pdf):
     """Each round's name spans its four columns: no head is wrapped into a column too narrow for it."""
-    runs = [text for page, text, _size in text_runs(read_pdf(build_pdf("forteresse-player-sheet", lang=lang, paper=paper)))
-            if page == 2]
+    runs = [
+        text
+        for page, text, _size in text_runs(
+            read_pdf(build_pdf("forteresse-player-sheet", lang=lang, paper=paper))
+        )
+        if page == 2
+    ]
     assert [head for head in heads if head not in runs] == []

@@ -53,21 +53,38 @@ def test_the_web_gives_a_sheet_in_the_asked_language_and_caches_each_language_ap
     assert "Score pad" in pdf_text(english.data)
     assert browser.get("/print/score-pad.pdf?lang=pl").data == polish.data
     page = browser.get("/print", headers={"Accept-Language": "fr"}).data.decode()
-    assert "Imprimez à 100\u00a0% (les feuilles" in page  # a literal % in a {% trans %} block (%% in its msgid)
+    assert (
+        "Imprimez à 100\u00a0% (les feuilles" in page
+    )  # a literal % in a {% trans %} block (%% in its msgid)
     assert "Cartes vierges" in page and "Pour tous les jeux" in page
 
 
 def test_the_command_line_prints_a_sheet_in_polish(tmp_path):
     output = tmp_path / "pad.pdf"
-    assert cli.main(["print", "score-pad", "--lang", "pl", "--base-url", "http://192.168.1.20:5000",
-                     "-o", str(output)]) == 0
+    assert (
+        cli.main(
+            [
+                "print",
+                "score-pad",
+                "--lang",
+                "pl",
+                "--base-url",
+                "http://192.168.1.20:5000",
+                "-o",
+                str(output),
+            ]
+        )
+        == 0
+    )
     assert "Notes wyników" in pdf_text(output.read_bytes())
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("lang", ["en", "fr", "pl"])
 @pytest.mark.parametrize("game, card_inset, text_inset", [(castle, 3, 4), (fort, 2.5, 3.5)])
-def test_a_quick_reference_cards_words_stay_inside_the_card_in_every_language(game, card_inset, text_inset, lang, paper):
+def test_a_quick_reference_cards_words_stay_inside_the_card_in_every_language(
+    game, card_inset, text_inset, lang, paper
+):
     """A longer translation is set smaller rather than run over the card's edge (Fort's reference
     in Polish, and in English on Letter, used to cross it)."""
     sheet = next(sheet for sheet in printables.all_sheets() if sheet.draw is game.draw_reference)

@@ -67,11 +67,15 @@ def test_short_edge_backs_mirror_the_rows(paper):
 def test_the_outer_edges_bleed_3_mm_and_the_edges_where_cards_meet_do_not(paper):
     sheet = layout.card_sheet(paper)
     area = sheet.area
-    sides = [(sheet.fronts, sheet.bleeds)] + [(sheet.backs(d), sheet.back_bleeds(d)) for d in ("long", "short")]
+    sides = [(sheet.fronts, sheet.bleeds)] + [
+        (sheet.backs(d), sheet.back_bleeds(d)) for d in ("long", "short")
+    ]
     for slots, bleeds in sides:
         for slot, bleed in zip(slots, bleeds, strict=True):
             assert slot.x - bleed.x == pytest.approx(BLEED if slot.x == pytest.approx(area.x) else 0)
-            assert bleed.right - slot.right == pytest.approx(BLEED if slot.right == pytest.approx(area.right) else 0)
+            assert bleed.right - slot.right == pytest.approx(
+                BLEED if slot.right == pytest.approx(area.right) else 0
+            )
             assert slot.y - bleed.y == pytest.approx(BLEED if slot.y == pytest.approx(area.y) else 0)
             assert bleed.top - slot.top == pytest.approx(BLEED if slot.top == pytest.approx(area.top) else 0)
 

@@ -81,7 +81,10 @@ def test_tiled_pages_say_how_they_join_and_carry_strips_and_matching_ticks(slug,
     short_ticks = [box for box in second if box.h < 0.01 and abs(box.w - tiling.TICK) < 0.01]
     assert len(long_ticks) >= 2
     assert sorted(round(box.y, 2) for box in long_ticks) == sorted(round(box.y, 2) for box in short_ticks)
-    assert len({round(box.x, 2) for box in long_ticks}) == 1 and len({round(box.x, 2) for box in short_ticks}) == 1
+    assert (
+        len({round(box.x, 2) for box in long_ticks}) == 1
+        and len({round(box.x, 2) for box in short_ticks}) == 1
+    )
 
 
 @pytest.mark.parametrize(("slug", "paper"), CASES)
@@ -107,7 +110,8 @@ def test_each_strip_s_words_have_a_stretch_no_tick_runs_through(slug, paper):
         core, window = tile.place(tile.core), tile.place(tile.window)
         marks_y, marks_x = tiling.join_marks(spec, tile)
         strips = ([(window.h, [y - window.y for y in marks_y])] if tile.right else []) + (
-            [(core.w, [x - window.x for x in marks_x])] if tile.below else [])
+            [(core.w, [x - window.x for x in marks_x])] if tile.below else []
+        )
         for length, ticks in strips:
             start, end = tiling.clear_stretch(length, ticks)
             assert not any(start < tick < end for tick in ticks)
@@ -143,7 +147,9 @@ def path_boxes(page) -> list[Rect]:
         elif op in (b"S", b"s", b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*", b"n"):
             if points and op != b"n":
                 xs, ys = [p[0] for p in points], [p[1] for p in points]
-                boxes.append(Rect(min(xs) / MM, min(ys) / MM, (max(xs) - min(xs)) / MM, (max(ys) - min(ys)) / MM))
+                boxes.append(
+                    Rect(min(xs) / MM, min(ys) / MM, (max(xs) - min(xs)) / MM, (max(ys) - min(ys)) / MM)
+                )
             points = []
     return boxes
 
@@ -207,7 +213,10 @@ def test_a_mat_comes_on_a3_and_a_deck_does_not(browser):
 
 def test_the_command_prints_a_mat_on_tabloid_and_refuses_a_deck_on_it_clearly(tmp_path, capsys):
     out = tmp_path / "mat.pdf"
-    assert cli.main(["print", "castle-mat", "--paper", "tabloid", "-o", str(out), "--base-url", "http://h:5000"]) == 0
+    assert (
+        cli.main(["print", "castle-mat", "--paper", "tabloid", "-o", str(out), "--base-url", "http://h:5000"])
+        == 0
+    )
     reader = PdfReader(out)
     assert len(reader.pages) == 1
     assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [792, 1224]

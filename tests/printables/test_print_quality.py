@@ -35,8 +35,12 @@ def px(mm: float, dpi: int = DPI) -> float:
 
 def box(rect: layout.Rect, page: layout.Rect, dpi: int = DPI) -> tuple[int, int, int, int]:
     """A rectangle in mm (y up) as a PIL box in pixels (y down)."""
-    return (round(px(rect.x, dpi)), round(px(page.h - rect.top, dpi)), round(px(rect.right, dpi)),
-            round(px(page.h - rect.y, dpi)))
+    return (
+        round(px(rect.x, dpi)),
+        round(px(page.h - rect.top, dpi)),
+        round(px(rect.right, dpi)),
+        round(px(page.h - rect.y, dpi)),
+    )
 
 
 def coverage(image: Image.Image) -> float:
@@ -74,8 +78,12 @@ def text_runs(reader) -> Iterator[tuple[int, str, float]]:
         runs: list[tuple[str, float]] = []
 
         def visit(text, cm, tm, _font, size, runs=runs):
-            a, b, c, d = (tm[0] * cm[0] + tm[1] * cm[2], tm[0] * cm[1] + tm[1] * cm[3],
-                          tm[2] * cm[0] + tm[3] * cm[2], tm[2] * cm[1] + tm[3] * cm[3])
+            a, b, c, d = (
+                tm[0] * cm[0] + tm[1] * cm[2],
+                tm[0] * cm[1] + tm[1] * cm[3],
+                tm[2] * cm[0] + tm[3] * cm[2],
+                tm[2] * cm[1] + tm[3] * cm[3],
+            )
             if text.strip():
                 runs.append((text.strip(), size * math.sqrt(abs(a * d - b * c))))
 
@@ -87,7 +95,9 @@ def text_runs(reader) -> Iterator[tuple[int, str, float]]:
 
 
 @pytest.mark.parametrize(("sheet", "paper"), CASES, ids=IDS)
-def test_every_pdf_asks_for_actual_size_and_two_sided_sheets_for_their_duplex_edge(sheet, paper, build_pdf, read_pdf):
+def test_every_pdf_asks_for_actual_size_and_two_sided_sheets_for_their_duplex_edge(
+    sheet, paper, build_pdf, read_pdf
+):
     for duplex, name in (("long", "/DuplexFlipLongEdge"), ("short", "/DuplexFlipShortEdge")):
         reader = read_pdf(build_pdf(sheet, paper=paper, duplex=duplex))
         preferences = reader.trailer["/Root"]["/ViewerPreferences"]
@@ -133,7 +143,9 @@ def test_nothing_is_printed_within_8_mm_of_the_paper_s_edge(sheet, paper, build_
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("duplex", ["long", "short"])
 @pytest.mark.parametrize("slug", ["castle-deck", "zamek-deck"])
-def test_backs_printed_2_mm_off_still_cover_every_card_cut_from_the_fronts(slug, duplex, paper, build_pdf, render):
+def test_backs_printed_2_mm_off_still_cover_every_card_cut_from_the_fronts(
+    slug, duplex, paper, build_pdf, render
+):
     """Cut the cards at their cut lines with the back page shifted 2 mm each way: no white edge."""
     data = build_pdf(slug, paper=paper, duplex=duplex)
     geometry = layout.card_sheet(paper)
@@ -167,8 +179,11 @@ def test_each_back_lands_exactly_behind_its_front_and_turned_like_it(duplex, pap
     def draw(doc):
         doc.card_sheet([face] * 8, back)
 
-    data = build_pdf(Sheet("test-behind", "castellan", "Test", "Backs behind fronts.", draw, kind="cards"),
-                     paper=paper, duplex=duplex)
+    data = build_pdf(
+        Sheet("test-behind", "castellan", "Test", "Backs behind fronts.", draw, kind="cards"),
+        paper=paper,
+        duplex=duplex,
+    )
     geometry = layout.card_sheet(paper)
     fronts = render(data, 3, dpi=100)
     flip = ImageOps.mirror if duplex == "long" else ImageOps.flip
@@ -199,8 +214,11 @@ def test_default_backs_are_light_on_ink_and_rich_backs_are_an_option(slug, build
 
 @pytest.mark.parametrize(("sheet", "paper"), CASES, ids=IDS)
 def test_no_text_is_smaller_than_7_points(sheet, paper, build_pdf, read_pdf):
-    small = [(page, text, round(size, 2)) for page, text, size in text_runs(read_pdf(build_pdf(sheet, paper=paper)))
-             if size < MIN_TEXT - 0.01]
+    small = [
+        (page, text, round(size, 2))
+        for page, text, size in text_runs(read_pdf(build_pdf(sheet, paper=paper)))
+        if size < MIN_TEXT - 0.01
+    ]
     assert small == []
 
 
@@ -252,8 +270,9 @@ def tile_places(paper: str) -> list[tuple[int, layout.Rect, layout.Rect]]:
 def test_zamek_tiles_stand_out_from_the_paper_and_their_writing_from_the_tile(build_pdf, render):
     data = build_pdf("zamek-deck")
     page_rect = layout.page_rect("a4")
-    for (page, slot, _back), (english, _colour, writing) in zip(tile_places("a4"), zamek.TILE_COLOURS,
-                                                                         strict=True):
+    for (page, slot, _back), (english, _colour, writing) in zip(
+        tile_places("a4"), zamek.TILE_COLOURS, strict=True
+    ):
         image = render(data, page, dpi=DPI, mode="RGB")
         paper = image.getpixel((2, 2))
         corner = layout.Rect(slot.x + 5, slot.y + 5, 1.5, 1.5)  # inside the tile, clear of its writing
@@ -289,4 +308,7 @@ def test_zamek_tiles_and_deck_card_have_a_back_of_their_own(build_pdf, render):
 
 
 def test_a_light_back_keeps_its_emblem_and_text_in_full_colour_on_a_pale_ground():
-    assert contrast((0x2F, 0x3E, 0x46), tuple(int(tint("#2f3e46", 0.12)[i : i + 2], 16) for i in (1, 3, 5))) > 4.5
+    assert (
+        contrast((0x2F, 0x3E, 0x46), tuple(int(tint("#2f3e46", 0.12)[i : i + 2], 16) for i in (1, 3, 5)))
+        > 4.5
+    )

@@ -50,8 +50,14 @@ def test_a_name_the_page_was_reached_by_is_kept(local_name, browser, render, sca
 
 
 def test_castellan_base_url_wins(local_name, tmp_path, render, scan):
-    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "SECRET_KEY": "test", "TESTING": True,
-                      "BASE_URL": "https://castle.example.org/"})
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "SECRET_KEY": "test",
+            "TESTING": True,
+            "BASE_URL": "https://castle.example.org/",
+        }
+    )
     phone = Browser(app.test_client())
     pdf = phone.get("/print/zamek-score-pad.pdf", base_url=f"http://{LAN}:8123").data
     assert first_page_codes(pdf, render, scan) == ["https://castle.example.org/zamek/"]
@@ -90,7 +96,9 @@ def test_castellan_print_uses_the_port_it_is_told(no_local_name, monkeypatch, tm
     assert first_page_codes(out.read_bytes(), render, scan) == ["http://10.0.0.7:8123/"]
 
 
-def test_castellan_print_follows_port_and_prefers_the_local_name(local_name, monkeypatch, tmp_path, render, scan):
+def test_castellan_print_follows_port_and_prefers_the_local_name(
+    local_name, monkeypatch, tmp_path, render, scan
+):
     monkeypatch.setenv("PORT", "8124")
     monkeypatch.delenv("CASTELLAN_BASE_URL", raising=False)
     out = tmp_path / "pad.pdf"
@@ -123,8 +131,12 @@ def test_local_name_is_the_hostname_dot_local_only_when_it_resolves_to_this_mach
 
 @pytest.mark.parametrize(
     ("host", "parts"),
-    [("192.168.1.20:8123", ("192.168.1.20", "8123")), ("castle.local", ("castle.local", "")),
-     ("[fe80::1]:5000", ("fe80::1", "5000")), ("[::1]", ("::1", ""))],
+    [
+        ("192.168.1.20:8123", ("192.168.1.20", "8123")),
+        ("castle.local", ("castle.local", "")),
+        ("[fe80::1]:5000", ("fe80::1", "5000")),
+        ("[::1]", ("::1", "")),
+    ],
 )
 def test_a_host_header_splits_into_name_and_port(host, parts):
     assert netinfo.host_and_port(host) == parts

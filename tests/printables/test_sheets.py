@@ -19,7 +19,12 @@ from printables.layout import Rect
 SHEETS = printables.all_sheets()
 CASES = [(sheet, paper) for sheet in SHEETS for paper in sheet.papers]
 IDS = [f"{sheet.slug}-{paper}" for sheet, paper in CASES]
-PAGE_POINTS = {"a4": (595.28, 841.89), "letter": (612.0, 792.0), "a3": (841.89, 1190.55), "tabloid": (792.0, 1224.0)}
+PAGE_POINTS = {
+    "a4": (595.28, 841.89),
+    "letter": (612.0, 792.0),
+    "a3": (841.89, 1190.55),
+    "tabloid": (792.0, 1224.0),
+}
 BASE_URL = "http://192.168.1.20:5000"
 
 
@@ -194,7 +199,9 @@ def test_the_frame_qr_code_has_modules_of_half_a_millimetre_or_more():
 def _corner_box(image, corner: str) -> tuple[int, int, int, int]:
     """A small box well inside the top-left, top-right or bottom-left card slot."""
     sheet = printables.layout.card_sheet("a4")
-    slot = {"top left": sheet.fronts[0], "top right": sheet.fronts[1], "bottom left": sheet.fronts[-2]}[corner]
+    slot = {"top left": sheet.fronts[0], "top right": sheet.fronts[1], "bottom left": sheet.fronts[-2]}[
+        corner
+    ]
     scale = image.width / sheet.page.w
     inner = slot.inset(10)
     top = sheet.page.h - inner.top

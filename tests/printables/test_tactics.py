@@ -50,8 +50,11 @@ def test_a_card_puts_each_number_on_its_own_edge(build_pdf, read_pdf):
 
     page.extract_text(visitor_text=visit)
     slot = layout.Rect(0, 0, placed.h, placed.w)  # the card upright: its x runs up the page, its y leftwards
-    inside = [(int(t), y - placed.y, placed.right - x) for t, x, y in found
-              if t.isdigit() and placed.x <= x <= placed.right and placed.y <= y <= placed.top]
+    inside = [
+        (int(t), y - placed.y, placed.right - x)
+        for t, x, y in found
+        if t.isdigit() and placed.x <= x <= placed.right and placed.y <= y <= placed.top
+    ]
     assert len(inside) == 4
     top, bottom = max(inside, key=lambda n: n[2]), min(inside, key=lambda n: n[2])
     left, right = min(inside, key=lambda n: n[1]), max(inside, key=lambda n: n[1])
@@ -60,11 +63,15 @@ def test_a_card_puts_each_number_on_its_own_edge(build_pdf, read_pdf):
     assert left[1] < slot.cx - 15 and right[1] > slot.cx + 15
 
 
-@pytest.mark.parametrize(("paper", "pages_3x3", "pages_4x4"), [("a4", 2, 4), ("letter", 2, 4), ("a3", 1, 2),
-                                                             ("tabloid", 1, 2)])
-@pytest.mark.parametrize(("slug", "size", "seats"), [("tactics-mat-3x3", 3, "SN"), ("tactics-mat-4x4", 4, "SWNE")])
-def test_the_mats_name_every_cell_and_seat(slug, size, seats, paper, pages_3x3, pages_4x4, build_pdf, read_pdf,
-                                           render, scan):
+@pytest.mark.parametrize(
+    ("paper", "pages_3x3", "pages_4x4"), [("a4", 2, 4), ("letter", 2, 4), ("a3", 1, 2), ("tabloid", 1, 2)]
+)
+@pytest.mark.parametrize(
+    ("slug", "size", "seats"), [("tactics-mat-3x3", 3, "SN"), ("tactics-mat-4x4", 4, "SWNE")]
+)
+def test_the_mats_name_every_cell_and_seat(
+    slug, size, seats, paper, pages_3x3, pages_4x4, build_pdf, read_pdf, render, scan
+):
     data = build_pdf(slug, paper=paper, base_url=BASE_URL)
     reader = read_pdf(data)
     assert len(reader.pages) == (pages_3x3 if size == 3 else pages_4x4)
@@ -80,15 +87,26 @@ def test_the_mats_name_every_cell_and_seat(slug, size, seats, paper, pages_3x3, 
 
 def test_the_score_pad_has_three_games_and_the_match(build_pdf, read_pdf):
     text = read_pdf(build_pdf("tactics-score-pad", paper="letter")).pages[0].extract_text()
-    for words in ("Game 1", "Game 2", "Game 3", "Corners × 1", "Sides × 2", "Centres × 3", "Captured",
-                  "Match: total of the three games"):
+    for words in (
+        "Game 1",
+        "Game 2",
+        "Game 3",
+        "Corners × 1",
+        "Sides × 2",
+        "Centres × 3",
+        "Captured",
+        "Match: total of the three games",
+    ):
         assert words in text
 
 
 def test_every_tactics_sheet_is_on_the_print_page(browser):
     html = browser.get("/print").data.decode()
-    for slug in [f"tactics-{faction_id}" for faction_id in FACTIONS] + ["tactics-mat-3x3", "tactics-mat-4x4",
-                                                                       "tactics-score-pad"]:
+    for slug in [f"tactics-{faction_id}" for faction_id in FACTIONS] + [
+        "tactics-mat-3x3",
+        "tactics-mat-4x4",
+        "tactics-score-pad",
+    ]:
         assert f"/print/{slug}.pdf" in html
 
 

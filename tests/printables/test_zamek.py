@@ -21,7 +21,9 @@ def fronts(reader) -> str:
 @pytest.mark.parametrize("paper", PAPERS)
 def test_the_deck_is_45_cards_four_tiles_and_a_deck_card_with_their_backs(paper, build_pdf, read_pdf):
     reader = read_pdf(build_pdf("zamek-deck", paper=paper))
-    assert len(reader.pages) == 2 + 7 * 2  # the information sheet; then 50 faces, eight a page, each with its backs
+    assert (
+        len(reader.pages) == 2 + 7 * 2
+    )  # the information sheet; then 50 faces, eight a page, each with its backs
     text = fronts(reader)
     numbers = [int(n) for n in re.findall(r"\b(\d{1,2})\b", text)]
     for number in range(2, 47):
@@ -37,7 +39,12 @@ def test_every_picture_card_shows_its_picture_in_english_and_polish(build_pdf, r
     assert lines.count("Princess") == lines.count("Księżniczka") == len(deck["princesses"])
     for english, polish in (("King", "Król"), ("Queen", "Królowa"), ("Wizard", "Czarnoksiężnik")):
         assert english in text and polish in text
-    for english, polish in (("Red", "Czerwony"), ("Blue", "Niebieski"), ("Green", "Zielony"), ("Yellow", "Żółty")):
+    for english, polish in (
+        ("Red", "Czerwony"),
+        ("Blue", "Niebieski"),
+        ("Green", "Zielony"),
+        ("Yellow", "Żółty"),
+    ):
         assert english in text and polish in text
 
 
@@ -83,8 +90,14 @@ def test_the_layout_numbers_the_places_1_to_45_each_on_one_page(paper, pages, bu
 
 def test_the_score_pad_has_the_breakdown_the_tie_break_and_the_pictures(build_pdf, read_pdf):
     text = read_pdf(build_pdf("zamek-score-pad")).pages[0].extract_text()
-    for words in ("Knights", "Princess–knight pairs", "Total", "the king wins, else the queen, else the wizard",
-                  "King 41, queen 34, wizard 18", "Knights 3, 9, 15, 22, 28, 37, 44"):
+    for words in (
+        "Knights",
+        "Princess–knight pairs",
+        "Total",
+        "the king wins, else the queen, else the wizard",
+        "King 41, queen 34, wizard 18",
+        "Knights 3, 9, 15, 22, 28, 37, 44",
+    ):
         assert words in text
 
 
@@ -106,14 +119,28 @@ def test_the_coloured_tiles_run_their_colour_3_mm_past_every_free_cut_line(paper
     image = render(build_pdf("zamek-deck", paper=paper), 2 + 2 * 6 + 1, dpi=100, mode="RGB")
     px = 100 / 25.4
     slot, bleed = geometry.fronts[0], geometry.bleeds[0]
-    yellow = tuple(int(TILE_COLOURS[3][1][i:i + 2], 16) for i in (1, 3, 5))
+    yellow = tuple(int(TILE_COLOURS[3][1][i : i + 2], 16) for i in (1, 3, 5))
 
     def colour_at(x: float, y: float) -> tuple[int, int, int]:
         return image.getpixel((round(x * px), round((geometry.page.h - y) * px)))
 
-    free = [(slot.x - 1.5, slot.cy), (slot.cx, slot.y - 1.5), (slot.cx, slot.top + 1.5), (slot.right + 1.5, slot.cy)]
+    free = [
+        (slot.x - 1.5, slot.cy),
+        (slot.cx, slot.y - 1.5),
+        (slot.cx, slot.top + 1.5),
+        (slot.right + 1.5, slot.cy),
+    ]
     free = [(x, y) for x, y in free if bleed.contains(layout.Rect(x, y, 0, 0))]
-    inside = [(slot.x + 1, slot.cy), (slot.cx, slot.y + 1), (slot.cx, slot.top - 1), (slot.right - 1, slot.cy)]
+    inside = [
+        (slot.x + 1, slot.cy),
+        (slot.cx, slot.y + 1),
+        (slot.cx, slot.top - 1),
+        (slot.right - 1, slot.cy),
+    ]
     assert len(free) >= 2  # the tile has free sides, where it must bleed
     for x, y in free + inside:
-        assert all(abs(a - b) <= 12 for a, b in zip(colour_at(x, y), yellow, strict=True)), (x, y, colour_at(x, y))
+        assert all(abs(a - b) <= 12 for a, b in zip(colour_at(x, y), yellow, strict=True)), (
+            x,
+            y,
+            colour_at(x, y),
+        )

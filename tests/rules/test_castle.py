@@ -489,7 +489,9 @@ def test_the_game_ends_after_every_turn_and_scores_the_piles_and_the_taken_cards
     colours = state["colours"]
     taker = "EW"  # North passes: East takes the card for East & West
     card = next(name for name in castle.unseen_cards(state) if parse(name).colour != colours[taker])
-    assert str(castle.describe(state, {"type": "pass", "taken": card}, "referee")).endswith("the game is over.")
+    assert str(castle.describe(state, {"type": "pass", "taken": card}, "referee")).endswith(
+        "the game is over."
+    )
     final = pass_turn(state, card)
     assert final["phase"] == "over" and final["turn"] is None
     piles = {pile: [parse(name) for name in cards] for pile, cards in final["piles"].items()}
@@ -522,7 +524,10 @@ def test_a_game_of_passes_only_has_no_colours_and_is_a_draw():
         "teams": {"NS": 0, "EW": 0},
         "winning_team": None,
         "breakdown": {
-            team: {key: {"cards": 0, "each": each, "points": 0} for key, each in zip(castle.COUNTED_RANKS, (9, 4, 3, 2, 1), strict=True)}
+            team: {
+                key: {"cards": 0, "each": each, "points": 0}
+                for key, each in zip(castle.COUNTED_RANKS, (9, 4, 3, 2, 1), strict=True)
+            }
             for team in ("NS", "EW")
         },
     }
@@ -544,8 +549,10 @@ def test_the_final_score_breaks_each_sides_points_down_by_captured_rank():
 def test_a_breakdown_counts_only_the_opposing_colour():
     held = [parse(name) for name in ("AH", "AS", "KD", "QH", "JD", "10H", "2D", "5C")]
     assert castle.score_breakdown(held, "black") == {
-        "A": {"cards": 1, "each": 9, "points": 9}, "K": {"cards": 1, "each": 4, "points": 4},
-        "Q": {"cards": 1, "each": 3, "points": 3}, "J": {"cards": 1, "each": 2, "points": 2},
+        "A": {"cards": 1, "each": 9, "points": 9},
+        "K": {"cards": 1, "each": 4, "points": 4},
+        "Q": {"cards": 1, "each": 3, "points": 3},
+        "J": {"cards": 1, "each": 2, "points": 2},
         "2-10": {"cards": 2, "each": 1, "points": 2},
     }
 

@@ -18,7 +18,12 @@ def test_the_views_piles_are_the_castles_tops_and_values_all_game_long():
             tops = castle.castle_tops(state)
             totals = castle.values(tops) if tops else {}
             assert castle.view(state, "referee")["piles"] == {
-                pile: {"top": str(card), "height": len(state["piles"][pile]), "value": totals[pile], "colour": card.colour}
+                pile: {
+                    "top": str(card),
+                    "height": len(state["piles"][pile]),
+                    "value": totals[pile],
+                    "colour": card.colour,
+                }
                 for pile, card in tops.items()
             }
             checked += bool(tops)

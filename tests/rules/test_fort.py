@@ -1168,16 +1168,18 @@ def test_describe_reads_as_history():
     assert str(fort.describe(state, DRAW, "referee")) == "Player 1 drew a card from the barracks."
     assert str(fort.describe(state, END, "referee")).startswith("Refused")
     state = play(state, DRAW)
-    text = str(fort.describe(
-        state,
-        {
-            "type": "challenge",
-            "defender": "p2",
-            "target": "KD",
-            "soldiers": {"attacker": ["9S"], "defender": ["2D"]},
-        },
-        "referee",
-    ))
+    text = str(
+        fort.describe(
+            state,
+            {
+                "type": "challenge",
+                "defender": "p2",
+                "target": "KD",
+                "soldiers": {"attacker": ["9S"], "defender": ["2D"]},
+            },
+            "referee",
+        )
+    )
     assert text.startswith("Player 1 challenged Player 2 for the king of diamonds") and "won" in text
 
 

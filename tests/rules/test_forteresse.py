@@ -292,8 +292,11 @@ def test_the_pages_check_87_and_41():
 def test_two_rounds_add_up_and_equal_totals_are_a_draw():
     one = {"a": {"killed": 5, "cannons": 6, "rifles": 2}, "b": {"killed": 3, "cannons": 14, "rifles": 10}}
     two = {"a": one["b"], "b": one["a"]}
-    assert f.score_game([one, two]) == {"rounds": [{"a": 87, "b": 41}, {"a": 41, "b": 87}],
-                                        "totals": {"a": 128, "b": 128}, "winner": None}
+    assert f.score_game([one, two]) == {
+        "rounds": [{"a": 87, "b": 41}, {"a": 41, "b": 87}],
+        "totals": {"a": 128, "b": 128},
+        "winner": None,
+    }
     assert f.score_game([two])["winner"] == "b"
 
 
@@ -307,13 +310,19 @@ def test_api_setup_accepts_a_good_layout():
 @pytest.mark.parametrize(
     ("body", "code", "field"),
     [
-        ([], "not_an_object", None), ("walls", "not_an_object", None), (None, "not_an_object", None),
-        (3, "not_an_object", None), ({}, "missing_field", "walls"),
+        ([], "not_an_object", None),
+        ("walls", "not_an_object", None),
+        (None, "not_an_object", None),
+        (3, "not_an_object", None),
+        ({}, "missing_field", "walls"),
         ({"walls": ROWS_FORTRESS["walls"]}, "missing_field", "besieged"),
         ({"walls": {"B2": 1}, "besieged": []}, "not_a_list", "walls"),
         ({"walls": [True] * 10, "besieged": []}, "unknown_cell", "walls[0]"),
-        ({"walls": ROWS_FORTRESS["walls"], "besieged": ["A1"] + BESIEGED_IN_ROWS[1:]}, "outside_fortress",
-         "besieged[0]"),
+        (
+            {"walls": ROWS_FORTRESS["walls"], "besieged": ["A1"] + BESIEGED_IN_ROWS[1:]},
+            "outside_fortress",
+            "besieged[0]",
+        ),
         ({"walls": ROWS_FORTRESS["walls"][:3], "besieged": BESIEGED_IN_ROWS}, "wrong_wall_count", "walls"),
     ],
 )
@@ -322,11 +331,17 @@ def test_api_setup_refuses_junk(body, code, field):
 
 
 def test_api_shot_answers_with_the_contract_shape():
-    body = {"fortress": {"walls": ["D4", "B2"], "besieged": ["f6"]}, "used": ["A4"],
-            "shot": {"from": "a1", "direction": "se", "weapon": "Cannon"}}
-    assert f.api_shot(body) == {"outcome": "wall_destroyed", "cell": "B2",
-                                "fortress": {"walls": ["D4"], "besieged": ["F6"]},
-                                "announcement": "Wall destroyed at B2."}
+    body = {
+        "fortress": {"walls": ["D4", "B2"], "besieged": ["f6"]},
+        "used": ["A4"],
+        "shot": {"from": "a1", "direction": "se", "weapon": "Cannon"},
+    }
+    assert f.api_shot(body) == {
+        "outcome": "wall_destroyed",
+        "cell": "B2",
+        "fortress": {"walls": ["D4"], "besieged": ["F6"]},
+        "announcement": "Wall destroyed at B2.",
+    }
     body["shot"]["weapon"] = "rifle"
     answer = f.api_shot(body)
     assert answer["outcome"] == "wall" and answer["cell"] is None and answer["announcement"] == "Wall."
@@ -334,7 +349,10 @@ def test_api_shot_answers_with_the_contract_shape():
 
 
 def test_api_shot_takes_an_empty_fortress_and_no_used_list():
-    body = {"fortress": {"walls": [], "besieged": []}, "shot": {"from": "G4", "direction": "W", "weapon": "rifle"}}
+    body = {
+        "fortress": {"walls": [], "besieged": []},
+        "shot": {"from": "G4", "direction": "W", "weapon": "rifle"},
+    }
     assert f.api_shot(body)["outcome"] == "miss"
 
 
@@ -345,20 +363,37 @@ GOOD_FORTRESS = {"walls": ["B3"], "besieged": []}
 @pytest.mark.parametrize(
     ("body", "code", "field"),
     [
-        ([1, 2], "not_an_object", None), ("x", "not_an_object", None), (None, "not_an_object", None),
+        ([1, 2], "not_an_object", None),
+        ("x", "not_an_object", None),
+        (None, "not_an_object", None),
         ({"shot": GOOD_SHOT}, "missing_field", "fortress"),
         ({"fortress": GOOD_FORTRESS}, "missing_field", "shot"),
         ({"fortress": [], "shot": GOOD_SHOT}, "not_an_object", "fortress"),
         ({"fortress": {"walls": []}, "shot": GOOD_SHOT}, "missing_field", "fortress.besieged"),
         ({"fortress": {"walls": "B3", "besieged": []}, "shot": GOOD_SHOT}, "not_a_list", "fortress.walls"),
-        ({"fortress": {"walls": ["B3", "B3"], "besieged": []}, "shot": GOOD_SHOT}, "cell_taken",
-         "fortress.walls[1]"),
-        ({"fortress": {"walls": ["A1"], "besieged": []}, "shot": GOOD_SHOT}, "outside_fortress",
-         "fortress.walls[0]"),
-        ({"fortress": {"walls": [], "besieged": ["B2", "B3", "B4", "B5", "B6", "C2"]}, "shot": GOOD_SHOT},
-         "wrong_besieged_count", "fortress.besieged"),
-        ({"fortress": {"walls": [f"{c}{r}" for c in "BCD" for r in "2345"], "besieged": []}, "shot": GOOD_SHOT},
-         "wrong_wall_count", "fortress.walls"),
+        (
+            {"fortress": {"walls": ["B3", "B3"], "besieged": []}, "shot": GOOD_SHOT},
+            "cell_taken",
+            "fortress.walls[1]",
+        ),
+        (
+            {"fortress": {"walls": ["A1"], "besieged": []}, "shot": GOOD_SHOT},
+            "outside_fortress",
+            "fortress.walls[0]",
+        ),
+        (
+            {"fortress": {"walls": [], "besieged": ["B2", "B3", "B4", "B5", "B6", "C2"]}, "shot": GOOD_SHOT},
+            "wrong_besieged_count",
+            "fortress.besieged",
+        ),
+        (
+            {
+                "fortress": {"walls": [f"{c}{r}" for c in "BCD" for r in "2345"], "besieged": []},
+                "shot": GOOD_SHOT,
+            },
+            "wrong_wall_count",
+            "fortress.walls",
+        ),
         ({"fortress": GOOD_FORTRESS, "used": "A3", "shot": GOOD_SHOT}, "not_a_list", "used"),
         ({"fortress": GOOD_FORTRESS, "used": ["C3"], "shot": GOOD_SHOT}, "not_a_firing_cell", "used[0]"),
         ({"fortress": GOOD_FORTRESS, "used": [7], "shot": GOOD_SHOT}, "unknown_cell", "used[0]"),
@@ -366,11 +401,21 @@ GOOD_FORTRESS = {"walls": ["B3"], "besieged": []}
         ({"fortress": GOOD_FORTRESS, "shot": "A3 E cannon"}, "not_an_object", "shot"),
         ({"fortress": GOOD_FORTRESS, "shot": {}}, "unknown_cell", "shot.from"),
         ({"fortress": GOOD_FORTRESS, "shot": {**GOOD_SHOT, "from": "C3"}}, "not_a_firing_cell", "shot.from"),
-        ({"fortress": GOOD_FORTRESS, "shot": {**GOOD_SHOT, "direction": "W"}}, "direction_misses_fortress",
-         "shot.direction"),
-        ({"fortress": GOOD_FORTRESS, "shot": {**GOOD_SHOT, "direction": 90}}, "unknown_direction",
-         "shot.direction"),
-        ({"fortress": GOOD_FORTRESS, "shot": {**GOOD_SHOT, "weapon": "canon"}}, "unknown_weapon", "shot.weapon"),
+        (
+            {"fortress": GOOD_FORTRESS, "shot": {**GOOD_SHOT, "direction": "W"}},
+            "direction_misses_fortress",
+            "shot.direction",
+        ),
+        (
+            {"fortress": GOOD_FORTRESS, "shot": {**GOOD_SHOT, "direction": 90}},
+            "unknown_direction",
+            "shot.direction",
+        ),
+        (
+            {"fortress": GOOD_FORTRESS, "shot": {**GOOD_SHOT, "weapon": "canon"}},
+            "unknown_weapon",
+            "shot.weapon",
+        ),
         ({"fortress": GOOD_FORTRESS, "shot": {**GOOD_SHOT, "weapon": None}}, "unknown_weapon", "shot.weapon"),
     ],
 )
@@ -384,8 +429,11 @@ def round_body(a=(5, 6, 2), b=(3, 14, 10)):
 
 
 def test_api_score_the_pages_check():
-    assert f.api_score({"rounds": [round_body()]}) == {"rounds": [{"a": 87, "b": 41}],
-                                                       "totals": {"a": 87, "b": 41}, "winner": "a"}
+    assert f.api_score({"rounds": [round_body()]}) == {
+        "rounds": [{"a": 87, "b": 41}],
+        "totals": {"a": 87, "b": 41},
+        "winner": "a",
+    }
 
 
 def test_api_score_two_rounds():
@@ -397,8 +445,11 @@ def test_api_score_two_rounds():
 @pytest.mark.parametrize(
     ("body", "code", "field"),
     [
-        ([], "not_an_object", None), ("rounds", "not_an_object", None), (None, "not_an_object", None),
-        ({}, "missing_field", "rounds"), ({"rounds": {}}, "not_a_list", "rounds"),
+        ([], "not_an_object", None),
+        ("rounds", "not_an_object", None),
+        (None, "not_an_object", None),
+        ({}, "missing_field", "rounds"),
+        ({"rounds": {}}, "not_a_list", "rounds"),
         ({"rounds": []}, "wrong_round_count", "rounds"),
         ({"rounds": [round_body()] * 3}, "wrong_round_count", "rounds"),
         ({"rounds": [[]]}, "not_an_object", "rounds[0]"),
@@ -413,8 +464,11 @@ def test_api_score_two_rounds():
         ({"rounds": [round_body(b=(3, 14.0, 10))]}, "not_an_integer", "rounds[0].b.cannons"),
         ({"rounds": [round_body(b=("3", 14, 10))]}, "not_an_integer", "rounds[0].b.killed"),
         ({"rounds": [round_body(b=(None, 14, 10))]}, "not_an_integer", "rounds[0].b.killed"),
-        ({"rounds": [round_body(), {"a": {"killed": 1, "cannons": 1}, "b": round_body()["b"]}]},
-         "missing_field", "rounds[1].a.rifles"),
+        (
+            {"rounds": [round_body(), {"a": {"killed": 1, "cannons": 1}, "b": round_body()["b"]}]},
+            "missing_field",
+            "rounds[1].a.rifles",
+        ),
         ({"rounds": [round_body((5, 2, 2))]}, "more_kills_than_shots", "rounds[0].a.killed"),
     ],
 )
@@ -444,10 +498,16 @@ def test_random_first_shooter_comes_from_the_seed():
 @pytest.mark.parametrize(
     ("options", "code"),
     [
-        ([], "not_an_object"), ({"mode": "tablet"}, "bad_mode"), ({"mode": None}, "bad_mode"),
-        ({"first": "c"}, "bad_first"), ({"first": ["a"]}, "bad_first"), ({"names": "Ada"}, "not_an_object"),
-        ({"names": {"c": "Ada"}}, "unknown_seat"), ({"names": {"a": ""}}, "bad_name"),
-        ({"names": {"a": "x" * 41}}, "bad_name"), ({"names": {"a": 5}}, "bad_name"),
+        ([], "not_an_object"),
+        ({"mode": "tablet"}, "bad_mode"),
+        ({"mode": None}, "bad_mode"),
+        ({"first": "c"}, "bad_first"),
+        ({"first": ["a"]}, "bad_first"),
+        ({"names": "Ada"}, "not_an_object"),
+        ({"names": {"c": "Ada"}}, "unknown_seat"),
+        ({"names": {"a": ""}}, "bad_name"),
+        ({"names": {"a": "x" * 41}}, "bad_name"),
+        ({"names": {"a": 5}}, "bad_name"),
         ({"colour": "red"}, "unknown_option"),
     ],
 )
@@ -481,8 +541,12 @@ def test_only_a_seat_draws_its_own_fortress():
 
 
 def test_a_bad_setup_at_the_table_is_refused():
-    refused(phones_table(), {"type": "setup", "walls": ROWS_FORTRESS["walls"][:9],
-                             "besieged": BESIEGED_IN_ROWS}, "a", "wrong_wall_count")
+    refused(
+        phones_table(),
+        {"type": "setup", "walls": ROWS_FORTRESS["walls"][:9], "besieged": BESIEGED_IN_ROWS},
+        "a",
+        "wrong_wall_count",
+    )
     refused(phones_table(), {"type": "setup"}, "a", "not_a_list")
 
 
@@ -494,8 +558,10 @@ def test_a_full_two_round_game_played_through_the_table():
     assert order == ["a", "b"] * 7 + ["a"] + ["b"] * 17
     assert state["phase"] == "setup" and len(state["rounds"]) == 2 and state["rounds"][1]["first"] == "b"
     sheet = f.view(state, "viewer")["sheet"]
-    assert sheet["rounds"][0] == {"a": {"killed": 5, "cannons": 6, "rifles": 2, "points": 87},
-                                  "b": {"killed": 3, "cannons": 14, "rifles": 10, "points": 41}}
+    assert sheet["rounds"][0] == {
+        "a": {"killed": 5, "cannons": 6, "rifles": 2, "points": 87},
+        "b": {"killed": 3, "cannons": 14, "rifles": 10, "points": 41},
+    }
     assert sheet["winner"] is None and not sheet["finished"]
     # Round 2: fresh fortresses, Bo starts and takes Ada's part.
     refused(state, shot("A1", "SE", "cannon"), "b", "fortresses_not_ready")
@@ -523,13 +589,19 @@ def test_the_game_has_a_winner_when_totals_differ():
 
 def test_describe_says_the_move_and_the_round_end():
     state = shooting_table()
-    assert str(f.describe(phones_table(), {"type": "setup", **ROWS_FORTRESS}, "a")) == \
-        "Player A drew a fortress for round 1."
-    assert str(f.describe(state, shot("A4", "E", "cannon"), "a")) == \
-        "Player A fired a cannon from A4 toward E: Miss."
+    assert (
+        str(f.describe(phones_table(), {"type": "setup", **ROWS_FORTRESS}, "a"))
+        == "Player A drew a fortress for round 1."
+    )
+    assert (
+        str(f.describe(state, shot("A4", "E", "cannon"), "a"))
+        == "Player A fired a cannon from A4 toward E: Miss."
+    )
     state, _ = play_round(state, {"a": QUICK_SHOTS, "b": LONG_SHOTS[:-1]})
     last = LONG_SHOTS[-1]
-    assert str(f.describe(state, shot(*last[:3]), "referee")).endswith("Wall destroyed at E6. Round 1 is over.")
+    assert str(f.describe(state, shot(*last[:3]), "referee")).endswith(
+        "Wall destroyed at E6. Round 1 is over."
+    )
 
 
 def test_describe_after_apply_says_what_that_apply_did_and_nothing_else():
@@ -540,8 +612,14 @@ def test_describe_after_apply_says_what_that_apply_did_and_nothing_else():
     f.apply(state, action, "a")
     assert str(f.describe(state, action, "a")) == "Player A fired a cannon from A4 toward E: Miss."
     # An equal state that is another object, another action, another actor: each described by itself.
-    assert str(f.describe(copy.deepcopy(state), action, "a")) == "Player A fired a cannon from A4 toward E: Miss."
-    assert str(f.describe(state, shot("A5", "E", "rifle"), "a")) == "Player A fired a rifle from A5 toward E: Wall."
+    assert (
+        str(f.describe(copy.deepcopy(state), action, "a"))
+        == "Player A fired a cannon from A4 toward E: Miss."
+    )
+    assert (
+        str(f.describe(state, shot("A5", "E", "rifle"), "a"))
+        == "Player A fired a rifle from A5 toward E: Wall."
+    )
     with pytest.raises(RuleError) as refused_:
         f.describe(state, action, "b")
     assert refused_.value.code == "not_your_turn"
@@ -619,10 +697,21 @@ def test_a_seat_sees_its_own_fortress_and_the_public_facts():
     state = f.apply(shooting_table(), shot("A4", "E", "rifle"), "a")
     state = f.apply(state, shot("A4", "E", "rifle"), "b")
     mine = f.view(state, "a")
-    assert mine["fortress"] == {"walls": ROWS_FORTRESS["walls"], "besieged": ["C4", "D4", "E4", "F4"],
-                                "destroyed_walls": [], "killed_besieged": ["B4"]}
-    assert mine["shots"][0] == {"shooter": "a", "from": "A4", "direction": "E", "weapon": "rifle",
-                                "outcome": "miss", "cell": None, "announcement": "Miss."}
+    assert mine["fortress"] == {
+        "walls": ROWS_FORTRESS["walls"],
+        "besieged": ["C4", "D4", "E4", "F4"],
+        "destroyed_walls": [],
+        "killed_besieged": ["B4"],
+    }
+    assert mine["shots"][0] == {
+        "shooter": "a",
+        "from": "A4",
+        "direction": "E",
+        "weapon": "rifle",
+        "outcome": "miss",
+        "cell": None,
+        "announcement": "Miss.",
+    }
     assert mine["counts"]["b"] == {"killed": 1, "walls_destroyed": 0, "cannons": 0, "rifles": 1, "shots": 1}
     assert mine["turn"] == "a" and mine["round"] == 1 and mine["reveal"] is None
     assert "A4" not in mine["free_firing_cells"]["a"] and len(mine["free_firing_cells"]["a"]) == 23
@@ -700,8 +789,14 @@ def test_a_wall_answer_is_read_at_its_own_time():
     # The "wall" met B2, destroyed by the next shot: it is a destroyed wall, not a standing one.
     shots = [
         {"shooter": "a", "from": "B1", "direction": "S", "weapon": "rifle", "outcome": "wall", "cell": None},
-        {"shooter": "a", "from": "A2", "direction": "E", "weapon": "cannon", "outcome": "wall_destroyed",
-         "cell": "B2"},
+        {
+            "shooter": "a",
+            "from": "A2",
+            "direction": "E",
+            "weapon": "cannon",
+            "outcome": "wall_destroyed",
+            "cell": "B2",
+        },
         {"shooter": "a", "from": "B7", "direction": "N", "weapon": "rifle", "outcome": "miss", "cell": None},
     ]
     record = f.attack_record(shots, "a")
@@ -712,8 +807,11 @@ def test_a_wall_answer_is_read_at_its_own_time():
 # --- Table protocol: paper mode -------------------------------------------------------
 
 
-KNOWN_C3_WALL = [shot("A4", "E", "rifle", outcome="miss"), shot("D1", "S", "rifle", outcome="miss"),
-                 shot("A5", "NE", "rifle", outcome="wall")]
+KNOWN_C3_WALL = [
+    shot("A4", "E", "rifle", outcome="miss"),
+    shot("D1", "S", "rifle", outcome="miss"),
+    shot("A5", "NE", "rifle", outcome="wall"),
+]
 
 
 def paper_table(first="a"):
@@ -725,8 +823,13 @@ def replay_on_paper(phones_state):
     state = f.new_table({"mode": "paper", "first": phones_state["rounds"][0]["first"]}, seed=1)
     for played in phones_state["rounds"]:
         for record in played["shots"]:
-            action = shot(record["from"], record["direction"], record["weapon"],
-                          outcome=record["outcome"], cell=record["cell"])
+            action = shot(
+                record["from"],
+                record["direction"],
+                record["weapon"],
+                outcome=record["outcome"],
+                cell=record["cell"],
+            )
             state = f.apply(state, action, "referee")
     return state
 
@@ -762,20 +865,34 @@ def test_a_phones_game_replayed_on_paper_gives_the_same_sheet():
         ([], shot("A4", "E", "rifle", outcome="wall", cell="C4"), "inconsistent_answer"),
         ([], shot("A4", "E", "rifle", outcome="miss", cell="C4"), "inconsistent_answer"),
         # A cell already cleared, or known empty, cannot be hit.
-        ([shot("A4", "E", "cannon", outcome="wall_destroyed", cell="C4")],
-         shot("C1", "S", "cannon", outcome="wall_destroyed", cell="C4"), "inconsistent_answer"),
-        ([shot("A4", "E", "cannon", outcome="miss")],
-         shot("C1", "S", "cannon", outcome="besieged_killed", cell="C4"), "inconsistent_answer"),
+        (
+            [shot("A4", "E", "cannon", outcome="wall_destroyed", cell="C4")],
+            shot("C1", "S", "cannon", outcome="wall_destroyed", cell="C4"),
+            "inconsistent_answer",
+        ),
+        (
+            [shot("A4", "E", "cannon", outcome="miss")],
+            shot("C1", "S", "cannon", outcome="besieged_killed", cell="C4"),
+            "inconsistent_answer",
+        ),
         # A known wall (C3, deduced as in the test above) stops shots and is not a besieged.
-        (KNOWN_C3_WALL,
-         shot("C1", "S", "rifle", outcome="besieged_killed", cell="C5"), "inconsistent_answer"),
-        (KNOWN_C3_WALL,
-         shot("C1", "S", "rifle", outcome="besieged_killed", cell="C3"), "inconsistent_answer"),
-        (KNOWN_C3_WALL,
-         shot("G3", "W", "rifle", outcome="miss"), "inconsistent_answer"),
+        (
+            KNOWN_C3_WALL,
+            shot("C1", "S", "rifle", outcome="besieged_killed", cell="C5"),
+            "inconsistent_answer",
+        ),
+        (
+            KNOWN_C3_WALL,
+            shot("C1", "S", "rifle", outcome="besieged_killed", cell="C3"),
+            "inconsistent_answer",
+        ),
+        (KNOWN_C3_WALL, shot("G3", "W", "rifle", outcome="miss"), "inconsistent_answer"),
         # "Wall" on a path known to be empty.
-        ([shot("A4", "E", "rifle", outcome="miss")], shot("G4", "W", "rifle", outcome="wall"),
-         "inconsistent_answer"),
+        (
+            [shot("A4", "E", "rifle", outcome="miss")],
+            shot("G4", "W", "rifle", outcome="wall"),
+            "inconsistent_answer",
+        ),
     ],
 )
 def test_paper_answers_must_fit_the_path_and_what_is_known(history, action, code):
@@ -789,8 +906,9 @@ def test_paper_answers_must_fit_the_path_and_what_is_known(history, action, code
 def test_paper_kills_are_capped_at_five():
     state = paper_table("a")
     for column in "BCDEF":
-        state = f.apply(state, shot(f"{column}1", "S", "rifle", outcome="besieged_killed", cell=f"{column}2"),
-                        "referee")
+        state = f.apply(
+            state, shot(f"{column}1", "S", "rifle", outcome="besieged_killed", cell=f"{column}2"), "referee"
+        )
         if column != "F":
             state = f.apply(state, shot(*random_free(state)[:2], "rifle", outcome="miss"), "referee")
     assert f.view(state, "viewer")["stopped"]["a"]
@@ -805,7 +923,9 @@ def standing(state, seat):
     if state["mode"] != "phones" or current["setups"][seat] is None:
         return None
     fortress = f.view(state, seat)["fortress"]
-    return {("wall", cell) for cell in fortress["walls"]} | {("besieged", cell) for cell in fortress["besieged"]}
+    return {("wall", cell) for cell in fortress["walls"]} | {
+        ("besieged", cell) for cell in fortress["besieged"]
+    }
 
 
 def check_step(before, after):
@@ -822,7 +942,9 @@ def check_step(before, after):
         for seat in f.SEATS:
             cells = [s["from"] for s in played["shots"] if s["shooter"] == seat]
             assert len(cells) == len(set(cells)) <= 24
-            assert sum(s["outcome"] == "besieged_killed" for s in played["shots"] if s["shooter"] == seat) <= 5
+            assert (
+                sum(s["outcome"] == "besieged_killed" for s in played["shots"] if s["shooter"] == seat) <= 5
+            )
     assert_no_leak(after)
 
 
@@ -876,8 +998,12 @@ def test_illegal_moves_in_random_positions_are_refused_and_change_nothing(seed, 
     refused(state, shot("A1", "SE", "rifle", outcome="miss"), idle, code)
     used = [s for s in current["shots"] if s["shooter"] == state["turn"]]
     if used:
-        refused(state, shot(used[0]["from"], used[0]["direction"], "rifle", outcome="miss"), "referee",
-                "firing_cell_used")
+        refused(
+            state,
+            shot(used[0]["from"], used[0]["direction"], "rifle", outcome="miss"),
+            "referee",
+            "firing_cell_used",
+        )
 
 
 def test_drawings_are_order_free_and_shots_are_not():

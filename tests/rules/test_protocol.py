@@ -37,5 +37,7 @@ def test_a_module_missing_a_member_is_not_one():
     from types import SimpleNamespace
 
     castle = importlib.import_module("companion.rules.castle")
-    partial = SimpleNamespace(**{name: getattr(castle, name) for name in _members(protocol.TableRules) if name != "apply"})
+    partial = SimpleNamespace(
+        **{name: getattr(castle, name) for name in _members(protocol.TableRules) if name != "apply"}
+    )
     assert not isinstance(partial, protocol.TableRules)

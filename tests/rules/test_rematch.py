@@ -33,7 +33,9 @@ def test_every_game_rematches_into_a_valid_table_without_changing_the_old_option
     assert rules.new_table(again, 11)  # the rules accept the next table's options
 
 
-@pytest.mark.parametrize(("players", "dealer", "next_dealer"), [(4, "N", "E"), (4, "W", "N"), (2, "N", "S"), (2, "S", "N")])
+@pytest.mark.parametrize(
+    ("players", "dealer", "next_dealer"), [(4, "N", "E"), (4, "W", "N"), (2, "N", "S"), (2, "S", "N")]
+)
 def test_castle_passes_the_deal_to_the_dealers_left(players, dealer, next_dealer):
     options = {"players": players, "dealer": dealer, "names": {"N": "Ola", "S": "Kuba"}}
     again = castle.rematch_options(options, castle.new_table(options, 1))
@@ -55,15 +57,27 @@ def test_forteresse_after_a_drawn_first_shooter_names_the_other_one():
 
 
 def test_tactics_keeps_seats_and_factions_and_draws_the_starter_again():
-    options = {"players": 2, "factions": {"p1": "wardens", "p2": "roost"}, "names": {"p1": "Ola", "p2": "Kuba"}, "seed": 3}
+    options = {
+        "players": 2,
+        "factions": {"p1": "wardens", "p2": "roost"},
+        "names": {"p1": "Ola", "p2": "Kuba"},
+        "seed": 3,
+    }
     again = tactics.rematch_options(options, tactics.new_table(options, 1))
-    assert again == {"players": 2, "factions": {"p1": "wardens", "p2": "roost"}, "names": {"p1": "Ola", "p2": "Kuba"}}
+    assert again == {
+        "players": 2,
+        "factions": {"p1": "wardens", "p2": "roost"},
+        "names": {"p1": "Ola", "p2": "Kuba"},
+    }
 
 
-@pytest.mark.parametrize(("rules", "options"), [
-    (fort, {"players": 3, "names": ["Ola", "Kuba", "Ewa"]}),
-    (zamek, {"variant": "extended", "players": ["Ola", "Kuba", "Ewa"], "teams": False}),
-    (scorepad, {"players": ["Ola", "Kuba"], "lowest_wins": True}),
-])
+@pytest.mark.parametrize(
+    ("rules", "options"),
+    [
+        (fort, {"players": 3, "names": ["Ola", "Kuba", "Ewa"]}),
+        (zamek, {"variant": "extended", "players": ["Ola", "Kuba", "Ewa"], "teams": False}),
+        (scorepad, {"players": ["Ola", "Kuba"], "lowest_wins": True}),
+    ],
+)
 def test_games_whose_rules_do_not_say_who_starts_next_keep_the_order(rules, options):
     assert rules.rematch_options(options, rules.new_table(options, 1)) == options

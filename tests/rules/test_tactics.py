@@ -75,7 +75,9 @@ def unplayed(state: dict, player: str | None = None, index: int = 0) -> str:
 
 def with_hand(state: dict, player: str, count: int = 3, actor: str = "referee") -> dict:
     """The table after ``player``'s hand is entered as their first ``count`` unplayed cards."""
-    return tactics.apply(state, {"type": "hand", "player": player, "cards": state["unplayed"][player][:count]}, actor)
+    return tactics.apply(
+        state, {"type": "hand", "player": player, "cards": state["unplayed"][player][:count]}, actor
+    )
 
 
 # --- orientation -------------------------------------------------------------------------
@@ -163,11 +165,19 @@ def test_four_by_four_has_four_centres():
 
 
 def test_score_api_counts_captures_and_position():
-    board = {"B2": {"owner": "p1", "edges": [1, 1, 1, 1]}, "A1": {"owner": "p1", "edges": [1, 1, 1, 1]},
-             "B1": {"owner": "p2", "edges": [1, 1, 1, 1]}}
+    board = {
+        "B2": {"owner": "p1", "edges": [1, 1, 1, 1]},
+        "A1": {"owner": "p1", "edges": [1, 1, 1, 1]},
+        "B1": {"owner": "p2", "edges": [1, 1, 1, 1]},
+    }
     answer = tactics.api_score({"size": 3, "board": board, "captured": {"p1": 2, "p2": 1}})
-    assert answer == {"scores": {"p1": {"total": 6, "captured": 2, "position": 4},
-                                 "p2": {"total": 3, "captured": 1, "position": 2}}, "winner": "p1"}
+    assert answer == {
+        "scores": {
+            "p1": {"total": 6, "captured": 2, "position": 4},
+            "p2": {"total": 3, "captured": 1, "position": 2},
+        },
+        "winner": "p1",
+    }
 
 
 def test_score_api_draw_and_4x4_centres():
@@ -236,11 +246,17 @@ def test_match_adds_three_games_and_ends():
 def test_a_new_table_holds_hands_of_three_not_entered():
     state = table(players=4)
     assert state["size"] == 4 and state["seats"] == FOUR
-    assert all(state["hands"][player] == [] and state["hidden"][player] == tactics.HAND_SIZE
-               for player in state["players"])
+    assert all(
+        state["hands"][player] == [] and state["hidden"][player] == tactics.HAND_SIZE
+        for player in state["players"]
+    )
     assert sorted(all_cards(state)) == sorted(state["cards"])
     assert tactics.seats({"players": 4, "names": {"p2": "Kuba"}}) == [
-        ("p1", "Player 1"), ("p2", "Kuba"), ("p3", "Player 3"), ("p4", "Player 4")]
+        ("p1", "Player 1"),
+        ("p2", "Kuba"),
+        ("p3", "Player 3"),
+        ("p4", "Player 4"),
+    ]
 
 
 def test_without_an_entered_hand_any_unplayed_card_of_the_faction_is_accepted():
@@ -260,7 +276,10 @@ def test_an_entered_hand_is_what_the_player_may_play():
     outside = state["unplayed"]["p1"][5]
     error = refused("not_in_hand", state, {"type": "play", "cell": "A1", "card": outside})
     names = [state["cards"][card]["name"] for card in hand]
-    assert error.message == f"{state['cards'][outside]['name']} is not in Player 1's hand, which holds {', '.join(names)}."
+    assert (
+        error.message
+        == f"{state['cards'][outside]['name']} is not in Player 1's hand, which holds {', '.join(names)}."
+    )
     after = tactics.apply(state, {"type": "play", "cell": "A1", "card": hand[1]}, "referee")
     assert after["hands"]["p1"] == [hand[0], hand[2]] and after["hidden"]["p1"] == 1  # the card drawn
 
@@ -273,7 +292,9 @@ def test_the_card_drawn_is_open_until_entered():
     drawn = state["unplayed"]["p1"][7]  # a card not entered: it may be the one drawn
     after = tactics.apply(state, {"type": "play", "cell": "A3", "card": drawn}, "referee")
     assert after["hands"]["p1"] == state["hands"]["p1"] and after["hidden"]["p1"] == 1
-    entered = tactics.apply(state, {"type": "hand", "player": "p1", "cards": [*state["hands"]["p1"], drawn]}, "p1")
+    entered = tactics.apply(
+        state, {"type": "hand", "player": "p1", "cards": [*state["hands"]["p1"], drawn]}, "p1"
+    )
     assert entered["hidden"]["p1"] == 0
     refused("not_in_hand", entered, {"type": "play", "cell": "A3", "card": state["unplayed"]["p1"][8]})
     refused("not_in_hand", entered, {"type": "play", "cell": "A3", "edges": [9, 9, 9, 9]})
@@ -289,8 +310,11 @@ def test_entering_a_hand_is_checked():
     refused("bad_request", state, {"type": "hand", "player": "p1", "cards": "p1-01"})
     refused("not_your_hand", state, {"type": "hand", "player": "p1", "cards": []}, actor="p2")
     refused("not_your_hand", state, {"type": "hand", "player": "p1", "cards": []}, actor="viewer")
-    by_name = tactics.apply(state, {"type": "hand", "player": "p1",
-                                    "cards": [state["cards"][unplayed(state, "p1")]["name"].upper()]}, "p1")
+    by_name = tactics.apply(
+        state,
+        {"type": "hand", "player": "p1", "cards": [state["cards"][unplayed(state, "p1")]["name"].upper()]},
+        "p1",
+    )
     assert by_name["hands"]["p1"] == [unplayed(state, "p1")] and by_name["hidden"]["p1"] == 2
     cleared = tactics.apply(by_name, {"type": "hand", "player": "p1", "cards": []}, "referee")
     assert cleared["hands"]["p1"] == [] and cleared["hidden"]["p1"] == 3
@@ -311,11 +335,18 @@ def test_only_the_referee_and_the_player_see_an_entered_hand():
     state = with_hand(table(), "p1")
     for viewer, sees in (("referee", True), ("p1", True), ("p2", False), ("viewer", False)):
         me = tactics.view(state, viewer)["players"][0]
-        assert me["sees_hand"] is sees and me["hand_size"] == 3 and me["deck"] == len(state["unplayed"]["p1"]) - 3
+        assert (
+            me["sees_hand"] is sees
+            and me["hand_size"] == 3
+            and me["deck"] == len(state["unplayed"]["p1"]) - 3
+        )
         assert [card["id"] for card in me["hand"]] == (state["unplayed"]["p1"][:3] if sees else [])
     secret = state["cards"][state["unplayed"]["p1"][0]]["name"]
-    assert secret not in str(tactics.describe(table(), {"type": "hand", "player": "p1",
-                                                        "cards": state["unplayed"]["p1"][:3]}, "referee"))
+    assert secret not in str(
+        tactics.describe(
+            table(), {"type": "hand", "player": "p1", "cards": state["unplayed"]["p1"][:3]}, "referee"
+        )
+    )
 
 
 def test_typed_numbers_stand_in_for_an_unknown_card():
@@ -351,14 +382,24 @@ def test_game_ends_when_every_card_is_played():
         state["unplayed"][player] = state["unplayed"][player][:1]
         state["hidden"][player] = 1
     for _ in range(2):
-        state = tactics.apply(state, {"type": "play", "cell": tactics.random_legal_action(state, random.Random(0))[1][
-            "cell"], "card": unplayed(state)}, "referee")
+        state = tactics.apply(
+            state,
+            {
+                "type": "play",
+                "cell": tactics.random_legal_action(state, random.Random(0))[1]["cell"],
+                "card": unplayed(state),
+            },
+            "referee",
+        )
     assert state["over"] and state["result"]["scores"].keys() == {"p1", "p2"}
 
 
 def test_user_defined_faction():
-    faction = {"name": "Bakers' Guild", "emblem": "key",
-               "cards": [{"name": f"Loaf {n}", "edges": [n % 9 + 1, 5, 5, 5]} for n in range(12)]}
+    faction = {
+        "name": "Bakers' Guild",
+        "emblem": "key",
+        "cards": [{"name": f"Loaf {n}", "edges": [n % 9 + 1, 5, 5, 5]} for n in range(12)],
+    }
     state = tactics.new_table({"players": 2, "factions": {"p1": faction, "p2": "shieldwall"}}, 1)
     assert state["factions"]["p1"]["name"] == "Bakers' Guild"
     assert sum(card["owner"] == "p1" for card in state["cards"].values()) == 12
@@ -377,8 +418,10 @@ def test_random_games_keep_every_card_exactly_once(seed):
         assert json.dumps(json.loads(frozen), sort_keys=True) == frozen
         places = all_cards(state)
         assert len(places) == len(set(places)) and set(places) == set(state["cards"])
-        assert all(len(state["hands"][p]) + state["hidden"][p] == min(tactics.HAND_SIZE, len(state["unplayed"][p]))
-                   for p in state["players"])
+        assert all(
+            len(state["hands"][p]) + state["hidden"][p] == min(tactics.HAND_SIZE, len(state["unplayed"][p]))
+            for p in state["players"]
+        )
         assert json.loads(json.dumps(state)) == state
         view = tactics.view(state, "viewer")
         assert len(view["rows"]) == state["size"] and not view["can_act"]
@@ -396,8 +439,10 @@ def test_shipped_factions_are_valid_and_differ():
     for faction in factions.values():
         assert 12 <= len(faction["cards"]) <= 18 and faction["emblem"] in tactics.EMBLEMS
         assert faction == tactics.validate_faction(faction)
-    shapes = {tuple(sum(card["edges"][i] for card in f["cards"]) // len(f["cards"]) for i in range(4))
-              for f in factions.values()}
+    shapes = {
+        tuple(sum(card["edges"][i] for card in f["cards"]) // len(f["cards"]) for i in range(4))
+        for f in factions.values()
+    }
     assert len(shapes) == len(factions)
 
 
@@ -441,11 +486,15 @@ def test_tracker_refuses_a_card_not_in_the_players_hand():
 def test_tracker_refuses_a_move_out_of_turn():
     state = table()
     other = next(p for p in state["players"] if p != state["turn"])
-    refused("out_of_turn", state, {"type": "play", "player": other, "cell": "A1", "card": unplayed(state, other)})
+    refused(
+        "out_of_turn", state, {"type": "play", "player": other, "cell": "A1", "card": unplayed(state, other)}
+    )
 
 
-@pytest.mark.parametrize("edges", [[0, 5, 5, 5], [5, 5, 5, 10], [5, 5, 5], [5, 5, 5, 5, 5], [5, True, 5, 5],
-                                   [5, 5.0, 5, 5], "5555", None])
+@pytest.mark.parametrize(
+    "edges",
+    [[0, 5, 5, 5], [5, 5, 5, 10], [5, 5, 5], [5, 5, 5, 5, 5], [5, True, 5, 5], [5, 5.0, 5, 5], "5555", None],
+)
 def test_numbers_outside_1_to_9_or_not_four(edges):
     refused("bad_edges", table(), {"type": "play", "cell": "A1", "edges": edges})
     with pytest.raises(RuleError) as caught:
@@ -501,8 +550,11 @@ def test_api_bad_inputs_of_the_page():
     cases = [
         ("off_board", body(play={"player": "p1", "cell": "D1", "edges": [5, 5, 5, 5]}), "play.cell"),
         ("occupied", body(play={"player": "p1", "cell": "B2", "edges": [5, 5, 5, 5]}), "play.cell"),
-        ("not_in_hand", body(play={"player": "p1", "cell": "A1", "edges": [5, 5, 5, 5], "hand": [[1, 2, 3, 4]]}),
-         "play.edges"),
+        (
+            "not_in_hand",
+            body(play={"player": "p1", "cell": "A1", "edges": [5, 5, 5, 5], "hand": [[1, 2, 3, 4]]}),
+            "play.edges",
+        ),
         ("out_of_turn", body(turn="p2"), "play.player"),
         ("unknown_player", body(play={"player": "p3", "cell": "A1", "edges": [5, 5, 5, 5]}), "play.player"),
         ("off_board", body(board={"A4": {"owner": "p2", "edges": [1, 1, 1, 1]}}), "board.A4"),
@@ -546,13 +598,21 @@ JUNK = [None, [], "play", -7, True, 1.5, {"a": [1]}, [{"size": 3}], 10**40]
 
 @pytest.mark.parametrize("junk", JUNK)
 def test_api_play_junk_in_every_field(junk):
-    requests = [junk, body(size=junk), body(seats=junk), body(board=junk), body(play=junk),
-                body(board={"B2": junk}), body(board={"B2": {"owner": junk, "edges": [1, 1, 1, 1]}}),
-                body(play={"player": junk, "cell": "A1", "edges": [1, 1, 1, 1]}),
-                body(play={"player": "p1", "cell": junk, "edges": [1, 1, 1, 1]}),
-                body(play={"player": "p1", "cell": "A1", "edges": junk}),
-                body(seats={"p1": "S", "p2": junk}), body(turn=junk),
-                body(play={"player": "p1", "cell": "A1", "edges": [1, 1, 1, 1], "hand": junk})]
+    requests = [
+        junk,
+        body(size=junk),
+        body(seats=junk),
+        body(board=junk),
+        body(play=junk),
+        body(board={"B2": junk}),
+        body(board={"B2": {"owner": junk, "edges": [1, 1, 1, 1]}}),
+        body(play={"player": junk, "cell": "A1", "edges": [1, 1, 1, 1]}),
+        body(play={"player": "p1", "cell": junk, "edges": [1, 1, 1, 1]}),
+        body(play={"player": "p1", "cell": "A1", "edges": junk}),
+        body(seats={"p1": "S", "p2": junk}),
+        body(turn=junk),
+        body(play={"player": "p1", "cell": "A1", "edges": [1, 1, 1, 1], "hand": junk}),
+    ]
     for request in requests:
         with pytest.raises(RuleError) as caught:
             tactics.api_play(request)
@@ -562,9 +622,14 @@ def test_api_play_junk_in_every_field(junk):
 @pytest.mark.parametrize("junk", JUNK)
 def test_api_score_junk_in_every_field(junk):
     board = {"B2": {"owner": "p1", "edges": [1, 1, 1, 1]}}
-    requests = [junk, {"size": junk, "board": board}, {"size": 3, "board": junk},
-                {"size": 3, "board": board, "captured": junk}, {"size": 3, "board": board, "captured": {"p1": junk}},
-                {"size": 3, "board": {"B2": {"owner": "p1", "edges": junk}}}]
+    requests = [
+        junk,
+        {"size": junk, "board": board},
+        {"size": 3, "board": junk},
+        {"size": 3, "board": board, "captured": junk},
+        {"size": 3, "board": board, "captured": {"p1": junk}},
+        {"size": 3, "board": {"B2": {"owner": "p1", "edges": junk}}},
+    ]
     if not isinstance(junk, str):
         requests.append({"size": 3, "board": {"B2": {"owner": junk, "edges": [1, 1, 1, 1]}}})
     for request in requests:
@@ -585,7 +650,9 @@ def test_api_score_fields_named():
 def test_a_hand_entered_before_the_sentence_was_rewritten_is_said_with_the_new_one():
     from companion.rules.errors import load
 
-    old = ('{"sentence":["%(player)s\'s hand was entered: %(known)s of %(count)s card known.",'
-           '"%(player)s\'s hand was entered: %(known)s of %(count)s cards known."],'
-           '"params":{"player":"Ola","known":2,"count":3}}')
+    old = (
+        '{"sentence":["%(player)s\'s hand was entered: %(known)s of %(count)s card known.",'
+        '"%(player)s\'s hand was entered: %(known)s of %(count)s cards known."],'
+        '"params":{"player":"Ola","known":2,"count":3}}'
+    )
     assert str(load(old)) == "Ola's hand was entered (cards known: 2 of 3)."

@@ -32,8 +32,12 @@ def reference_game(decks: tuple, rng: random.Random) -> tuple[int, int]:
         player, hand = tactics_balance.PLAYERS[number], hands[number]
         if not hand:
             continue
-        plays = [(rules_gain(board, player, cell, decks[number][card])[0], cell, index)
-                 for cell in tactics.cells(3) if cell not in board for index, card in enumerate(hand)]
+        plays = [
+            (rules_gain(board, player, cell, decks[number][card])[0], cell, index)
+            for cell in tactics.cells(3)
+            if cell not in board
+            for index, card in enumerate(hand)
+        ]
         best = max(gain for gain, _, _ in plays)
         ties = [(cell, index) for gain, cell, index in plays if gain == best]
         cell, index = ties[int(draw() * len(ties))]
@@ -107,9 +111,12 @@ def test_jobs_on_the_command_line(capsys):
 # Pinned from the simulator as it stood before its engine was rewritten for speed (issue 15):
 # the same seeds must give the same tallies and the same game-by-game margins.
 PINNED_TALLIES = {
-    ("marches", "roost"): (274, 41, 285), ("marches", "shieldwall"): (310, 33, 257),
-    ("marches", "wardens"): (332, 14, 254), ("roost", "shieldwall"): (257, 23, 320),
-    ("roost", "wardens"): (297, 33, 270), ("shieldwall", "wardens"): (286, 18, 296),
+    ("marches", "roost"): (274, 41, 285),
+    ("marches", "shieldwall"): (310, 33, 257),
+    ("marches", "wardens"): (332, 14, 254),
+    ("roost", "shieldwall"): (257, 23, 320),
+    ("roost", "wardens"): (297, 33, 270),
+    ("shieldwall", "wardens"): (286, 18, 296),
 }
 PINNED_MARGINS = "708da097e98ee1692b40daf9bae15067920ff027ea1bbf2bc2808c4fa416b074"
 
@@ -117,8 +124,11 @@ PINNED_MARGINS = "708da097e98ee1692b40daf9bae15067920ff027ea1bbf2bc2808c4fa416b0
 def test_tallies_and_margins_are_those_pinned_before_the_engine_was_rewritten():
     factions = tactics.load_factions()
     table = tactics_balance.balance(factions, 300, 1)
-    assert {pair: (record["wins"], record["draws"], record["losses"])
-            for pair, record in table.items() if pair[0] < pair[1]} == PINNED_TALLIES
+    assert {
+        pair: (record["wins"], record["draws"], record["losses"])
+        for pair, record in table.items()
+        if pair[0] < pair[1]
+    } == PINNED_TALLIES
     decks = [tuple(tuple(card["edges"]) for card in faction["cards"]) for faction in factions.values()]
     margins = []
     for first in decks:

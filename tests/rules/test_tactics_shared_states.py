@@ -37,7 +37,9 @@ def test_a_move_leaves_the_state_before_untouched_and_shares_what_it_does_not_ch
         changed = state["turn"] if action["type"] == "play" else action["player"]
         for key in PER_PLAYER:
             for player in state["players"]:
-                if player != changed or (action["type"] == "play" and after[key][player] == state[key][player]):
+                if player != changed or (
+                    action["type"] == "play" and after[key][player] == state[key][player]
+                ):
                     assert after[key][player] is state[key][player], (action, key, player)
         if "edges" not in action or len(after["cards"]) == len(state["cards"]):  # else a new typed card
             assert after["cards"] is state["cards"], action

@@ -134,8 +134,13 @@ def test_a_castle_grows_only_upwards():
 
 def test_a_card_may_be_put_back_even_when_it_could_be_added():
     answer = turn({"p1": [1, 5], "p2": [1, 3]}, "p1", 30, "put_back")
-    assert answer == {"result": "put_back", "castles": {"p1": [1, 5], "p2": [1, 3]}, "box": [],
-                      "wizard_used": [], "winner": None}
+    assert answer == {
+        "result": "put_back",
+        "castles": {"p1": [1, 5], "p2": [1, 3]},
+        "box": [],
+        "wizard_used": [],
+        "winner": None,
+    }
 
 
 def test_a_card_lower_than_every_end_goes_to_the_box_whatever_the_choice():
@@ -145,7 +150,15 @@ def test_a_card_lower_than_every_end_goes_to_the_box_whatever_the_choice():
 
 
 def test_putting_back_a_card_that_must_go_to_the_box_is_refused_at_the_table():
-    refused("must_go_to_box", zamek.play_turn, {"p1": [1, 5, 12], "p2": [1, 8]}, "p1", 4, "put_back", zamek.default_deck())
+    refused(
+        "must_go_to_box",
+        zamek.play_turn,
+        {"p1": [1, 5, 12], "p2": [1, 8]},
+        "p1",
+        4,
+        "put_back",
+        zamek.default_deck(),
+    )
 
 
 def test_the_api_boxes_such_a_card_whatever_the_action_as_the_contract_says():
@@ -199,8 +212,13 @@ def test_a_wizard_insertion_can_reach_ten():
 
 @pytest.mark.parametrize(
     ("number", "code", "extra"),
-    [(1, "number_out_of_range", {}), (47, "number_out_of_range", {}), (12, "already_placed", {}),
-     (3, "already_placed", {}), (20, "already_boxed", {"box": [20]})],
+    [
+        (1, "number_out_of_range", {}),
+        (47, "number_out_of_range", {}),
+        (12, "already_placed", {}),
+        (3, "already_placed", {}),
+        (20, "already_boxed", {"box": [20]}),
+    ],
 )
 def test_a_number_outside_the_deck_or_already_used_is_refused(number, code, extra):
     refused(code, turn, {"p1": [1, 5, 12], "p2": [1, 3]}, "p1", number, "add", **extra, field="card")
@@ -213,8 +231,14 @@ def test_a_castle_scores_elements_pictures_and_pairs():
     knights, princesses = DECK["knights"], DECK["princesses"]
     castle = sorted([1, princesses[0], *knights[:3], DECK["king"], DECK["queen"], DECK["wizard"], PLAIN[0]])
     assert zamek.score_castle(castle, DECK) == {
-        "total": 9 + 3 + 1 + 3 + 3 + 1, "elements": 9, "knights": 3, "princesses": 1,
-        "king": True, "queen": True, "wizard": True, "pairs": 1,
+        "total": 9 + 3 + 1 + 3 + 3 + 1,
+        "elements": 9,
+        "knights": 3,
+        "princesses": 1,
+        "king": True,
+        "queen": True,
+        "wizard": True,
+        "pairs": 1,
     }
     assert zamek.score_castle([1], DECK)["total"] == 1
 
@@ -230,8 +254,11 @@ def test_pairs_are_the_smaller_of_princesses_and_knights():
         ({"p1": [1, 2, 4], "p2": [1, 6]}, "p1", "score"),
         ({"p1": [1, 41], "p2": [1, 2, 4, 6, 7]}, "p1", "king"),
         ({"p1": [1, 2, 4, 34], "p2": [1, 6, 7, 8, 10, 11, 13], "p3": [1, 41]}, "p1", "queen"),
-        ({"p1": [1, 2, 4, 6, 7, 8, 18], "p2": [1, 10, 11, 13, 14, 16, 17], "p3": [1, 41], "p4": [1, 34]},
-         "p1", "wizard"),
+        (
+            {"p1": [1, 2, 4, 6, 7, 8, 18], "p2": [1, 10, 11, 13, 14, 16, 17], "p3": [1, 41], "p4": [1, 34]},
+            "p1",
+            "wizard",
+        ),
         ({"p1": [1, 2], "p2": [1, 4]}, None, None),
         ({"p1": [1, 2, 4, 6], "p2": [1, 7, 8, 10], "p3": [1, 18]}, None, None),
     ],
@@ -245,8 +272,16 @@ def test_ties_go_to_the_king_then_the_queen_then_the_wizard_else_a_draw(castles,
 def test_score_answer_has_the_contract_shape():
     answer = zamek.api_score({"deck": CUSTOM, "castles": {"p2": [1, 4, 6, 40], "p1": [1, 23]}})
     assert list(answer["scores"]) == ["p1", "p2"]
-    assert answer["scores"]["p2"] == {"total": 4 + 1 + 1 + 3 + 1, "elements": 4, "knights": 1, "princesses": 1,
-                                      "king": True, "queen": False, "wizard": False, "pairs": 1}
+    assert answer["scores"]["p2"] == {
+        "total": 4 + 1 + 1 + 3 + 1,
+        "elements": 4,
+        "knights": 1,
+        "princesses": 1,
+        "king": True,
+        "queen": False,
+        "wizard": False,
+        "pairs": 1,
+    }
     assert answer["winner"] == "p2" and answer["decided_by"] == "score"
 
 
@@ -258,7 +293,10 @@ GOOD_TURN = {"castles": {"p1": [1, 5], "p2": [1, 3]}, "player": "p1", "card": 9,
 @pytest.mark.parametrize(
     ("body", "code", "field"),
     [
-        ([], "wrong_type", None), ("turn", "wrong_type", None), (None, "wrong_type", None), (7, "wrong_type", None),
+        ([], "wrong_type", None),
+        ("turn", "wrong_type", None),
+        (None, "wrong_type", None),
+        (7, "wrong_type", None),
         ({k: v for k, v in GOOD_TURN.items() if k != "castles"}, "missing_field", "castles"),
         ({k: v for k, v in GOOD_TURN.items() if k != "card"}, "missing_field", "card"),
         ({k: v for k, v in GOOD_TURN.items() if k != "action"}, "missing_field", "action"),
@@ -298,7 +336,9 @@ def test_api_turn_refuses_junk_with_a_field(body, code, field):
 @pytest.mark.parametrize(
     ("body", "code", "field"),
     [
-        ({}, "missing_field", "castles"), ("x", "wrong_type", None), ([1], "wrong_type", None),
+        ({}, "missing_field", "castles"),
+        ("x", "wrong_type", None),
+        ([1], "wrong_type", None),
         ({"castles": {"p1": [1]}}, "player_count", "castles"),
         ({"castles": {"p1": [1], "p2": [1, 47]}}, "number_out_of_range", "castles.p2[1]"),
         ({"castles": {"p1": [1], "p2": [1, 4]}, "deck": {**CUSTOM, "king": None}}, "bad_deck", "deck.king"),
@@ -342,7 +382,10 @@ def test_bad_table_options_are_refused(options, code):
 def test_seats_are_the_teams_only_when_members_vote():
     assert zamek.seats({"players": ["Ola", "Kuba"]}) == []
     assert zamek.seats({"players": ["Red", "Blue", "Green"], "teams": True}) == [
-        ("p1", "Team Red"), ("p2", "Team Blue"), ("p3", "Team Green")]
+        ("p1", "Team Red"),
+        ("p2", "Team Blue"),
+        ("p3", "Team Green"),
+    ]
 
 
 def test_a_new_table_starts_every_castle_with_the_tile():
@@ -386,7 +429,9 @@ def test_an_illegal_add_is_refused_with_the_reason():
 
 
 def test_putting_back_a_card_for_the_box_is_refused_at_the_table():
-    state = play(table(variant="extended"), card(1, 18), choose("add"), card(2, 30), choose("add"), card(3, 5))
+    state = play(
+        table(variant="extended"), card(1, 18), choose("add"), card(2, 30), choose("add"), card(3, 5)
+    )
     assert state["card"] == {"position": 3, "number": 5}
     assert zamek.view(state, "viewer")["card"]["choices"] == ["wizard", "box"]
     refused("must_go_to_box", zamek.apply, state, choose("put_back")[1], "referee")
@@ -398,11 +443,20 @@ def test_putting_back_a_card_for_the_box_is_refused_at_the_table():
 
 
 def test_the_wizard_is_used_once_and_only_by_its_holder():
-    state = play(table(variant="extended"), card(1, 18), choose("add"), card(2, 30), choose("add"),
-                 card(3, 25), choose("add"), card(4, 27))
+    state = play(
+        table(variant="extended"),
+        card(1, 18),
+        choose("add"),
+        card(2, 30),
+        choose("add"),
+        card(3, 25),
+        choose("add"),
+        card(4, 27),
+    )
     refused("no_wizard", zamek.apply, state, choose("wizard")[1], "referee")
-    state = play(state, choose("put_back"), card(6, 10), choose("wizard"), card(8, 31), choose("add"),
-                 card(9, 26))
+    state = play(
+        state, choose("put_back"), card(6, 10), choose("wizard"), card(8, 31), choose("add"), card(9, 26)
+    )
     assert state["castles"]["p1"] == [1, 10, 18, 25]
     assert zamek.view(state, "viewer")["card"]["choices"] == ["add", "put_back"]
     refused("wizard_used", zamek.apply, state, choose("wizard")[1], "referee")
@@ -456,20 +510,32 @@ def test_a_face_up_card_must_be_settled_first():
 def test_the_basic_game_ends_at_ten_elements():
     steps = []
     for index, number in enumerate(range(2, 11)):
-        steps += [card(2 * index + 1, number), choose("add"), card(2 * index + 2, 40 - index), choose("put_back")]
+        steps += [
+            card(2 * index + 1, number),
+            choose("add"),
+            card(2 * index + 2, 40 - index),
+            choose("put_back"),
+        ]
     state = play(table(), *steps[:-2])
     assert not play(table(), *steps[:-4])["over"]
     assert state["over"] and state["winner"] == "p1" and state["decided_by"] == "ten"
     assert state["castles"]["p1"] == list(range(1, 11))
     assert zamek.random_legal_action(state, random.Random(1)) is None
     refused("game_over", zamek.apply, state, card(40, 45)[1], "referee")
-    assert "Ola wins with a castle of 10 elements" in str(zamek.describe(play(table(), *steps[:-3]), *steps[-3][::-1]))
+    assert "Ola wins with a castle of 10 elements" in str(
+        zamek.describe(play(table(), *steps[:-3]), *steps[-3][::-1])
+    )
 
 
 def test_the_extended_game_goes_on_past_ten_unless_the_players_agreed():
     steps = []
     for index, number in enumerate(range(2, 12)):
-        steps += [card(2 * index + 1, number), choose("add"), card(2 * index + 2, 40 - index), choose("put_back")]
+        steps += [
+            card(2 * index + 1, number),
+            choose("add"),
+            card(2 * index + 2, 40 - index),
+            choose("put_back"),
+        ]
     assert not play(table(variant="extended"), *steps)["over"]
     state = play(table(variant="extended", stop_at_ten=True), *steps[:-6])
     assert state["over"] and state["winner"] == "p1" and state["decided_by"] == "score"
@@ -499,14 +565,25 @@ def test_a_basic_game_that_empties_the_table_goes_to_the_longest_castle():
 
 def test_the_referee_ends_a_basic_game_scored_as_an_emptied_table():
     # Ola keeps putting 40 back, Kuba builds: nothing in the source would ever end this game.
-    state = play(table(), card(1, 40), choose("put_back"), card(2, 5), choose("add"),
-                 card(1, 40), choose("put_back"), card(3, 6), choose("add"), card(1, 40))
+    state = play(
+        table(),
+        card(1, 40),
+        choose("put_back"),
+        card(2, 5),
+        choose("add"),
+        card(1, 40),
+        choose("put_back"),
+        card(3, 6),
+        choose("add"),
+        card(1, 40),
+    )
     ended = play(state, ("referee", {"type": "end"}))
     assert ended["over"] and ended["winner"] == "p2" and ended["decided_by"] == "longest"
     assert ended["card"] is None and ended["seen"] == {"1": 40}  # the face-up 40 went back face down
     assert 1 in ended["table"] and zamek.view(ended, "viewer")["face_down"] == len(ended["table"])
     assert str(zamek.describe(state, {"type": "end"}, "referee")) == (
-        "The referee ended the game here; 40 went back face down. Kuba wins with the longest castle.")
+        "The referee ended the game here; 40 went back face down. Kuba wins with the longest castle."
+    )
     assert zamek.random_legal_action(ended, random.Random(1)) is None
     refused("game_over", zamek.apply, ended, {"type": "end"}, "referee")
     refused("not_allowed", zamek.apply, state, {"type": "end"}, "p1")
@@ -515,15 +592,25 @@ def test_the_referee_ends_a_basic_game_scored_as_an_emptied_table():
 
 
 def test_the_referee_ends_an_extended_game_by_the_extended_scoring():
-    state = play(table(variant="extended"), card(1, 41), choose("add"), card(2, 3), choose("add"),
-                 card(4, 20), choose("put_back"), card(3, 9), choose("add"))  # Ola: 1 41 (king); Kuba: 1 3 9 (two knights)
+    state = play(
+        table(variant="extended"),
+        card(1, 41),
+        choose("add"),
+        card(2, 3),
+        choose("add"),
+        card(4, 20),
+        choose("put_back"),
+        card(3, 9),
+        choose("add"),
+    )  # Ola: 1 41 (king); Kuba: 1 3 9 (two knights)
     ended = play(state, ("referee", {"type": "end"}))
     assert ended["over"] and ended["table"] != []
     scores = zamek.view(ended, "viewer")["scores"]
     assert scores["p1"]["total"] == 5 and scores["p2"]["total"] == 5  # 2 + king 3; 3 + 2 knights
     assert ended["winner"] == "p1" and ended["decided_by"] == "king"
     assert str(zamek.describe(state, {"type": "end"}, "referee")) == (
-        "The referee ended the game here. Ola wins on a tie, holding the king.")
+        "The referee ended the game here. Ola wins on a tie, holding the king."
+    )
 
 
 def test_a_team_vote_open_when_the_game_ends_is_dropped():
@@ -535,24 +622,43 @@ def test_a_team_vote_open_when_the_game_ends_is_dropped():
 def test_a_decided_turn_is_entered_at_once_with_its_choice():
     state = zamek.apply(table(), {"type": "turn", "position": 7, "number": 20, "choice": "add"}, "referee")
     assert state == play(table(), card(7, 20), choose("add"))
-    assert str(zamek.describe(table(), {"type": "turn", "position": 7, "number": 20, "choice": "add"}, "referee")) == (
-        "Ola turned over 20. Ola added 20 to the castle (2 elements).")
+    assert str(
+        zamek.describe(table(), {"type": "turn", "position": 7, "number": 20, "choice": "add"}, "referee")
+    ) == ("Ola turned over 20. Ola added 20 to the castle (2 elements).")
     kept = zamek.apply(state, {"type": "turn", "position": 8, "number": 30, "choice": "put_back"}, "referee")
     assert kept["seen"] == {"8": 30} and kept["turn"] == "p1" and kept["card"] is None
     # A choice the rules refuse refuses the whole turn; the box rule needs no choice and ignores one.
     low = play(state, card(8, 5), choose("add"))  # Ola 1 20, Kuba 1 5
-    refused("not_higher", zamek.apply, low, {"type": "turn", "position": 9, "number": 10, "choice": "add"},
-            "referee", field="choice")
+    refused(
+        "not_higher",
+        zamek.apply,
+        low,
+        {"type": "turn", "position": 9, "number": 10, "choice": "add"},
+        "referee",
+        field="choice",
+    )
     boxed = zamek.apply(low, {"type": "turn", "position": 9, "number": 3, "choice": "add"}, "referee")
     assert boxed["box"] == [3] and boxed["castles"]["p1"] == [1, 20]
-    refused("unknown_action", zamek.apply, table(), {"type": "turn", "position": 7, "number": 20, "choice": "fly"},
-            "referee", field="choice")
+    refused(
+        "unknown_action",
+        zamek.apply,
+        table(),
+        {"type": "turn", "position": 7, "number": 20, "choice": "fly"},
+        "referee",
+        field="choice",
+    )
 
 
 def test_a_team_that_votes_cannot_have_its_choice_entered_with_the_card():
     state = play(teams_table(), *[vote("p1", m, "position", 4) for m in ("ada", "bea", "cy")])
-    refused("vote_open", zamek.apply, state, {"type": "turn", "position": 4, "number": 20, "choice": "add"},
-            "referee", field="choice")
+    refused(
+        "vote_open",
+        zamek.apply,
+        state,
+        {"type": "turn", "position": 4, "number": 20, "choice": "add"},
+        "referee",
+        field="choice",
+    )
 
 
 def test_the_face_down_count_leaves_out_the_face_up_card():
@@ -565,8 +671,13 @@ def test_the_face_down_count_leaves_out_the_face_up_card():
 
 def teams_table() -> dict:
     """Red (3 members, Ada captain) against Blue (Bo alone)."""
-    return play(table(("Red", "Blue"), teams=True, variant="extended"),
-                join("p1", "ada"), join("p1", "bea"), join("p1", "cy"), join("p2", "bo"))
+    return play(
+        table(("Red", "Blue"), teams=True, variant="extended"),
+        join("p1", "ada"),
+        join("p1", "bea"),
+        join("p1", "cy"),
+        join("p2", "bo"),
+    )
 
 
 def test_the_first_member_to_join_is_the_captain():
@@ -589,34 +700,64 @@ def test_the_majority_decides_the_position():
 
 
 def test_a_tie_goes_to_the_captain():
-    state = play(teams_table(), vote("p1", "bea", "position", 5), vote("p1", "ada", "position", 9),
-                 ("referee", {"type": "close_vote"}))
+    state = play(
+        teams_table(),
+        vote("p1", "bea", "position", 5),
+        vote("p1", "ada", "position", 9),
+        ("referee", {"type": "close_vote"}),
+    )
     assert state["chosen_position"] == 9
 
 
 def test_a_tie_without_the_captain_goes_to_the_earliest_member_in_it():
-    state = play(teams_table(), vote("p1", "cy", "position", 5), vote("p1", "bea", "position", 9),
-                 ("referee", {"type": "close_vote"}))
+    state = play(
+        teams_table(),
+        vote("p1", "cy", "position", 5),
+        vote("p1", "bea", "position", 9),
+        ("referee", {"type": "close_vote"}),
+    )
     assert state["chosen_position"] == 9
 
 
 def test_the_team_votes_what_becomes_of_the_card_and_it_is_applied():
-    state = play(teams_table(), vote("p1", "ada", "position", 4), vote("p1", "bea", "position", 4),
-                 vote("p1", "cy", "position", 4), card(4, 20))
+    state = play(
+        teams_table(),
+        vote("p1", "ada", "position", 4),
+        vote("p1", "bea", "position", 4),
+        vote("p1", "cy", "position", 4),
+        card(4, 20),
+    )
     refused("vote_open", zamek.apply, state, choose("add")[1], "referee")
-    state = play(state, vote("p1", "ada", "choice", "put_back"), vote("p1", "bea", "choice", "add"),
-                 vote("p1", "cy", "choice", "add"))
+    state = play(
+        state,
+        vote("p1", "ada", "choice", "put_back"),
+        vote("p1", "bea", "choice", "add"),
+        vote("p1", "cy", "choice", "add"),
+    )
     assert state["castles"]["p1"] == [1, 20] and state["last"]["by"] == "vote" and state["turn"] == "p2"
 
 
 def test_a_member_who_was_outvoted_is_told_what_the_team_chose():
-    state = play(teams_table(), vote("p1", "ada", "position", 5), vote("p1", "bea", "position", 9),
-                 vote("p1", "cy", "position", 9))
+    state = play(
+        teams_table(),
+        vote("p1", "ada", "position", 5),
+        vote("p1", "bea", "position", 9),
+        vote("p1", "cy", "position", 9),
+    )
     assert zamek.phone_view(state, "p1", "ada")["outvoted"] == {"stage": "position", "chosen": 9, "mine": 5}
     assert zamek.phone_view(state, "p1", "bea")["outvoted"] is None  # on the winning side
-    state = play(state, card(9, 20), vote("p1", "ada", "choice", "add"), vote("p1", "bea", "choice", "put_back"),
-                 vote("p1", "cy", "choice", "put_back"))
-    assert zamek.phone_view(state, "p1", "ada")["outvoted"] == {"stage": "choice", "chosen": "put_back", "mine": "add"}
+    state = play(
+        state,
+        card(9, 20),
+        vote("p1", "ada", "choice", "add"),
+        vote("p1", "bea", "choice", "put_back"),
+        vote("p1", "cy", "choice", "put_back"),
+    )
+    assert zamek.phone_view(state, "p1", "ada")["outvoted"] == {
+        "stage": "choice",
+        "chosen": "put_back",
+        "mine": "add",
+    }
     assert zamek.phone_view(state, "p1", "cy")["outvoted"] is None
     assert zamek.phone_view(state, "p2", "bo")["outvoted"] is None  # Blue's phone hears nothing of Red's vote
     for viewer in ("viewer", "referee", "p2"):
@@ -624,10 +765,17 @@ def test_a_member_who_was_outvoted_is_told_what_the_team_chose():
 
 
 def test_a_vote_is_checked_like_the_move():
-    state = play(teams_table(), *[vote("p1", m, "position", 4) for m in ("ada", "bea", "cy")], card(4, 30),
-                 *[vote("p1", m, "choice", "add") for m in ("ada", "bea", "cy")],
-                 vote("p2", "bo", "position", 5), card(5, 10), vote("p2", "bo", "choice", "add"),
-                 *[vote("p1", m, "position", 6) for m in ("ada", "bea", "cy")], card(6, 20))
+    state = play(
+        teams_table(),
+        *[vote("p1", m, "position", 4) for m in ("ada", "bea", "cy")],
+        card(4, 30),
+        *[vote("p1", m, "choice", "add") for m in ("ada", "bea", "cy")],
+        vote("p2", "bo", "position", 5),
+        card(5, 10),
+        vote("p2", "bo", "choice", "add"),
+        *[vote("p1", m, "position", 6) for m in ("ada", "bea", "cy")],
+        card(6, 20),
+    )
     refused("not_higher", zamek.apply, state, vote("p1", "ada", "choice", "add")[1], "p1", field="choice")
     refused("no_wizard", zamek.apply, state, vote("p1", "ada", "choice", "wizard")[1], "p1")
     refused("wrong_stage", zamek.apply, state, vote("p1", "ada", "position", 7)[1], "p1", field="stage")
@@ -651,7 +799,10 @@ def test_a_teams_votes_are_secret_until_decided():
     assert "5" not in history and "Ada voted" in history
     decided = play(state, vote("p1", "cy", "position", 9))
     for viewer in ("p2", "viewer", "referee"):
-        assert zamek.view(decided, viewer)["chosen_position"] == 9 and zamek.view(decided, viewer)["vote"] is None
+        assert (
+            zamek.view(decided, viewer)["chosen_position"] == 9
+            and zamek.view(decided, viewer)["vote"] is None
+        )
 
 
 def test_a_member_who_leaves_no_longer_holds_up_the_vote():
@@ -661,9 +812,17 @@ def test_a_member_who_leaves_no_longer_holds_up_the_vote():
     taken_out = play(state, ("referee", {"type": "leave", "seat": "p1", "index": 2}))
     assert taken_out == left
     refused("not_joined", zamek.apply, state, {"type": "leave", "seat": "p1", "index": 3}, "referee")
-    alone = play(teams_table(), ("p2", {"type": "leave", "member": "bo"}), vote("p1", "ada", "position", 4),
-                 vote("p1", "bea", "position", 4), vote("p1", "cy", "position", 4), card(4, 20))
-    alone = play(alone, *[vote("p1", m, "choice", "add") for m in ("ada", "bea", "cy")], card(8, 30), choose("add"))
+    alone = play(
+        teams_table(),
+        ("p2", {"type": "leave", "member": "bo"}),
+        vote("p1", "ada", "position", 4),
+        vote("p1", "bea", "position", 4),
+        vote("p1", "cy", "position", 4),
+        card(4, 20),
+    )
+    alone = play(
+        alone, *[vote("p1", m, "choice", "add") for m in ("ada", "bea", "cy")], card(8, 30), choose("add")
+    )
     assert alone["castles"]["p2"] == [1, 30]
 
 
@@ -687,13 +846,17 @@ def _moved(state: dict, rng: random.Random) -> dict:
 
 
 def test_no_view_says_where_a_seen_card_lies():
-    state = play(table(("Ola", "Kuba", "Ala"), teams=True, variant="extended"), card(44, 23), choose("put_back"))
+    state = play(
+        table(("Ola", "Kuba", "Ala"), teams=True, variant="extended"), card(44, 23), choose("put_back")
+    )
     assert state["seen"] == {"44": 23}
     for viewer in VIEWERS:
         text = json.dumps(zamek.view(state, viewer))
         assert "44" in text  # still face down among the positions...
         shown = zamek.view(state, viewer)
-        assert shown["positions"] == list(range(1, 46)) and 23 not in shown["unseen"]  # ...but nothing links them
+        assert (
+            shown["positions"] == list(range(1, 46)) and 23 not in shown["unseen"]
+        )  # ...but nothing links them
     assert "44" not in str(zamek.describe(table(), *card(44, 23)[::-1]))
     assert "44" not in str(zamek.describe(play(table(), card(44, 23)), *choose("put_back")[::-1]))
     face_up = play(state, card(12, 30))
@@ -749,13 +912,24 @@ def test_random_games_conserve_every_card_and_end(options, teams, seed):
 
 def test_a_phone_sees_only_its_own_name_captaincy_and_ballot():
     state = table(teams=True)
-    state = play(state, ("p1", {"type": "join", "member": "m-ala", "member_name": "Ala"}),
-                 ("p1", {"type": "join", "member": "m-bea", "member_name": "Bea"}))
-    assert zamek.phone_view(state, "p1", "m-ala") == {"name": "Ala", "captain": True, "ballot": None,
-                                                      "outvoted": None}
+    state = play(
+        state,
+        ("p1", {"type": "join", "member": "m-ala", "member_name": "Ala"}),
+        ("p1", {"type": "join", "member": "m-bea", "member_name": "Bea"}),
+    )
+    assert zamek.phone_view(state, "p1", "m-ala") == {
+        "name": "Ala",
+        "captain": True,
+        "ballot": None,
+        "outvoted": None,
+    }
     state = play(state, vote("p1", "m-bea", "position", 12))
-    assert zamek.phone_view(state, "p1", "m-bea") == {"name": "Bea", "captain": False, "ballot": 12,
-                                                      "outvoted": None}
+    assert zamek.phone_view(state, "p1", "m-bea") == {
+        "name": "Bea",
+        "captain": False,
+        "ballot": 12,
+        "outvoted": None,
+    }
     assert zamek.phone_view(state, "p2", "m-bea") is None  # not a member of that team
     assert zamek.phone_view(state, "p1", "m-nobody") is None
     assert zamek.phone_view(state, "p1", None) is None
@@ -776,10 +950,13 @@ def _containers(value, skip=()):
     return found
 
 
-@pytest.mark.parametrize("options", [
-    {"players": ["Ola", "Kuba", "Ada"], "variant": "extended"},
-    {"players": ["Red", "Blue"], "variant": "extended", "teams": True},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"players": ["Ola", "Kuba", "Ada"], "variant": "extended"},
+        {"players": ["Red", "Blue"], "variant": "extended", "teams": True},
+    ],
+)
 def test_apply_leaves_every_earlier_state_as_it_was_and_shares_only_what_no_move_changes(options):
     """``apply`` copies only the containers a move changes in place (the table, the cards seen, the
     ballots, each team's members) and shares the rest, which moves replace whole: every state of a

@@ -39,7 +39,9 @@ def _post_endpoints(app) -> list[str]:
     )
     if not any("<token>" in rule for rule in rules):
         return rules
-    created = app.test_client().post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["A"]}})
+    created = app.test_client().post(
+        "/api/v1/tables", json={"game": "scorepad", "options": {"players": ["A"]}}
+    )
     token = created.get_json()["links"]["referee"]["token"]
     return [rule.replace("<token>", token) for rule in rules]
 
@@ -49,8 +51,12 @@ def api_app(tmp_path_factory):
     # Every import is counted, refused or not (companion/plays_files.py): the junk below is more than
     # an address may send in a minute, and these tests are about the answers, not the limit.
     return create_app(
-        {"DATABASE": str(tmp_path_factory.mktemp("api") / "db.sqlite3"), "SECRET_KEY": "t", "TESTING": True,
-         "IMPORTS_PER_MINUTE": 10_000}
+        {
+            "DATABASE": str(tmp_path_factory.mktemp("api") / "db.sqlite3"),
+            "SECRET_KEY": "t",
+            "TESTING": True,
+            "IMPORTS_PER_MINUTE": 10_000,
+        }
     )
 
 
@@ -59,7 +65,9 @@ def test_the_openapi_document_describes_every_endpoint_that_exists(api_app):
     assert document["openapi"].startswith("3.")
     described = {f"/api/v1{path}" for path, item in document["paths"].items() if "post" in item}
     routes = {rule.rule for rule in api_app.url_map.iter_rules() if "POST" in rule.methods}
-    assert described == {route.replace("<", "{").replace(">", "}") for route in routes if route.startswith("/api/v1/")}
+    assert described == {
+        route.replace("<", "{").replace(">", "}") for route in routes if route.startswith("/api/v1/")
+    }
     for path, item in document["paths"].items():
         for method, operation in item.items():
             assert operation["responses"].get("200") or operation["responses"].get("201"), (path, method)

@@ -14,9 +14,13 @@ def test_an_api_call_reads_and_writes_no_session_whatever_cookie_comes_with_it(a
     monkeypatch.setattr(security, "session_data", lambda *args: checked.append(args) or {})
     for sent in (cookie, "forged.cookie.value"):
         browser.client.set_cookie("session", sent)
-        answer = browser.client.post(f"/api/v1/tables/{token}/actions", json={
-            "action": {"type": "round", "points": [3, 4]}, "version": 0 if sent == cookie else 1,
-        })
+        answer = browser.client.post(
+            f"/api/v1/tables/{token}/actions",
+            json={
+                "action": {"type": "round", "points": [3, 4]},
+                "version": 0 if sent == cookie else 1,
+            },
+        )
         assert answer.status_code == 200 and answer.get_json()["version"] == (1 if sent == cookie else 2)
         assert "Set-Cookie" not in answer.headers
     assert checked == []  # no cookie was checked for the API

@@ -52,16 +52,29 @@ def test_an_htmx_answer_carries_nosniff_and_leaves_the_document_headers_to_its_p
     kept) gets nosniff only: the policy, framing, opener, permissions and referrer rules are the
     page's, which has them. The same address asked for as a page gets them all."""
     token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
-    document_only = {"Content-Security-Policy", "Referrer-Policy", "X-Frame-Options",
-                     "Cross-Origin-Opener-Policy", "Permissions-Policy"}
+    document_only = {
+        "Content-Security-Policy",
+        "Referrer-Policy",
+        "X-Frame-Options",
+        "Cross-Origin-Opener-Policy",
+        "Permissions-Policy",
+    }
     page = browser.get(f"/t/{token}")
     assert document_only <= set(page.headers.keys())
     version = re.search(r'name="version" value="(\d+)"', page.get_data(as_text=True)).group(1)
-    move = browser.post(f"/t/{token}/act", {"type": "round", "points": ["3", "4"], "version": version}, htmx=True)
+    move = browser.post(
+        f"/t/{token}/act", {"type": "round", "points": ["3", "4"], "version": version}, htmx=True
+    )
     assert move.status_code == 200 and "Round 1: Ola 3, Kuba 4." in text(move)
-    refused = browser.post(f"/t/{token}/act", {"type": "round", "points": ["x", "4"], "version": "1"}, htmx=True)
+    refused = browser.post(
+        f"/t/{token}/act", {"type": "round", "points": ["x", "4"], "version": "1"}, htmx=True
+    )
     assert refused.status_code == 422
-    for answer in (move, refused, *(browser.get(f"/t/{token}/live", headers={"HX-Request": "true"}) for _ in range(2))):
+    for answer in (
+        move,
+        refused,
+        *(browser.get(f"/t/{token}/live", headers={"HX-Request": "true"}) for _ in range(2)),
+    ):
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         assert document_only.isdisjoint(answer.headers.keys()), answer.headers
     plain = browser.get(f"/t/{token}/live")  # the fragment's address opened as a page
@@ -210,7 +223,10 @@ def test_a_refused_start_is_said_at_the_top_of_the_form_and_creates_nothing(app,
     answer = browser.client.post("/tables/new/castle", data=form, headers={"HX-Request": "true"})
     # With htmx only the reason comes back, for the form's answer slot: the form stays as filled in.
     assert answer.status_code == 422
-    assert text(answer).strip() == '<p class="notice notice-error" role="alert">The dealer sits at North or South.</p>'
+    assert (
+        text(answer).strip()
+        == '<p class="notice notice-error" role="alert">The dealer sits at North or South.</p>'
+    )
     plain = browser.client.post("/tables/new/castle", data=form)
     assert plain.status_code == 303 and plain.headers["Location"].endswith("/castle/#new-table")
     page = text(browser.get("/castle/"))

@@ -10,7 +10,9 @@ from companion.web.views import tables
 
 
 def test_a_moves_phases_add_up_to_its_time_and_the_game_table_is_part_of_the_drawing():
-    originals = {name: getattr(tables, name) for name in ("_changed", "_render_table", "_open_to_change", "say")}
+    originals = {
+        name: getattr(tables, name) for name in ("_changed", "_render_table", "_open_to_change", "say")
+    }
     preprocess = flask.Flask.preprocess_request
 
     figures = bench_phases.measure(["scorepad", "tactics"], rounds=1, moves=10)

@@ -343,13 +343,20 @@ def test_where_may_it_go_without_a_whole_card_says_what_to_pick_but_a_picker_hal
         ("do=check&card_rank=Q", "Pick the card's suit as well as its rank."),
         ("do=check&card=xx", "“xx” is not a card"),
     ):
-        for response in (browser.get(f"/t/{token}?{ask}"),  # the button without JavaScript
-                         browser.get(f"/t/{token}/live?{ask}", headers={"HX-Request": "true"})):  # with htmx
+        for response in (
+            browser.get(f"/t/{token}?{ask}"),  # the button without JavaScript
+            browser.get(f"/t/{token}/live?{ask}", headers={"HX-Request": "true"}),
+        ):  # with htmx
             page = text(response)
-            assert re.search(r'role="alert">' + re.escape(said), page), (ask, page[page.find("castle-marks"):][:300])
+            assert re.search(r'role="alert">' + re.escape(said), page), (
+                ask,
+                page[page.find("castle-marks") :][:300],
+            )
             assert set(_piles(page).values()) == {""}
     # The picker changing under a finger (a rank tapped, the suit not yet) checks without a word.
-    assert 'role="alert"' not in text(browser.get(f"/t/{token}/live?card_rank=Q", headers={"HX-Request": "true"}))
+    assert 'role="alert"' not in text(
+        browser.get(f"/t/{token}/live?card_rank=Q", headers={"HX-Request": "true"})
+    )
 
 
 def test_a_refused_play_keeps_the_card_and_shows_the_marks(browser):
@@ -373,7 +380,10 @@ def test_tapping_a_pile_plays_the_picked_card_and_every_screen_shows_the_last_mo
         last = re.findall(r'class="pile[^"]* last"[^>]*>\s*<span class="pile-name">([A-D][1-3])<', page)
         assert last == ["C2"] and page.count("last move</span>") == 1
     passed = _words(text(_act(browser, token, 2, type="pass", card="KS")))
-    assert "Last move: Kuba passed, and Jan took K♠." in passed and "last move" not in passed.split("Last move")[0]
+    assert (
+        "Last move: Kuba passed, and Jan took K♠." in passed
+        and "last move" not in passed.split("Last move")[0]
+    )
 
 
 def test_the_final_score_shows_which_captured_ranks_made_which_points(browser, app):
@@ -392,7 +402,9 @@ def test_the_final_score_shows_which_captured_ranks_made_which_points(browser, a
     for team in "NS":
         lines = score["breakdown"][team]
         assert sum(line["points"] for line in lines.values()) == score["teams"][team]
-    row = " ".join(f"{score['breakdown'][t]['A']['cards']} × 9 = {score['breakdown'][t]['A']['points']}" for t in "NS")
+    row = " ".join(
+        f"{score['breakdown'][t]['A']['cards']} × 9 = {score['breakdown'][t]['A']['points']}" for t in "NS"
+    )
     assert f"Aces (9 each) {row}" in page
     totals = " ".join(str(score["teams"][t]) for t in "NS")
     assert f"Total {totals}" in page

@@ -56,17 +56,24 @@ def _drawn(app, template: str, language: str, **values) -> str:
 
 def _cells():
     """Piles of every kind: empty or topped, each mark, last or not, highlighted or not."""
-    for n, (legal, last, highlight, top) in enumerate(itertools.product(
-        (None, True, False), (False, True), (False, True), ((None, None, None), ("QH", 3, 1), ("10S", -2, 4)),
-    )):
+    for n, (legal, last, highlight, top) in enumerate(
+        itertools.product(
+            (None, True, False),
+            (False, True),
+            (False, True),
+            ((None, None, None), ("QH", 3, 1), ("10S", -2, 4)),
+        )
+    ):
         yield Cell(f"{'ABCD'[n % 4]}{n % 3 + 1}", *top, legal, last, highlight)
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "pl"])
-@pytest.mark.parametrize("mode", [{}, {"tap": "pile", "label": "Tap the pile"}, {"pick": "pile", "target": "B2"}])
+@pytest.mark.parametrize(
+    "mode", [{}, {"tap": "pile", "label": "Tap the pile"}, {"pick": "pile", "target": "B2"}]
+)
 def test_piles_are_drawn_as_the_pile_macro_drew_them(app, language, mode):
     cells = list(_cells())
-    rows = Grid(Row(cells[i:i + 4]) for i in range(0, len(cells), 4))
+    rows = Grid(Row(cells[i : i + 4]) for i in range(0, len(cells), 4))
     values = {"pick": None, "target": None, "label": None, "tap": None, **mode, "rows": rows}
     new = _drawn(app, _NEW_PILE, language, **values)
     assert new == _drawn(app, _OLD_PILE, language, **values)
@@ -81,7 +88,12 @@ def test_piles_are_drawn_as_the_pile_macro_drew_them(app, language, mode):
 
 @pytest.mark.parametrize("language", ["en", "fr", "pl"])
 def test_the_players_table_is_drawn_as_its_macro_drew_it(app, language):
-    seats = (Seat("N", "North", 8, 3), Seat("E", "Ola & <Kuba>", 0, 0), Seat("S", "South", 10, 5), Seat("W", "", 9, 4))
+    seats = (
+        Seat("N", "North", 8, 3),
+        Seat("E", "Ola & <Kuba>", 0, 0),
+        Seat("S", "South", 10, 5),
+        Seat("W", "", 9, 4),
+    )
     for turn, dealer in (("E", "N"), ("N", "N"), (None, "W")):
         values = {"seats": seats, "turn": turn, "dealer": dealer}
         new = _drawn(app, _NEW_SEATS, language, **values)

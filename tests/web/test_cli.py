@@ -53,7 +53,18 @@ def test_serve_runs_a_real_server_and_prints_where_to_find_it(tmp_path):
     port = _free_port()
     env = {**os.environ, "CASTELLAN_DATABASE": str(tmp_path / "db.sqlite3"), "SECRET_KEY": "cli-test"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"],
+        [
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+        ],
         cwd=tmp_path,
         env={**env, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,

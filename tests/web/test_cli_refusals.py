@@ -36,10 +36,16 @@ def _refused(argv, capsys) -> str:
         (["serve", "--workers", "-3"], "1 or more"),
         (["serve", "--host", "256.1.1.1"], "'256.1.1.1' is not an IP address or a host name"),
         (["serve", "--host", "bad host"], "is not an IP address or a host name"),
-        (["print", "score-pad", "--base-url", "javascript:alert(1)"], "must be an http:// or https:// address"),
+        (
+            ["print", "score-pad", "--base-url", "javascript:alert(1)"],
+            "must be an http:// or https:// address",
+        ),
         (["print", "score-pad", "--base-url", "http://" + "a.b" * 1700], "has no host name a phone can open"),
         (["print", "score-pad", "--base-url", "http://" + "a" * 5000], "has no host name a phone can open"),
-        (["print", "score-pad", "--base-url", "http://" + "ab." * 40 + "org"], "a QR code has room for at most"),
+        (
+            ["print", "score-pad", "--base-url", "http://" + "ab." * 40 + "org"],
+            "a QR code has room for at most",
+        ),
         (["print", "score-pad", "--paper", "a5"], "invalid choice: 'a5'"),
     ],
 )
@@ -82,4 +88,6 @@ def test_serve_with_a_bad_base_url_says_so_in_one_line(tmp_path, monkeypatch, ca
     monkeypatch.setenv("CASTELLAN_BASE_URL", "ftp://castellan.local")
     with socket.create_server(("127.0.0.1", 0)) as free:
         port = free.getsockname()[1]
-    assert "must be an http:// or https:// address" in _refused(["serve", "--host", "127.0.0.1", "--port", str(port)], capsys)
+    assert "must be an http:// or https:// address" in _refused(
+        ["serve", "--host", "127.0.0.1", "--port", str(port)], capsys
+    )

@@ -27,7 +27,9 @@ def test_a_fresh_database_gets_every_migration(database):
     with db.connect(database) as conn:
         columns = {column["name"] for column in sa.inspect(conn).get_columns("tables")}
         assert {"id", "game", "version", "title", "finished_at"} <= columns
-        assert {"table_id", "piece", "text"} == {column["name"] for column in sa.inspect(conn).get_columns("state_pieces")}
+        assert {"table_id", "piece", "text"} == {
+            column["name"] for column in sa.inspect(conn).get_columns("state_pieces")
+        }
         if conn.dialect.name == "sqlite":
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
     assert db.migrate(database) == db.head()  # a second start changes nothing
@@ -50,13 +52,22 @@ def test_a_sqlite_database_from_before_alembic_is_upgraded_in_place_and_keeps_it
         assert (table.title, table.head_seq, table.version) == ("Ola, Kuba", 31, 32)
         assert table.state["rounds"][-1] == [5, 5] and len(table.state["rounds"]) == 30
         with pytest.raises(store.Repeated) as repeat:  # the key kept before the upgrade still answers
-            store.act(conn, scorepad, table.id, "referee", {"type": "round", "points": [5, 5]}, None,
-                      store.Once("k1", OLD_REFEREE))
+            store.act(
+                conn,
+                scorepad,
+                table.id,
+                "referee",
+                {"type": "round", "points": [5, 5]},
+                None,
+                store.Once("k1", OLD_REFEREE),
+            )
         assert repeat.value.answer == {"v": 32}
         for _ in range(3):  # past the snapshot at 25, through the undone entry
             table = store.undo(conn, scorepad, table.id, table.version)
         assert table.state["rounds"][-1] == [26, 2]
-        table = store.act(conn, scorepad, table.id, "referee", {"type": "round", "points": [3, 3]}, table.version)
+        table = store.act(
+            conn, scorepad, table.id, "referee", {"type": "round", "points": [3, 3]}, table.version
+        )
         assert table.state["rounds"][-2:] == [[26, 2], [3, 3]]
 
 
@@ -114,19 +125,27 @@ def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_deta
         conn.execute(sa.text("DROP TABLE state_pieces"))  # 0012: the state was tables.state
         conn.execute(sa.text("ALTER TABLE tables ADD COLUMN state TEXT NOT NULL DEFAULT '{}'"))
         conn.execute(sa.text("UPDATE alembic_version SET version_num = '0009'"))
-    rows = {"low-pad-0001": '{"lowest_wins":true,"rounds":[[3,9]]}', "high-pad-0001": '{"lowest_wins":false,"rounds":[]}',
-            "castle-play-01": '{"sides":[]}'}
+    rows = {
+        "low-pad-0001": '{"lowest_wins":true,"rounds":[[3,9]]}',
+        "high-pad-0001": '{"lowest_wins":false,"rounds":[]}',
+        "castle-play-01": '{"sides":[]}',
+    }
     with db.connect(database) as conn, conn.begin():
         for play_id, details in rows.items():
-            conn.execute(sa.text(
-                "INSERT INTO plays (id, game, started, finished, seconds, details)"
-                " VALUES (:id, 'scorepad', '2026-11-20T19:00:00.000+00:00', '2026-11-20T19:30:00.000+00:00', 1800, :details)"
-            ), {"id": play_id, "details": details})
+            conn.execute(
+                sa.text(
+                    "INSERT INTO plays (id, game, started, finished, seconds, details)"
+                    " VALUES (:id, 'scorepad', '2026-11-20T19:00:00.000+00:00', '2026-11-20T19:30:00.000+00:00', 1800, :details)"
+                ),
+                {"id": play_id, "details": details},
+            )
     assert db.migrate(database) == db.head()
     with db.connect(database) as conn:
         kept = dict(conn.execute(sa.select(db.plays.c.id, db.plays.c.lowest_wins)).all())
     assert {play_id: bool(low) for play_id, low in kept.items()} == {
-        "low-pad-0001": True, "high-pad-0001": False, "castle-play-01": False
+        "low-pad-0001": True,
+        "high-pad-0001": False,
+        "castle-play-01": False,
     }
 
 

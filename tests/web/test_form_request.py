@@ -25,8 +25,12 @@ BODIES = [
 def _form(app, request_class, body: bytes, content_type: str = FORM, **environ):
     app.request_class = request_class
     with app.test_request_context(
-        "/", method="POST", input_stream=io.BytesIO(body), content_type=content_type,
-        headers={"Content-Length": str(len(body))}, environ_overrides=environ,
+        "/",
+        method="POST",
+        input_stream=io.BytesIO(body),
+        content_type=content_type,
+        headers={"Content-Length": str(len(body))},
+        environ_overrides=environ,
     ):
         request = flask.request
         return request.form.to_dict(flat=False), request.files.to_dict(flat=False), request.get_data()
@@ -39,13 +43,19 @@ def test_a_posted_form_is_read_as_werkzeug_reads_it(app, body, terminated):
     short = _form(app, requests.Request, body, **environ)
     assert short == _form(app, flask.Request, body, **environ)
     if body.startswith(b"points"):
-        assert short[0]["points"] == ["3", "4", ""] and short[0]["note"] == ["żółw"] and short[0]["name"] == ["Ola Nowak"]
+        assert (
+            short[0]["points"] == ["3", "4", ""]
+            and short[0]["note"] == ["żółw"]
+            and short[0]["name"] == ["Ola Nowak"]
+        )
 
 
 def test_a_form_with_a_charset_and_other_bodies_are_read_as_werkzeug_reads_them(app):
     for content_type in (f"{FORM}; charset=UTF-8", "text/plain", "application/json"):
         body = b"a=1&b=%C5%BC"
-        assert _form(app, requests.Request, body, content_type) == _form(app, flask.Request, body, content_type)
+        assert _form(app, requests.Request, body, content_type) == _form(
+            app, flask.Request, body, content_type
+        )
 
 
 def test_a_form_past_the_size_limit_is_refused_before_it_is_read(app):

@@ -11,8 +11,17 @@ import pytest
 from tests.conftest import pages_say_in, pdf_text, sheet_pdf, text
 
 NB = "\u00a0"
-TOWER_ALLOWED = dict(do="check", a_army="5", a_fort="3", d_army="4", stake="card", target="9H", height="2",
-                     challenge="1", size="1")
+TOWER_ALLOWED = dict(
+    do="check",
+    a_army="5",
+    a_fort="3",
+    d_army="4",
+    stake="card",
+    target="9H",
+    height="2",
+    challenge="1",
+    size="1",
+)
 REFUSED = {
     "en": "The top of a watchtower of 2 needs 6 army cards to challenge, and the attacker holds 5.",
     "fr": "Le sommet d'une tour de guet de 2 cartes demande 6 cartes d'armée pour être défié, et l'attaquant en a 5.",
@@ -25,32 +34,66 @@ def _words(page: str) -> str:
     return re.sub(r"[ \t\r\n]+", " ", re.sub(r"<[^>]+>", " ", page)).replace(" .", ".").replace(" ,", ",")
 
 
-@pytest.mark.parametrize("lang, pages", [
-    ("fr", {
-        "/fort/": ["Forts, armées et tours de guet", "2 à 4 joueurs", "Ouvrir une table de Fort", "Joueur 3"],
-        "/fort/battle": ["Fort" + NB + ": trancher une bataille", "Ce défi est-il autorisé" + NB + "?"],
-        "/fort/showdown": ["Fort" + NB + ": juger l'épreuve finale", "Valeur de la tour de guet"],
-        "/fort/help": ["Comment jouer à Fort", "Les 7 sont les amis de l'attaquant" + NB + ":",
-                       "Le sommet d'une double demande 6 cartes dans votre armée, celui d'une triple 10.",
-                       "L'attaquant gagne la bataille et prend la carte"],
-    }),
-    ("pl", {
-        "/fort/": ["Forty, armie i wieże strażnicze", "od 2 do 4 graczy", "Załóż stół Fortu", "Gracz 3"],
-        "/fort/battle": ["Fort: rozstrzygnij bitwę", "Czy to wyzwanie dozwolone?"],
-        "/fort/showdown": ["Fort: rozstrzygnij finał", "Wartość wieży strażniczej"],
-        "/fort/help": ["Jak grać w Fort", "Siódemki sprzyjają atakującemu:",
-                       "Szczyt podwójnej wieży wymaga 6 kart w twojej armii, szczyt potrójnej 10.",
-                       "Atakujący wygrywa bitwę i zabiera kartę"],
-    }),
-])
+@pytest.mark.parametrize(
+    "lang, pages",
+    [
+        (
+            "fr",
+            {
+                "/fort/": [
+                    "Forts, armées et tours de guet",
+                    "2 à 4 joueurs",
+                    "Ouvrir une table de Fort",
+                    "Joueur 3",
+                ],
+                "/fort/battle": [
+                    "Fort" + NB + ": trancher une bataille",
+                    "Ce défi est-il autorisé" + NB + "?",
+                ],
+                "/fort/showdown": ["Fort" + NB + ": juger l'épreuve finale", "Valeur de la tour de guet"],
+                "/fort/help": [
+                    "Comment jouer à Fort",
+                    "Les 7 sont les amis de l'attaquant" + NB + ":",
+                    "Le sommet d'une double demande 6 cartes dans votre armée, celui d'une triple 10.",
+                    "L'attaquant gagne la bataille et prend la carte",
+                ],
+            },
+        ),
+        (
+            "pl",
+            {
+                "/fort/": [
+                    "Forty, armie i wieże strażnicze",
+                    "od 2 do 4 graczy",
+                    "Załóż stół Fortu",
+                    "Gracz 3",
+                ],
+                "/fort/battle": ["Fort: rozstrzygnij bitwę", "Czy to wyzwanie dozwolone?"],
+                "/fort/showdown": ["Fort: rozstrzygnij finał", "Wartość wieży strażniczej"],
+                "/fort/help": [
+                    "Jak grać w Fort",
+                    "Siódemki sprzyjają atakującemu:",
+                    "Szczyt podwójnej wieży wymaga 6 kart w twojej armii, szczyt potrójnej 10.",
+                    "Atakujący wygrywa bitwę i zabiera kartę",
+                ],
+            },
+        ),
+    ],
+)
 def test_forts_pages_in_each_language(browser, lang, pages):
     # The help's sections the table links to keep their anchors.
-    pages_say_in(browser, lang, pages, "/fort/help", ("getting-started", "burning", "your-turn", "battles", "showdown"))
+    pages_say_in(
+        browser, lang, pages, "/fort/help", ("getting-started", "burning", "your-turn", "battles", "showdown")
+    )
 
 
-@pytest.mark.parametrize("lang, refusal", [
-    ("fr", "Refusé. " + REFUSED["fr"]), ("pl", "Niedozwolone. " + REFUSED["pl"]),
-])
+@pytest.mark.parametrize(
+    "lang, refusal",
+    [
+        ("fr", "Refusé. " + REFUSED["fr"]),
+        ("pl", "Niedozwolone. " + REFUSED["pl"]),
+    ],
+)
 def test_the_adjudicators_refusal_in_each_language(browser, lang, refusal):
     query = "&".join(f"{key}={value}" for key, value in TOWER_ALLOWED.items())
     page = text(browser.get(f"/fort/battle?{query}", headers={"Accept-Language": lang}))
@@ -58,38 +101,64 @@ def test_the_adjudicators_refusal_in_each_language(browser, lang, refusal):
 
 
 @pytest.mark.parametrize("lang, faces", [("en", "J Q K"), ("fr", "V D R"), ("pl", "W D K")])
-def test_the_card_slots_show_ranks_as_the_page_writes_them_and_post_them_as_the_rules_read_them(browser, lang, faces):
+def test_the_card_slots_show_ranks_as_the_page_writes_them_and_post_them_as_the_rules_read_them(
+    browser, lang, faces
+):
     """Fort's soldiers and armies are picked by taps: a French king is R there, as on the fort's cards."""
     page = text(browser.get("/fort/showdown", headers={"Accept-Language": lang}))
     ranks = re.findall(r'_rank" value="(\w+)"[^>]*><span>([^<]+)</span>', page)
-    assert ranks and {value: shown for value, shown in ranks[-3:]} == dict(zip("JQK", faces.split(), strict=True))
+    assert ranks and {value: shown for value, shown in ranks[-3:]} == dict(
+        zip("JQK", faces.split(), strict=True)
+    )
     assert ("clubs" in page) == (lang == "en")  # the suits' spoken words too
 
 
 def test_the_apis_refusal_follows_accept_language_and_keeps_its_code(app):
     client = app.test_client()
-    body = {"attacker": {"army": 5, "fort": 3}, "defender": {"army": 4}, "target": {"card": "9H", "height": 2},
-            "challenge": 1, "soldiers": {"attacker": ["7S"], "defender": ["AD"]}}
+    body = {
+        "attacker": {"army": 5, "fort": 3},
+        "defender": {"army": 4},
+        "target": {"card": "9H", "height": 2},
+        "challenge": 1,
+        "soldiers": {"attacker": ["7S"], "defender": ["AD"]},
+    }
     for lang, message in REFUSED.items():
         answer = client.post("/api/v1/fort/battle", json=body, headers={"Accept-Language": lang})
         assert answer.status_code == 422
-        assert answer.get_json()["error"] == {"code": "watchtower_needs_army", "message": message,
-                                              "field": "attacker.army"}
-    rank = client.post("/api/v1/fort/showdown", headers={"Accept-Language": "fr"},
-                       json={"armies": {"a": ["5H"], "b": ["6H"]}, "watchtowers": {"a": "5", "b": "Z"}})
-    assert rank.get_json()["error"]["message"] == "«" + NB + "watchtowers.b" + NB + "» doit être une valeur" + NB + ": 2-10, V, D, R ou A."
+        assert answer.get_json()["error"] == {
+            "code": "watchtower_needs_army",
+            "message": message,
+            "field": "attacker.army",
+        }
+    rank = client.post(
+        "/api/v1/fort/showdown",
+        headers={"Accept-Language": "fr"},
+        json={"armies": {"a": ["5H"], "b": ["6H"]}, "watchtowers": {"a": "5", "b": "Z"}},
+    )
+    assert (
+        rank.get_json()["error"]["message"]
+        == "«" + NB + "watchtowers.b" + NB + "» doit être une valeur" + NB + ": 2-10, V, D, R ou A."
+    )
 
 
 def test_a_fort_table_in_polish_and_its_history_in_french(browser, other_browser):
     token = browser.create_table("fort", {"players": "2", "name_1": "Ann", "name_2": "Bob"})
     browser.get("/language/pl")
-    dealt = browser.post(f"/t/{token}/act", {"version": "0", "type": "deal",
-                                             **{f"fort_{p}": cards for p, cards in FORTS.items()}}, htmx=True)
+    dealt = browser.post(
+        f"/t/{token}/act",
+        {"version": "0", "type": "deal", **{f"fort_{p}": cards for p, cards in FORTS.items()}},
+        htmx=True,
+    )
     assert dealt.status_code == 200
     said = _words(text(dealt))
     assert "Przed grą każdy gracz może spalić jedną kartę. Potem zacznij." in said
-    burned = _words(text(browser.post(f"/t/{token}/act", {"version": "1", "type": "burn", "card": "p1:KD",
-                                                           "draws": "2"}, htmx=True)))
+    burned = _words(
+        text(
+            browser.post(
+                f"/t/{token}/act", {"version": "1", "type": "burn", "card": "p1:KD", "draws": "2"}, htmx=True
+            )
+        )
+    )
     assert "Ann pali króla karo przed grą i dobiera 2 karty." in burned
     browser.post(f"/t/{token}/act", {"version": "2", "type": "start"}, htmx=True)
     refused = browser.post(f"/t/{token}/act", {"version": "3", "type": "end_turn"}, htmx=True)
@@ -104,8 +173,11 @@ def test_a_fort_table_in_polish_and_its_history_in_french(browser, other_browser
 def test_typed_cards_are_read_in_the_pages_language(browser):
     token = browser.create_table("fort", {"players": "2", "name_1": "Ann", "name_2": "Bob"})
     browser.get("/language/fr")
-    dealt = browser.post(f"/t/{token}/act", {"version": "0", "type": "deal", "fort_p1": "9C 9T 2P RK",
-                                             "fort_p2": "5H 8C JS 4D"}, htmx=True)  # French, then the API's notation
+    dealt = browser.post(
+        f"/t/{token}/act",
+        {"version": "0", "type": "deal", "fort_p1": "9C 9T 2P RK", "fort_p2": "5H 8C JS 4D"},
+        htmx=True,
+    )  # French, then the API's notation
     assert dealt.status_code == 200
     assert "Avant la partie, chaque joueur peut brûler une carte." in _words(text(dealt))
 
@@ -121,7 +193,9 @@ def _sheet(slug: str, lang: str) -> bytes:
 def test_forts_sheets_in_polish_and_french():
     reference = _pdf_words(_sheet("fort-reference", "pl"))
     assert "Fort: ściągawka" in reference and "Dokąd trafiają karty" in reference
-    assert "podwójnej wieży wymaga 6 kart armii, potrójnej 10" in reference and "Najwyżej 3 próby" in reference
+    assert (
+        "podwójnej wieży wymaga 6 kart armii, potrójnej 10" in reference and "Najwyżej 3 próby" in reference
+    )
     assert set("ąęłóśż") <= set(reference)
     tracker = _pdf_words(_sheet("fort-challenge-tracker", "fr"))
     assert "Fort de" in tracker and "Attaquant" in tracker and "3 au plus" in tracker

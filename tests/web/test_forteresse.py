@@ -13,12 +13,18 @@ import pytest
 from companion.rules import forteresse
 from tests.conftest import everything_seen, table_state, text, with_state_changed
 
-OLA = {"walls": ["B2", "B3", "B4", "B5", "B6", "C2", "C3", "C4", "C5", "C6"],
-       "besieged": ["D2", "D3", "D4", "D5", "D6"]}
-KUBA = {"walls": ["F2", "F3", "F4", "F5", "F6", "E2", "E3", "E4", "E5", "E6"],
-        "besieged": ["B2", "C3", "D4", "B5", "C6"]}
-OTHER = {"walls": ["D2", "D3", "D4", "D5", "D6", "E2", "E3", "E4", "E5", "E6"],
-         "besieged": ["B2", "B3", "B4", "B5", "B6"]}
+OLA = {
+    "walls": ["B2", "B3", "B4", "B5", "B6", "C2", "C3", "C4", "C5", "C6"],
+    "besieged": ["D2", "D3", "D4", "D5", "D6"],
+}
+KUBA = {
+    "walls": ["F2", "F3", "F4", "F5", "F6", "E2", "E3", "E4", "E5", "E6"],
+    "besieged": ["B2", "C3", "D4", "B5", "C6"],
+}
+OTHER = {
+    "walls": ["D2", "D3", "D4", "D5", "D6", "E2", "E3", "E4", "E5", "E6"],
+    "besieged": ["B2", "B3", "B4", "B5", "B6"],
+}
 
 
 def _words(page: str) -> str:
@@ -26,7 +32,10 @@ def _words(page: str) -> str:
 
 
 def _marks(fortress: dict) -> dict:
-    return {**{f"c_{c}": "wall" for c in fortress["walls"]}, **{f"c_{c}": "besieged" for c in fortress["besieged"]}}
+    return {
+        **{f"c_{c}": "wall" for c in fortress["walls"]},
+        **{f"c_{c}": "besieged" for c in fortress["besieged"]},
+    }
 
 
 def _links(browser, token) -> dict:
@@ -54,7 +63,9 @@ def _drawn(browser, other_browser, links, ola=OLA, kuba=KUBA):
 
 
 def _resolver(browser, htmx=False, **args) -> str:
-    response = browser.get("/forteresse/resolver?" + urlencode(args), headers={"HX-Request": "true"} if htmx else {})
+    response = browser.get(
+        "/forteresse/resolver?" + urlencode(args), headers={"HX-Request": "true"} if htmx else {}
+    )
     assert response.status_code == 200
     return text(response)
 
@@ -70,20 +81,33 @@ def test_the_resolver_starts_from_a_drawn_fortress_and_answers_a_shot(browser):
     page = _resolver(browser, do="start", **_marks(OLA))
     assert not _errors(page)
     assert '<input type="hidden" name="walls" value="B2 B3 B4 B5 B6 C2 C3 C4 C5 C6">' in page
-    aimed = _resolver(browser, walls=" ".join(OLA["walls"]), besieged=" ".join(OLA["besieged"]), **{"from": "A2"})
+    aimed = _resolver(
+        browser, walls=" ".join(OLA["walls"]), besieged=" ".join(OLA["besieged"]), **{"from": "A2"}
+    )
     assert re.findall(r'name="direction" value="(\w+)"', aimed) == ["E", "SE"]  # only the legal ones
-    fired = _resolver(browser, walls=" ".join(OLA["walls"]), besieged=" ".join(OLA["besieged"]), do="fire",
-                      weapon="cannon", direction="E", **{"from": "A2"})
+    fired = _resolver(
+        browser,
+        walls=" ".join(OLA["walls"]),
+        besieged=" ".join(OLA["besieged"]),
+        do="fire",
+        weapon="cannon",
+        direction="E",
+        **{"from": "A2"},
+    )
     assert "Wall destroyed at B2." in re.search(r'id="announcement".*?</p>', fired, re.S).group(0)
     assert '<input type="hidden" name="shots" value="A2-E-cannon">' in fired
     assert re.search(r'class="fc inner destroyed[^"]*" data-cell="B2"', fired)
     assert re.search(r'class="fc firing used[^"]*" data-cell="A2">.*?C→', fired, re.S)  # the used firing cell
-    assert 'value="A2"' not in re.search(r'id="resolver-board".*?</div>', fired, re.S).group(0)  # not offered again
+    assert 'value="A2"' not in re.search(r'id="resolver-board".*?</div>', fired, re.S).group(
+        0
+    )  # not offered again
 
 
 def test_the_resolver_replays_shots_and_a_rifle_leaves_the_wall(browser):
     base = {"walls": " ".join(OLA["walls"]), "besieged": " ".join(OLA["besieged"])}
-    page = _resolver(browser, **base, shots="A2-E-cannon", do="fire", weapon="rifle", direction="E", **{"from": "A3"})
+    page = _resolver(
+        browser, **base, shots="A2-E-cannon", do="fire", weapon="rifle", direction="E", **{"from": "A3"}
+    )
     assert "Wall." in re.search(r'id="announcement".*?</p>', page, re.S).group(0)
     assert 'value="A2-E-cannon A3-E-rifle"' in page
     assert re.search(r'class="fc inner wall[^"]*" data-cell="B3"', page)
@@ -92,25 +116,71 @@ def test_the_resolver_replays_shots_and_a_rifle_leaves_the_wall(browser):
 def test_the_resolver_stops_taking_shots_after_the_fifth_kill(browser):
     fortress = {"walls": OTHER["walls"], "besieged": OTHER["besieged"]}
     shots = " ".join(f"A{row}-E-rifle" for row in (2, 3, 4, 5, 6))
-    page = _resolver(browser, walls=" ".join(fortress["walls"]), besieged=" ".join(fortress["besieged"]), shots=shots)
+    page = _resolver(
+        browser, walls=" ".join(fortress["walls"]), besieged=" ".join(fortress["besieged"]), shots=shots
+    )
     assert "all 5 besieged are dead" in page
     assert 'name="from"' not in page
-    more = _resolver(browser, walls=" ".join(fortress["walls"]), besieged=" ".join(fortress["besieged"]), shots=shots,
-                     do="fire", weapon="rifle", direction="SE", **{"from": "A1"})
+    more = _resolver(
+        browser,
+        walls=" ".join(fortress["walls"]),
+        besieged=" ".join(fortress["besieged"]),
+        shots=shots,
+        do="fire",
+        weapon="rifle",
+        direction="SE",
+        **{"from": "A1"},
+    )
     assert "This shooter has stopped" in _errors(more)[0]
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ({"do": "start", **_marks({"walls": OLA["walls"][:9], "besieged": OLA["besieged"]})}, "exactly 10 walls at set-up; this one has 9"),
+        (
+            {"do": "start", **_marks({"walls": OLA["walls"][:9], "besieged": OLA["besieged"]})},
+            "exactly 10 walls at set-up; this one has 9",
+        ),
         ({"do": "start", **_marks(OLA), "c_B2": "tower"}, "not “tower”"),
         ({"walls": "B2", "besieged": "D4"}, "address is damaged"),
-        ({"walls": " ".join(OLA["walls"]), "besieged": " ".join(OLA["besieged"]), "shots": "A2-E-cannon A2-E-rifle"}, "already been fired from"),
-        ({"walls": " ".join(OLA["walls"]), "besieged": " ".join(OLA["besieged"]), "do": "fire", "from": "A2", "direction": "N", "weapon": "cannon"}, "does not enter the fortress: from A2 fire E or SE"),
-        ({"walls": " ".join(OLA["walls"]), "besieged": " ".join(OLA["besieged"]), "do": "fire", "from": "A2", "direction": "E", "weapon": "bow"}, "The weapon is a cannon or a rifle."),
-        ({"walls": " ".join(OLA["walls"]), "besieged": " ".join(OLA["besieged"]), "from": "C3"}, "inside the fortress"),
-        ({"walls": " ".join(OLA["walls"]), "besieged": " ".join(OLA["besieged"]), "from": "Z" * 500}, "is not a cell of the grid"),
+        (
+            {
+                "walls": " ".join(OLA["walls"]),
+                "besieged": " ".join(OLA["besieged"]),
+                "shots": "A2-E-cannon A2-E-rifle",
+            },
+            "already been fired from",
+        ),
+        (
+            {
+                "walls": " ".join(OLA["walls"]),
+                "besieged": " ".join(OLA["besieged"]),
+                "do": "fire",
+                "from": "A2",
+                "direction": "N",
+                "weapon": "cannon",
+            },
+            "does not enter the fortress: from A2 fire E or SE",
+        ),
+        (
+            {
+                "walls": " ".join(OLA["walls"]),
+                "besieged": " ".join(OLA["besieged"]),
+                "do": "fire",
+                "from": "A2",
+                "direction": "E",
+                "weapon": "bow",
+            },
+            "The weapon is a cannon or a rifle.",
+        ),
+        (
+            {"walls": " ".join(OLA["walls"]), "besieged": " ".join(OLA["besieged"]), "from": "C3"},
+            "inside the fortress",
+        ),
+        (
+            {"walls": " ".join(OLA["walls"]), "besieged": " ".join(OLA["besieged"]), "from": "Z" * 500},
+            "is not a cell of the grid",
+        ),
     ],
 )
 def test_bad_resolver_input_gets_a_clear_message(browser, args, message):
@@ -145,7 +215,9 @@ def test_each_player_draws_on_their_phone_and_nobody_else_sees_it(browser, other
     response = _act(browser, links["Ola"], {"type": "setup", **_marks(OLA)}, htmx=True)
     page = text(response)
     assert "Your fortress is drawn" in page
-    assert re.search(r'value="wall"[^>]*class="m-wall" checked', page)  # the drawing comes back, ready to redraw
+    assert re.search(
+        r'value="wall"[^>]*class="m-wall" checked', page
+    )  # the drawing comes back, ready to redraw
     referee = text(browser.get(f"/t/{token}"))
     assert "Ola has drawn, Kuba is drawing" in referee
     assert "m-wall" not in referee and 'id="own-fortress"' not in referee
@@ -154,7 +226,10 @@ def test_each_player_draws_on_their_phone_and_nobody_else_sees_it(browser, other
 
 
 def _standing(page: str) -> set[str]:
-    return {cell for _kind, cell in re.findall(r'class="fc inner (wall|besieged)[^"]*" data-cell="([A-G][1-7])"', page)}
+    return {
+        cell
+        for _kind, cell in re.findall(r'class="fc inner (wall|besieged)[^"]*" data-cell="([A-G][1-7])"', page)
+    }
 
 
 def test_a_fortress_never_reaches_another_link_page_fragment_history_or_export(app, browser, other_browser):
@@ -189,18 +264,30 @@ def test_the_other_players_page_does_not_depend_on_my_fortress(app, browser, oth
 def test_shots_are_called_from_the_shooters_phone_in_turn(browser, other_browser):
     token, links = _table(browser)
     _drawn(browser, other_browser, links)
-    early = _act(other_browser, links["Kuba"], {"type": "shot", "from": "G2", "direction": "W", "weapon": "cannon"}, htmx=True)
+    early = _act(
+        other_browser,
+        links["Kuba"],
+        {"type": "shot", "from": "G2", "direction": "W", "weapon": "cannon"},
+        htmx=True,
+    )
     assert early.status_code == 422 and "It is Ola's turn to shoot." in text(early)
     aimed = text(browser.get(f"/t/{links['Ola']}?from=A4", headers={"HX-Request": "true"}))
     assert re.findall(r'name="direction" value="(\w+)"', aimed) == ["NE", "E", "SE"]
-    shot = _act(browser, links["Ola"], {"type": "shot", "from": "A4", "direction": "E", "weapon": "rifle"}, htmx=True)
+    shot = _act(
+        browser, links["Ola"], {"type": "shot", "from": "A4", "direction": "E", "weapon": "rifle"}, htmx=True
+    )
     page = text(shot)
     assert page.lstrip().startswith('<section id="live"')
     assert "Ola: rifle from A4 → E — <strong>Besieged killed at D4.</strong>" in page
     kuba = text(other_browser.get(f"/t/{links['Kuba']}"))
     assert "Your turn to shoot." in kuba
-    assert re.search(r'class="fc inner killed[^"]*" data-cell="D4"', re.search(r'id="own-fortress".*?</section>', kuba, re.S).group(0))
-    again = _act(other_browser, links["Kuba"], {"type": "shot", "from": "G2", "direction": "W", "weapon": "cannon"})
+    assert re.search(
+        r'class="fc inner killed[^"]*" data-cell="D4"',
+        re.search(r'id="own-fortress".*?</section>', kuba, re.S).group(0),
+    )
+    again = _act(
+        other_browser, links["Kuba"], {"type": "shot", "from": "G2", "direction": "W", "weapon": "cannon"}
+    )
     assert again.status_code == 303
     used = text(browser.get(f"/t/{links['Ola']}?from=A4", headers={"HX-Request": "true"}))
     assert "A4 has already been fired from this round" in used
@@ -209,7 +296,12 @@ def test_shots_are_called_from_the_shooters_phone_in_turn(browser, other_browser
 def test_the_viewer_watches_only(browser, other_browser):
     token, links = _table(browser)
     _drawn(browser, other_browser, links)
-    response = _act(other_browser, links["Viewer"], {"type": "shot", "from": "A4", "direction": "E", "weapon": "rifle"}, htmx=True)
+    response = _act(
+        other_browser,
+        links["Viewer"],
+        {"type": "shot", "from": "A4", "direction": "E", "weapon": "rifle"},
+        htmx=True,
+    )
     assert response.status_code == 403
     page = text(other_browser.get(f"/t/{links['Viewer']}"))
     assert "Ola's turn to shoot." in page and 'name="from"' not in page
@@ -243,11 +335,16 @@ def test_two_players_may_send_their_drawings_at_the_same_moment(browser, other_b
     token, links = _table(browser)
     other_browser.get(f"/t/{links['Kuba']}")
     assert _act(browser, links["Ola"], {"type": "setup", **_marks(OLA)}).status_code == 303
-    late = other_browser.post(f"/t/{links['Kuba']}/act", {"version": "0", "type": "setup", **_marks(KUBA)}, htmx=True)
+    late = other_browser.post(
+        f"/t/{links['Kuba']}/act", {"version": "0", "type": "setup", **_marks(KUBA)}, htmx=True
+    )
     assert late.status_code == 200 and "Your turn to shoot." not in text(late)
     assert "Ola's turn to shoot." in text(late)
-    stale_shot = other_browser.post(f"/t/{links['Kuba']}/act", {"version": "0", "type": "shot", "from": "G2",
-                                                                 "direction": "W", "weapon": "cannon"}, htmx=True)
+    stale_shot = other_browser.post(
+        f"/t/{links['Kuba']}/act",
+        {"version": "0", "type": "shot", "from": "G2", "direction": "W", "weapon": "cannon"},
+        htmx=True,
+    )
     assert stale_shot.status_code == 409  # a shot still needs the screen it was aimed on
     assert _version(browser, token) == 2
 
@@ -265,8 +362,12 @@ def test_a_full_two_round_game_through_the_pages_scores_like_the_rules(browser, 
             seat = state["turn"]
             free = forteresse.view(state, seat)["free_firing_cells"][seat]
             cell = free[0]
-            action = {"type": "shot", "from": cell, "direction": forteresse.legal_directions(cell)[-1],
-                      "weapon": "cannon" if len(free) % 3 else "rifle"}
+            action = {
+                "type": "shot",
+                "from": cell,
+                "direction": forteresse.legal_directions(cell)[-1],
+                "weapon": "cannon" if len(free) % 3 else "rifle",
+            }
             state = forteresse.apply(state, action, seat)
             response = _act(*phones[seat], {k: v for k, v in action.items()})
             assert response.status_code == 303, text(browser.get(f"/t/{token}"))[:300]
@@ -289,21 +390,63 @@ def test_paper_table_checks_the_shot_and_the_answer(browser):
     assert re.findall(r'name="direction" value="(\w+)"', step1) == ["SW", "W", "NW"]
     step2 = text(browser.get(f"/t/{token}?from=G4&direction=W", headers={"HX-Request": "true"}))
     assert re.findall(r'name="cell" value="(\w+)"', step2) == ["F4", "E4", "D4", "C4", "B4"]
-    wrong = _act(browser, token, {"type": "shot", "from": "G4", "direction": "W", "weapon": "rifle",
-                                  "outcome": "wall_destroyed", "cell": "E4"}, htmx=True)
+    wrong = _act(
+        browser,
+        token,
+        {
+            "type": "shot",
+            "from": "G4",
+            "direction": "W",
+            "weapon": "rifle",
+            "outcome": "wall_destroyed",
+            "cell": "E4",
+        },
+        htmx=True,
+    )
     assert wrong.status_code == 422 and "A rifle cannot destroy a wall" in text(wrong)
-    untapped = _act(browser, token, {"type": "shot", "from": "G4", "direction": "W", "weapon": "cannon",
-                                     "outcome": "besieged_killed"}, htmx=True)
-    assert untapped.status_code == 422 and "Tap the cell of the path where it hit, in the row At." in text(untapped)
-    off = _act(browser, token, {"type": "shot", "from": "G4", "direction": "W", "weapon": "cannon",
-                                "outcome": "besieged_killed", "cell": "E5"}, htmx=True)
+    untapped = _act(
+        browser,
+        token,
+        {"type": "shot", "from": "G4", "direction": "W", "weapon": "cannon", "outcome": "besieged_killed"},
+        htmx=True,
+    )
+    assert untapped.status_code == 422 and "Tap the cell of the path where it hit, in the row At." in text(
+        untapped
+    )
+    off = _act(
+        browser,
+        token,
+        {
+            "type": "shot",
+            "from": "G4",
+            "direction": "W",
+            "weapon": "cannon",
+            "outcome": "besieged_killed",
+            "cell": "E5",
+        },
+        htmx=True,
+    )
     assert off.status_code == 422 and "E5 is not on the path" in text(off)
-    done = _act(browser, token, {"type": "shot", "from": "G4", "direction": "W", "weapon": "cannon",
-                                 "outcome": "wall_destroyed", "cell": "E4"}, htmx=True)
+    done = _act(
+        browser,
+        token,
+        {
+            "type": "shot",
+            "from": "G4",
+            "direction": "W",
+            "weapon": "cannon",
+            "outcome": "wall_destroyed",
+            "cell": "E4",
+        },
+        htmx=True,
+    )
     page = text(done)
     assert "Kuba: cannon from G4 ← W — <strong>Wall destroyed at E4.</strong>" in page
     assert "Ola's turn to shoot." in page
-    tally = re.search(r"<th scope=\"row\">Kuba</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td class=\"total\">(\d+)<", page)
+    tally = re.search(
+        r"<th scope=\"row\">Kuba</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td><td class=\"total\">(\d+)<",
+        page,
+    )
     assert tally.groups() == ("0", "1", "0", "0")
     assert re.search(r'<th scope="row">Ola</th><td>0</td><td>0</td><td>0</td><td class="total">3<', page)
     # Each count beside its word, whatever the number (no "1 walls", no "0 cannons").
@@ -318,15 +461,36 @@ def _score(browser, **args) -> str:
 
 
 def test_the_score_sheet_gives_the_rules_page_example(browser):
-    page = _score(browser, name_a="Ada", name_b="Jan", r1_a_killed=5, r1_a_cannons=6, r1_a_rifles=2,
-                  r1_b_killed=3, r1_b_cannons=14, r1_b_rifles=10)
+    page = _score(
+        browser,
+        name_a="Ada",
+        name_b="Jan",
+        r1_a_killed=5,
+        r1_a_cannons=6,
+        r1_a_rifles=2,
+        r1_b_killed=3,
+        r1_b_cannons=14,
+        r1_b_rifles=10,
+    )
     assert "Total: Ada 87 · Jan 41" in page and "Ada wins." in page
 
 
 def test_the_score_sheet_adds_two_rounds_and_names_a_draw(browser):
-    page = _score(browser, r1_a_killed=5, r1_a_cannons=6, r1_a_rifles=2, r1_b_killed=3, r1_b_cannons=14,
-                  r1_b_rifles=10, r2_a_killed=3, r2_a_cannons=14, r2_a_rifles=10, r2_b_killed=5, r2_b_cannons=6,
-                  r2_b_rifles=2)
+    page = _score(
+        browser,
+        r1_a_killed=5,
+        r1_a_cannons=6,
+        r1_a_rifles=2,
+        r1_b_killed=3,
+        r1_b_cannons=14,
+        r1_b_rifles=10,
+        r2_a_killed=3,
+        r2_a_cannons=14,
+        r2_a_rifles=10,
+        r2_b_killed=5,
+        r2_b_cannons=6,
+        r2_b_rifles=2,
+    )
     assert "Round 2: Player A 41 · Player B 87" in page and "Total: Player A 128 · Player B 128" in page
     assert "A draw." in page
 
@@ -334,7 +498,10 @@ def test_the_score_sheet_adds_two_rounds_and_names_a_draw(browser):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ({"r1_a_killed": "lots"}, "Round 1, Player A's killed: “lots” is not a count: type a whole number from 0 up, in digits."),
+        (
+            {"r1_a_killed": "lots"},
+            "Round 1, Player A's killed: “lots” is not a count: type a whole number from 0 up, in digits.",
+        ),
         ({"r1_a_killed": "6", "r1_a_cannons": "6"}, "Round 1, Player A: A fortress holds 5 besieged"),
         ({"r1_b_cannons": "20", "r1_b_rifles": "5"}, "Round 1, Player B: A player fires at most 24 shots"),
         ({"r1_a_killed": "-1"}, "“-1” is not a count"),
@@ -349,7 +516,7 @@ def test_the_score_sheet_refuses_impossible_counts_clearly(browser, args, messag
 
 def test_the_help_page_draws_the_grid_and_the_legal_directions(browser):
     page = text(browser.get("/forteresse/help"))
-    assert '<svg viewBox=' in page and page.count('class="dia-ray"') == 1 + 2 + 3
+    assert "<svg viewBox=" in page and page.count('class="dia-ray"') == 1 + 2 + 3
     assert page.count('class="dia-from"') == 3
     for cell in ("A1", "G2", "D7"):
         assert f'class="dia-label">{cell}<' in page
@@ -369,8 +536,12 @@ def test_the_game_page_offers_the_tools_and_the_table(browser):
 
 def _observed(client_browser, token, free_cell) -> list:
     """Everything one link can fetch, aiming steps included."""
-    return everything_seen(client_browser, token, {"type": "shot", "from": "D4"},
-                           (f"?from={free_cell}", f"?from={free_cell}&direction=E"))
+    return everything_seen(
+        client_browser,
+        token,
+        {"type": "shot", "from": "D4"},
+        (f"?from={free_cell}", f"?from={free_cell}&direction=E"),
+    )
 
 
 def _other_fortresses(owner):
@@ -388,8 +559,9 @@ def _other_fortresses(owner):
 
 
 @pytest.mark.parametrize("owner", ["a", "b"])
-def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_game(app, browser, other_browser,
-                                                                                      owner):
+def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_game(
+    app, browser, other_browser, owner
+):
     """At every stage of two full rounds, every page, fragment, aiming step, history, links page,
     export and refusal of the referee, the viewer and the opponent is the same, byte for byte,
     whatever fortresses ``owner`` drew; once the game is over, everyone sees them all."""
@@ -401,8 +573,11 @@ def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_g
     for seat, phone in phones.items():  # both players join first: the referee's page marks each link opened
         phone.get(f"/t/{seats[seat]}")
     watcher = Browser(app.test_client())
-    observers = [(watcher, token), (watcher, links["Viewer"]), (phones[forteresse._other(owner)],
-                                                                 seats[forteresse._other(owner)])]
+    observers = [
+        (watcher, token),
+        (watcher, links["Viewer"]),
+        (phones[forteresse._other(owner)], seats[forteresse._other(owner)]),
+    ]
     rng = random.Random(7)
     checked_phases = set()
     for step in range(200):
@@ -414,6 +589,7 @@ def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_g
             checked_phases.add(phase)
             shooter = state["turn"] or "a"
             free = forteresse._free_firing_cells(current, shooter)[0]
+
             def everything(free=free):
                 return [_observed(who, where, free) for who, where in observers]
 
@@ -433,7 +609,12 @@ def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_g
         response = who.post(f"/t/{where}/act", {"version": str(_version(who, token)), **form})
         assert response.status_code == 303, form
     assert table_state(app, token)["phase"] == "finished"
-    assert {(1, "setup", True), (1, "shooting", True), (2, "setup", True), (2, "shooting", True)} <= checked_phases
+    assert {
+        (1, "setup", True),
+        (1, "shooting", True),
+        (2, "setup", True),
+        (2, "shooting", True),
+    } <= checked_phases
     finished = text(watcher.get(f"/t/{links['Viewer']}"))
     assert "Round 1: the fortresses" in finished and "Round 2: the fortresses" in finished
 
@@ -441,23 +622,37 @@ def test_no_link_but_the_owners_ever_depends_on_a_hidden_fortress_over_a_whole_g
 def test_a_referee_naming_the_player_who_is_not_to_shoot_is_refused(browser, other_browser):
     token, links = _table(browser)
     _drawn(browser, other_browser, links)
-    response = _act(browser, token, {"type": "shot", "shooter": "b", "from": "G2", "direction": "W",
-                                     "weapon": "cannon"}, htmx=True)
+    response = _act(
+        browser,
+        token,
+        {"type": "shot", "shooter": "b", "from": "G2", "direction": "W", "weapon": "cannon"},
+        htmx=True,
+    )
     assert response.status_code == 422 and "It is Ola's turn to shoot." in text(response)
     assert _version(browser, token) == 2
-    named = _act(browser, token, {"type": "shot", "shooter": "a", "from": "A4", "direction": "E", "weapon": "rifle"})
+    named = _act(
+        browser, token, {"type": "shot", "shooter": "a", "from": "A4", "direction": "E", "weapon": "rifle"}
+    )
     assert named.status_code == 303
-    assert "Ola fired a rifle from A4 toward E: Besieged killed at D4." in text(browser.get(f"/t/{token}/history"))
+    assert "Ola fired a rifle from A4 toward E: Besieged killed at D4." in text(
+        browser.get(f"/t/{token}/history")
+    )
 
 
 @pytest.mark.parametrize("typed", ["²", "٣", "-1", "1.5", "1000000", "x"])
 def test_the_score_sheet_refuses_a_count_that_is_not_digits_without_crashing(browser, typed):
     response = browser.get("/forteresse/score?" + urlencode({"r1_a_killed": typed}))
     assert response.status_code == 200
-    assert f"Round 1, Player A's killed: “{typed}” is not a count: type a whole number from 0 up, in digits." \
+    assert (
+        f"Round 1, Player A's killed: “{typed}” is not a count: type a whole number from 0 up, in digits."
         in text(response)
+    )
 
 
 def test_the_score_sheet_says_a_large_count_breaks_the_rules_not_that_it_is_no_number(browser):
-    page = text(browser.get("/forteresse/score?" + urlencode({"r1_a_killed": "1000", "r1_a_cannons": "1000"})))
-    assert "Round 1, Player A: A fortress holds 5 besieged, so “killed” is 0 to 5, not 1,000." in page  # the reader's digit grouping
+    page = text(
+        browser.get("/forteresse/score?" + urlencode({"r1_a_killed": "1000", "r1_a_cannons": "1000"}))
+    )
+    assert (
+        "Round 1, Player A: A fortress holds 5 besieged, so “killed” is 0 to 5, not 1,000." in page
+    )  # the reader's digit grouping

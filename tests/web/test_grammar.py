@@ -20,17 +20,20 @@ FORGET = "Forget %(name)s's name…"  # fr "Oublier le nom de %(name)s…", pl "
 TURN = "%(name)s's turn: turn over a card."  # pl "Kolej gracza %(name)s: odkryj kartę."
 
 
-@pytest.mark.parametrize("name, said", [
-    ("Ann", "Au tour d'Ann, pas de Bob."),
-    ("Émile", "Au tour d'Émile, pas de Bob."),
-    ("Ouest", "Au tour d'Ouest, pas de Bob."),
-    ("Kuba", "Au tour de Kuba, pas de Bob."),
-    ("Joueur 2", "Au tour du joueur 2, pas de Bob."),
-    ("Joueur B", "Au tour du joueur B, pas de Bob."),
-    ("Équipe Ola", "Au tour de l'équipe Ola, pas de Bob."),
-    ("Joueur fou", "Au tour de Joueur fou, pas de Bob."),  # a typed name is only ever elided
-    ("8", "Au tour de 8, pas de Bob."),
-])
+@pytest.mark.parametrize(
+    "name, said",
+    [
+        ("Ann", "Au tour d'Ann, pas de Bob."),
+        ("Émile", "Au tour d'Émile, pas de Bob."),
+        ("Ouest", "Au tour d'Ouest, pas de Bob."),
+        ("Kuba", "Au tour de Kuba, pas de Bob."),
+        ("Joueur 2", "Au tour du joueur 2, pas de Bob."),
+        ("Joueur B", "Au tour du joueur B, pas de Bob."),
+        ("Équipe Ola", "Au tour de l'équipe Ola, pas de Bob."),
+        ("Joueur fou", "Au tour de Joueur fou, pas de Bob."),  # a typed name is only ever elided
+        ("8", "Au tour de 8, pas de Bob."),
+    ],
+)
 def test_french_de_fits_the_name_after_it(name, said):
     sentence = grammar.joined("Au tour de %(name)s, pas de %(other)s.", "fr")
     assert sentence % {"name": name, "other": "Bob"} == said
@@ -38,12 +41,20 @@ def test_french_de_fits_the_name_after_it(name, said):
 
 def test_french_que_and_a_and_capitals():
     assert grammar.joined("Cartes que %(name)s joue", "fr") % {"name": "Ewa"} == "Cartes qu'Ewa joue"
-    assert grammar.joined("Cartes que %(name)s joue", "fr") % {"name": "Joueur 3"} == "Cartes que le joueur 3 joue"
-    assert grammar.joined("C'est à %(name)s de tirer.", "fr") % {"name": "Joueur A"} == "C'est au joueur A de tirer."
+    assert (
+        grammar.joined("Cartes que %(name)s joue", "fr") % {"name": "Joueur 3"}
+        == "Cartes que le joueur 3 joue"
+    )
+    assert (
+        grammar.joined("C'est à %(name)s de tirer.", "fr") % {"name": "Joueur A"}
+        == "C'est au joueur A de tirer."
+    )
     assert grammar.joined("C'est à %(name)s de tirer.", "fr") % {"name": "Ann"} == "C'est à Ann de tirer."
     assert grammar.joined("À %(name)s de tirer.", "fr") % {"name": "Joueur A"} == "Au joueur A de tirer."
     assert grammar.joined("De %(name)s.", "fr") % {"name": "Ola"} == "D'Ola."
-    assert grammar.joined("de 1 à %(most)s", "fr") % {"most": 12} == "de 1 à 12"  # numbers never change a word
+    assert (
+        grammar.joined("de 1 à %(most)s", "fr") % {"most": 12} == "de 1 à 12"
+    )  # numbers never change a word
 
 
 def test_the_same_name_twice_is_fitted_only_where_a_word_asks():
@@ -55,14 +66,19 @@ def test_polish_names_a_compass_seat_by_itself():
     sentence = grammar.joined("Kolej gracza %(name)s (%(name)s gra).", "pl")
     assert sentence % {"name": "Wschód"} == "Kolej Wschodu (Wschód gra)."
     assert sentence % {"name": "Południe"} == "Kolej Południa (Południe gra)."
-    assert grammar.joined("z graczem %(name)s", "pl") % {"name": "Zachód"} == "z graczem Zachód"  # "gracza" only
+    assert (
+        grammar.joined("z graczem %(name)s", "pl") % {"name": "Zachód"} == "z graczem Zachód"
+    )  # "gracza" only
 
 
-@pytest.mark.parametrize("values, said", [
-    ({"name": "Gracz 2", "team": "Drużyna Ola"}, "Kolej gracza nr 2 w drużynie Ola; Gracz 2 gra."),
-    ({"name": "Gracz B", "team": "Ola"}, "Kolej gracza B w drużynie Ola; Gracz B gra."),
-    ({"name": "Ann", "team": "Drużyna Gracz 2"}, "Kolej gracza Ann w drużynie Gracz 2; Ann gra."),
-])
+@pytest.mark.parametrize(
+    "values, said",
+    [
+        ({"name": "Gracz 2", "team": "Drużyna Ola"}, "Kolej gracza nr 2 w drużynie Ola; Gracz 2 gra."),
+        ({"name": "Gracz B", "team": "Ola"}, "Kolej gracza B w drużynie Ola; Gracz B gra."),
+        ({"name": "Ann", "team": "Drużyna Gracz 2"}, "Kolej gracza Ann w drużynie Gracz 2; Ann gra."),
+    ],
+)
 def test_polish_does_not_repeat_a_default_names_noun(values, said):
     sentence = grammar.joined("Kolej gracza %(name)s w drużynie %(team)s; %(name)s gra.", "pl")
     assert sentence % values == said
@@ -86,12 +102,15 @@ def _parameters(template: str) -> dict:
     return dict.fromkeys(re.findall(r"%\((\w+)\)s", template))
 
 
-@pytest.mark.parametrize("lang, name, wrong", [
-    ("fr", "Ann", r"(?<![\w'])(de|que|De|Que) Ann\b"),
-    ("fr", "Joueur 2", r"(?<![\w'])(de|que|à|De|Que|À) Joueur 2\b"),
-    ("pl", "Gracz 2", r"(?i)gracz\w* Gracz 2\b"),
-    ("pl", "Drużyna Ola", r"(?i)drużyn\w* Drużyna Ola\b"),
-])
+@pytest.mark.parametrize(
+    "lang, name, wrong",
+    [
+        ("fr", "Ann", r"(?<![\w'])(de|que|De|Que) Ann\b"),
+        ("fr", "Joueur 2", r"(?<![\w'])(de|que|à|De|Que|À) Joueur 2\b"),
+        ("pl", "Gracz 2", r"(?i)gracz\w* Gracz 2\b"),
+        ("pl", "Drużyna Ola", r"(?i)drużyn\w* Drużyna Ola\b"),
+    ],
+)
 def test_no_sentence_of_a_catalog_glues_a_name_wrongly(lang, name, wrong):
     catalog = i18n.translations(lang)
     glued = []
@@ -108,10 +127,16 @@ def test_no_sentence_of_a_catalog_glues_a_name_wrongly(lang, name, wrong):
 def test_every_way_a_french_sentence_is_said_fits_it(app):
     with app.test_request_context("/", headers={"Accept-Language": "fr"}):
         assert render_template_string("{{ _(s, name=n) }}", s=FORGET, n="Ola") == "Oublier le nom d'Ola…"
-        assert render_template_string("{{ _(s, name=n) }}", s=FORGET, n="Joueur 2") == "Oublier le nom du joueur 2…"
+        assert (
+            render_template_string("{{ _(s, name=n) }}", s=FORGET, n="Joueur 2")
+            == "Oublier le nom du joueur 2…"
+        )
         unsafe = render_template_string("{{ _(s, name=n) }}", s=FORGET, n="Ola<b>")
         assert unsafe == "Oublier le nom d'Ola&lt;b&gt;…"
-        assert render_template_string("{{ _(s, name=n) }}", s=FORGET, n="<Ola>") == "Oublier le nom de &lt;Ola&gt;…"
+        assert (
+            render_template_string("{{ _(s, name=n) }}", s=FORGET, n="<Ola>")
+            == "Oublier le nom de &lt;Ola&gt;…"
+        )
         assert flask_babel.gettext(FORGET, name="Ola") == "Oublier le nom d'Ola…"
         assert i18n.say(Message(FORGET, name="Player 2")) == "Oublier le nom du joueur 2…"
     assert i18n.say(Message(FORGET, name="Ola"), "fr") == "Oublier le nom d'Ola…"  # a printed sheet's way
@@ -121,22 +146,33 @@ def test_every_way_a_french_sentence_is_said_fits_it(app):
 PLAYS = "%(player)s plays the %(card)s on %(pile)s, over the %(covered)s."  # Castle's move
 
 
-@pytest.mark.parametrize("lang, card, said", [
-    ("fr", "QH", "Ewa pose la dame de cœur sur C2, par-dessus l'as de pique."),
-    ("fr", "KD", "Ewa pose le roi de carreau sur C2, par-dessus l'as de pique."),
-    ("fr", "7C", "Ewa pose la carte 7 de trèfle sur C2, par-dessus l'as de pique."),
-    ("pl", "QH", "Ewa kładzie damę kier na C2, na asa pik."),
-    ("pl", "JH", "Ewa kładzie waleta kier na C2, na asa pik."),
-    ("pl", "7C", "Ewa kładzie kartę 7 trefl na C2, na asa pik."),
-])
+@pytest.mark.parametrize(
+    "lang, card, said",
+    [
+        ("fr", "QH", "Ewa pose la dame de cœur sur C2, par-dessus l'as de pique."),
+        ("fr", "KD", "Ewa pose le roi de carreau sur C2, par-dessus l'as de pique."),
+        ("fr", "7C", "Ewa pose la carte 7 de trèfle sur C2, par-dessus l'as de pique."),
+        ("pl", "QH", "Ewa kładzie damę kier na C2, na asa pik."),
+        ("pl", "JH", "Ewa kładzie waleta kier na C2, na asa pik."),
+        ("pl", "7C", "Ewa kładzie kartę 7 trefl na C2, na asa pik."),
+    ],
+)
 def test_a_court_card_in_words_takes_the_place_of_the_word_card(lang, card, said):
-    move = Message(PLAYS, player="Ewa", card=cards.parse(card).in_words, pile="C2", covered=cards.parse("AS").in_words)
+    move = Message(
+        PLAYS, player="Ewa", card=cards.parse(card).in_words, pile="C2", covered=cards.parse("AS").in_words
+    )
     assert i18n.say(move, lang) == said
 
 
 def test_a_court_card_keeps_the_word_card_where_the_sentence_agrees_with_it():
     assert grammar.joined("La carte %(card)s est déjà posée.", "fr") == "La carte %(card)s est déjà posée."
     assert grammar.joined("Vérification de la carte %(card)s", "fr") % {"card": "roi de pique"} == (
-        "Vérification de la carte roi de pique")
-    assert grammar.joined("Karty %(card)s nie ma w ręce.", "pl") % {"card": "król pik"} == "Króla pik nie ma w ręce."
-    assert grammar.joined("Spalić karty %(rank)s", "pl") % {"rank": "dama"} == "Spalić karty dama"  # a rank, not a card
+        "Vérification de la carte roi de pique"
+    )
+    assert (
+        grammar.joined("Karty %(card)s nie ma w ręce.", "pl") % {"card": "król pik"}
+        == "Króla pik nie ma w ręce."
+    )
+    assert (
+        grammar.joined("Spalić karty %(rank)s", "pl") % {"rank": "dama"} == "Spalić karty dama"
+    )  # a rank, not a card

@@ -88,7 +88,9 @@ def test_tables_made_by_the_api_and_by_the_pages_count_against_one_limit(tmp_pat
     app = _app(tmp_path, TABLES_PER_MINUTE=3)
     phone = Browser(app.test_client())
     for _ in range(3):
-        created = phone.client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}})
+        created = phone.client.post(
+            "/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}}
+        )
         assert created.status_code == 201
     refused = phone.post("/tables/new/scorepad", {"players": "Ola"})
     assert refused.status_code == 429 and "created 3 tables in the last minute" in text(refused)
@@ -166,11 +168,17 @@ def test_without_trusted_proxies_forwarded_headers_are_ignored_and_the_cookie_is
 
 def test_behind_a_trusted_proxy_the_cookie_is_secure_and_links_use_the_forwarded_address(tmp_path):
     phone = Browser(_app(tmp_path, TRUSTED_PROXIES=1).test_client())
-    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "castellan.example.org", "X-Forwarded-For": "198.51.100.4"}
+    forwarded = {
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Host": "castellan.example.org",
+        "X-Forwarded-For": "198.51.100.4",
+    }
     assert "; Secure" in phone.get("/", headers=forwarded).headers["Set-Cookie"]
     response = phone.post("/tables/new/scorepad", {"players": "Ola"}, headers=forwarded)
     token = response.headers["Location"].rsplit("/t/", 1)[1]
-    assert f"https://castellan.example.org/t/{token}" in text(phone.get(f"/t/{token}/links", headers=forwarded))
+    assert f"https://castellan.example.org/t/{token}" in text(
+        phone.get(f"/t/{token}/links", headers=forwarded)
+    )
     bad = phone.get("/", headers={**forwarded, "X-Forwarded-Host": "a" * 70 + ".example"})
     assert bad.status_code == 400
 
@@ -184,7 +192,10 @@ def test_with_a_base_url_links_always_use_it(tmp_path):
 
 @pytest.mark.parametrize(
     "url, words",
-    [("javascript:alert(1)", "must be an http:// or https:// address"), ("http://" + "a.b" * 40, "a QR code has room")],
+    [
+        ("javascript:alert(1)", "must be an http:// or https:// address"),
+        ("http://" + "a.b" * 40, "a QR code has room"),
+    ],
 )
 def test_a_bad_base_url_stops_the_app_with_one_sentence(tmp_path, url, words):
     with pytest.raises(ValueError, match=words):
@@ -192,7 +203,9 @@ def test_a_bad_base_url_stops_the_app_with_one_sentence(tmp_path, url, words):
 
 
 def _forteresse_table(browser) -> tuple[str, dict]:
-    token = browser.create_table("forteresse", {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"})
+    token = browser.create_table(
+        "forteresse", {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"}
+    )
     page = browser.get(f"/t/{token}/links").data.decode()
     seats = dict(re.findall(r"<strong>(Ola|Kuba)</strong>.*?/t/([A-Za-z0-9_-]{10,64})", page, re.S))
     return token, seats
@@ -218,14 +231,18 @@ def test_a_seat_link_is_claimed_by_the_first_phone_and_hidden_from_the_referee(a
 def test_the_referee_releases_a_lost_phones_seat_and_the_table_is_told(app, browser, other_browser):
     token, seats = _forteresse_table(browser)
     other_browser.get(f"/t/{seats['Kuba']}")
-    version_before = int(re.search(r'data-version="(\d+)"', browser.get(f"/t/{token}").data.decode()).group(1))
+    version_before = int(
+        re.search(r'data-version="(\d+)"', browser.get(f"/t/{token}").data.decode()).group(1)
+    )
     refused = other_browser.post(f"/t/{seats['Kuba']}/release", {"seat": "b"}, follow_redirects=True)
     assert "Only the referee can release a seat." in text(refused)
     released = browser.post(f"/t/{token}/release", {"seat": "b"}, follow_redirects=True)
     assert "Kuba's seat is free: the next phone to open its link takes it." in text(released)
     assert seats["Kuba"] in text(released)  # its code and address are back on the referee's page
     page = browser.get(f"/t/{token}").data.decode()
-    assert int(re.search(r'data-version="(\d+)"', page).group(1)) == version_before + 1  # every phone refreshes
+    assert (
+        int(re.search(r'data-version="(\d+)"', page).group(1)) == version_before + 1
+    )  # every phone refreshes
     history = text(other_browser.get(f"/t/{seats['Ola']}/history"))  # the table's log says so
     assert "The referee released Kuba's link: the next phone to open it takes the seat." in history
     new_phone = Browser(app.test_client())
@@ -249,7 +266,8 @@ def _session_cookie(browser) -> bytes:
 
 def test_the_session_cookie_holds_no_table_link_and_the_home_page_still_lists_the_tables(app, browser):
     token = browser.create_table(
-        "tactics", {"players": "2", "faction_p1": "wardens", "faction_p2": "roost", "name_p1": "Ola", "name_p2": "Kuba"}
+        "tactics",
+        {"players": "2", "faction_p1": "wardens", "faction_p2": "roost", "name_p1": "Ola", "name_p2": "Kuba"},
     )
     browser.get(f"/t/{token}")
     browser.post(f"/tactics/seen/{token}", {"seat": "N"})

@@ -13,11 +13,22 @@ GAMES = {
     "castle": {"players": "4", "dealer": "E"},
     "fort": {"players": "2"},
     "forteresse": {"mode": "paper", "first": "a", "name_a": "Ola", "name_b": "Kuba"},
-    "tactics": {"players": "2", "faction_p1": "wardens", "faction_p2": "roost", "name_p1": "Ola", "name_p2": "Kuba"},
+    "tactics": {
+        "players": "2",
+        "faction_p1": "wardens",
+        "faction_p2": "roost",
+        "name_p1": "Ola",
+        "name_p2": "Kuba",
+    },
     "zamek": {"players": ["Ola", "Kuba", "", ""], "variant": "basic", "deck": "default"},
 }
-FIRST_SECTION = {"castle": "the-deal-and-the-castle", "fort": "getting-started", "forteresse": "your-turn-one-shot",
-                 "tactics": "your-turn", "zamek": "turn"}
+FIRST_SECTION = {
+    "castle": "the-deal-and-the-castle",
+    "fort": "getting-started",
+    "forteresse": "your-turn-one-shot",
+    "tactics": "your-turn",
+    "zamek": "turn",
+}
 
 
 @pytest.mark.parametrize("slug", GAMES)

@@ -22,7 +22,9 @@ def _pad(browser, players="Ola\nKuba", rounds=((5, 3), (2, 8), (10, 0)), finish=
     """A score pad with these rounds, finished by its referee: the referee's token."""
     token = browser.create_table("scorepad", {"players": players})
     for version, points in enumerate(rounds):
-        response = browser.post(f"/t/{token}/act", {"version": str(version), "points": [str(p) for p in points]})
+        response = browser.post(
+            f"/t/{token}/act", {"version": str(version), "points": [str(p) for p in points]}
+        )
         assert response.status_code == 303
     if finish:
         response = browser.post(f"/t/{token}/finish", {"version": str(len(rounds))})
@@ -36,12 +38,18 @@ def _imported(app, plays: list[dict]) -> None:
         assert store.import_plays(conn, plays) == len(plays)
 
 
-def _play(number: int, game: str, seats: list[tuple[str, int, bool]], day: str = "2026-10-01", minutes: int = 30) -> dict:
+def _play(
+    number: int, game: str, seats: list[tuple[str, int, bool]], day: str = "2026-10-01", minutes: int = 30
+) -> dict:
     hour = 10 + number % 10
     return {
-        "id": f"imported-play-{number:04d}", "game": game,
-        "started": f"{day}T{hour:02d}:00:00Z", "finished": f"{day}T{hour:02d}:{minutes:02d}:00Z",
-        "players": [{"name": name, "score": score, "winner": won, "team": None} for name, score, won in seats],
+        "id": f"imported-play-{number:04d}",
+        "game": game,
+        "started": f"{day}T{hour:02d}:00:00Z",
+        "finished": f"{day}T{hour:02d}:{minutes:02d}:00Z",
+        "players": [
+            {"name": name, "score": score, "winner": won, "team": None} for name, score, won in seats
+        ],
         "details": {},
     }
 
@@ -53,8 +61,14 @@ def _player_id(app, name: str) -> int:
 
 def _history_entries(html: str) -> list[str]:
     """Each play of a history page as a line: the game, then its players as shown."""
-    entries = re.findall(r'<li>\s*<a class="play-link"[^>]*><strong>([^<]+)</strong>.*?<span class="play-players">(.*?)</span>\s*</li>', html, re.S)
-    return [f"{game}: {re.sub(r'<[^>]+>', '', players).replace('★(winner)', '*')}" for game, players in entries]
+    entries = re.findall(
+        r'<li>\s*<a class="play-link"[^>]*><strong>([^<]+)</strong>.*?<span class="play-players">(.*?)</span>\s*</li>',
+        html,
+        re.S,
+    )
+    return [
+        f"{game}: {re.sub(r'<[^>]+>', '', players).replace('★(winner)', '*')}" for game, players in entries
+    ]
 
 
 # --- At the table: Finish and the way to the play ---
@@ -75,8 +89,15 @@ def test_finishing_the_pad_makes_its_totals_a_play_linked_from_the_table(browser
     assert "This table is finished." in page and "Finish the table" not in page
     play_url = re.search(r'href="(/history/[\w-]+)">See this play in the history', page).group(1)
     play = text(browser.get(play_url))
-    rows = re.findall(r'<tr>\s*<th scope="row"><a href="/players/\d+">(\w+)</a></th>\s*<td>(-?\d+)</td>\s*<td>(.*?)</td>', play, re.S)
-    assert [(name, score, "Won" in result) for name, score, result in rows] == [("Ola", "17", True), ("Kuba", "11", False)]
+    rows = re.findall(
+        r'<tr>\s*<th scope="row"><a href="/players/\d+">(\w+)</a></th>\s*<td>(-?\d+)</td>\s*<td>(.*?)</td>',
+        play,
+        re.S,
+    )
+    assert [(name, score, "Won" in result) for name, score, result in rows] == [
+        ("Ola", "17", True),
+        ("Kuba", "11", False),
+    ]
 
 
 def test_a_finished_pad_names_its_winner_and_offers_no_round_to_record_until_undo_reopens_it(browser):
@@ -124,7 +145,10 @@ def test_a_plays_page_has_its_rounds_and_a_chart_whose_lines_are_the_running_tot
     play_url = re.search(r'href="(/history/[\w-]+)">See', text(browser.get(f"/t/{token}"))).group(1)
     page = browser.get(play_url).data.decode()
     svg = re.search(r"<svg class=\"chart\".*?</svg>", page, re.S).group(0)
-    assert read_back(svg)["lines"] == {"Ola": [(0, 0), (1, 5), (2, 7), (3, 17)], "Kuba": [(0, 0), (1, 3), (2, 11), (3, 11)]}
+    assert read_back(svg)["lines"] == {
+        "Ola": [(0, 0), (1, 5), (2, 7), (3, 17)],
+        "Kuba": [(0, 0), (1, 3), (2, 11), (3, 11)],
+    }
     assert "Score pad: running totals after each round" in svg and "Won by: Ola." in svg
     numbers = re.search(r'aria-label="Running totals">(.*?)</table>', page, re.S).group(1)
     assert re.findall(r"<td>(-?\d+)</td>", numbers) == ["5", "3", "7", "11", "17", "11"]
@@ -140,22 +164,34 @@ def test_an_unknown_play_is_a_404(browser):
 
 
 def test_the_history_lists_plays_newest_first_and_filters_by_game_and_player(app, browser):
-    _imported(app, [
-        _play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)], day="2026-10-01"),
-        _play(2, "zamek", [("Kuba", 9, True), ("Ewa", 7, False)], day="2026-10-02"),
-        _play(3, "castle", [("Ewa", 40, True), ("Jan", 14, False)], day="2026-10-03"),
-    ])
+    _imported(
+        app,
+        [
+            _play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)], day="2026-10-01"),
+            _play(2, "zamek", [("Kuba", 9, True), ("Ewa", 7, False)], day="2026-10-02"),
+            _play(3, "castle", [("Ewa", 40, True), ("Jan", 14, False)], day="2026-10-03"),
+        ],
+    )
     assert _history_entries(text(browser.get("/history"))) == [
-        "Castle: Ewa 40 *, Jan 14", "Zamek: Kuba 9 *, Ewa 7", "Castle: Ola 30 *, Kuba 24",
+        "Castle: Ewa 40 *, Jan 14",
+        "Zamek: Kuba 9 *, Ewa 7",
+        "Castle: Ola 30 *, Kuba 24",
     ]
     castle = text(browser.get("/history?game=castle"))
     assert _history_entries(castle) == ["Castle: Ewa 40 *, Jan 14", "Castle: Ola 30 *, Kuba 24"]
     assert "2 plays." in castle and '<option value="castle" selected>' in castle
-    assert _history_entries(text(browser.get("/history?player=kuba"))) == ["Zamek: Kuba 9 *, Ewa 7", "Castle: Ola 30 *, Kuba 24"]
-    assert _history_entries(text(browser.get("/history?game=castle&player=Kuba"))) == ["Castle: Ola 30 *, Kuba 24"]
+    assert _history_entries(text(browser.get("/history?player=kuba"))) == [
+        "Zamek: Kuba 9 *, Ewa 7",
+        "Castle: Ola 30 *, Kuba 24",
+    ]
+    assert _history_entries(text(browser.get("/history?game=castle&player=Kuba"))) == [
+        "Castle: Ola 30 *, Kuba 24"
+    ]
     nobody = text(browser.get("/history?player=Zed"))
     assert _history_entries(nobody) == [] and "No play of Zed matches." in nobody
-    assert _history_entries(text(browser.get("/history?game=nonsense"))) == _history_entries(text(browser.get("/history")))
+    assert _history_entries(text(browser.get("/history?game=nonsense"))) == _history_entries(
+        text(browser.get("/history"))
+    )
 
 
 def test_the_download_links_carry_the_same_filters(app, browser):
@@ -169,7 +205,9 @@ def test_the_download_links_carry_the_same_filters(app, browser):
 
 
 def test_the_history_goes_back_a_page_at_a_time(app, browser):
-    _imported(app, [_play(n, "zamek", [(f"P{n}", n, True)], day=f"2026-09-{1 + n // 2:02d}") for n in range(45)])
+    _imported(
+        app, [_play(n, "zamek", [(f"P{n}", n, True)], day=f"2026-09-{1 + n // 2:02d}") for n in range(45)]
+    )
     first = text(browser.get("/history"))
     shown = _history_entries(first)
     assert len(shown) == 20 and shown[0] == "Zamek: P44 44 *" and "45 plays." in first
@@ -190,18 +228,27 @@ def test_plays_show_their_length(app, browser):
 
 
 def test_a_players_page_counts_wins_rates_scores_and_opponents(app, browser):
-    _imported(app, [
-        _play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)], day="2026-10-01"),
-        _play(2, "castle", [("Ola", 20, False), ("Kuba", 34, True)], day="2026-10-02"),
-        _play(3, "zamek", [("Ola", 9, True), ("Ewa", 7, False), ("Kuba", 3, False)], day="2026-10-05"),
-    ])
+    _imported(
+        app,
+        [
+            _play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)], day="2026-10-01"),
+            _play(2, "castle", [("Ola", 20, False), ("Kuba", 34, True)], day="2026-10-02"),
+            _play(3, "zamek", [("Ola", 9, True), ("Ewa", 7, False), ("Kuba", 3, False)], day="2026-10-05"),
+        ],
+    )
     page = text(browser.get(f"/players/{_player_id(app, 'Ola')}"))
     assert "2 of 3 plays won: 67 %." in page
     by_game = re.search(r'aria-label="Record by game">(.*?)</table>', page, re.S).group(1)
-    rows = [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr><th scope=\"row\">.*?</tr>", by_game, re.S)]
+    rows = [
+        re.findall(r"<td[^>]*>([^<]*)</td>", row)
+        for row in re.findall(r"<tr><th scope=\"row\">.*?</tr>", by_game, re.S)
+    ]
     assert rows == [["2", "1", "50 %", "25.0", "30"], ["1", "1", "100 %", "9.0", "9"]]
-    assert re.findall(r'<li><a href="/players/\d+">(\w+)</a> <span class="hint">(\d+ plays? together)', page) == [
-        ("Kuba", "3 plays together"), ("Ewa", "1 play together"),
+    assert re.findall(
+        r'<li><a href="/players/\d+">(\w+)</a> <span class="hint">(\d+ plays? together)', page
+    ) == [
+        ("Kuba", "3 plays together"),
+        ("Ewa", "1 play together"),
     ]
     svg = re.search(r"<svg class=\"chart\".*?</svg>", page, re.S).group(0)
     lines = read_back(svg.replace("&amp;", "&"))["lines"]
@@ -211,16 +258,21 @@ def test_a_players_page_counts_wins_rates_scores_and_opponents(app, browser):
 
 def test_a_players_best_score_is_the_lowest_where_the_lowest_total_wins(app, browser):
     low = {"rounds": [], "lowest_wins": True}
-    _imported(app, [
-        _play(1, "scorepad", [("Ola", 40, True), ("Kuba", 24, False)]),
-        {**_play(2, "scorepad", [("Ola", 12, True), ("Kuba", 30, False)]), "details": low},
-        {**_play(3, "scorepad", [("Ola", 18, False), ("Kuba", 9, True)]), "details": low},
-    ])
+    _imported(
+        app,
+        [
+            _play(1, "scorepad", [("Ola", 40, True), ("Kuba", 24, False)]),
+            {**_play(2, "scorepad", [("Ola", 12, True), ("Kuba", 30, False)]), "details": low},
+            {**_play(3, "scorepad", [("Ola", 18, False), ("Kuba", 9, True)]), "details": low},
+        ],
+    )
     page = text(browser.get(f"/players/{_player_id(app, 'Ola')}"))
     by_game = re.search(r'aria-label="Record by game">(.*?)</table>', page, re.S).group(1)
     rows = re.findall(r'<tr><th scope="row"><a[^>]*>([^<]+)</a>(.*?)</th>(.*?)</tr>', by_game, re.S)
-    assert [(game, re.sub(r"<[^>]+>", "", label).strip(), re.findall(r"<td[^>]*>([^<]*)</td>", cells))
-            for game, label, cells in rows] == [
+    assert [
+        (game, re.sub(r"<[^>]+>", "", label).strip(), re.findall(r"<td[^>]*>([^<]*)</td>", cells))
+        for game, label, cells in rows
+    ] == [
         ("Score pad", "", ["1", "1", "100 %", "40.0", "40"]),
         ("Score pad", "(lowest total wins)", ["2", "1", "50 %", "15.0", "12"]),
     ]
@@ -240,33 +292,52 @@ def test_the_wins_over_time_count_the_days_of_the_phones_time_zone(app, browser)
     utc = text(browser.get(f"/players/{ola}"))
     assert days(utc) == [("2026-10-01", "2", "1")] and "Days begin at midnight, UTC time." in utc
     assert 'data-zone-seen=""' in utc  # castellan.js sets the cookie and draws the page again
-    browser.client.set_cookie("tz", "Europe/Warsaw")  # as castellan.js keeps it: 22:30 UTC is past midnight there
+    browser.client.set_cookie(
+        "tz", "Europe/Warsaw"
+    )  # as castellan.js keeps it: 22:30 UTC is past midnight there
     warsaw = text(browser.get(f"/players/{ola}"))
     assert days(warsaw) == [("2026-10-01", "1", "1"), ("2026-10-02", "2", "1")]
-    assert "Days begin at midnight, Europe/Warsaw time." in warsaw and 'data-zone-seen="Europe/Warsaw"' in warsaw
+    assert (
+        "Days begin at midnight, Europe/Warsaw time." in warsaw and 'data-zone-seen="Europe/Warsaw"' in warsaw
+    )
     browser.client.set_cookie("tz", "Mars/Olympus")  # a zone this server does not know: UTC, said so
     assert days(text(browser.get(f"/players/{ola}"))) == [("2026-10-01", "2", "1")]
 
 
 def test_a_games_page_has_the_winners_table_and_the_average_length(app, browser):
-    _imported(app, [
-        _play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)], minutes=20),
-        _play(2, "castle", [("Ola", 20, True), ("Kuba", 34, False)], minutes=40),
-        _play(3, "castle", [("Ewa", 9, True), ("Kuba", 3, False)], minutes=30),
-        _play(4, "zamek", [("Kuba", 9, True)]),
-    ])
+    _imported(
+        app,
+        [
+            _play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)], minutes=20),
+            _play(2, "castle", [("Ola", 20, True), ("Kuba", 34, False)], minutes=40),
+            _play(3, "castle", [("Ewa", 9, True), ("Kuba", 3, False)], minutes=30),
+            _play(4, "zamek", [("Kuba", 9, True)]),
+        ],
+    )
     page = text(browser.get("/history/game/castle"))
     winners = re.search(r'aria-label="Winners">(.*?)</table>', page, re.S).group(1)
-    assert re.findall(r'>(\w+)</a></th><td>(\d+)</td><td>(\d+)</td>', winners) == [("Ola", "2", "2"), ("Ewa", "1", "1")]
+    assert re.findall(r">(\w+)</a></th><td>(\d+)</td><td>(\d+)</td>", winners) == [
+        ("Ola", "2", "2"),
+        ("Ewa", "1", "1"),
+    ]
     assert "<dt>Plays</dt><dd>3</dd>" in page and "<dt>Average length</dt><dd>30 min</dd>" in page
     assert len(_history_entries(page)) == 3
     assert browser.get("/history/game/nonsense").status_code == 404
 
 
 def test_the_players_list_names_everyone_with_their_plays(app, browser):
-    _imported(app, [_play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)]), _play(2, "zamek", [("Kuba", 9, True)])])
+    _imported(
+        app,
+        [
+            _play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)]),
+            _play(2, "zamek", [("Kuba", 9, True)]),
+        ],
+    )
     page = text(browser.get("/players"))
-    assert re.findall(r'<strong>(\w+)</strong>\s*<span class="hint">(\d+ plays?)</span>', page) == [("Kuba", "2 plays"), ("Ola", "1 play")]
+    assert re.findall(r'<strong>(\w+)</strong>\s*<span class="hint">(\d+ plays?)</span>', page) == [
+        ("Kuba", "2 plays"),
+        ("Ola", "1 play"),
+    ]
 
 
 # --- Rename, merge, forget: through the forms ---
@@ -281,10 +352,16 @@ def test_renaming_a_player_renames_them_everywhere(app, browser):
     assert _history_entries(text(browser.get("/history"))) == ["Castle: Aleksandra 30 *, Kuba 24"]
 
 
-@pytest.mark.parametrize(("name", "message"), [
-    ("", "A player's name is 1 to 60 characters."),
-    ("kuba", "Another player is already called Kuba: if Ola and Kuba are the same person, merge them instead."),
-])
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "A player's name is 1 to 60 characters."),
+        (
+            "kuba",
+            "Another player is already called Kuba: if Ola and Kuba are the same person, merge them instead.",
+        ),
+    ],
+)
 def test_a_refused_rename_says_why_keeps_the_input_and_changes_nothing(app, browser, name, message):
     _imported(app, [_play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)])])
     response = browser.post(f"/players/{_player_id(app, 'Ola')}/rename", {"name": name})
@@ -294,7 +371,13 @@ def test_a_refused_rename_says_why_keeps_the_input_and_changes_nothing(app, brow
 
 
 def test_merging_makes_a_duplicate_name_the_same_player(app, browser):
-    _imported(app, [_play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)]), _play(2, "zamek", [("Ola K", 9, True)])])
+    _imported(
+        app,
+        [
+            _play(1, "castle", [("Ola", 30, True), ("Kuba", 24, False)]),
+            _play(2, "zamek", [("Ola K", 9, True)]),
+        ],
+    )
     ola, duplicate = _player_id(app, "Ola"), _player_id(app, "Ola K")
     page = text(browser.get(f"/players/{ola}"))
     assert f'<option value="{duplicate}">Ola K (1 play)</option>' in page
@@ -303,7 +386,9 @@ def test_merging_makes_a_duplicate_name_the_same_player(app, browser):
     assert "2 of 2 plays won" in text(browser.get(f"/players/{ola}"))
     assert browser.get(f"/players/{duplicate}").status_code == 404
     refused = browser.post(f"/players/{ola}/merge", {"other": ""})
-    assert refused.status_code == 422 and "Choose from the list the player to merge into this one." in text(refused)
+    assert refused.status_code == 422 and "Choose from the list the player to merge into this one." in text(
+        refused
+    )
 
 
 def test_forgetting_asks_first_then_replaces_the_name_everywhere(app, browser):
@@ -311,9 +396,13 @@ def test_forgetting_asks_first_then_replaces_the_name_everywhere(app, browser):
     ola = _player_id(app, "Ola")
     confirm = text(browser.get(f"/players/{ola}/forget"))
     assert "Forgetting replaces the name Ola with a number" in confirm
-    assert _history_entries(text(browser.get("/history"))) == ["Castle: Ola 30 *, Kuba 24"]  # asking changed nothing
+    assert _history_entries(text(browser.get("/history"))) == [
+        "Castle: Ola 30 *, Kuba 24"
+    ]  # asking changed nothing
     response = browser.post(f"/players/{ola}/forget")
-    assert "Ola is forgotten: every play now says Player 1." in text(browser.get(response.headers["Location"]))
+    assert "Ola is forgotten: every play now says Player 1." in text(
+        browser.get(response.headers["Location"])
+    )
     assert _history_entries(text(browser.get("/history"))) == ["Castle: Player 1 30 *, Kuba 24"]
 
 
@@ -360,7 +449,9 @@ def test_rematch_is_refused_before_the_end_and_to_a_viewer(browser):
 
 
 def test_a_forteresse_rematch_gives_the_first_shot_to_the_other_player(app, browser):
-    token = browser.create_table("forteresse", {"mode": "paper", "first": "a", "name_a": "Ola", "name_b": "Kuba"})
+    token = browser.create_table(
+        "forteresse", {"mode": "paper", "first": "a", "name_a": "Ola", "name_b": "Kuba"}
+    )
     with db.connect(app.config["DATABASE"]) as conn:
         table = store.get_table(conn, store.find_link(conn, token).table_id)
         state, rng = table.state, random.Random(3)
@@ -396,15 +487,25 @@ def test_the_score_pad_offers_earlier_players_as_boxes_to_tick(app, browser):
     page = text(browser.get("/scorepad/"))
     assert re.findall(r'<input type="checkbox" name="known" value="([^"]+)">', page) == ["Kuba", "Ola"]
     token = browser.create_table("scorepad", {"players": "Ewa\nOla", "known": ["Ola", "Kuba"]})
-    assert re.findall(r'<label for="points-\d">(\w+)</label>', text(browser.get(f"/t/{token}"))) == ["Ewa", "Ola", "Kuba"]
+    assert re.findall(r'<label for="points-\d">(\w+)</label>', text(browser.get(f"/t/{token}"))) == [
+        "Ewa",
+        "Ola",
+        "Kuba",
+    ]
     refused = browser.post("/tables/new/scorepad", {"players": ""})
     assert "A score pad takes 1 to 8 players." in text(browser.get(refused.headers["Location"]))
 
 
 @pytest.mark.parametrize("game", ["castle", "fort", "forteresse", "scorepad", "tactics", "zamek"])
 def test_a_play_imported_with_details_of_another_shape_shows_without_them(app, browser, game):
-    junk = {"rounds": [1, "x"], "games": 3, "sides": [{"players": [7], "captured": 2}], "castles": "long",
-            "showdown": 5, "ended_by": "showdown"}
+    junk = {
+        "rounds": [1, "x"],
+        "games": 3,
+        "sides": [{"players": [7], "captured": 2}],
+        "castles": "long",
+        "showdown": 5,
+        "ended_by": "showdown",
+    }
     _imported(app, [{**_play(1, game, [("Ola", 3, True), ("Kuba", 1, False)]), "details": junk}])
     page = browser.get("/history/imported-play-0001")
     assert page.status_code == 200 and "Ola" in text(page) and "<svg" not in text(page)

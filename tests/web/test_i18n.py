@@ -33,9 +33,13 @@ def test_every_sentence_is_translated_and_none_is_fuzzy(lang, forms):
     catalog = _catalog(lang)
     assert catalog.num_plurals == forms
     untranslated = [
-        message.id for message in catalog
-        if message.id and (message.fuzzy or not all(message.string if isinstance(message.string, tuple)
-                                                       else [message.string]))
+        message.id
+        for message in catalog
+        if message.id
+        and (
+            message.fuzzy
+            or not all(message.string if isinstance(message.string, tuple) else [message.string])
+        )
     ]
     assert untranslated == [], f"{lang}: translate these in {catalogs.po_path(lang)} (docs/translating.md)"
 
@@ -74,8 +78,12 @@ def test_the_catalogs_hold_exactly_the_sentences_the_code_marks(tmp_path):
         marked = {message.id for message in read_po(file) if message.id}
     for lang in ("fr", "pl"):
         held = {message.id for message in _catalog(lang) if message.id}
-        assert sorted(map(str, marked - held)) == [], f"marked but not in the {lang} catalog: run make translations"
-        assert sorted(map(str, held - marked)) == [], f"in the {lang} catalog but no longer marked: run make translations"
+        assert sorted(map(str, marked - held)) == [], (
+            f"marked but not in the {lang} catalog: run make translations"
+        )
+        assert sorted(map(str, held - marked)) == [], (
+            f"in the {lang} catalog but no longer marked: run make translations"
+        )
 
 
 def test_the_language_is_the_cookies_else_accept_languages_best_else_english(browser):
@@ -99,15 +107,18 @@ def test_the_switch_comes_back_to_this_sites_pages_only(browser):
     assert '<a href="/language/fr?next=/scorepad/?x%3D1" lang="fr" hreflang="fr">Français</a>' in page
 
 
-@pytest.mark.parametrize("lang, words", [
-    ("en", ["Start a score pad", "Players, one name per line", "Games", "Skip to content"]),
-    ("fr", ["Ouvrir une feuille de score", "Joueurs, un nom par ligne", "Jeux", "Aller au contenu"]),
-    ("pl", ["Załóż notes wyników", "Gracze, jedno imię w wierszu", "Gry", "Przejdź do treści"]),
-])
+@pytest.mark.parametrize(
+    "lang, words",
+    [
+        ("en", ["Start a score pad", "Players, one name per line", "Games", "Skip to content"]),
+        ("fr", ["Ouvrir une feuille de score", "Joueurs, un nom par ligne", "Jeux", "Aller au contenu"]),
+        ("pl", ["Załóż notes wyników", "Gracze, jedno imię w wierszu", "Gry", "Przejdź do treści"]),
+    ],
+)
 def test_the_score_pads_page_in_each_language(browser, lang, words):
     page = text(browser.get("/scorepad/", headers={"Accept-Language": lang}))
     assert f'<html lang="{lang}">' in page and all(word in page for word in words)
-    assert 'aria-current=true>' + i18n.NAMES[lang] in page
+    assert "aria-current=true>" + i18n.NAMES[lang] in page
 
 
 def test_a_refusal_of_the_rules_is_said_in_the_page_language(browser):
@@ -127,16 +138,24 @@ def test_a_move_is_recorded_and_described_in_each_phones_own_language(browser, o
     assert "En tête\u00a0: Ola" in recorded
     history = text(other_browser.get(f"/t/{token}/history", headers={"Accept-Language": "pl"}))
     assert "Runda 1: Ola 5, Kuba 3." in history
-    log = other_browser.client.get(f"/api/v1/tables/{token}/log", headers={"Accept-Language": "pl"}).get_json()
+    log = other_browser.client.get(
+        f"/api/v1/tables/{token}/log", headers={"Accept-Language": "pl"}
+    ).get_json()
     assert log["actions"][0]["text"] == "Runda 1: Ola 5, Kuba 3."
-    assert browser.get(f"/t/{token}/export.json").get_json()["history"][0]["description"] == "Manche 1\u00a0: Ola 5, Kuba 3."
+    assert (
+        browser.get(f"/t/{token}/export.json").get_json()["history"][0]["description"]
+        == "Manche 1\u00a0: Ola 5, Kuba 3."
+    )
 
 
 def test_the_api_says_its_message_by_accept_language_and_keeps_its_code(app):
     client = app.test_client()
     answers = {
-        lang: client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola", "Ola"]}},
-                          headers={"Accept-Language": lang}).get_json()["error"]
+        lang: client.post(
+            "/api/v1/tables",
+            json={"game": "scorepad", "options": {"players": ["Ola", "Ola"]}},
+            headers={"Accept-Language": lang},
+        ).get_json()["error"]
         for lang in ("en", "fr", "pl")
     }
     assert {error["code"] for error in answers.values()} == {"bad_players"}
@@ -144,14 +163,26 @@ def test_the_api_says_its_message_by_accept_language_and_keeps_its_code(app):
     assert answers["fr"]["message"] == "Deux joueurs ont le même nom\u00a0; distinguez-les."
     assert answers["pl"]["message"] == "Dwóch graczy ma to samo imię; rozróżnij ich."
     client.set_cookie("lang", "fr")  # a page's choice; the API follows Accept-Language alone
-    refused = client.post("/api/v1/tables", data="{", content_type="application/json",
-                          headers={"Accept-Language": "pl"})
-    assert refused.get_json()["error"] == {"code": "malformed_json", "message": "Treść żądania nie jest poprawnym JSON-em."}
+    refused = client.post(
+        "/api/v1/tables", data="{", content_type="application/json", headers={"Accept-Language": "pl"}
+    )
+    assert refused.get_json()["error"] == {
+        "code": "malformed_json",
+        "message": "Treść żądania nie jest poprawnym JSON-em.",
+    }
 
 
-@pytest.mark.parametrize("count, polish", [
-    (1, "1 stół"), (2, "2 stoły"), (5, "5 stołów"), (12, "12 stołów"), (22, "22 stoły"), (25, "25 stołów"),
-])
+@pytest.mark.parametrize(
+    "count, polish",
+    [
+        (1, "1 stół"),
+        (2, "2 stoły"),
+        (5, "5 stołów"),
+        (12, "12 stołów"),
+        (22, "22 stoły"),
+        (25, "25 stołów"),
+    ],
+)
 def test_polish_has_three_plural_forms_and_french_two(count, polish):
     assert f"utworzono w ostatniej minucie {polish}." in i18n.say(Message(TABLES_MESSAGE, count=count), "pl")
     french = i18n.say(Message(TABLES_MESSAGE, count=count), "fr")
@@ -166,27 +197,50 @@ def test_a_rules_error_keeps_its_english_sentence_and_its_parameters():
     assert error.code == "bad_players" and error.sentence.params == {"most": 24}
     assert i18n.say(error, "pl") == "Imię gracza może mieć do 24 znaków."
     with pytest.raises(RuleError) as refused:
-        scorepad.apply(scorepad.new_table({"players": ["Ola"]}, 1), {"type": "round", "points": [10**6]}, "referee")
+        scorepad.apply(
+            scorepad.new_table({"players": ["Ola"]}, 1), {"type": "round", "points": [10**6]}, "referee"
+        )
     assert "(at most 100,000)" in str(refused.value)
     assert "(au plus 100\u202f000)" in i18n.say(refused.value, "fr")
 
 
 def test_a_sentence_is_stored_and_read_back_with_its_parameters():
     sentence = Message(N_("Round %(round)s: %(scores)s."), round=2, scores="Ola 5")
-    nested = Message(N_("Undone: %(move)s"), move=sentence, card=cards.parse("QS"),
-                     kinds=Either([N_("text"), N_("a list")]))
+    nested = Message(
+        N_("Undone: %(move)s"),
+        move=sentence,
+        card=cards.parse("QS"),
+        kinds=Either([N_("text"), N_("a list")]),
+    )
     for value in (sentence, nested, Message(NP_("%(count)s table", "%(count)s tables"), count=3)):
         assert load(dump(value)) == value and str(load(dump(value))) == str(value)
     assert load("Ola plays.") == "Ola plays."  # a description stored before sentences were kept whole
-    assert i18n.say(Message(N_("In the action, “%(name)s” must be %(kinds)s."), name="n",
-                            kinds=Either([N_("text"), N_("a list")])), "pl") == \
-        "W akcji pole „n” musi być: tekst lub lista."
+    assert (
+        i18n.say(
+            Message(
+                N_("In the action, “%(name)s” must be %(kinds)s."),
+                name="n",
+                kinds=Either([N_("text"), N_("a list")]),
+            ),
+            "pl",
+        )
+        == "W akcji pole „n” musi być: tekst lub lista."
+    )
 
 
-@pytest.mark.parametrize("lang, typed, card, label", [
-    ("en", "QH", "QH", "Q♥"), ("fr", "DC", "QH", "D♥"), ("fr", "rk", "KD", "R♦"), ("fr", "VT", "JC", "V♣"),
-    ("pl", "DH", "QH", "D♥"), ("pl", "W♠", "JS", "W♠"), ("pl", "kd", "KD", "K♦"), ("fr", "10p", "10S", "10♠"),
-])
+@pytest.mark.parametrize(
+    "lang, typed, card, label",
+    [
+        ("en", "QH", "QH", "Q♥"),
+        ("fr", "DC", "QH", "D♥"),
+        ("fr", "rk", "KD", "R♦"),
+        ("fr", "VT", "JC", "V♣"),
+        ("pl", "DH", "QH", "D♥"),
+        ("pl", "W♠", "JS", "W♠"),
+        ("pl", "kd", "KD", "K♦"),
+        ("fr", "10p", "10S", "10♠"),
+    ],
+)
 def test_a_player_types_and_reads_ranks_and_suits_in_their_language(lang, typed, card, label):
     parsed = cards.parse(typed, lang=lang)
     assert (str(parsed), parsed.label(lang)) == (card, label)
@@ -210,10 +264,16 @@ def test_a_clean_build_compiles_the_catalogs_into_the_package(tmp_path):
         shutil.copytree(ROOT / name, source / name, ignore=ignore)
     for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path / "lib")],
-                   cwd=source, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path / "lib")],
+        cwd=source,
+        check=True,
+        capture_output=True,
+    )
     for lang in ("fr", "pl"):
-        built = tmp_path / "lib" / "companion" / "i18n" / "translations" / lang / "LC_MESSAGES" / "messages.mo"
+        built = (
+            tmp_path / "lib" / "companion" / "i18n" / "translations" / lang / "LC_MESSAGES" / "messages.mo"
+        )
         assert built.stat().st_size > 1000
 
 
@@ -227,7 +287,9 @@ def test_the_card_picker_shows_and_reads_the_pages_letters(browser):
     # The card checked travels on in a hidden field by its canonical name, which every language reads.
     kept = text(browser.get("/castle/calculator?do=check&pick=DC", headers={"Accept-Language": "fr"}))
     assert '<input type="hidden" name="card" value="QH">' in kept
-    assert "(P, C, K, T)" not in text(browser.get("/castle/calculator?card=QH", headers={"Accept-Language": "fr"}))
+    assert "(P, C, K, T)" not in text(
+        browser.get("/castle/calculator?card=QH", headers={"Accept-Language": "fr"})
+    )
 
 
 def test_a_phone_that_changes_language_gets_the_live_table_again(browser):
@@ -235,20 +297,29 @@ def test_a_phone_that_changes_language_gets_the_live_table_again(browser):
     polish = browser.get(f"/t/{token}/live", headers={"Accept-Language": "pl"})
     assert polish.status_code == 200 and "Suma" in text(polish)
     etag = polish.headers["ETag"]
-    assert browser.get(f"/t/{token}/live", headers={"Accept-Language": "pl", "If-None-Match": etag}).status_code == 304
+    assert (
+        browser.get(f"/t/{token}/live", headers={"Accept-Language": "pl", "If-None-Match": etag}).status_code
+        == 304
+    )
     french = browser.get(f"/t/{token}/live", headers={"Accept-Language": "fr", "If-None-Match": etag})
     assert french.status_code == 200 and "Manche" in text(french)
     browser.client.set_cookie("lang", "pl")  # the switch's cookie counts before Flask too
-    assert browser.get(f"/t/{token}/live", headers={"Accept-Language": "fr", "If-None-Match": etag}).status_code == 304
+    assert (
+        browser.get(f"/t/{token}/live", headers={"Accept-Language": "fr", "If-None-Match": etag}).status_code
+        == 304
+    )
 
 
-@pytest.mark.parametrize("path, cookie, accept", [
-    ("/", None, None),
-    ("/", "fr", "pl"),
-    ("/t/x", None, "pl-PL,pl;q=0.9,en;q=0.5"),
-    ("/t/x", "de", "fr-CA"),
-    ("/api/v1/tables", "pl", "fr"),  # the API follows Accept-Language only
-])
+@pytest.mark.parametrize(
+    "path, cookie, accept",
+    [
+        ("/", None, None),
+        ("/", "fr", "pl"),
+        ("/t/x", None, "pl-PL,pl;q=0.9,en;q=0.5"),
+        ("/t/x", "de", "fr-CA"),
+        ("/api/v1/tables", "pl", "fr"),  # the API follows Accept-Language only
+    ],
+)
 def test_a_requests_words_are_flask_babels_locale_and_catalog(app, path, cookie, accept):
     """``_words`` finds the language and catalog itself (once per language): the same as Flask-Babel's."""
     from flask_babel import get_locale, get_translations

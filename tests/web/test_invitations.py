@@ -21,16 +21,22 @@ def _panel_open(html: str) -> bool:
 
 
 def test_the_referees_own_code_is_offered_last_on_the_table_and_on_the_links_page(browser):
-    token = browser.create_table("forteresse", {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"})
+    token = browser.create_table(
+        "forteresse", {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"}
+    )
     for path in ("", "/links"):
         assert _labels(text(browser.get(f"/t/{token}{path}"))) == ["Ola", "Kuba", "Viewer", "Referee"]
 
 
 def test_the_panel_folds_once_every_seat_has_joined(browser, other_browser):
-    token = browser.create_table("forteresse", {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"})
+    token = browser.create_table(
+        "forteresse", {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"}
+    )
     html = text(browser.get(f"/t/{token}"))
     assert _panel_open(html) and "Private links opened: 0 of 2." in html
-    assert "Otwarte prywatne linki: 0 z 2." in text(browser.get(f"/t/{token}", headers={"Accept-Language": "pl"}))
+    assert "Otwarte prywatne linki: 0 z 2." in text(
+        browser.get(f"/t/{token}", headers={"Accept-Language": "pl"})
+    )
     seats = _seat_tokens(html)
     other_browser.get(f"/t/{seats['Ola']}")
     html = text(browser.get(f"/t/{token}"))
@@ -38,7 +44,7 @@ def test_the_panel_folds_once_every_seat_has_joined(browser, other_browser):
     other_browser.get(f"/t/{seats['Kuba']}")
     html = text(browser.get(f"/t/{token}"))
     assert not _panel_open(html) and "Private links opened: 2 of 2." in html
-    assert '<summary>Invite phones to this table</summary>' in html  # still there, to reopen
+    assert "<summary>Invite phones to this table</summary>" in html  # still there, to reopen
 
 
 def test_the_panel_of_a_table_without_seats_folds_at_the_first_move(browser):

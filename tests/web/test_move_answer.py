@@ -18,7 +18,10 @@ _CSRF = re.compile(r'name="csrf_token" value="([^"]*)"')
 
 def _move(browser, token: str, version: int, points: list[str], encoding: str = "identity"):
     return browser.post(
-        f"/t/{token}/act", {"version": str(version), "points": points}, htmx=True, headers={"Accept-Encoding": encoding}
+        f"/t/{token}/act",
+        {"version": str(version), "points": points},
+        htmx=True,
+        headers={"Accept-Encoding": encoding},
     )
 
 
@@ -31,9 +34,10 @@ def test_a_move_answers_with_forms_that_each_carry_the_session_token_and_their_o
     actions = [re.search(r'action="([^"]+)"', form).group(1) for form in forms]
     assert actions == [f"/t/{token}/act", f"/t/{token}/undo", f"/t/{token}/finish"]
     for form, action in zip(forms, actions, strict=True):
-        assert form.startswith(
-            f'<form method="post" action="{action}" class="'
-        ) and f'hx-post="{action}" hx-target="#live" hx-swap="outerHTML">' in form
+        assert (
+            form.startswith(f'<form method="post" action="{action}" class="')
+            and f'hx-post="{action}" hx-target="#live" hx-swap="outerHTML">' in form
+        )
         assert _CSRF.findall(form) == [browser.csrf]
         assert 'name="version" value="2"' in form
     keys = _KEYS.findall(answer)
@@ -61,7 +65,9 @@ def test_a_move_answer_is_gzipped_for_a_phone_that_takes_it(browser):
     assert squeezed.headers["X-Content-Type-Options"] == plain.headers["X-Content-Type-Options"] == "nosniff"
 
 
-@pytest.mark.parametrize("vary", [None, "HX-Request", "HX-Request, Accept-Encoding", "cookie, accept-language"])
+@pytest.mark.parametrize(
+    "vary", [None, "HX-Request", "HX-Request, Accept-Encoding", "cookie, accept-language"]
+)
 def test_naming_a_header_in_vary_writes_what_werkzeugs_set_would(vary):
     from flask import Response
 
@@ -73,9 +79,9 @@ def test_naming_a_header_in_vary_writes_what_werkzeugs_set_would(vary):
     assert ours.headers["Vary"] == theirs.headers["Vary"]
 
 
-
 @pytest.mark.parametrize(
-    ("vary", "named"), [(None, "Cookie"), ("HX-Request", "HX-Request, Cookie"), ("HX-Request, Cookie", "HX-Request, Cookie")]
+    ("vary", "named"),
+    [(None, "Cookie"), ("HX-Request", "HX-Request, Cookie"), ("HX-Request, Cookie", "HX-Request, Cookie")],
 )
 def test_a_session_that_was_read_names_cookie_in_vary_as_flasks_own_would(app, vary, named):
     """Castellan's session cookie names Cookie in Vary itself (``requests.add_vary``): what Flask's own

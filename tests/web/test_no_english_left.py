@@ -41,13 +41,22 @@ ENGLISH = re.compile(
     r"|south|east|west|empty|they|them|their|our|if|off)\b",
     re.IGNORECASE,
 )
-_FACTION_NAMES = sorted({name for faction in tactics.load_factions().values()
-                         for name in [faction["name"], *(card["name"] for card in faction["cards"])]}, key=len, reverse=True)
+_FACTION_NAMES = sorted(
+    {
+        name
+        for faction in tactics.load_factions().values()
+        for name in [faction["name"], *(card["name"] for card in faction["cards"])]
+    },
+    key=len,
+    reverse=True,
+)
 # What stays English by design: the app's name, names the test types, and the like.
 ALLOWED = [
     r"\bCastellan\w*",  # the app's name (declined in Polish: "z Castellanem")
     r'"\w+":',  # a JSON key in an example of a file to upload
-    *(re.escape(name) for name in _FACTION_NAMES),  # Square Tactics' factions and cards, as its rules fix them
+    *(
+        re.escape(name) for name in _FACTION_NAMES
+    ),  # Square Tactics' factions and cards, as its rules fix them
     r"(?<=: )[a-z_]+(, [a-z_]+)*(?=\.)",  # the API's codes listed in its message (action types, fields)
     r"\bbasic (or|ou|lub) extended\b",  # Zamek's variants as the API names them
     r"/api/\S+",  # an API's address
@@ -97,7 +106,7 @@ def english_in(said: str) -> list[str]:
     """Each English word in ``said``, with a little of what surrounds it."""
     for allowed in ALLOWED:
         said = re.sub(allowed, " ", said)
-    return [said[max(0, m.start() - 40):m.end() + 40].strip() for m in ENGLISH.finditer(said)]
+    return [said[max(0, m.start() - 40) : m.end() + 40].strip() for m in ENGLISH.finditer(said)]
 
 
 class Walk:
@@ -239,7 +248,11 @@ def _table_pages(walk: Walk, links: dict) -> None:
         walk.post(f"/t/{token}/act", {"version": str(version), "type": "nonsense"}, htmx=True)
         walk.post(f"/t/{token}/act", {"version": str(version), "type": "nonsense"})
         walk.post(f"/t/{token}/act", {"version": str(version + 5), "type": "nonsense"}, htmx=True)
-        walk.api("post", f"/api/v1/tables/{token}/actions", json={"action": {"type": "nonsense"}, "version": version})
+        walk.api(
+            "post",
+            f"/api/v1/tables/{token}/actions",
+            json={"action": {"type": "nonsense"}, "version": version},
+        )
         walk.api("post", f"/api/v1/tables/{token}/actions", json={"action": {}, "version": version + 5})
 
 
@@ -261,7 +274,10 @@ def _play(walk: Walk, slug: str, options: dict) -> None:
     created = client.post("/api/v1/tables", json={"game": slug, "options": options})
     assert created.status_code == 201, created.get_json()
     links = created.get_json()["links"]
-    tokens = {"referee": links["referee"]["token"], **{seat["seat"]: seat["token"] for seat in links["seats"]}}
+    tokens = {
+        "referee": links["referee"]["token"],
+        **{seat["seat"]: seat["token"] for seat in links["seats"]},
+    }
     rng = random.Random(slug)
     moves = 0
     while True:
@@ -302,9 +318,18 @@ def _errors(walk: Walk) -> None:
     for slug in GAMES:
         walk.api("post", "/api/v1/tables", json={"game": slug, "options": {"players": "zz", "mode": "zz"}})
     walk.api("post", "/api/v1/castle/values", json={"castle": {"A1": "zz"}, "card": "zz"})
-    for document in (b"not json", b"[]", b'{"plays": "zz"}', b'{"format": "castellan-plays", "plays": []}',
-                     walk.phone.client.get("/api/v1/plays/export.json").data):
-        walk.post("/history/files", {"file": (io.BytesIO(document), "plays.json")}, content_type="multipart/form-data")
+    for document in (
+        b"not json",
+        b"[]",
+        b'{"plays": "zz"}',
+        b'{"format": "castellan-plays", "plays": []}',
+        walk.phone.client.get("/api/v1/plays/export.json").data,
+    ):
+        walk.post(
+            "/history/files",
+            {"file": (io.BytesIO(document), "plays.json")},
+            content_type="multipart/form-data",
+        )
         walk.api("post", "/api/v1/plays/import", data=document, content_type="application/json")
     walk.post("/history/files", {}, content_type="multipart/form-data")
 
@@ -329,22 +354,31 @@ def test_no_page_message_or_api_error_is_left_in_english(app, lang):
     walk.crawl(["/", "/print", "/history", "/players", "/history/files"])
     _errors(walk)
     _players(walk)
-    report = "\n".join(f"{hit}    ({where[:70]})" for hit, where in sorted(walk.found.items(), key=lambda item: item[1]))
+    report = "\n".join(
+        f"{hit}    ({where[:70]})" for hit, where in sorted(walk.found.items(), key=lambda item: item[1])
+    )
     assert not walk.found, f"English left in {lang} ({len(walk.found)} places):\n{report}"
     assert len(walk.seen) > 80  # the walk reached the help pages, tools, history and players
 
 
 def test_the_sweep_flags_an_english_sentence():
-    assert english_in(readable('<p>Zagraj <button value="x" aria-label="Undo the last move">↶</button></p>')) != []
+    assert (
+        english_in(readable('<p>Zagraj <button value="x" aria-label="Undo the last move">↶</button></p>'))
+        != []
+    )
     assert english_in(readable("<p>Ola wins the game.</p>")) != []
     assert english_in(readable("<p>To jest stół Castellan: Ola, Kuba. Il a une table.</p>")) == []
     assert english_in(readable('<script>var the = 1;</script><input type="hidden" value="the">')) == []
 
 
-@pytest.mark.parametrize(("lang", "said"), [("pl", "Ola (5 rozgrywek)"), ("fr", "Ola (5 parties)"), ("en", "Ola (5 plays)")])
+@pytest.mark.parametrize(
+    ("lang", "said"), [("pl", "Ola (5 rozgrywek)"), ("fr", "Ola (5 parties)"), ("en", "Ola (5 plays)")]
+)
 def test_a_plural_block_follows_count_wherever_it_is_written(app, lang, said):
     """Jinja hands ``ngettext`` a block's first parameter; a name written first was a 500 in fr and pl."""
-    block = ("{% trans name=who, count=n, shown=n %}{{ name }} ({{ shown }} play){% pluralize %}"
-             "{{ name }} ({{ shown }} plays){% endtrans %}")
+    block = (
+        "{% trans name=who, count=n, shown=n %}{{ name }} ({{ shown }} play){% pluralize %}"
+        "{{ name }} ({{ shown }} plays){% endtrans %}"
+    )
     with app.test_request_context(headers={"Accept-Language": lang}):
         assert app.jinja_env.from_string(block).render(who="Ola", n=5) == said

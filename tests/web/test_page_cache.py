@@ -33,7 +33,9 @@ def _get(client, path: str, fragment: bool = False, gzipped: bool = False) -> st
     assert response.status_code == 200, (path, response.data[:300])
     body = response.data
     if gzipped:
-        assert response.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in response.headers["Vary"]
+        assert (
+            response.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in response.headers["Vary"]
+        )
         body = gzip.decompress(body)  # checks the CRC-32 and the length too
         assert len(response.data) < len(body) / 2, path
     assert not re.search(rb"\x1b", body), path  # no placeholder left in
@@ -68,8 +70,11 @@ def test_every_kept_page_is_the_page_drawn(mid_game):
             for link in links:
                 phone = phones[link.token]
                 phone.set_cookie("lang", lang)
-                for path, fragment in ((f"/t/{link.token}", False), (f"/t/{link.token}", True),
-                                       (f"/t/{link.token}/live", False)):
+                for path, fragment in (
+                    (f"/t/{link.token}", False),
+                    (f"/t/{link.token}", True),
+                    (f"/t/{link.token}/live", False),
+                ):
                     app.config["PAGE_CACHE_ENTRIES"] = 0
                     drawn = _get(phone, path, fragment)
                     app.config["PAGE_CACHE_ENTRIES"] = pagecache.ENTRIES
@@ -107,8 +112,11 @@ def test_kept_pages_answered_before_flask_are_flasks_answers(mid_game, monkeypat
             phone = app.test_client()
             phone.set_cookie("lang", "pl" if link.role == "seat" else "fr")
             phone.get(f"/t/{link.token}")
-            for path, headers in ((f"/t/{link.token}", {}), (f"/t/{link.token}", {"HX-Request": "true"}),
-                                  (f"/t/{link.token}/live", {"HX-Request": "true"})):
+            for path, headers in (
+                (f"/t/{link.token}", {}),
+                (f"/t/{link.token}", {"HX-Request": "true"}),
+                (f"/t/{link.token}/live", {"HX-Request": "true"}),
+            ):
                 for encoding in ("identity", "gzip"):
                     asked = {**headers, "Accept-Encoding": encoding}
                     flask = _without_kept_pages(monkeypatch, lambda: phone.get(path, headers=asked))  # noqa: B023
@@ -123,7 +131,9 @@ def test_kept_pages_answered_before_flask_are_flasks_answers(mid_game, monkeypat
                     body = gzip.decompress(fast.data) if encoding == "gzip" else fast.data
                     expected = gzip.decompress(flask.data) if encoding == "gzip" else flask.data
                     assert _blank(body.decode()) == _blank(expected.decode()), where
-                    assert set(_KEYS.findall(body.decode())).isdisjoint(_KEYS.findall(expected.decode())), where
+                    assert set(_KEYS.findall(body.decode())).isdisjoint(_KEYS.findall(expected.decode())), (
+                        where
+                    )
 
 
 def _without_kept_pages(monkeypatch, call):
@@ -133,7 +143,9 @@ def _without_kept_pages(monkeypatch, call):
 
 
 def _header_names(response) -> list:
-    return [(name, value if name not in ("Content-Length", "ETag") else "") for name, value in response.headers]
+    return [
+        (name, value if name not in ("Content-Length", "ETag") else "") for name, value in response.headers
+    ]
 
 
 def test_a_kept_form_acts_once_and_the_next_page_shows_the_move(browser):
@@ -163,7 +175,8 @@ def test_phones_never_see_each_others_page(app, browser):
     """Two phones at one Square Tactics link looking from different seats, two Zamek members at one
     team's link with different names, one referee asking at two addresses: each gets its own page."""
     tactics = browser.create_table(
-        "tactics", {"players": "2", "faction_p1": "wardens", "faction_p2": "roost", "name_p1": "Ola", "name_p2": "Kuba"}
+        "tactics",
+        {"players": "2", "faction_p1": "wardens", "faction_p2": "roost", "name_p1": "Ola", "name_p2": "Kuba"},
     )
     phones = [Browser(app.test_client()) for _ in range(2)]
     for phone, seat in zip(phones, ("S", "N"), strict=True):
@@ -187,7 +200,8 @@ def test_phones_never_see_each_others_page(app, browser):
         assert other.get(path).status_code == 403, path
 
     zamek = browser.create_table(
-        "zamek", {"players": ["Red", "Blue", "", ""], "variant": "extended", "teams": "yes", "deck": "default"}
+        "zamek",
+        {"players": ["Red", "Blue", "", ""], "variant": "extended", "teams": "yes", "deck": "default"},
     )
     team = next(link for link in _table_links(app, zamek) if link.role == "seat")
     members = [app.test_client() for _ in range(2)]
@@ -278,6 +292,9 @@ def test_placeholders_are_filled_per_response():
     again = kept.body(lambda: "TOKEN", lambda: f"key{next(counter)}")
     assert again.startswith(b"aTOKENbkey600ckey601dTOKEN")
     zipped = kept.gzipped(lambda: "TÖKEN", lambda: f"key{next(counter)}", 1)
-    assert gzip.decompress(zipped) == re.sub(rb"key\d+", lambda m: b"key%d" % (int(m.group(0)[3:]) + 1200),
-                                             first.replace(b"TOKEN", "TÖKEN".encode()))
+    assert gzip.decompress(zipped) == re.sub(
+        rb"key\d+",
+        lambda m: b"key%d" % (int(m.group(0)[3:]) + 1200),
+        first.replace(b"TOKEN", "TÖKEN".encode()),
+    )
     assert pagecache.Kept([b"plain"]).body(lambda: 1 / 0, lambda: 1 / 0) == b"plain"  # no form: no token made

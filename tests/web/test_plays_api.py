@@ -90,11 +90,16 @@ def test_a_private_table_stays_out_of_the_history(app, client):
     table = client.get(f"/api/v1/tables/{links['viewer']['token']}").get_json()
     assert table["finished"] is True and table["private"] is True and table["result"] is not None
     assert _plays(client) == []
-    refused = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}, "private": "yes"})
+    refused = client.post(
+        "/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}, "private": "yes"}
+    )
     assert refused.status_code == 422 and refused.get_json()["error"]["field"] == "private"
     for lang, words in (("fr", "« private » vaut true"), ("pl", "„private” ma wartość true")):
-        said = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}, "private": 1},
-                           headers={"Accept-Language": lang}).get_json()["error"]
+        said = client.post(
+            "/api/v1/tables",
+            json={"game": "scorepad", "options": {"players": ["Ola"]}, "private": 1},
+            headers={"Accept-Language": lang},
+        ).get_json()["error"]
         assert said["code"] == "bad_private" and said["message"].startswith(words), said
 
 
@@ -117,7 +122,7 @@ def test_the_start_forms_private_box_keeps_a_pad_out_and_its_names_are_offered(a
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_every_start_form_offers_to_keep_the_table_out_of_the_history(browser, slug):
     page = browser.get(f"/{slug}/").data.decode()
-    form = page[page.index('id="new-table"'):]
+    form = page[page.index('id="new-table"') :]
     assert '<input type="checkbox" name="private" value="yes"> Keep this table out of the history' in form
 
 
@@ -127,9 +132,14 @@ def _pads(client, count: int) -> None:
     millisecond, and two that finished in the same one by their (random) ids."""
     for number in range(count):
         time.sleep(0.002)
-        created = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola", f"Guest {number}"]}})
+        created = client.post(
+            "/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola", f"Guest {number}"]}}
+        )
         token = created.get_json()["links"]["referee"]["token"]
-        client.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "round", "points": [number, 2]}, "version": 0})
+        client.post(
+            f"/api/v1/tables/{token}/actions",
+            json={"action": {"type": "round", "points": [number, 2]}, "version": 0},
+        )
         _finish(client, token)
 
 
@@ -147,17 +157,26 @@ def test_plays_come_newest_first_a_page_at_a_time(client):
 
 def test_the_csv_has_one_row_per_player_per_play_and_reads_back(client):
     _pads(client, 2)
-    created = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["=1+1", 'Ada "the quick", jr']}})
+    created = client.post(
+        "/api/v1/tables", json={"game": "scorepad", "options": {"players": ["=1+1", 'Ada "the quick", jr']}}
+    )
     token = created.get_json()["links"]["referee"]["token"]
-    client.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "round", "points": [-3, 4]}, "version": 0})
+    client.post(
+        f"/api/v1/tables/{token}/actions", json={"action": {"type": "round", "points": [-3, 4]}, "version": 0}
+    )
     _finish(client, token)
     response = client.get("/api/v1/plays.csv")
-    assert response.mimetype == "text/csv" and "castellan-plays.csv" in response.headers["Content-Disposition"]
+    assert (
+        response.mimetype == "text/csv" and "castellan-plays.csv" in response.headers["Content-Disposition"]
+    )
     rows = list(csv.reader(io.StringIO(response.data.decode())))
     assert rows[0] == ["play", "game", "started", "finished", "player", "team", "score", "winner"]
     plays = _plays(client)
     assert [row[0] for row in rows[1:]] == [play["id"] for play in plays for _ in play["players"]]
-    assert [row[4:] for row in rows[1:3]] == [["'=1+1", "", "-3", "false"], ['Ada "the quick", jr', "", "4", "true"]]
+    assert [row[4:] for row in rows[1:3]] == [
+        ["'=1+1", "", "-3", "false"],
+        ['Ada "the quick", jr', "", "4", "true"],
+    ]
     assert rows[1][1:4] == ["scorepad", plays[0]["started"], plays[0]["finished"]]
     assert [row[4] for row in rows[3:]] == ["Ola", "Guest 1", "Ola", "Guest 0"]
     ola = list(csv.reader(io.StringIO(client.get("/api/v1/plays.csv?player=OLA&limit=1").data.decode())))
@@ -179,7 +198,9 @@ def test_a_filter_that_makes_no_sense_is_a_422_that_says_why(client, query, fiel
     for path in ("/api/v1/plays", "/api/v1/plays.csv"):
         response = client.get(f"{path}?{query}")
         error = response.get_json()["error"]
-        assert response.status_code == 422 and error["field"] == field and error["message"].startswith(message)
+        assert (
+            response.status_code == 422 and error["field"] == field and error["message"].startswith(message)
+        )
 
 
 def test_the_openapi_document_describes_the_plays_endpoints(client):

@@ -25,9 +25,19 @@ from tests.rules.test_all_games import OPTIONS
 
 pytestmark = pytest.mark.both_backends
 
-RULES = {"castle": castle, "fort": fort, "forteresse": forteresse, "scorepad": scorepad, "tactics": tactics, "zamek": zamek}
+RULES = {
+    "castle": castle,
+    "fort": fort,
+    "forteresse": forteresse,
+    "scorepad": scorepad,
+    "tactics": tactics,
+    "zamek": zamek,
+}
 TEAMS_PLAY = {
-    "id": "imported-castle-0001", "game": "castle", "started": "2026-11-20T19:02:00Z", "finished": "2026-11-20T20:14:05Z",
+    "id": "imported-castle-0001",
+    "game": "castle",
+    "started": "2026-11-20T19:02:00Z",
+    "finished": "2026-11-20T20:14:05Z",
     "players": [
         {"name": "Ola", "team": "NS", "score": 31, "winner": True},
         {"name": "Kuba", "team": "EW", "score": 12, "winner": False},
@@ -48,12 +58,16 @@ def other_database(request, database, tmp_path):
 @pytest.fixture
 def app(database):
     """The app, importing as often as these tests do (the limit has its own test)."""
-    return create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "IMPORTS_PER_MINUTE": 10_000})
+    return create_app(
+        {"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "IMPORTS_PER_MINUTE": 10_000}
+    )
 
 
 @pytest.fixture
 def other_app(other_database):
-    return create_app({"DATABASE": other_database, "SECRET_KEY": "test", "TESTING": True, "IMPORTS_PER_MINUTE": 10_000})
+    return create_app(
+        {"DATABASE": other_database, "SECRET_KEY": "test", "TESTING": True, "IMPORTS_PER_MINUTE": 10_000}
+    )
 
 
 def _play_every_game(app, seed: str = "history") -> None:
@@ -80,7 +94,10 @@ def _play_every_game(app, seed: str = "history") -> None:
 def _export(client) -> dict:
     response = client.get("/api/v1/plays/export.json")
     assert response.status_code == 200 and response.mimetype == "application/json"
-    assert re.fullmatch(r'attachment; filename="castellan-plays-\d{4}-\d\d-\d\d\.json"', response.headers["Content-Disposition"])
+    assert re.fullmatch(
+        r'attachment; filename="castellan-plays-\d{4}-\d\d-\d\d\.json"',
+        response.headers["Content-Disposition"],
+    )
     return response.get_json()
 
 
@@ -88,10 +105,15 @@ def _all_plays(app) -> list[dict]:
     """Every play as the history pages read it, less the player's number (each server's own)."""
     with app.app_context():
         plays = plays_export.every_play(get_db())
-    return [{**play, "players": [{k: v for k, v in seat.items() if k != "player"} for seat in play["players"]]} for play in plays]
+    return [
+        {**play, "players": [{k: v for k, v in seat.items() if k != "player"} for seat in play["players"]]}
+        for play in plays
+    ]
 
 
-def test_an_export_imported_on_a_fresh_server_exports_the_same_and_a_second_import_adds_nothing(app, other_app):
+def test_an_export_imported_on_a_fresh_server_exports_the_same_and_a_second_import_adds_nothing(
+    app, other_app
+):
     _play_every_game(app)
     exported = _export(app.test_client())
     assert exported["format"] == "castellan-plays" and exported["version"] == 1
@@ -100,17 +122,29 @@ def test_an_export_imported_on_a_fresh_server_exports_the_same_and_a_second_impo
     assert len(exported["plays"]) == len(OPTIONS) + 1
     assert exported["plays"] == sorted(exported["plays"], key=lambda play: (play["finished"], play["id"]))
     assert [p for p in exported["plays"] if p["id"] == TEAMS_PLAY["id"]] == [TEAMS_PLAY]
-    assert any(play["details"] for play in exported["plays"] if play["game"] == "castle" and play["id"] != TEAMS_PLAY["id"])
+    assert any(
+        play["details"]
+        for play in exported["plays"]
+        if play["game"] == "castle" and play["id"] != TEAMS_PLAY["id"]
+    )
 
     moved = other_app.test_client()
     first = moved.post("/api/v1/plays/import", json=exported)
     assert first.status_code == 200
-    assert first.get_json() == {"imported": len(exported["plays"]), "skipped": 0, "plays": len(exported["plays"])}
+    assert first.get_json() == {
+        "imported": len(exported["plays"]),
+        "skipped": 0,
+        "plays": len(exported["plays"]),
+    }
     assert _export(moved) == exported
     assert _all_plays(other_app) == _all_plays(app)  # the history pages read the same plays, players in order
 
     again = moved.post("/api/v1/plays/import", json=exported)
-    assert again.get_json() == {"imported": 0, "skipped": len(exported["plays"]), "plays": len(exported["plays"])}
+    assert again.get_json() == {
+        "imported": 0,
+        "skipped": len(exported["plays"]),
+        "plays": len(exported["plays"]),
+    }
     assert _export(moved) == exported
 
 
@@ -121,8 +155,11 @@ def test_a_file_with_some_plays_already_here_adds_only_the_new_ones(app, other_a
     moved = other_app.test_client()
     assert moved.post("/api/v1/plays/import", json=half).get_json()["imported"] == len(half["plays"])
     answer = moved.post("/api/v1/plays/import", json=exported).get_json()
-    assert answer == {"imported": len(exported["plays"]) - len(half["plays"]), "skipped": len(half["plays"]),
-                      "plays": len(exported["plays"])}
+    assert answer == {
+        "imported": len(exported["plays"]) - len(half["plays"]),
+        "skipped": len(half["plays"]),
+        "plays": len(exported["plays"]),
+    }
     assert _export(moved) == exported
 
 
@@ -141,7 +178,10 @@ BAD_FILES = [
     ({"format": "castellan-plays", "version": 2, "plays": []}, "newer_version"),
     ({"format": "castellan-plays", "version": 1}, "no_plays"),
     ({"format": "castellan-plays", "version": 1, "plays": {"a": 1}}, "no_plays"),
-    ({"format": "castellan-plays", "version": 1, "plays": [{}] * (plays_export.MAX_PLAYS + 1)}, "too_many_plays"),
+    (
+        {"format": "castellan-plays", "version": 1, "plays": [{}] * (plays_export.MAX_PLAYS + 1)},
+        "too_many_plays",
+    ),
     (_valid([{**TEAMS_PLAY, "id": "another-play-0002", "game": "chess"}]), "unknown_game"),
 ]
 
@@ -155,8 +195,15 @@ def _junk_plays() -> list[dict]:
         "game": [*not_text, "", "x" * 5000, "chess"],
         "started": [*not_text, "", "x" * 5000, "2026-13-45T19:02:00Z", "2026-11-20T19:02:00"],
         "finished": [*not_text, "", "2026-11-20 20:14", "2026-11-20T20:14:05"],
-        "players": [*[value for value in not_text if value != []], "Ola", [], [TEAMS_PLAY["players"][0]] * 17, ["Ola"]],
-        "details": [value for value in not_text if value != {}] + ["", "rounds", {"note": "\ud800"}, {"\udfff": 1}],
+        "players": [
+            *[value for value in not_text if value != []],
+            "Ola",
+            [],
+            [TEAMS_PLAY["players"][0]] * 17,
+            ["Ola"],
+        ],
+        "details": [value for value in not_text if value != {}]
+        + ["", "rounds", {"note": "\ud800"}, {"\udfff": 1}],
     }
     seat_junk = {
         "name": [*not_text, "", "   ", "x" * 5000, "\x00"],
@@ -168,7 +215,9 @@ def _junk_plays() -> list[dict]:
     for field, values in seat_junk.items():
         for value in values:
             seat = {**TEAMS_PLAY["players"][0], field: value}
-            spoilt.append({**TEAMS_PLAY, "id": "spoilt-play-0003", "players": [seat, *TEAMS_PLAY["players"][1:]]})
+            spoilt.append(
+                {**TEAMS_PLAY, "id": "spoilt-play-0003", "players": [seat, *TEAMS_PLAY["players"][1:]]}
+            )
     spoilt.append({key: value for key, value in TEAMS_PLAY.items() if key != "players"})
     spoilt.append(["not", "a", "play"])
     return spoilt
@@ -182,7 +231,10 @@ def test_a_bad_file_is_refused_in_words_and_changes_nothing(app):
     cases += [(_valid([good, spoilt]), None) for spoilt in _junk_plays()]
     for document, code in cases:
         response = client.post("/api/v1/plays/import", json=document)
-        assert response.status_code == 422, (document if len(str(document)) < 400 else code, response.get_json())
+        assert response.status_code == 422, (
+            document if len(str(document)) < 400 else code,
+            response.get_json(),
+        )
         error = response.get_json()["error"]
         if code is not None:
             assert error["code"] == code
@@ -193,11 +245,15 @@ def test_a_bad_file_is_refused_in_words_and_changes_nothing(app):
 
 def test_what_is_not_json_or_too_big_is_refused_with_the_apis_error_shape(app):
     client = app.test_client()
-    not_json = client.post("/api/v1/plays/import", data=b"{\"format\": ", content_type="application/json")
+    not_json = client.post("/api/v1/plays/import", data=b'{"format": ', content_type="application/json")
     assert not_json.status_code == 400 and not_json.get_json()["error"]["code"] == "malformed_json"
     as_text = client.post("/api/v1/plays/import", data=b"{}", content_type="text/plain")
     assert as_text.status_code == 415 and as_text.get_json()["error"]["code"] == "unsupported_media_type"
-    huge = b'{"format": "castellan-plays", "version": 1, "plays": [' + b" " * (plays_export.MAX_FILE_BYTES + 10) + b"]}"
+    huge = (
+        b'{"format": "castellan-plays", "version": 1, "plays": ['
+        + b" " * (plays_export.MAX_FILE_BYTES + 10)
+        + b"]}"
+    )
     too_big = client.post("/api/v1/plays/import", data=huge, content_type="application/json")
     assert too_big.status_code == 413 and too_big.get_json()["error"]["code"] == "too_large"
     assert _export(client)["plays"] == []
@@ -223,7 +279,9 @@ def _bgstats(client, query: str = "") -> dict:
     response = client.get(f"/api/v1/plays/bgstats.json{query}")
     assert response.status_code == 200, response.get_json()
     assert response.mimetype == "application/json"
-    assert re.fullmatch(r'attachment; filename="castellan-\d{4}-\d\d-\d\d\.bgsplay"', response.headers["Content-Disposition"])
+    assert re.fullmatch(
+        r'attachment; filename="castellan-\d{4}-\d\d-\d\d\.bgsplay"', response.headers["Content-Disposition"]
+    )
     return response.get_json()
 
 
@@ -234,7 +292,9 @@ def assert_bgstats_shape(document: dict) -> None:
     assert isinstance(document.get("userInfo", {}), dict)
     for kind in ("games", "players", "locations"):
         ids = [entry["id"] for entry in document[kind]]
-        assert all(isinstance(i, int) and not isinstance(i, bool) and i > 0 for i in ids) and len(set(ids)) == len(ids)
+        assert all(isinstance(i, int) and not isinstance(i, bool) and i > 0 for i in ids) and len(
+            set(ids)
+        ) == len(ids)
         for entry in document[kind]:
             assert isinstance(entry["name"], str) and entry["name"]
             assert str(uuid.UUID(entry["uuid"])).upper() == entry["uuid"]
@@ -242,7 +302,9 @@ def assert_bgstats_shape(document: dict) -> None:
     players = {player["id"] for player in document["players"]}
     locations = {location["id"] for location in document["locations"]}
     for game in document["games"]:
-        assert all(isinstance(game[key], bool) for key in ("highestWins", "noPoints", "cooperative", "usesTeams"))
+        assert all(
+            isinstance(game[key], bool) for key in ("highestWins", "noPoints", "cooperative", "usesTeams")
+        )
         assert game["bggId"] == 0
     play_uuids = [play["uuid"] for play in document["plays"]]
     assert len(set(play_uuids)) == len(play_uuids)
@@ -272,17 +334,40 @@ def test_the_bgstats_file_holds_every_play_with_its_scores_winners_and_teams(app
     assert len(document["plays"]) == len(plays)
     names = {player["id"]: player["name"] for player in document["players"]}
     game_names = {game["id"]: game["name"] for game in document["games"]}
-    assert sorted(game_names.values()) == sorted(["Castle", "Fort", "Forteresse", "Score pad", "Square Tactics", "Zamek"])
+    assert sorted(game_names.values()) == sorted(
+        ["Castle", "Fort", "Forteresse", "Score pad", "Square Tactics", "Zamek"]
+    )
     assert [location["name"] for location in document["locations"]] == ["Castellan"]
     for ours, theirs in zip(plays, document["plays"], strict=True):
         assert theirs["uuid"] == str(uuid.uuid5(plays_export.NAMESPACE, f"play:{ours['id']}")).upper()
-        assert [(names[s["playerRefId"]], s.get("score"), s["winner"], s.get("team")) for s in theirs["playerScores"]] == [
-            (seat["name"], None if seat["score"] is None else str(seat["score"]), seat["winner"], seat["team"] or None)
+        assert [
+            (names[s["playerRefId"]], s.get("score"), s["winner"], s.get("team"))
+            for s in theirs["playerScores"]
+        ] == [
+            (
+                seat["name"],
+                None if seat["score"] is None else str(seat["score"]),
+                seat["winner"],
+                seat["team"] or None,
+            )
             for seat in ours["players"]
         ]
-    [teams] = [play for play in document["plays"] if play["uuid"] == str(uuid.uuid5(plays_export.NAMESPACE, f"play:{TEAMS_PLAY['id']}")).upper()]
-    assert (teams["playDate"], teams["entryDate"], teams["durationMin"]) == ("2026-11-20 19:02:00", "2026-11-20 20:14:05", 72)
-    assert teams["usesTeams"] is True and [s["team"] for s in teams["playerScores"]] == ["NS", "EW", "NS", "EW"]
+    [teams] = [
+        play
+        for play in document["plays"]
+        if play["uuid"] == str(uuid.uuid5(plays_export.NAMESPACE, f"play:{TEAMS_PLAY['id']}")).upper()
+    ]
+    assert (teams["playDate"], teams["entryDate"], teams["durationMin"]) == (
+        "2026-11-20 19:02:00",
+        "2026-11-20 20:14:05",
+        72,
+    )
+    assert teams["usesTeams"] is True and [s["team"] for s in teams["playerScores"]] == [
+        "NS",
+        "EW",
+        "NS",
+        "EW",
+    ]
     assert len({player["name"] for player in document["players"]}) == len(document["players"])
 
 
@@ -302,8 +387,12 @@ def test_the_bgstats_file_filters_as_the_plays_do_and_says_the_phones_time(app):
     assert wiesia["userInfo"] == {"meRefId": ada[0]}
     nobody = _bgstats(client, "?player=Nobody")
     assert nobody["plays"] == [] and nobody["games"] == [] and nobody["players"] == []
-    for query, field in (("?game=chess", "game"), ("?tz=Mars/Olympus", "tz"), ("?tz=../../etc/passwd", "tz"),
-                         ("?tz=" + "x" * 500, "tz")):
+    for query, field in (
+        ("?game=chess", "game"),
+        ("?tz=Mars/Olympus", "tz"),
+        ("?tz=../../etc/passwd", "tz"),
+        ("?tz=" + "x" * 500, "tz"),
+    ):
         refused = client.get(f"/api/v1/plays/bgstats.json{query}")
         assert refused.status_code == 422 and refused.get_json()["error"]["field"] == field
         assert refused.get_json()["error"]["message"].endswith(".")
@@ -328,22 +417,33 @@ def test_the_page_imports_an_uploaded_file_and_says_what_it_added(app, other_app
     phone = Browser(other_app.test_client())
     page = phone.get("/history/files")
     assert page.status_code == 200
-    assert 'action="/api/v1/plays/bgstats.json"' in text(page) and 'href="/api/v1/plays/export.json"' in text(page)
+    assert 'action="/api/v1/plays/bgstats.json"' in text(page) and 'href="/api/v1/plays/export.json"' in text(
+        page
+    )
 
     def upload(data: bytes, name: str = "plays.json"):
         import io
 
-        return phone.post("/history/files", data={"file": (io.BytesIO(data), name)}, content_type="multipart/form-data")
+        return phone.post(
+            "/history/files", data={"file": (io.BytesIO(data), name)}, content_type="multipart/form-data"
+        )
 
     added = upload(exported)
     assert added.status_code == 303
-    assert f"Plays added: {count}. Plays of the file already here, left as they were: 0." in text(phone.get(added.headers["Location"]))
+    assert f"Plays added: {count}. Plays of the file already here, left as they were: 0." in text(
+        phone.get(added.headers["Location"])
+    )
     again = upload(exported)
-    assert f"Nothing was added: the file's plays were all here already ({count} in all)." in text(phone.get(again.headers["Location"]))
+    assert f"Nothing was added: the file's plays were all here already ({count} in all)." in text(
+        phone.get(again.headers["Location"])
+    )
     for junk, words in (
         (b"\xff\xfe not json", "This file is not a Castellan export of plays"),
         (b"[]", "This file is not a Castellan export of plays"),
-        (b'{"format": "castellan-plays", "version": 9, "plays": []}', "made by a newer Castellan (export version 9)"),
+        (
+            b'{"format": "castellan-plays", "version": 9, "plays": []}',
+            "made by a newer Castellan (export version 9)",
+        ),
     ):
         refused = upload(junk)
         assert refused.status_code == 422 and words in text(refused) and 'role="alert"' in text(refused)
@@ -354,7 +454,9 @@ def test_the_page_imports_an_uploaded_file_and_says_what_it_added(app, other_app
     assert no_token.status_code == 400 and len(_all_plays(other_app)) == count
 
 
-def test_the_command_moves_every_play_to_another_database(app, database, other_database, tmp_path, monkeypatch, capsys):
+def test_the_command_moves_every_play_to_another_database(
+    app, database, other_database, tmp_path, monkeypatch, capsys
+):
     _play_every_game(app)
     exported = _export(app.test_client())
     monkeypatch.setenv("CASTELLAN_DATABASE", database)
@@ -364,7 +466,10 @@ def test_the_command_moves_every_play_to_another_database(app, database, other_d
     assert json.loads(file.read_text()) == exported
     monkeypatch.setenv("CASTELLAN_DATABASE", other_database)
     assert castellan(["plays", "import", str(file)]) == 0
-    assert capsys.readouterr().out.strip() == f"Plays added: {len(exported['plays'])}. Plays of the file already here, left as they were: 0."
+    assert (
+        capsys.readouterr().out.strip()
+        == f"Plays added: {len(exported['plays'])}. Plays of the file already here, left as they were: 0."
+    )
     assert castellan(["plays", "import", str(file)]) == 0
     assert "Plays added: 0." in capsys.readouterr().out
     db.engine(other_database).dispose()
@@ -372,7 +477,10 @@ def test_the_command_moves_every_play_to_another_database(app, database, other_d
     assert _export(other.test_client()) == exported
     (tmp_path / "junk.json").write_text("[1, 2")
     assert castellan(["plays", "import", str(tmp_path / "junk.json")]) == 1
-    assert capsys.readouterr().err.strip() == f"castellan plays: {tmp_path / 'junk.json'} is not a Castellan export of plays: it is not JSON."
+    assert (
+        capsys.readouterr().err.strip()
+        == f"castellan plays: {tmp_path / 'junk.json'} is not a Castellan export of plays: it is not JSON."
+    )
     (tmp_path / "other.json").write_text('{"format": "castellan-plays", "version": 3, "plays": []}')
     assert castellan(["plays", "import", str(tmp_path / "other.json")]) == 1
     assert "made by a newer Castellan (export version 3)" in capsys.readouterr().err
@@ -381,17 +489,26 @@ def test_the_command_moves_every_play_to_another_database(app, database, other_d
 def test_imports_from_one_address_are_limited_on_the_page_and_the_api_together(database):
     import io
 
-    limited = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "IMPORTS_PER_MINUTE": 2})
+    limited = create_app(
+        {"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "IMPORTS_PER_MINUTE": 2}
+    )
     phone = Browser(limited.test_client())
     empty = json.dumps({"format": "castellan-plays", "version": 1, "plays": []}).encode()
     assert phone.client.post("/api/v1/plays/import", json=json.loads(empty)).get_json()["plays"] == 0
-    first = phone.post("/history/files", data={"file": (io.BytesIO(empty), "p.json")}, content_type="multipart/form-data")
+    first = phone.post(
+        "/history/files", data={"file": (io.BytesIO(empty), "p.json")}, content_type="multipart/form-data"
+    )
     assert first.status_code == 303
     sentence = "This address has imported 2 files of plays in the last minute. Wait a minute, then try again."
-    page = phone.post("/history/files", data={"file": (io.BytesIO(empty), "p.json")}, content_type="multipart/form-data")
+    page = phone.post(
+        "/history/files", data={"file": (io.BytesIO(empty), "p.json")}, content_type="multipart/form-data"
+    )
     assert page.status_code == 429 and sentence in text(page)
     api = phone.client.post("/api/v1/plays/import", json=json.loads(empty))
-    assert api.status_code == 429 and api.get_json()["error"] == {"code": "too_many_requests", "message": sentence}
+    assert api.status_code == 429 and api.get_json()["error"] == {
+        "code": "too_many_requests",
+        "message": sentence,
+    }
     other = limited.test_client()
     other.environ_base["REMOTE_ADDR"] = "192.0.2.7"  # another address has its own minute
     assert other.post("/api/v1/plays/import", json=json.loads(empty)).status_code == 200
@@ -399,10 +516,17 @@ def test_imports_from_one_address_are_limited_on_the_page_and_the_api_together(d
 
 def test_a_lowest_total_wins_pad_is_a_bgstats_game_where_the_lowest_wins(app):
     def pad(number: int, lowest: bool) -> dict:
-        return {"id": f"pad-play-{number:06d}", "game": "scorepad", "started": "2026-11-20T19:00:00Z",
-                "finished": "2026-11-20T19:30:00Z", "details": {"rounds": [[3, 9]], "lowest_wins": lowest},
-                "players": [{"name": "Ola", "score": 3, "winner": lowest, "team": None},
-                            {"name": "Kuba", "score": 9, "winner": not lowest, "team": None}]}
+        return {
+            "id": f"pad-play-{number:06d}",
+            "game": "scorepad",
+            "started": "2026-11-20T19:00:00Z",
+            "finished": "2026-11-20T19:30:00Z",
+            "details": {"rounds": [[3, 9]], "lowest_wins": lowest},
+            "players": [
+                {"name": "Ola", "score": 3, "winner": lowest, "team": None},
+                {"name": "Kuba", "score": 9, "winner": not lowest, "team": None},
+            ],
+        }
 
     with app.app_context():
         store.import_plays(get_db(), [pad(1, False), pad(2, True), pad(3, True)])
@@ -410,11 +534,12 @@ def test_a_lowest_total_wins_pad_is_a_bgstats_game_where_the_lowest_wins(app):
     assert_bgstats_shape(document)
     games = {game["id"]: game for game in document["games"]}
     assert sorted((game["name"], game["highestWins"]) for game in games.values()) == [
-        ("Score pad", True), ("Score pad (lowest total wins)", False)
+        ("Score pad", True),
+        ("Score pad (lowest total wins)", False),
     ]
     by_play = {play["uuid"]: games[play["gameRefId"]]["highestWins"] for play in document["plays"]}
-    assert [by_play[str(uuid.uuid5(plays_export.NAMESPACE, f"play:pad-play-{n:06d}")).upper()] for n in (1, 2, 3)] == [
-        True, False, False
-    ]
+    assert [
+        by_play[str(uuid.uuid5(plays_export.NAMESPACE, f"play:pad-play-{n:06d}")).upper()] for n in (1, 2, 3)
+    ] == [True, False, False]
     [plain] = [game for game in games.values() if game["highestWins"]]
     assert plain["uuid"] == str(uuid.uuid5(plays_export.NAMESPACE, "game:scorepad")).upper()  # as before

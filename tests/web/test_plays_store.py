@@ -28,10 +28,17 @@ def conn(database):
 def _pad(conn, names=("Ola", "Kuba"), rounds=((5, 3),), private=False, lowest_wins=False) -> store.Table:
     """A score pad with these rounds, finished by its referee."""
     table, _links = store.create_table(
-        conn, scorepad, "scorepad", {"players": list(names), "lowest_wins": lowest_wins}, ", ".join(names), private
+        conn,
+        scorepad,
+        "scorepad",
+        {"players": list(names), "lowest_wins": lowest_wins},
+        ", ".join(names),
+        private,
     )
     for points in rounds:
-        table = store.act(conn, scorepad, table.id, "referee", {"type": "round", "points": list(points)}, table.version)
+        table = store.act(
+            conn, scorepad, table.id, "referee", {"type": "round", "points": list(points)}, table.version
+        )
     return store.finish(conn, scorepad, table.id, table.version)
 
 
@@ -40,7 +47,8 @@ def test_a_finished_pad_is_one_play_with_its_scores_winners_and_rounds(conn):
     [play] = store.list_plays(conn)
     assert play["game"] == "scorepad" and store.count_plays(conn) == 1
     assert [(p["name"], p["score"], p["winner"], p["team"]) for p in play["players"]] == [
-        ("Ola", 8, False, None), ("Kuba", 11, True, None)
+        ("Ola", 8, False, None),
+        ("Kuba", 11, True, None),
     ]
     assert play["details"] == {"rounds": [[5, 3], [2, 7], [1, 1]], "lowest_wins": False}
     assert play["started"].endswith("Z") and play["finished"].endswith("Z")
@@ -62,7 +70,9 @@ def test_undoing_the_finish_withdraws_the_play_and_finishing_again_brings_it_bac
 
 
 def test_a_game_over_by_its_rules_is_a_play_from_its_last_move_and_undo_withdraws_it(conn):
-    table, _ = store.create_table(conn, castle, "castle", {"players": 2, "dealer": "S", "names": {"N": "Ola", "S": "Kuba"}})
+    table, _ = store.create_table(
+        conn, castle, "castle", {"players": 2, "dealer": "S", "names": {"N": "Ola", "S": "Kuba"}}
+    )
     state = table.state
     rng = random.Random(5)
     while (move := castle.random_legal_action(state, rng)) is not None:
@@ -99,7 +109,9 @@ def test_names_typed_at_a_start_are_offered_most_played_first_by_prefix_in_any_c
 
 
 def test_default_names_are_players_in_plays_but_never_offered(conn):
-    table, _ = store.create_table(conn, castle, "castle", {"players": 2, "dealer": "S", "names": {"N": "Ola"}})
+    table, _ = store.create_table(
+        conn, castle, "castle", {"players": 2, "dealer": "S", "names": {"N": "Ola"}}
+    )
     assert store.player_names(conn) == ["Ola"]
     assert "South" not in store.player_names(conn)
 
@@ -170,9 +182,15 @@ def test_filters_by_game_and_player_and_pages_newest_first(conn, monkeypatch):
     assert [p["players"][1]["name"] for p in ola] == ["P6", "P5", "P4"]
     rest = store.list_plays(conn, player="Ola", limit=10, before=ola[-1]["id"])
     assert [p["players"][1]["name"] for p in rest] == ["P3", "P2", "P1", "P0"]
-    assert store.count_plays(conn, player="Ola") == 7 and store.count_plays(conn, game="scorepad", player="Ada") == 1
+    assert (
+        store.count_plays(conn, player="Ola") == 7
+        and store.count_plays(conn, game="scorepad", player="Ada") == 1
+    )
     assert store.list_plays(conn, game="castle") == [] and store.count_plays(conn, game="castle") == 0
-    assert store.list_plays(conn, player="Nobody") == [] and store.list_plays(conn, before="no-such-play-id") == []
+    assert (
+        store.list_plays(conn, player="Nobody") == []
+        and store.list_plays(conn, before="no-such-play-id") == []
+    )
     assert store.play(conn, "no-such-play-id") is None
 
 
@@ -183,8 +201,17 @@ def test_a_players_and_a_games_statistics(conn):
     ola = store.find_player(conn, "Ola")
     stats = store.player_stats(conn, ola["id"])
     assert (stats["plays"], stats["wins"], stats["win_rate"]) == (3, 2, 2 / 3)
-    assert stats["games"] == [{"game": "scorepad", "lowest_wins": False, "plays": 3, "wins": 2, "win_rate": 2 / 3,
-                               "average_score": 13 / 3, "best_score": 7}]
+    assert stats["games"] == [
+        {
+            "game": "scorepad",
+            "lowest_wins": False,
+            "plays": 3,
+            "wins": 2,
+            "win_rate": 2 / 3,
+            "average_score": 13 / 3,
+            "best_score": 7,
+        }
+    ]
     assert [(o["name"], o["plays"]) for o in stats["opponents"]] == [("Kuba", 2), ("Ada", 1)]
     game = store.game_stats(conn, "scorepad")
     assert game["plays"] == 3 and game["average_seconds"] >= 0
@@ -197,17 +224,25 @@ def test_an_import_adds_each_play_once_and_refuses_a_broken_file_whole(conn):
     _pad(conn, names=("Ola", "Kuba"))
     exported = store.list_plays(conn)
     moved = {
-        "id": "from-another-server-1", "game": "castle", "started": "2026-11-20T19:00:00Z",
-        "finished": "2026-11-20T19:40:00Z", "details": {"sides": []},
-        "players": [{"name": "Ewa", "score": 12, "winner": True, "team": "NS"},
-                    {"name": "ola", "score": 7, "winner": False, "team": "EW"}],
+        "id": "from-another-server-1",
+        "game": "castle",
+        "started": "2026-11-20T19:00:00Z",
+        "finished": "2026-11-20T19:40:00Z",
+        "details": {"sides": []},
+        "players": [
+            {"name": "Ewa", "score": 12, "winner": True, "team": "NS"},
+            {"name": "ola", "score": 7, "winner": False, "team": "EW"},
+        ],
     }
     assert store.import_plays(conn, [*exported, moved]) == 1
     assert store.import_plays(conn, [*exported, moved]) == 0
     got = store.play(conn, "from-another-server-1")
-    assert {k: v for k, v in got.items() if k != "players"} == {k: v for k, v in moved.items() if k != "players"}
+    assert {k: v for k, v in got.items() if k != "players"} == {
+        k: v for k, v in moved.items() if k != "players"
+    }
     assert [(p["name"], p["score"], p["winner"], p["team"]) for p in got["players"]] == [
-        ("Ewa", 12, True, "NS"), ("Ola", 7, False, "EW")  # the same player as here's Ola
+        ("Ewa", 12, True, "NS"),
+        ("Ola", 7, False, "EW"),  # the same player as here's Ola
     ]
     assert store.count_plays(conn, player="Ola") == 2
     broken = {**moved, "id": "from-another-server-2", "players": [{"name": "", "score": 1}]}
@@ -233,22 +268,41 @@ def test_the_tables_that_ended_before_plays_were_kept_become_plays_on_upgrade(co
     [play] = store.list_plays(conn)
     assert {**play, "players": [], "finished": ""} == {**before[0], "players": [], "finished": ""}
     assert play["finished"] == store.utc(store.get_table(conn, pad.id).finished_at)
-    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [("Ola", 5, True), ("Kuba", 3, False)]
+    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [
+        ("Ola", 5, True),
+        ("Kuba", 3, False),
+    ]
     assert store.player_names(conn) == ["Kuba", "Ola", "Ada", "Ewa", "Jan", "Zosia"]
 
 
 def test_a_best_score_follows_each_plays_direction_and_never_mixes_the_two(conn):
     _pad(conn, names=("Ola", "Kuba"), rounds=((5, 3),))  # highest wins: Ola's 5 is her best
     _pad(conn, names=("Ola", "Kuba"), rounds=((9, 3),))
-    _pad(conn, names=("Ola", "Kuba"), rounds=((12, 30),), lowest_wins=True)  # lowest wins: Ola's 4 is her best
+    _pad(
+        conn, names=("Ola", "Kuba"), rounds=((12, 30),), lowest_wins=True
+    )  # lowest wins: Ola's 4 is her best
     _pad(conn, names=("Ola", "Kuba"), rounds=((4, 2),), lowest_wins=True)
     stats = store.player_stats(conn, store.find_player(conn, "Ola")["id"])
     assert (stats["plays"], stats["wins"]) == (4, 3)
     assert stats["games"] == [
-        {"game": "scorepad", "lowest_wins": False, "plays": 2, "wins": 2, "win_rate": 1.0, "average_score": 7.0,
-         "best_score": 9},
-        {"game": "scorepad", "lowest_wins": True, "plays": 2, "wins": 1, "win_rate": 0.5, "average_score": 8.0,
-         "best_score": 4},
+        {
+            "game": "scorepad",
+            "lowest_wins": False,
+            "plays": 2,
+            "wins": 2,
+            "win_rate": 1.0,
+            "average_score": 7.0,
+            "best_score": 9,
+        },
+        {
+            "game": "scorepad",
+            "lowest_wins": True,
+            "plays": 2,
+            "wins": 1,
+            "win_rate": 0.5,
+            "average_score": 8.0,
+            "best_score": 4,
+        },
     ]
     kuba = store.player_stats(conn, store.find_player(conn, "Kuba")["id"])
     assert [(row["lowest_wins"], row["best_score"]) for row in kuba["games"]] == [(False, 3), (True, 2)]
@@ -256,12 +310,22 @@ def test_a_best_score_follows_each_plays_direction_and_never_mixes_the_two(conn)
 
 def test_an_imported_play_keeps_its_direction_from_its_details(conn):
     low = {"rounds": [[30, 12]], "lowest_wins": True}
-    store.import_plays(conn, [{
-        "id": "imported-low-pad-1", "game": "scorepad", "started": "2026-11-20T19:00:00Z",
-        "finished": "2026-11-20T19:40:00Z", "details": low,
-        "players": [{"name": "Ola", "score": 30, "winner": False, "team": None},
-                    {"name": "Kuba", "score": 12, "winner": True, "team": None}],
-    }])
+    store.import_plays(
+        conn,
+        [
+            {
+                "id": "imported-low-pad-1",
+                "game": "scorepad",
+                "started": "2026-11-20T19:00:00Z",
+                "finished": "2026-11-20T19:40:00Z",
+                "details": low,
+                "players": [
+                    {"name": "Ola", "score": 30, "winner": False, "team": None},
+                    {"name": "Kuba", "score": 12, "winner": True, "team": None},
+                ],
+            }
+        ],
+    )
     kuba = store.player_stats(conn, store.find_player(conn, "Kuba")["id"])
     assert [(row["lowest_wins"], row["best_score"]) for row in kuba["games"]] == [(True, 12)]
     assert store.play(conn, "imported-low-pad-1")["details"] == low  # the API's play is as it was
@@ -271,19 +335,33 @@ def test_a_players_days_are_counted_from_the_readers_midnight(conn):
     from zoneinfo import ZoneInfo
 
     def play(number: int, finished: str, won: bool) -> dict:
-        return {"id": f"late-play-{number}", "game": "scorepad", "started": finished, "finished": finished,
-                "details": {}, "players": [{"name": "Ola", "score": 1, "winner": won, "team": None}]}
+        return {
+            "id": f"late-play-{number}",
+            "game": "scorepad",
+            "started": finished,
+            "finished": finished,
+            "details": {},
+            "players": [{"name": "Ola", "score": 1, "winner": won, "team": None}],
+        }
 
-    store.import_plays(conn, [
-        play(1, "2026-10-01T21:30:00Z", True),  # Warsaw (UTC+2): 23:30 on the 1st
-        play(2, "2026-10-01T22:30:00Z", True),  # Warsaw: 00:30 on the 2nd, past midnight
-        play(3, "2026-10-02T00:30:00Z", False),  # New York (UTC-4): 20:30 on the 1st
-    ])
+    store.import_plays(
+        conn,
+        [
+            play(1, "2026-10-01T21:30:00Z", True),  # Warsaw (UTC+2): 23:30 on the 1st
+            play(2, "2026-10-01T22:30:00Z", True),  # Warsaw: 00:30 on the 2nd, past midnight
+            play(3, "2026-10-02T00:30:00Z", False),  # New York (UTC-4): 20:30 on the 1st
+        ],
+    )
     ola = store.find_player(conn, "Ola")["id"]
     assert store.player_days(conn, ola) == [("2026-10-01", 2, 2), ("2026-10-02", 1, 0)]  # UTC
-    assert store.player_days(conn, ola, ZoneInfo("Europe/Warsaw")) == [("2026-10-01", 1, 1), ("2026-10-02", 2, 1)]
+    assert store.player_days(conn, ola, ZoneInfo("Europe/Warsaw")) == [
+        ("2026-10-01", 1, 1),
+        ("2026-10-02", 2, 1),
+    ]
     assert store.player_days(conn, ola, ZoneInfo("America/New_York")) == [("2026-10-01", 3, 2)]
-    assert store.player_days(conn, ola, ZoneInfo("Asia/Kolkata")) == [("2026-10-02", 3, 2)]  # UTC+5:30: 03:00 on
+    assert store.player_days(conn, ola, ZoneInfo("Asia/Kolkata")) == [
+        ("2026-10-02", 3, 2)
+    ]  # UTC+5:30: 03:00 on
 
 
 def test_rematch_twice_gives_the_same_new_table(conn):

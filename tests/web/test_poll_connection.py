@@ -36,8 +36,22 @@ def test_an_idle_tables_304_is_small_and_keeps_the_connection(tmp_path):
     port = _free_port()
     env = {**os.environ, "CASTELLAN_DATABASE": str(tmp_path / "db.sqlite3"), "SECRET_KEY": "poll-test"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"],
-        cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+        ],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         _get_when_up(f"http://127.0.0.1:{port}/")

@@ -40,7 +40,10 @@ def test_each_step_shows_the_table_as_it_stood_after_that_move(browser):
     for junk in ("99", "-4", "two", ""):
         assert "Move 3 of 3" in _step(browser, token, junk)
     # Read-only: no form to record a round, and every step links its neighbours.
-    assert "Record round" not in second and 'method="post"' not in second.split('id="replay"')[1].split("</section>")[0]
+    assert (
+        "Record round" not in second
+        and 'method="post"' not in second.split('id="replay"')[1].split("</section>")[0]
+    )
     assert f"/t/{token}/replay?step=1" in second and f"/t/{token}/replay?step=3" in second
 
 
@@ -69,7 +72,9 @@ def test_each_link_replays_its_own_secrets_and_no_one_elses(browser, other_brows
 def test_times_are_labelled_utc_until_the_phone_shows_its_own(browser):
     token = _scorepad(browser)
     history = text(browser.get(f"/t/{token}/history"))
-    assert re.search(r'<time datetime="[\d-]+T[\d:.]+\+00:00" data-local="time">\d\d:\d\d:\d\d UTC</time>', history)
+    assert re.search(
+        r'<time datetime="[\d-]+T[\d:.]+\+00:00" data-local="time">\d\d:\d\d:\d\d UTC</time>', history
+    )
     home = text(browser.get("/"))
     assert re.search(r'data-local="date">\d{4}-\d\d-\d\d \d\d:\d\d UTC</time>', home)
 
@@ -100,4 +105,8 @@ def test_every_game_replays_every_step_for_every_link_without_a_control(app, bro
             for step in range(total + 1):
                 html = _step(browser, link.token, step)
                 replayed = html.split('id="replay"')[1].split('<nav class="replay-nav"')[0]
-                assert f"/t/{link.token}/act" not in replayed and "/undo" not in replayed, (slug, link.role, step)
+                assert f"/t/{link.token}/act" not in replayed and "/undo" not in replayed, (
+                    slug,
+                    link.role,
+                    step,
+                )

@@ -50,11 +50,14 @@ def test_a_score_pads_round_links_built_once_still_open_that_round_for_correctio
 def test_limits_hold_without_the_limiters_check_before_every_request(tmp_path):
     from companion.app import create_app
 
-    app = create_app({"DATABASE": str(tmp_path / "c.sqlite3"), "SECRET_KEY": "t", "TESTING": True,
-                      "TABLES_PER_MINUTE": 2})
+    app = create_app(
+        {"DATABASE": str(tmp_path / "c.sqlite3"), "SECRET_KEY": "t", "TESTING": True, "TABLES_PER_MINUTE": 2}
+    )
     client = app.test_client()
-    made = [client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}})
-            for _ in range(3)]
+    made = [
+        client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}})
+        for _ in range(3)
+    ]
     assert [answer.status_code for answer in made] == [201, 201, 429]
     assert "This address has created 2 tables in the last minute." in made[2].get_data(as_text=True)
 
@@ -67,8 +70,29 @@ def test_the_quick_schema_check_accepts_only_what_jsonschema_accepts():
     from companion.service import games, schemas
     from companion.web import views
 
-    candidates = [None, True, False, 0, 1, -1, 3, 1.0, 2.5, "", "a", "round", "x" * 300, [], [1, 2], [True],
-                  [1.0], ["a"], [1] * 20, {}, {"a": 1}]
+    candidates = [
+        None,
+        True,
+        False,
+        0,
+        1,
+        -1,
+        3,
+        1.0,
+        2.5,
+        "",
+        "a",
+        "round",
+        "x" * 300,
+        [],
+        [1, 2],
+        [True],
+        [1.0],
+        ["a"],
+        [1] * 20,
+        {},
+        {"a": 1},
+    ]
     variants = []
     for game in games.discover(views).games.values():
         for schema in (game.action_schema, game.options_schema):

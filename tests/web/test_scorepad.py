@@ -13,7 +13,12 @@ from tests.conftest import table_state, text
 
 
 def _round(browser, token, version, points, minus=(), htmx=False, **extra):
-    data = {"version": str(version), "points": [str(p) for p in points], "minus": [str(i) for i in minus], **extra}
+    data = {
+        "version": str(version),
+        "points": [str(p) for p in points],
+        "minus": [str(i) for i in minus],
+        **extra,
+    }
     return browser.post(f"/t/{token}/act", data, htmx=htmx)
 
 
@@ -84,8 +89,12 @@ def test_a_refused_round_keeps_its_typed_numbers_and_sign_toggles_without_htmx(b
     response = _round(browser, token, 0, ["7", "many"], minus=[0])
     body = text(response)
     assert response.status_code == 422 and "“many” is not a whole number of points." in body
-    assert re.search(r'id="points-0"[^>]*value="7"', body, re.S) and re.search(r'id="points-1"[^>]*value="many"', body, re.S)
-    assert re.search(r'name="minus" value="0" checked', body) and not re.search(r'name="minus" value="1" checked', body)
+    assert re.search(r'id="points-0"[^>]*value="7"', body, re.S) and re.search(
+        r'id="points-1"[^>]*value="many"', body, re.S
+    )
+    assert re.search(r'name="minus" value="0" checked', body) and not re.search(
+        r'name="minus" value="1" checked', body
+    )
 
 
 def test_without_htmx_the_page_after_a_move_says_what_was_recorded_while_it_is_the_last_move(browser):
@@ -112,12 +121,18 @@ def test_the_rules_refuse_a_correction_of_a_round_not_played():
 def test_the_api_corrects_a_round_and_a_lowest_wins_pad_names_the_lowest_winner(app):
     client = app.test_client()
     created = client.post(
-        "/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola", "Kuba"], "lowest_wins": True}}
+        "/api/v1/tables",
+        json={"game": "scorepad", "options": {"players": ["Ola", "Kuba"], "lowest_wins": True}},
     )
     assert created.status_code == 201, created.get_json()
     token = created.get_json()["links"]["referee"]["token"]
     base = f"/api/v1/tables/{token}"
-    assert client.post(f"{base}/actions", json={"action": {"type": "round", "points": [5, 3]}, "version": 0}).status_code == 200
+    assert (
+        client.post(
+            f"{base}/actions", json={"action": {"type": "round", "points": [5, 3]}, "version": 0}
+        ).status_code
+        == 200
+    )
     corrected = client.post(
         f"{base}/actions", json={"action": {"type": "correct", "round": 1, "points": [2, 3]}, "version": 1}
     )
@@ -134,14 +149,20 @@ def test_a_long_evenings_rows_are_light_and_each_shows_its_own_round_after_a_cor
     corrected = _round(browser, token, 60, [7, 8, 9], htmx=True, round="14", type="correct")
     body = text(corrected)
     rows = re.findall(r"<tr[^>]*><th scope=\"row\">.*?</tr>", body.split("</tbody>")[0], re.S)
-    assert len(rows) == 60 and len(body.encode()) < 17_000  # 25 kB when each row carried its htmx target and pencil
+    assert (
+        len(rows) == 60 and len(body.encode()) < 17_000
+    )  # 25 kB when each row carried its htmx target and pencil
     assert 'hx-target="#live" hx-swap="outerHTML show:#round-form:bottom"' in body.split("<tbody", 1)[1][:80]
     for number, row in enumerate(rows, start=1):
         points = ["7", "8", "9"] if number == 14 else [str(number - 1), str(2 * (number - 1)), "3"]
         assert re.findall(r"<td>(-?\d+)</td>", row) == points
-        assert f'hx-get="/t/{token}?correct={number}"' in row and f'aria-label="Correct round {number}"' in row
+        assert (
+            f'hx-get="/t/{token}?correct={number}"' in row and f'aria-label="Correct round {number}"' in row
+        )
         assert ("corrected" in row) == (number == 14)
     correcting = text(browser.get(f"/t/{token}?correct=23"))
-    marked = re.findall(r'<tr class=correcting><th scope="row"><a [^>]*aria-label="Correct round (\d+)"', correcting)
+    marked = re.findall(
+        r'<tr class=correcting><th scope="row"><a [^>]*aria-label="Correct round (\d+)"', correcting
+    )
     assert marked == ["23"] and 'name="round" value="23"' in correcting
     assert _totals(body) == [str(sum(range(60)) - 13 + 7), str(2 * sum(range(60)) - 26 + 8), str(3 * 59 + 9)]

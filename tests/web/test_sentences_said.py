@@ -13,7 +13,9 @@ VALUES = ["Ola", "<b>Kuba & Ada</b>", 'say "hi"', 7, -3, 0, Markup("<em>9</em>")
 @pytest.mark.parametrize("text", ["Round %(n)s: done.", "%(n)s and 100%% sure", "Points: %(n)d"])
 def test_a_sentences_parameter_is_written_as_markupsafe_writes_it(app, text, value):
     with app.test_request_context("/"):
-        template = app.jinja_env.from_string("{{ _(text, n=value) }}|{% trans n=value %}x {{ n }} y{% endtrans %}")
+        template = app.jinja_env.from_string(
+            "{{ _(text, n=value) }}|{% trans n=value %}x {{ n }} y{% endtrans %}"
+        )
         try:
             expected = str(Markup(text) % {"n": value})
         except (TypeError, ValueError):

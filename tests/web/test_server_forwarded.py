@@ -22,8 +22,22 @@ def test_forwarded_headers_count_only_from_a_trusted_proxy(tmp_path, trusted):
     if trusted:
         env["CASTELLAN_TRUSTED_PROXIES"] = "1"
     process = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"],
-        cwd=tmp_path, env={**env, "PYTHONPATH": str(ROOT)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+        ],
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     forged = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "elsewhere.example"}
     try:

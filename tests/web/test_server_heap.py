@@ -96,8 +96,11 @@ def test_a_move_answer_leaves_no_rendering_for_the_collector(tmp_path):
                         table = store.act(conn, game["rules"], table.id, actor, action, table.version)
                         continue
                     body = urlencode({**form, "csrf_token": csrf, "version": table.version}, doseq=True)
-                    response = client.post(f"/t/{game['token']}/act", data=body, headers={
-                        "HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"})
+                    response = client.post(
+                        f"/t/{game['token']}/act",
+                        data=body,
+                        headers={"HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"},
+                    )
                     answers.append(response.status_code)
                     table = store.get_table(conn, table.id)
                 gc.collect()
@@ -125,5 +128,7 @@ def test_serving_opens_no_control_socket(tmp_path, monkeypatch):
     [cfg] = configured
     if "control_socket_disable" in cfg.settings:  # an older gunicorn has no control socket at all
         assert cfg.control_socket_disable is True
-    assert cfg.workers == 1 and cfg.worker_class is server.WarmThreadWorker  # gthread, its threads LastIdleFirst
+    assert (
+        cfg.workers == 1 and cfg.worker_class is server.WarmThreadWorker
+    )  # gthread, its threads LastIdleFirst
     assert issubclass(cfg.worker_class, ThreadWorker)

@@ -57,7 +57,8 @@ def test_reading_every_page_leaves_the_kept_state_as_recorded(tmp_path, name):
     for number, (actor, action) in enumerate(moves, start=1):
         # Through the API, whose answer is drawn from the state the move leaves (the kept one).
         answer = client.post(
-            f"/api/v1/tables/{token_of.get(actor, referee)}/actions", json={"action": action, "version": version}
+            f"/api/v1/tables/{token_of.get(actor, referee)}/actions",
+            json={"action": action, "version": version},
         )
         assert answer.status_code == 200, (number, actor, action, answer.get_json())
         version, state = _recorded(database, table.id)
@@ -69,7 +70,8 @@ def test_reading_every_page_leaves_the_kept_state_as_recorded(tmp_path, name):
         version, state = _recorded(database, table.id)
         assert store._HEADS.state(table.id, version) == state
         again = client.post(
-            f"/api/v1/tables/{token_of.get(actor, referee)}/actions", json={"action": action, "version": version}
+            f"/api/v1/tables/{token_of.get(actor, referee)}/actions",
+            json={"action": action, "version": version},
         )
         assert again.status_code == 200, again.get_json()
         version, state = _recorded(database, table.id)
@@ -103,7 +105,9 @@ def test_a_table_read_back_shows_what_the_move_answer_showed(tmp_path, name):
         game = app.extensions["castellan.games"].games[name]
         fresh = re.compile(r'(value="|/t/)[\w-]{16,}')  # each drawing's own form keys and tokens
         compared = 0
-        for actor, action in random_moves(name, rules, table.state, random.Random(f"order {name}"), limit=400):
+        for actor, action in random_moves(
+            name, rules, table.state, random.Random(f"order {name}"), limit=400
+        ):
             table = store.act(conn, rules, table.id, actor, action, table.version)
             read_back = dataclasses.replace(table, state=json.loads(json.dumps(table.state, sort_keys=True)))
             for link in links:

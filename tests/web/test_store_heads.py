@@ -27,10 +27,13 @@ def test_the_shared_text_is_the_text_json_writes(name):
 
 
 @pytest.mark.both_backends
-@pytest.mark.parametrize("rules,options", [
-    (forteresse, {"mode": "phones", "first": "a"}),
-    (tactics, {"players": 2, "factions": {"p1": "wardens", "p2": "roost"}}),
-])
+@pytest.mark.parametrize(
+    "rules,options",
+    [
+        (forteresse, {"mode": "phones", "first": "a"}),
+        (tactics, {"players": 2, "factions": {"p1": "wardens", "p2": "roost"}}),
+    ],
+)
 def test_moves_and_undos_through_the_store_keep_the_rules_state(database, rules, options):
     db.migrate(database)
     conn = db.connect(database)
@@ -129,7 +132,11 @@ def test_an_undo_without_replay_leaves_what_a_replay_leaves(database, monkeypatc
             other.setattr(store, "_HEADS", store._Heads(store.HEADS_KEPT))
             tables[1] = change(tables[1])
         kept, replayed = (store.get_table(conn, table.id) for table in tables)
-        assert (kept.state, kept.head_seq) == (replayed.state, replayed.head_seq) == (tables[1].state, tables[1].head_seq)
+        assert (
+            (kept.state, kept.head_seq)
+            == (replayed.state, replayed.head_seq)
+            == (tables[1].state, tables[1].head_seq)
+        )
         assert tables[0].state == tables[1].state
 
     for _ in range(120):

@@ -35,7 +35,11 @@ def _statements(conn, monkeypatch) -> list[str]:
     """Every statement the store sends from now on, through its own ``run`` or through SQLAlchemy."""
     sent: list[str] = []
     real_run = store.run
-    monkeypatch.setattr(store, "run", lambda c, statement, params=None: sent.append(statement.sqlite) or real_run(c, statement, params))
+    monkeypatch.setattr(
+        store,
+        "run",
+        lambda c, statement, params=None: sent.append(statement.sqlite) or real_run(c, statement, params),
+    )
     event.listen(conn, "before_cursor_execute", lambda *args: sent.append(args[2]))
     return sent
 
@@ -48,16 +52,28 @@ def test_a_move_sends_the_same_statements_early_and_late(conn, monkeypatch):
     for number in range(61):
         before = len(sent)
         # Keyed, as every page's move is: the key's lookup, its sweep and its insert are counted too.
-        table = store.act(conn, scorepad, table.id, "referee", _round(number), table.version, store.Once(f"k{number}", referee.token))
+        table = store.act(
+            conn,
+            scorepad,
+            table.id,
+            "referee",
+            _round(number),
+            table.version,
+            store.Once(f"k{number}", referee.token),
+        )
         if number % store.SNAPSHOT_EVERY not in (0, 24):  # a snapshot's own insert, every 25 moves
             counts[number] = len(sent) - before
     assert counts[5] == counts[60] == max(counts.values()) == min(counts.values())
 
 
 def _pieces(conn, table_id: str) -> list[str]:
-    return list(conn.execute(
-        sa.select(db.state_pieces.c.text).where(db.state_pieces.c.table_id == table_id).order_by(db.state_pieces.c.piece)
-    ).scalars())
+    return list(
+        conn.execute(
+            sa.select(db.state_pieces.c.text)
+            .where(db.state_pieces.c.table_id == table_id)
+            .order_by(db.state_pieces.c.piece)
+        ).scalars()
+    )
 
 
 @pytest.mark.both_backends
@@ -69,8 +85,12 @@ def test_a_late_move_writes_no_more_of_the_state_than_an_early_one(conn, monkeyp
     real_run = store.run
 
     def run(c, statement, params=None):
-        if "INSERT INTO state_pieces" in statement.sqlite:  # on PostgreSQL, with the table's row: one statement
-            written[len(table.state["rounds"]) + 1] = sum(len(params[f"t{row}"]) for row in range(len(params)) if f"t{row}" in params)
+        if (
+            "INSERT INTO state_pieces" in statement.sqlite
+        ):  # on PostgreSQL, with the table's row: one statement
+            written[len(table.state["rounds"]) + 1] = sum(
+                len(params[f"t{row}"]) for row in range(len(params)) if f"t{row}" in params
+            )
         return real_run(c, statement, params)
 
     monkeypatch.setattr(store, "run", run)
@@ -154,7 +174,10 @@ def test_the_move_s_entry_is_the_log_s(conn):
         kept = store.last_action(conn, table.id, table.version)
         read = store.last_action(conn, table.id)
         assert kept == read and kept["seq"] == number + 1 and kept["action"] == _round(number)
-        assert str(kept["description"]) == f"Round {number + 1}: Ola {number}, Kuba {number + 1}, Ada {number + 2}."
+        assert (
+            str(kept["description"])
+            == f"Round {number + 1}: Ola {number}, Kuba {number + 1}, Ada {number + 2}."
+        )
     table = store.undo(conn, scorepad, table.id, table.version)  # an undo keeps no entry: the log says
     assert store.last_action(conn, table.id, table.version)["seq"] == 2
     assert store.last_action(conn, table.id, table.version - 1) == store.last_action(conn, table.id)
@@ -163,9 +186,13 @@ def test_the_move_s_entry_is_the_log_s(conn):
 @pytest.mark.both_backends
 def test_a_repeat_and_a_stale_move_are_still_refused(conn):
     table, referee = _pad(conn)
-    moved = store.act(conn, scorepad, table.id, "referee", _round(1), table.version, store.Once("once", referee.token))
+    moved = store.act(
+        conn, scorepad, table.id, "referee", _round(1), table.version, store.Once("once", referee.token)
+    )
     with pytest.raises(store.Repeated):
-        store.act(conn, scorepad, table.id, "referee", _round(1), moved.version, store.Once("once", referee.token))
+        store.act(
+            conn, scorepad, table.id, "referee", _round(1), moved.version, store.Once("once", referee.token)
+        )
     with pytest.raises(store.StaleTable) as stale:
         store.act(conn, scorepad, table.id, "referee", _round(2), table.version)
     assert stale.value.table.version == moved.version
@@ -183,9 +210,14 @@ def test_a_csrf_token_checked_once_holds_only_with_its_own_session(app):
     moved = phone.post(f"/t/{token}/act", {"points": ["3", "4"], "version": str(version)}, htmx=True)
     assert moved.status_code == 200 and b"Round 1: Ola 3, Kuba 4." in moved.data
     thief.get("/")  # a session of its own, with the phone's token (checked a moment ago) in its form
-    stolen = thief.client.post(f"/t/{token}/act", data={"csrf_token": phone.csrf, "points": ["9", "9"], "version": str(version + 1)})
+    stolen = thief.client.post(
+        f"/t/{token}/act", data={"csrf_token": phone.csrf, "points": ["9", "9"], "version": str(version + 1)}
+    )
     assert stolen.status_code == 400
-    forged = phone.client.post(f"/t/{token}/act", data={"csrf_token": phone.csrf + "x", "points": ["9", "9"], "version": str(version + 1)})
+    forged = phone.client.post(
+        f"/t/{token}/act",
+        data={"csrf_token": phone.csrf + "x", "points": ["9", "9"], "version": str(version + 1)},
+    )
     assert forged.status_code == 400
     again = phone.post(f"/t/{token}/act", {"points": ["5", "6"], "version": str(version + 1)}, htmx=True)
     assert again.status_code == 200 and b"Round 2: Ola 5, Kuba 6." in again.data
@@ -198,4 +230,7 @@ def test_small_numbers_are_written_as_babel_writes_them():
     from companion.i18n import language
 
     for lang in i18n.LANGUAGES:
-        assert all(language._decimal(number, lang) == format_decimal(number, locale=lang) for number in range(-5, 1200))
+        assert all(
+            language._decimal(number, lang) == format_decimal(number, locale=lang)
+            for number in range(-5, 1200)
+        )

@@ -68,7 +68,9 @@ def test_castellan_db_reports_the_size_and_cleans(tmp_path, monkeypatch, capsys)
     assert _titles(database) == {"Finished", "Today"}
 
 
-def test_castellan_db_with_the_sweep_at_start_turned_off_still_reports_and_cleans_after_90_days(tmp_path, monkeypatch, capsys):
+def test_castellan_db_with_the_sweep_at_start_turned_off_still_reports_and_cleans_after_90_days(
+    tmp_path, monkeypatch, capsys
+):
     database = _tables(tmp_path)
     monkeypatch.setenv("CASTELLAN_DATABASE", database)
     monkeypatch.setenv("CASTELLAN_SWEEP_DAYS", "0")  # README: 0 turns the sweep at start off
@@ -82,7 +84,9 @@ def test_castellan_db_with_the_sweep_at_start_turned_off_still_reports_and_clean
     assert "Swept 0 tables untouched for 30 days and never finished" in capsys.readouterr().out
 
 
-def test_castellan_db_and_plays_export_say_there_is_no_database_rather_than_make_an_empty_one(tmp_path, monkeypatch, capsys):
+def test_castellan_db_and_plays_export_say_there_is_no_database_rather_than_make_an_empty_one(
+    tmp_path, monkeypatch, capsys
+):
     missing = tmp_path / "moved" / "castellan.sqlite3"
     monkeypatch.setenv("CASTELLAN_DATABASE", str(missing))
     assert cli.main(["db"]) == 1
@@ -97,7 +101,9 @@ def test_the_commands_find_the_servers_database_from_any_folder(tmp_path, monkey
     here = default_database()
     monkeypatch.chdir(tmp_path)
     assert default_database() == here  # not ./instance of wherever the command is run
-    assert here == os.path.join(Flask("companion", instance_relative_config=True).instance_path, "castellan.sqlite3")
+    assert here == os.path.join(
+        Flask("companion", instance_relative_config=True).instance_path, "castellan.sqlite3"
+    )
     monkeypatch.setenv("CASTELLAN_DATABASE", str(tmp_path / "club.sqlite3"))
     assert default_database() == str(tmp_path / "club.sqlite3")
 

@@ -55,7 +55,9 @@ def test_creating_gives_every_link_and_the_referees_table(client):
 
 
 def test_options_are_the_start_forms_fields_and_bad_ones_say_why(client):
-    as_form = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": "Ola\nKuba\nAda"}})
+    as_form = client.post(
+        "/api/v1/tables", json={"game": "scorepad", "options": {"players": "Ola\nKuba\nAda"}}
+    )
     assert as_form.get_json()["table"]["view"]["players"] == ["Ola", "Kuba", "Ada"]
     twice = client.post("/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola", "Ola"]}})
     assert twice.status_code == 422 and "same name" in twice.get_json()["error"]["message"]
@@ -68,8 +70,16 @@ def test_options_are_the_start_forms_fields_and_bad_ones_say_why(client):
 @pytest.mark.parametrize(
     "players, field, sentence",
     [
-        (["x" * 5000, "Kuba"], "options.players.0", "In the options, “players.0” may be at most 200 characters long."),
-        ([f"P{n}" for n in range(50)], "options.players", "In the options, the number of entries in “players” may be at most 8."),
+        (
+            ["x" * 5000, "Kuba"],
+            "options.players.0",
+            "In the options, “players.0” may be at most 200 characters long.",
+        ),
+        (
+            [f"P{n}" for n in range(50)],
+            "options.players",
+            "In the options, the number of entries in “players” may be at most 8.",
+        ),
         ([], "options.players", "In the options, the number of entries in “players” must be at least 1."),
     ],
 )
@@ -117,7 +127,9 @@ def test_refusals_403_404_422_change_nothing(app, client):
     assert by_rules.status_code == 422 and "each of the 2 players" in by_rules.get_json()["error"]["message"]
     by_schema = _round(client, token, ["five", 1], 0)
     assert by_schema.status_code == 422 and by_schema.get_json()["error"]["field"] == "action.points.0"
-    no_version = client.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "round", "points": [1, 1]}})
+    no_version = client.post(
+        f"/api/v1/tables/{token}/actions", json={"action": {"type": "round", "points": [1, 1]}}
+    )
     assert no_version.status_code == 422 and no_version.get_json()["error"]["field"] == "version"
     assert _rounds_logged(app, token) == []
 
@@ -157,7 +169,9 @@ def test_an_action_sent_again_with_its_key_is_applied_once_and_answered_the_same
     assert again.headers["Idempotent-Replayed"] == "true"
     assert _rounds_logged(app, token) == [[5, 3], [1, 1]]
     undo = client.post(f"/api/v1/tables/{token}/undo", json={"version": 2}, headers={"Idempotency-Key": "u1"})
-    undo_again = client.post(f"/api/v1/tables/{token}/undo", json={"version": 2}, headers={"Idempotency-Key": "u1"})
+    undo_again = client.post(
+        f"/api/v1/tables/{token}/undo", json={"version": 2}, headers={"Idempotency-Key": "u1"}
+    )
     assert undo_again.get_json() == undo.get_json() and undo.get_json()["view"]["totals"] == [5, 3]
     assert client.get(f"/api/v1/tables/{token}").get_json()["view"]["rounds"] == [[5, 3]]
 
@@ -242,12 +256,16 @@ def test_every_action_the_rules_take_fits_its_games_published_schema(app):
 
 
 def test_a_teams_phones_join_through_its_seat_link_in_any_order_without_a_version(client):
-    created = client.post("/api/v1/tables", json={"game": "zamek", "options": {
-        "variant": "extended", "players": ["Red", "Blue"], "teams": True}}).get_json()
+    created = client.post(
+        "/api/v1/tables",
+        json={"game": "zamek", "options": {"variant": "extended", "players": ["Red", "Blue"], "teams": True}},
+    ).get_json()
     red = next(seat["token"] for seat in created["links"]["seats"] if seat["seat"] == "p1")
     for member, name in (("m1", "Ala"), ("m2", "Bea")):
-        joined = client.post(f"/api/v1/tables/{red}/actions",
-                             json={"action": {"type": "join", "member": member, "member_name": name}})
+        joined = client.post(
+            f"/api/v1/tables/{red}/actions",
+            json={"action": {"type": "join", "member": member, "member_name": name}},
+        )
         assert joined.status_code == 200, joined.get_json()
     table = client.get(f"/api/v1/tables/{red}").get_json()
     assert (table["role"], table["seat"]) == ("seat", "p1")
@@ -287,7 +305,10 @@ def test_keys_are_kept_more_than_a_day_and_swept_after_two(app, client):
         conn = get_db()
         for key, age in (("yesterday", timedelta(hours=47)), ("last-week", timedelta(days=7))):
             stamp = (datetime.now(UTC) - age).isoformat(timespec="milliseconds")
-            conn.execute(sa.text("UPDATE action_keys SET created_at = :stamp WHERE key = :key"), {"stamp": stamp, "key": key})
+            conn.execute(
+                sa.text("UPDATE action_keys SET created_at = :stamp WHERE key = :key"),
+                {"stamp": stamp, "key": key},
+            )
         conn.commit()
     _round(client, token, [3, 3], 2, key="today")  # keeping a key sweeps the old ones
     again = _round(client, token, [1, 1], 0, key="yesterday")

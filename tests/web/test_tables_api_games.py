@@ -16,13 +16,32 @@ from tests.conftest import table_state
 GAMES = {
     "scorepad": {"players": ["Ola", "Kuba", "Ada"]},
     "forteresse": {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"},
-    "castle": {"players": 4, "dealer": "E", "name_N": "Ola", "name_E": "Kuba", "name_S": "Ada", "name_W": "Jan"},
+    "castle": {
+        "players": 4,
+        "dealer": "E",
+        "name_N": "Ola",
+        "name_E": "Kuba",
+        "name_S": "Ada",
+        "name_W": "Jan",
+    },
     "fort": {"players": 3, "name_1": "Ola", "name_2": "Kuba", "name_3": "Ada"},
-    "tactics": {"players": 2, "faction_p1": "wardens", "faction_p2": "roost", "name_p1": "Ola", "name_p2": "Kuba"},
+    "tactics": {
+        "players": 2,
+        "faction_p1": "wardens",
+        "faction_p2": "roost",
+        "name_p1": "Ola",
+        "name_p2": "Kuba",
+    },
     "zamek": {"variant": "extended", "players": ["Ola", "Kuba", "Ada"]},
 }
-NAMES = {"scorepad": ["Ola", "Kuba", "Ada"], "forteresse": ["Ola", "Kuba"], "castle": ["Ola", "Ada", "Kuba", "Jan"],
-         "fort": ["Ola", "Kuba", "Ada"], "tactics": ["Ola", "Kuba"], "zamek": ["Ola", "Kuba", "Ada"]}
+NAMES = {
+    "scorepad": ["Ola", "Kuba", "Ada"],
+    "forteresse": ["Ola", "Kuba"],
+    "castle": ["Ola", "Ada", "Kuba", "Jan"],
+    "fort": ["Ola", "Kuba", "Ada"],
+    "tactics": ["Ola", "Kuba"],
+    "zamek": ["Ola", "Kuba", "Ada"],
+}
 MAX_MOVES = 3000
 PAD_ROUNDS = 6
 
@@ -39,7 +58,10 @@ def play_to_the_end(app, client, slug: str, body: dict | None = None) -> tuple[d
     created = client.post("/api/v1/tables", json={"game": slug, "options": GAMES[slug], **(body or {})})
     assert created.status_code == 201, created.get_json()
     links = created.get_json()["links"]
-    tokens = {"referee": links["referee"]["token"], **{seat["seat"]: seat["token"] for seat in links["seats"]}}
+    tokens = {
+        "referee": links["referee"]["token"],
+        **{seat["seat"]: seat["token"] for seat in links["seats"]},
+    }
     rng = random.Random(slug)
     for moves in range(MAX_MOVES):
         chosen = rules.random_legal_action(table_state(app, tokens["referee"]), rng)
@@ -48,8 +70,11 @@ def play_to_the_end(app, client, slug: str, body: dict | None = None) -> tuple[d
         actor, action = chosen
         token = tokens[actor]
         version = client.get(f"/api/v1/tables/{token}").get_json()["version"]
-        response = client.post(f"/api/v1/tables/{token}/actions", json={"action": action, "version": version},
-                               headers={"Idempotency-Key": f"move-{moves}"})
+        response = client.post(
+            f"/api/v1/tables/{token}/actions",
+            json={"action": action, "version": version},
+            headers={"Idempotency-Key": f"move-{moves}"},
+        )
         assert response.status_code == 200, (moves, action, response.get_json())
     pytest.fail(f"{slug}: the game did not end within {MAX_MOVES} moves")
 
@@ -76,7 +101,9 @@ def test_a_whole_game_through_the_api_alone(app, slug):
     assert len([entry for entry in log if not entry["undone"]]) == moves + (slug == "scorepad")
     if slug == "scorepad":
         rounds = table_state(app, viewer)["rounds"]
-        assert [player["score"] for player in players] == [sum(column) for column in zip(*rounds, strict=True)]
+        assert [player["score"] for player in players] == [
+            sum(column) for column in zip(*rounds, strict=True)
+        ]
     if slug != "scorepad":  # over by its rules: nothing left to finish
         again = client.post(f"/api/v1/tables/{tokens['referee']}/finish", json={"version": final["version"]})
         assert again.status_code == 422 and again.get_json()["error"]["code"] == "table_finished"

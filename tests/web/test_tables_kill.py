@@ -38,14 +38,21 @@ class Server:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        self.env = {**os.environ, "CASTELLAN_DATABASE": str(tmp_path / "castellan.sqlite3"),
-                    "SECRET_KEY": "kill-test", "CASTELLAN_BASE_URL": f"http://127.0.0.1:{self.port}"}
+        self.env = {
+            **os.environ,
+            "CASTELLAN_DATABASE": str(tmp_path / "castellan.sqlite3"),
+            "SECRET_KEY": "kill-test",
+            "CASTELLAN_BASE_URL": f"http://127.0.0.1:{self.port}",
+        }
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
             start_new_session=True,  # its own process group: the kill reaches every worker it starts
         )
         deadline = time.monotonic() + 30
@@ -62,9 +69,12 @@ class Server:
         os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=10)
 
-    def call(self, method: str, path: str, body: dict | None = None, key: str | None = None) -> tuple[int, dict]:
+    def call(
+        self, method: str, path: str, body: dict | None = None, key: str | None = None
+    ) -> tuple[int, dict]:
         request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}/api/v1{path}", method=method,
+            f"http://127.0.0.1:{self.port}/api/v1{path}",
+            method=method,
             data=json.dumps(body).encode() if body is not None else None,
             headers={"Content-Type": "application/json", **({"Idempotency-Key": key} if key else {})},
         )
@@ -99,9 +109,12 @@ def test_acknowledged_moves_survive_kill_9_exactly_once(server):
             while time.monotonic() < stop_at:
                 try:
                     _status, table = server.call("GET", f"/tables/{token}")
-                    status, _answer = server.call("POST", f"/tables/{token}/actions",
-                                                  {"action": {"type": "round", "points": [points]},
-                                                   "version": table["version"]}, key=f"phone{number}-move{move}")
+                    status, _answer = server.call(
+                        "POST",
+                        f"/tables/{token}/actions",
+                        {"action": {"type": "round", "points": [points]}, "version": table["version"]},
+                        key=f"phone{number}-move{move}",
+                    )
                 except (OSError, http.client.HTTPException, ValueError, KeyError):
                     lost_answers.append(points)
                     time.sleep(0.05)  # no answer: the server is down; send the same move again

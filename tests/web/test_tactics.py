@@ -15,8 +15,9 @@ NAMES = {"name_p1": "Ola", "name_p2": "Kuba"}
 
 
 def new_table(browser, **form) -> str:
-    return browser.create_table("tactics", {"players": "2", "faction_p1": "wardens", "faction_p2": "roost",
-                                            **NAMES, **form})
+    return browser.create_table(
+        "tactics", {"players": "2", "faction_p1": "wardens", "faction_p2": "roost", **NAMES, **form}
+    )
 
 
 def page(browser, token) -> str:
@@ -42,8 +43,10 @@ def typed(browser, token, cell: str, edges: list[int], **extra):
 
 
 def board_cells(html: str) -> list[str]:
-    board = html[html.index('class="tboard '):]
-    board = board[: board.index("</div>\n    {%") if "{%" in board else board.index('class="side side-bottom"')]
+    board = html[html.index('class="tboard ') :]
+    board = board[
+        : board.index("</div>\n    {%") if "{%" in board else board.index('class="side side-bottom"')
+    ]
     return re.findall(r'<span class="cell-name">([A-D][1-4])</span>', board)
 
 
@@ -73,7 +76,9 @@ def test_a_tracked_play_shows_each_step_the_capture_and_whose_turn(browser):
     # Two sentences, with a space between them.
     assert f"Captured 1: B2, now empty. {second} has taken 1 card this game.</p>" in html
     assert mover(html) == first
-    assert re.search(rf"<th scope=\"row\">.*?{second}.*?</th>\s*<td>\d+</td><td>\d+</td><td>1</td>", html, re.S)
+    assert re.search(
+        rf"<th scope=\"row\">.*?{second}.*?</th>\s*<td>\d+</td><td>\d+</td><td>1</td>", html, re.S
+    )
     assert f"<strong>Recorded.</strong> {second} plays" in html and "captures B2" in html
 
 
@@ -92,25 +97,44 @@ def test_a_card_picked_from_the_hand_leaves_the_hand(browser):
     assert f'value="{card_id}"' not in html  # no longer among anyone's cards to play
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"typed": "1", "top": "1", "right": "1", "bottom": "1", "left": "1"}, "Tap the cell the card was laid on"),
-    ({"cell": "B2"}, "Pick the card that was played, or type its four numbers"),
-    ({"cell": "D4", "typed": "1", "top": "1", "right": "1", "bottom": "1", "left": "1"}, "D4 is off the board"),
-    ({"cell": "B2", "typed": "1", "top": "0", "right": "1", "bottom": "1", "left": "1"},
-     "The top number must be 1 to 9, not “0”"),
-    ({"cell": "B2", "typed": "1", "top": "5", "right": "x", "bottom": "1", "left": "1"},
-     "The right number must be 1 to 9"),
-    ({"cell": "B2", "typed": "1", "top": "5", "right": "5", "bottom": "", "left": "1"},
-     "The bottom number must be 1 to 9, not nothing"),
-    ({"cell": "B2", "typed": "1", "top": "²", "right": "1", "bottom": "1", "left": "1"},
-     "The top number must be 1 to 9, not “²”"),  # isdigit() says yes, int() says no: it was a 500
-    ({"cell": "B2", "typed": "1", "top": "٠", "right": "1", "bottom": "1", "left": "1"},
-     "The top number must be 1 to 9, not “٠”"),  # an Arabic-Indic zero is still a zero
-    ({"cell": "B2", "card": "p9-01"}, "is not one of"),
-    ({"type": "next_game"}, "Finish this game before starting the next one"),
-    ({"type": "shuffle"}, "Choose one of the buttons"),
-    ({"cell": ["A1", "B1"], "card": "x"}, "This form sent one of its fields twice."),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"typed": "1", "top": "1", "right": "1", "bottom": "1", "left": "1"},
+            "Tap the cell the card was laid on",
+        ),
+        ({"cell": "B2"}, "Pick the card that was played, or type its four numbers"),
+        (
+            {"cell": "D4", "typed": "1", "top": "1", "right": "1", "bottom": "1", "left": "1"},
+            "D4 is off the board",
+        ),
+        (
+            {"cell": "B2", "typed": "1", "top": "0", "right": "1", "bottom": "1", "left": "1"},
+            "The top number must be 1 to 9, not “0”",
+        ),
+        (
+            {"cell": "B2", "typed": "1", "top": "5", "right": "x", "bottom": "1", "left": "1"},
+            "The right number must be 1 to 9",
+        ),
+        (
+            {"cell": "B2", "typed": "1", "top": "5", "right": "5", "bottom": "", "left": "1"},
+            "The bottom number must be 1 to 9, not nothing",
+        ),
+        (
+            {"cell": "B2", "typed": "1", "top": "²", "right": "1", "bottom": "1", "left": "1"},
+            "The top number must be 1 to 9, not “²”",
+        ),  # isdigit() says yes, int() says no: it was a 500
+        (
+            {"cell": "B2", "typed": "1", "top": "٠", "right": "1", "bottom": "1", "left": "1"},
+            "The top number must be 1 to 9, not “٠”",
+        ),  # an Arabic-Indic zero is still a zero
+        ({"cell": "B2", "card": "p9-01"}, "is not one of"),
+        ({"type": "next_game"}, "Finish this game before starting the next one"),
+        ({"type": "shuffle"}, "Choose one of the buttons"),
+        ({"cell": ["A1", "B1"], "card": "x"}, "This form sent one of its fields twice."),
+    ],
+)
 def test_each_bad_play_is_refused_in_words_and_changes_nothing(browser, data, message):
     token = new_table(browser)
     before = page(browser, token)
@@ -136,7 +160,9 @@ def test_a_long_unknown_card_is_refused_with_a_short_message(browser):
     # Without htmx the refused page is the answer itself; the message quotes a short part of the name.
     token = new_table(browser)
     html = page(browser, token)
-    response = browser.post(f"/t/{token}/act", {"version": str(version(html)), "cell": "A1", "card": "Z" * 3000})
+    response = browser.post(
+        f"/t/{token}/act", {"version": str(version(html)), "cell": "A1", "card": "Z" * 3000}
+    )
     assert response.status_code == 422
     assert len(response.headers.get("Set-Cookie", "")) < 4000
     shown = text(response)
@@ -156,36 +182,62 @@ def test_a_card_played_already_is_refused(browser):
     assert version(page(browser, token)) == version(html)
 
 
-@pytest.mark.parametrize(("form", "message"), [
-    ({"players": "3"}, "played by 2 or 4 players"),
-    ({"players": "two"}, "played by 2 or 4 players"),
-    ({"faction_p2": "goblins"}, "There is no faction"),
-    ({"own_p1": "{not json"}, "must be written as a JSON object"),
-    ({"own_p1": '{"name": "Mine", "cards": [{"name": "A", "edges": [1, 2, 3, 10]}]}'}, "12 to 18 cards"),
-    ({"own_p1": '{"name": "Mine", "cards": ' + str([{"name": f"C{i}", "edges": [1, 2, 3, 10]} for i in range(12)])
-      .replace("'", '"') + "}"}, "must be a whole number from 1 to 9"),
-    ({"own_p1": "[1, 2]"}, "must be written as a JSON object"),
-    ({"own_p1": "[" * 5000}, "must be written as a JSON object"),
-])
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"players": "3"}, "played by 2 or 4 players"),
+        ({"players": "two"}, "played by 2 or 4 players"),
+        ({"faction_p2": "goblins"}, "There is no faction"),
+        ({"own_p1": "{not json"}, "must be written as a JSON object"),
+        ({"own_p1": '{"name": "Mine", "cards": [{"name": "A", "edges": [1, 2, 3, 10]}]}'}, "12 to 18 cards"),
+        (
+            {
+                "own_p1": '{"name": "Mine", "cards": '
+                + str([{"name": f"C{i}", "edges": [1, 2, 3, 10]} for i in range(12)]).replace("'", '"')
+                + "}"
+            },
+            "must be a whole number from 1 to 9",
+        ),
+        ({"own_p1": "[1, 2]"}, "must be written as a JSON object"),
+        ({"own_p1": "[" * 5000}, "must be written as a JSON object"),
+    ],
+)
 def test_bad_table_options_create_nothing_and_say_why(browser, form, message):
-    response = browser.post("/tables/new/tactics", {"players": "2", "faction_p1": "wardens",
-                                                    "faction_p2": "roost", **form}, follow_redirects=True)
+    response = browser.post(
+        "/tables/new/tactics",
+        {"players": "2", "faction_p1": "wardens", "faction_p2": "roost", **form},
+        follow_redirects=True,
+    )
     assert message in text(response)
     assert "/t/" not in response.request.path
 
 
 def test_a_faction_of_ones_own_can_be_played(browser):
-    own = '{"name": "Bridge Wardens", "emblem": "bridge", "cards": [' + ", ".join(
-        f'{{"name": "Toll {i}", "edges": [{i % 9 + 1}, 2, 3, 4]}}' for i in range(12)) + "]}"
+    own = (
+        '{"name": "Bridge Wardens", "emblem": "bridge", "cards": ['
+        + ", ".join(f'{{"name": "Toll {i}", "edges": [{i % 9 + 1}, 2, 3, 4]}}' for i in range(12))
+        + "]}"
+    )
     token = new_table(browser, own_p2=own)
     html = page(browser, token)
     assert "Bridge Wardens" in html
 
 
 def test_four_players_get_a_4x4_board_and_clockwise_seats(browser):
-    token = browser.create_table("tactics", {"players": "4", "faction_p1": "wardens", "faction_p2": "roost",
-                                             "faction_p3": "shieldwall", "faction_p4": "marches",
-                                             "name_p1": "Ola", "name_p2": "Kuba", "name_p3": "Ada", "name_p4": "Jan"})
+    token = browser.create_table(
+        "tactics",
+        {
+            "players": "4",
+            "faction_p1": "wardens",
+            "faction_p2": "roost",
+            "faction_p3": "shieldwall",
+            "faction_p4": "marches",
+            "name_p1": "Ola",
+            "name_p2": "Kuba",
+            "name_p3": "Ada",
+            "name_p4": "Jan",
+        },
+    )
     html = page(browser, token)
     assert board_cells(html)[:4] == ["A1", "B1", "C1", "D1"] and len(board_cells(html)) == 16
     for name, seat in (("Ola", "S"), ("Kuba", "W"), ("Ada", "N"), ("Jan", "E")):
@@ -257,7 +309,9 @@ def test_a_whole_match_is_scored_and_the_winner_starts_the_next_game(browser):
             following = mover(page(browser, token))
             assert following == (winner or ("Kuba" if starter == "Ola" else "Ola"))
     html = page(browser, token)
-    totals = re.search(r'<th scope="row">Match</th><td class="total">(\d+)</td><td class="total">(\d+)</td>', html)
+    totals = re.search(
+        r'<th scope="row">Match</th><td class="total">(\d+)</td><td class="total">(\d+)</td>', html
+    )
     games = re.findall(r"<td><strong>(\d+)</strong>", html)
     assert int(totals.group(1)) == sum(int(n) for n in games[0::2])
     assert int(totals.group(2)) == sum(int(n) for n in games[1::2])
@@ -266,11 +320,16 @@ def test_a_whole_match_is_scored_and_the_winner_starts_the_next_game(browser):
 
 
 def test_the_score_sheet_adds_captures_and_cells_for_each_game_and_the_match(browser):
-    query = ("name_p1=Ola&name_p2=Kuba&g1_p1_captured=2&g1_p1_corners=2&g1_p1_sides=1&g1_p2_centres=1"
-             "&g1_p2_sides=2&g2_p1_centres=1&g2_p2_captured=1")
+    query = (
+        "name_p1=Ola&name_p2=Kuba&g1_p1_captured=2&g1_p1_corners=2&g1_p1_sides=1&g1_p2_centres=1"
+        "&g1_p2_sides=2&g2_p1_centres=1&g2_p2_captured=1"
+    )
     html = text(browser.get(f"/tactics/score?{query}"))
-    assert re.search(r"<th scope=\"row\">1</th><td><strong>6</strong> <span class=\"hint\">2 \+ 4</span></td>"
-                     r"<td><strong>7</strong> <span class=\"hint\">0 \+ 7</span></td>", html)
+    assert re.search(
+        r"<th scope=\"row\">1</th><td><strong>6</strong> <span class=\"hint\">2 \+ 4</span></td>"
+        r"<td><strong>7</strong> <span class=\"hint\">0 \+ 7</span></td>",
+        html,
+    )
     assert re.search(r'<td class="total">9</td><td class="total">8</td>', html)
     assert "Ola leads with 9." in html
     # Said once by a screen reader: the leader's line is the one live region, not the table too.
@@ -282,19 +341,28 @@ def test_the_score_sheet_adds_captures_and_cells_for_each_game_and_the_match(bro
 def test_the_score_sheet_knows_the_4x4_board(browser):
     html = text(browser.get("/tactics/score?players=4&g1_p3_centres=4&g1_p4_corners=4&g1_p1_sides=8"))
     assert "of 4" in html and "of 8" in html
-    assert re.search(r'<td class="total">16</td><td class="total">0</td><td class="total">12</td>'
-                     r'<td class="total">4</td>', html)
+    assert re.search(
+        r'<td class="total">16</td><td class="total">0</td><td class="total">12</td>'
+        r'<td class="total">4</td>',
+        html,
+    )
 
 
-@pytest.mark.parametrize(("query", "message"), [
-    ("g1_p1_corners=3&g1_p2_corners=2", "Game 1: The 3x3 board has only 4 corners"),
-    ("g2_p1_centres=2", "has only 1 centre, and more"),
-    ("g1_p1_captured=x", "Player 1's captured must be a whole number"),
-    ("g1_p1_captured=%C2%B2", "Player 1's captured must be a whole number, and “²” is not one"),  # was a 500
-    ("g3_p2_sides=-1", "Player 2's sides must be a whole number"),
-    ("g1_p1_captured=99", "Nobody can capture more than 18 cards"),
-    ("players=4&g1_p1_sides=9", "The 4x4 board has only 8 sides"),
-])
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("g1_p1_corners=3&g1_p2_corners=2", "Game 1: The 3x3 board has only 4 corners"),
+        ("g2_p1_centres=2", "has only 1 centre, and more"),
+        ("g1_p1_captured=x", "Player 1's captured must be a whole number"),
+        (
+            "g1_p1_captured=%C2%B2",
+            "Player 1's captured must be a whole number, and “²” is not one",
+        ),  # was a 500
+        ("g3_p2_sides=-1", "Player 2's sides must be a whole number"),
+        ("g1_p1_captured=99", "Nobody can capture more than 18 cards"),
+        ("players=4&g1_p1_sides=9", "The 4x4 board has only 8 sides"),
+    ],
+)
 def test_the_score_sheet_refuses_impossible_counts(browser, query, message):
     html = text(browser.get(f"/tactics/score?{query}"))
     assert message in html
@@ -319,15 +387,22 @@ def test_the_help_page_names_the_edges_that_meet_an_s_cards_top_as_the_rules_ori
     # The edge of each other seat's card that points south, toward an S card's top (north).
     south = {seat: edges[tactics.ORIENTATION[seat].index("south")] for seat in ("W", "N", "E")}
     assert south == {"W": "right", "N": "top", "E": "left"}
-    assert (f"an S card's top (north) meets a W card's {south['W']}, an N card's {south['N']} "
-            f"or an E card's {south['E']}: whichever edge of theirs points south.") in html
+    assert (
+        f"an S card's top (north) meets a W card's {south['W']}, an N card's {south['N']} "
+        f"or an E card's {south['E']}: whichever edge of theirs points south."
+    ) in html
 
 
 def test_junk_form_posts_never_give_a_500(browser):
     token = new_table(browser)
-    for data in ({"cell": "", "card": ""}, {"cell": "Z", "typed": "1"}, {"cell": "A1", "card": "💥" * 50},
-                 {"type": ["play", "next_game"]}, {"cell": "A1", "typed": "1", "top": "1" * 500},
-                 {"cell": "A1", "player": "p7", "card": "p1-01"}):
+    for data in (
+        {"cell": "", "card": ""},
+        {"cell": "Z", "typed": "1"},
+        {"cell": "A1", "card": "💥" * 50},
+        {"type": ["play", "next_game"]},
+        {"cell": "A1", "typed": "1", "top": "1" * 500},
+        {"cell": "A1", "player": "p7", "card": "p1-01"},
+    ):
         response = act(browser, token, data)
         assert response.status_code == 422, data
         assert 'class="notice notice-error"' in text(response)
@@ -343,7 +418,9 @@ def test_castellan_tactics_balance_runs_the_simulator(capsys):
     assert status in (0, 1)  # 1 while some pairing lies outside 40-60%
     for faction in tactics.load_factions().values():
         assert faction["name"] in out
-    assert re.search(r"\n(\d+) games in [\d.]+ s", out).group(1) == str(20 * 2 * 6)  # 6 pairings, both starters
+    assert re.search(r"\n(\d+) games in [\d.]+ s", out).group(1) == str(
+        20 * 2 * 6
+    )  # 6 pairings, both starters
 
 
 def test_the_start_form_names_player_two_s_seat_for_both_board_sizes(browser):

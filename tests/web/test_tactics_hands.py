@@ -93,8 +93,12 @@ def test_a_hand_is_seen_by_the_referee_and_its_player_only(browser, other_browse
     assert set(seats) >= {"Ola", "Kuba", "Viewer"}
     for token_seen in (seats["Kuba"], seats["Viewer"]):
         before = everything_seen(other_browser, token_seen, refusal)
-        changed = with_state_changed(app, token, lambda s: {**s, "hands": {**s["hands"], "p1": s["unplayed"]["p1"][3:6]}},
-                                     lambda seen=token_seen: everything_seen(other_browser, seen, refusal))
+        changed = with_state_changed(
+            app,
+            token,
+            lambda s: {**s, "hands": {**s["hands"], "p1": s["unplayed"]["p1"][3:6]}},
+            lambda seen=token_seen: everything_seen(other_browser, seen, refusal),
+        )
         assert before == changed
     history = text(browser.get(f"/t/{token}/history"))
     assert "Ola's hand was entered (cards known: 3 of 3)." in history
@@ -109,17 +113,28 @@ def test_the_api_enters_a_hand_and_refuses_a_card_outside_it(browser, app):
     player = state["turn"]
     hand = state["unplayed"][player][:3]
     api = browser.client
-    answer = api.post(f"/api/v1/tables/{token}/actions",
-                      json={"action": {"type": "hand", "player": player, "cards": hand}, "version": 0})
+    answer = api.post(
+        f"/api/v1/tables/{token}/actions",
+        json={"action": {"type": "hand", "player": player, "cards": hand}, "version": 0},
+    )
     assert answer.status_code == 200, answer.get_json()
     seen = next(p for p in answer.get_json()["view"]["players"] if p["id"] == player)
     assert [card["id"] for card in seen["hand"]] == hand and seen["not_entered"] == 0
-    refused = api.post(f"/api/v1/tables/{token}/actions", json={
-        "action": {"type": "play", "cell": "A1", "card": state["unplayed"][player][5]},
-        "version": answer.get_json()["version"]})
+    refused = api.post(
+        f"/api/v1/tables/{token}/actions",
+        json={
+            "action": {"type": "play", "cell": "A1", "card": state["unplayed"][player][5]},
+            "version": answer.get_json()["version"],
+        },
+    )
     assert refused.status_code == 422 and refused.get_json()["error"]["code"] == "not_in_hand"
-    bad = api.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "hand", "player": player, "cards": "x"},
-                                                           "version": answer.get_json()["version"]})
+    bad = api.post(
+        f"/api/v1/tables/{token}/actions",
+        json={
+            "action": {"type": "hand", "player": player, "cards": "x"},
+            "version": answer.get_json()["version"],
+        },
+    )
     assert bad.status_code == 422 and table_state(app, token)["hands"][player] == hand
     assert version(page(browser, token)) == answer.get_json()["version"]
 
@@ -127,8 +142,10 @@ def test_the_api_enters_a_hand_and_refuses_a_card_outside_it(browser, app):
 def test_the_help_says_which_cards_are_accepted(browser):
     html = text(browser.get("/tactics/help"))
     assert "only a card of that hand can be played; any other card is refused" in html
-    assert "any unplayed card of the player&#39;s faction is accepted" in html or \
-        "any unplayed card of the player's faction is accepted" in html
+    assert (
+        "any unplayed card of the player&#39;s faction is accepted" in html
+        or "any unplayed card of the player's faction is accepted" in html
+    )
     assert "shuffles a copy" not in html
 
 
@@ -138,10 +155,12 @@ def test_one_form_enters_every_seats_hand_and_its_save_button_says_whose(browser
     token = new_table(browser)
     html = page(browser, token)
     start = html.index('id="enter-hands"')
-    hands = html[start:html.index("</div>\n\n", start)]
+    hands = html[start : html.index("</div>\n\n", start)]
     assert hands.count("<form ") == 1 and hands.count("</form>") == 1
     assert re.findall(r'<button type="submit" name="player" value="(p\d)">Save (\w+)\'s hand', hands) == [
-        ("p1", "Ola"), ("p2", "Kuba")]
+        ("p1", "Ola"),
+        ("p2", "Kuba"),
+    ]
     state = table_state(app, token)
     boxes = {seat: re.findall(rf'name="cards_{seat}" value="([\w-]+)"', hands) for seat in ("p1", "p2")}
     assert boxes == state["unplayed"]

@@ -12,16 +12,23 @@ from flask import current_app, render_template_string
 from companion.web.views import tactics as views
 from companion.web.views.tactics import BoardRow, Card, Cards, Cell, HandEntry, PlayerRow
 
-_IMPORT = ('{% from "tactics/_macros.html" import board, tcell, card_buttons, card_button, tick_card, held_cards, card_face, '
-           'entry_summary, entry_hint, entry_save, player_row %}')
+_IMPORT = (
+    '{% from "tactics/_macros.html" import board, tcell, card_buttons, card_button, tick_card, held_cards, card_face, '
+    "entry_summary, entry_hint, entry_save, player_row %}"
+)
 # The loops the template drew these lists with before they were joined from Python.
-_LOOP_CELLS = _IMPORT + "{% for row in rows %}{% for cell in row.cells %}{{ tcell(cell, pick) }}{% endfor %}{% endfor %}"
+_LOOP_CELLS = (
+    _IMPORT
+    + "{% for row in rows %}{% for cell in row.cells %}{{ tcell(cell, pick) }}{% endfor %}{% endfor %}"
+)
 _LOOP_CARDS = _IMPORT + (
     '<div class="hand-cards">{% for card in cards.cards %}{{ card_button(card, 2) }}{% endfor %}</div>|'
     '<div class="hand-cards">{% for card in cards.cards %}<span class="card-button">{{ card_face(card, 2) }}</span>{% endfor %}</div>'
 )
-_JOINED_CARDS = _IMPORT + '{{ card_buttons(cards, 2) }}|{{ held_cards(cards, 2) }}'
-_LOOP_ENTRIES = _IMPORT + """
+_JOINED_CARDS = _IMPORT + "{{ card_buttons(cards, 2) }}|{{ held_cards(cards, 2) }}"
+_LOOP_ENTRIES = (
+    _IMPORT
+    + """
 {% macro hand_entry(entry) -%}
 {{ entry_summary(entry.own, entry.name, entry.entered, entry.total) }}
   <div class="stack">
@@ -40,9 +47,13 @@ _LOOP_ENTRIES = _IMPORT + """
 |
     {% for row in rows %}{{ player_row(row) }}{% endfor %}
 """
-_JOINED_ENTRIES = _IMPORT + """
+)
+_JOINED_ENTRIES = (
+    _IMPORT
+    + """
 {{ tactics_entries(entries, entry_summary, entry_hint, tick_card, entry_save) }}|
 {{ tactics_player_rows(player_row, rows) }}"""
+)
 
 _CARDS = (
     Card("p2-01", "Pikeman", (4, 5, 5, 4), False),
@@ -60,10 +71,16 @@ def _rows(picked=None, marked="B2", freed=("C1",)) -> tuple[BoardRow, ...]:
     cells = []
     for number, name in enumerate(("A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3")):
         card = _CARDS[number % 3] if number % 2 else None
-        cell = Cell(name, 1 + number % 3, card, 1 + number % 2 if card else None, "NS"[number % 2] if card else None,
-                    (90 * number) % 360 if card else None)
+        cell = Cell(
+            name,
+            1 + number % 3,
+            card,
+            1 + number % 2 if card else None,
+            "NS"[number % 2] if card else None,
+            (90 * number) % 360 if card else None,
+        )
         cells.append(cell._replace(marked=name == marked, freed=name in freed, picked=name == picked))
-    return tuple(BoardRow(tuple(cells[start:start + 3])) for start in (0, 3, 6))
+    return tuple(BoardRow(tuple(cells[start : start + 3])) for start in (0, 3, 6))
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "pl"])
@@ -75,7 +92,7 @@ def test_a_boards_cells_are_what_the_loop_draws(app, language, pick):
     board = '{% from "tactics/_macros.html" import board %}{{ board(rows, 3, sides, pick=pick) }}'
     joined = _drawn(app, board, language, rows=rows, sides=sides, pick=pick)
     assert f"\n{looped}\n" in joined and joined.count('class="tcell') == 9
-    assert ('checked' in looped) is pick
+    assert ("checked" in looped) is pick
     views._PIECES.clear()
     assert _drawn(app, board, language, rows=rows, sides=sides, pick=pick) == joined
 
@@ -100,9 +117,14 @@ def test_a_hands_buttons_are_what_the_loops_draw(app, language):
 @pytest.mark.parametrize("language", ["en", "fr", "pl"])
 def test_the_hands_to_enter_and_the_players_rows_are_what_the_loops_draw(app, language):
     cards = Cards(_CARDS)
-    entries = [(True, HandEntry("p1", "Ola", True, 1, 3, 1, cards, ("p2-01",))),
-               (False, HandEntry("p2", "Kuba <K>", False, 0, 3, 2, Cards(_CARDS[1:]), ()))]
-    rows = [PlayerRow(1, "Ola", "S", "Marcher Lords", 3, 9, 0, True), PlayerRow(2, "Kuba <K>", "N", "Roost", 2, 8, 1, False)]
+    entries = [
+        (True, HandEntry("p1", "Ola", True, 1, 3, 1, cards, ("p2-01",))),
+        (False, HandEntry("p2", "Kuba <K>", False, 0, 3, 2, Cards(_CARDS[1:]), ())),
+    ]
+    rows = [
+        PlayerRow(1, "Ola", "S", "Marcher Lords", 3, 9, 0, True),
+        PlayerRow(2, "Kuba <K>", "N", "Roost", 2, 8, 1, False),
+    ]
     looped = _drawn(app, _LOOP_ENTRIES, language, entries=entries, rows=rows)
     assert _drawn(app, _JOINED_ENTRIES, language, entries=entries, rows=rows) == looped
     assert looped.count("<details") == 2 and 'id="hand-p1" open>' in looped and "Kuba &lt;K&gt;" in looped

@@ -58,7 +58,13 @@ def test_pages_are_what_plain_jinja_draws(tmp_path, monkeypatch):
     database = str(tmp_path / "castellan.sqlite3")
     tokens = _mid_game_tables(database)
     # the whole page kept off (companion/pagecache.py, tests/web/test_page_cache.py): the pieces are drawn
-    config = {"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SWEEP_DAYS": 0, "PAGE_CACHE_ENTRIES": 0}
+    config = {
+        "DATABASE": database,
+        "SECRET_KEY": "test",
+        "TESTING": True,
+        "SWEEP_DAYS": 0,
+        "PAGE_CACHE_ENTRIES": 0,
+    }
     fast = create_app(config)
     assert isinstance(fast.jinja_env, templating.TemplateEnvironment)
     # twice: the second time every drawn piece comes from what ``once`` kept
@@ -78,8 +84,14 @@ def test_pages_are_what_plain_jinja_draws(tmp_path, monkeypatch):
             assert first[page] == text, page
             assert again[page] == text, page
     # the kept pieces were drawn in each page's own language
-    assert re.search(r'class="tcard [^>]*aria-label="[^"]*: haut \d, droite \d', drawn["fr"][1][f"tactics fr /t/{tokens['tactics']}"])
-    assert re.search(r'class="tcard [^>]*aria-label="[^"]*: top \d, right \d', drawn["en"][1][f"tactics en /t/{tokens['tactics']}"])
+    assert re.search(
+        r'class="tcard [^>]*aria-label="[^"]*: haut \d, droite \d',
+        drawn["fr"][1][f"tactics fr /t/{tokens['tactics']}"],
+    )
+    assert re.search(
+        r'class="tcard [^>]*aria-label="[^"]*: top \d, right \d',
+        drawn["en"][1][f"tactics en /t/{tokens['tactics']}"],
+    )
 
 
 @pytest.mark.parametrize("value", [1, True, 1.0, "1"])
@@ -92,7 +104,9 @@ def test_kept_pieces_are_bounded(monkeypatch):
     monkeypatch.setattr(templating, "KEPT_MAX", 3)
     monkeypatch.setattr(templating, "_kept", {})
     drawn = templating.once_per(lambda: "en")(lambda number: f"<b>{number}</b>")
-    assert [drawn(number) for number in range(10)] + [drawn(9)] == [f"<b>{number}</b>" for number in range(10)] + ["<b>9</b>"]
+    assert [drawn(number) for number in range(10)] + [drawn(9)] == [
+        f"<b>{number}</b>" for number in range(10)
+    ] + ["<b>9</b>"]
     assert 1 <= len(templating._kept) <= 3
 
 
@@ -105,7 +119,13 @@ def test_plain_arguments_and_declared_values_are_keys_told_apart_by_type(monkeyp
         return f"{value!r} {flag!r}"
 
     drawn = templating.once_per(lambda: "en")(piece)
-    assert [drawn(value) for value in (1, True, 1.0, "1", 1)] == ["1 False", "True False", "1.0 False", "'1' False", "1 False"]
+    assert [drawn(value) for value in (1, True, 1.0, "1", 1)] == [
+        "1 False",
+        "True False",
+        "1.0 False",
+        "'1' False",
+        "1 False",
+    ]
     assert [drawn(1, flag=1), drawn(1, flag=True), drawn(1, flag=1)] == ["1 1", "1 True", "1 1"]
     assert len(calls) == 6
 
@@ -115,7 +135,15 @@ def test_plain_arguments_and_declared_values_are_keys_told_apart_by_type(monkeyp
         free: bool
 
     calls.clear()
-    assert [drawn(Spot("A1", True)), drawn(Spot("A1", True)), drawn(Spot("A1", False)), drawn(("A1", True))] == [
-        "Spot(cell='A1', free=True) False", "Spot(cell='A1', free=True) False", "Spot(cell='A1', free=False) False",
-        "('A1', True) False"]
+    assert [
+        drawn(Spot("A1", True)),
+        drawn(Spot("A1", True)),
+        drawn(Spot("A1", False)),
+        drawn(("A1", True)),
+    ] == [
+        "Spot(cell='A1', free=True) False",
+        "Spot(cell='A1', free=True) False",
+        "Spot(cell='A1', free=False) False",
+        "('A1', True) False",
+    ]
     assert len(calls) == 3

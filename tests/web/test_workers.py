@@ -41,9 +41,24 @@ def servers(database, tmp_path):
         port = _free_port()
         started.append(
             subprocess.Popen(
-                [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                 "--workers", str(workers), "--threads", "2"],
-                cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                [
+                    sys.executable,
+                    "-m",
+                    "companion.cli",
+                    "serve",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(port),
+                    "--workers",
+                    str(workers),
+                    "--threads",
+                    "2",
+                ],
+                cwd=tmp_path,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
         )
         addresses.append(f"http://127.0.0.1:{port}")
@@ -62,13 +77,17 @@ class Phone:
     """One phone: its cookies, sent to whichever server the balancer picks."""
 
     def __init__(self):
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
 
     def request(self, url, data=None, headers=None, method=None):
         """(status, headers, body) of one request; errors are answers too."""
         body = urllib.parse.urlencode(data, doseq=True).encode() if isinstance(data, dict) else data
         try:
-            with self.opener.open(urllib.request.Request(url, body, headers or {}, method=method), timeout=20) as answer:
+            with self.opener.open(
+                urllib.request.Request(url, body, headers or {}, method=method), timeout=20
+            ) as answer:
                 return answer.status, answer.headers, answer.read()
         except urllib.error.HTTPError as error:
             return error.code, error.headers, error.read()
@@ -91,26 +110,36 @@ def test_a_session_made_on_one_server_posts_a_form_on_the_other(servers):
     assert status == 200 and b"Ola" in page and b"Kuba" in page  # followed the redirect to the new table
     # Without the token made on the first server, the second refuses the form.
     stranger = Phone()
-    refused, _headers, _page = stranger.request(second + "/tables/new/scorepad", {"csrf_token": csrf, "players": "Ada"})
+    refused, _headers, _page = stranger.request(
+        second + "/tables/new/scorepad", {"csrf_token": csrf, "players": "Ada"}
+    )
     assert refused == 400
 
 
 def test_a_move_posted_to_one_server_is_polled_from_the_other_and_a_repeat_lands_once(servers):
     first, second = servers
     phone = Phone()
-    status, _headers, created = phone.api(first + "/api/v1/tables", {"game": "scorepad", "options": {"players": ["Ola", "Kuba"]}})
+    status, _headers, created = phone.api(
+        first + "/api/v1/tables", {"game": "scorepad", "options": {"players": ["Ola", "Kuba"]}}
+    )
     assert status == 201, created
     token = created["links"]["referee"]["token"]
     phone.request(f"{first}/t/{token}")  # the page gives the phone its session (the poll's ETag names it)
     _status, headers, _body = phone.request(f"{second}/t/{token}/live")
-    unchanged, _headers, _body = phone.request(f"{first}/t/{token}/live", headers={"If-None-Match": headers["ETag"]})
+    unchanged, _headers, _body = phone.request(
+        f"{first}/t/{token}/live", headers={"If-None-Match": headers["ETag"]}
+    )
     assert unchanged == 304
     etag = headers["ETag"]
 
     move = {"action": {"type": "round", "points": [4, 2]}, "version": 0}
-    status, headers, answer = phone.api(f"{first}/api/v1/tables/{token}/actions", move, {"Idempotency-Key": "k-1"})
+    status, headers, answer = phone.api(
+        f"{first}/api/v1/tables/{token}/actions", move, {"Idempotency-Key": "k-1"}
+    )
     assert status == 200 and answer["version"] == 1
-    status, headers, again = phone.api(f"{second}/api/v1/tables/{token}/actions", move, {"Idempotency-Key": "k-1"})
+    status, headers, again = phone.api(
+        f"{second}/api/v1/tables/{token}/actions", move, {"Idempotency-Key": "k-1"}
+    )
     assert status == 200 and headers["Idempotent-Replayed"] == "true" and again == answer
 
     status, _headers, live = phone.request(f"{second}/t/{token}/live", headers={"If-None-Match": etag})

@@ -76,8 +76,15 @@ def test_a_scanned_deck_code_shows_that_deck(browser):
 
 def test_the_help_page_says_the_rules_in_castellans_words(browser):
     page = text(browser.get("/zamek/help"))
-    for words in ("10 elements", "The wizard.", "princess–knight pair", "captain", "zamek-default@1",
-                  "never tells anyone where a card lies", "Referee's decisions"):
+    for words in (
+        "10 elements",
+        "The wizard.",
+        "princess–knight pair",
+        "captain",
+        "zamek-default@1",
+        "never tells anyone where a card lies",
+        "Referee's decisions",
+    ):
         assert words in page
 
 
@@ -91,13 +98,41 @@ def test_the_help_page_says_the_rules_in_castellans_words(browser):
         ({**TWO, "players": ["A", "B", "C", "D", "E"]}, "not 5"),
         ({**TWO, "players": ["Ola", "ola", "", ""]}, "Two players have the same name"),
         ({**TWO, "variant": "speed"}, "The variant is basic or extended"),
-        ({**TWO, "deck": "custom", "deck_king": "40", "deck_queen": "40", "deck_wizard": "3"}, "already carries a king"),
-        ({**TWO, "deck": "custom", "deck_king": "47", "deck_queen": "4", "deck_wizard": "3"}, "numbered 2 to 46"),
-        ({**TWO, "deck": "custom", "deck_king": "", "deck_queen": "4", "deck_wizard": "3"}, "Enter the king's card"),
-        ({**TWO, "deck": "custom", "deck_king": "4", "deck_queen": "5", "deck_wizard": "6",
-          "deck_knights": "7 seven"}, "“seven” is not a number"),
-        ({**TWO, "deck": "custom", "deck_king": "4", "deck_queen": "5", "deck_wizard": "6",
-          "deck_knights": "7 8", "deck_princesses": "8"}, "already carries a knight"),
+        (
+            {**TWO, "deck": "custom", "deck_king": "40", "deck_queen": "40", "deck_wizard": "3"},
+            "already carries a king",
+        ),
+        (
+            {**TWO, "deck": "custom", "deck_king": "47", "deck_queen": "4", "deck_wizard": "3"},
+            "numbered 2 to 46",
+        ),
+        (
+            {**TWO, "deck": "custom", "deck_king": "", "deck_queen": "4", "deck_wizard": "3"},
+            "Enter the king's card",
+        ),
+        (
+            {
+                **TWO,
+                "deck": "custom",
+                "deck_king": "4",
+                "deck_queen": "5",
+                "deck_wizard": "6",
+                "deck_knights": "7 seven",
+            },
+            "“seven” is not a number",
+        ),
+        (
+            {
+                **TWO,
+                "deck": "custom",
+                "deck_king": "4",
+                "deck_queen": "5",
+                "deck_wizard": "6",
+                "deck_knights": "7 8",
+                "deck_princesses": "8",
+            },
+            "already carries a knight",
+        ),
     ],
 )
 def test_bad_options_create_nothing_and_say_why(app, browser, data, message):
@@ -107,9 +142,19 @@ def test_bad_options_create_nothing_and_say_why(app, browser, data, message):
 
 
 def test_a_custom_deck_is_named_on_the_table(browser):
-    token = browser.create_table("zamek", {**EXTENDED, "deck": "custom", "deck_king": "2", "deck_queen": "3",
-                                           "deck_wizard": "4", "deck_knights": "5, 6", "deck_princesses": "7",
-                                           "deck_name": "Kitchen deck"})
+    token = browser.create_table(
+        "zamek",
+        {
+            **EXTENDED,
+            "deck": "custom",
+            "deck_king": "2",
+            "deck_queen": "3",
+            "deck_wizard": "4",
+            "deck_knights": "5, 6",
+            "deck_princesses": "7",
+            "deck_name": "Kitchen deck",
+        },
+    )
     assert re.search(r"deck custom-[0-9a-f]{10}@1", live(browser, token))
 
 
@@ -127,8 +172,11 @@ def test_the_referee_enters_a_card_then_chooses_and_the_castle_grows(browser):
     page = text(browser.get(f"/t/{token}"))
     assert "Last turn, Ola: 23 added." in words(browser.get(f"/t/{token}"))
     assert "Kuba's turn" in page
-    assert re.search(r'<ol class="zk-castle">\s*<li class="zk-card zk-tile">\s*<span class="zk-number">1</span>'
-                     r'\s*</li>\s*<li class="zk-card">\s*<span class="zk-number">23</span>', page)
+    assert re.search(
+        r'<ol class="zk-castle">\s*<li class="zk-card zk-tile">\s*<span class="zk-number">1</span>'
+        r'\s*</li>\s*<li class="zk-card">\s*<span class="zk-number">23</span>',
+        page,
+    )
     assert "44 cards lie face down." in live(browser, token)
 
 
@@ -287,8 +335,10 @@ def test_members_join_the_first_is_captain_and_the_majority_picks_the_place(brow
     act(bea, red, type="vote", stage="position", position=9)
     page = live(browser, token)
     assert "Team Red is voting on the card to turn over (votes: 2 of 3)." in page
-    said = {"fr": "équipe Red vote sur la carte à retourner (votes : 2 sur 3).",
-            "pl": "Drużyna Red głosuje, którą kartę odkryć (głosy: 2 z 3)."}
+    said = {
+        "fr": "équipe Red vote sur la carte à retourner (votes : 2 sur 3).",
+        "pl": "Drużyna Red głosuje, którą kartę odkryć (głosy: 2 z 3).",
+    }
     for lang, sentence in said.items():  # the count said as a count: no verb to agree with either number
         assert sentence in words(browser.get(f"/t/{token}/live", headers={"Accept-Language": lang}))
     assert "Oddane głosy: 2 z 3." in words(ala.get(f"/t/{red}/live", headers={"Accept-Language": "pl"}))
@@ -406,7 +456,9 @@ def test_teammates_voting_at_the_same_moment_are_both_counted(browser, team_tabl
     seen = version(browser, token)
     for member in (ala, bea):
         response = member.post(
-            f"/t/{red}/act", {"version": str(seen), "type": "vote", "stage": "position", "position": "7"}, htmx=True
+            f"/t/{red}/act",
+            {"version": str(seen), "type": "vote", "stage": "position", "position": "7"},
+            htmx=True,
         )
         assert response.status_code == 200, words(response)
     assert "Team Red is voting on the card to turn over (votes: 2 of 3)." in live(browser, token)
@@ -447,8 +499,12 @@ def test_no_link_ever_depends_on_where_seen_cards_lie_over_a_whole_game(app, bro
             moved = _seen_elsewhere(json.loads(json.dumps(state)))
             assert moved is None or moved["seen"] != state["seen"]
             before = [_observed(browser, where) for where in (token, viewer)]
-            after = with_state_changed(app, token, lambda _s, moved=moved: moved,
-                                   lambda: [_observed(browser, where) for where in (token, viewer)])
+            after = with_state_changed(
+                app,
+                token,
+                lambda _s, moved=moved: moved,
+                lambda: [_observed(browser, where) for where in (token, viewer)],
+            )
             assert before == after, "a page depends on where a seen card lies"
             checks += 1
         move = zamek.random_legal_action(state, rng)
@@ -459,7 +515,9 @@ def test_no_link_ever_depends_on_where_seen_cards_lie_over_a_whole_game(app, bro
 
 
 @pytest.mark.parametrize("stage", ["position", "choice"])
-def test_other_teams_the_viewer_and_the_referee_never_depend_on_a_teams_ballots(app, browser, team_table, stage):
+def test_other_teams_the_viewer_and_the_referee_never_depend_on_a_teams_ballots(
+    app, browser, team_table, stage
+):
     token, table_links, phone = team_table
     red, blue = table_links["Team Red"], table_links["Team Blue"]
     zed, bea, _eve = phone("Red", "Zed"), phone("Red", "Bea"), phone("Red", "Eve")
@@ -482,7 +540,9 @@ def test_other_teams_the_viewer_and_the_referee_never_depend_on_a_teams_ballots(
 
     observers = ((browser, token), (browser, table_links["Viewer"]), (ola, blue))
     before = [_observed(who, where) for who, where in observers]
-    after = with_state_changed(app, token, other_ballots, lambda: [_observed(who, where) for who, where in observers])
+    after = with_state_changed(
+        app, token, other_ballots, lambda: [_observed(who, where) for who, where in observers]
+    )
     assert before == after
     mine = with_state_changed(app, token, other_ballots, lambda: live(zed, red))
     assert f"Zed: {str(others[0]).replace('_', ' ')}" in mine  # the team itself does see its ballots
@@ -516,7 +576,10 @@ def test_the_referee_ends_a_game_where_cards_keep_going_back(browser):
     assert "44 cards lie face down." in page and "is face up" not in page
     assert "Turn over" not in page and "End the game" not in page
     history = words(browser.get(f"/t/{token}/history"))
-    assert "The referee ended the game here; 30 went back face down. Kuba wins with the longest castle." in history
+    assert (
+        "The referee ended the game here; 30 went back face down. Kuba wins with the longest castle."
+        in history
+    )
     response = act(browser, viewer, htmx=True, type="end")
     assert response.status_code == 403
 
@@ -599,11 +662,15 @@ def test_each_move_shows_every_castle_and_the_turn_as_they_now_are(app, browser)
             act(browser, token, htmx=True, type="choose", choice=rng.choice(["add", "put_back", "box"]))
         state = table_state(app, token)
         page = text(browser.get(f"/t/{token}/live", headers={"HX-Request": "true"}))
-        articles = re.findall(r'<article class="zk-player( zk-active)?">\s*<h3>([^<]+)(.*?)</article>', page, re.S)
+        articles = re.findall(
+            r'<article class="zk-player( zk-active)?">\s*<h3>([^<]+)(.*?)</article>', page, re.S
+        )
         assert [name.strip() for _, name, _ in articles] == ["Ola", "Kuba", "Ada"]
         for (active, _name, body), player in zip(articles, state["players"], strict=True):
             shown = [int(n) for n in re.findall(r'<span class="zk-number">(\d+)</span>', body)]
             assert shown == state["castles"][player["seat"]]
-            assert bool(active) == ("to play" in body) == (player["seat"] == state["turn"] and not state["over"])
+            assert (
+                bool(active) == ("to play" in body) == (player["seat"] == state["turn"] and not state["over"])
+            )
         free = [int(n) for n in re.findall(r'<input type="radio" name="position" value="(\d+)"', page)]
         assert free == (sorted(state["table"]) if state["card"] is None and not state["over"] else [])

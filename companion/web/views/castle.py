@@ -44,8 +44,12 @@ def table_title(options: dict) -> str | Message:
     """A table's title in lists: the two sides, "Ola & Kuba v Ewa & Jan" (an unnamed seat "North")."""
     names = {**castle.SEAT_NAMES, **{seat: name for seat, name in options.get("names", {}).items() if name}}
     teams = castle.TEAMS.get(options.get("players"), {})
-    sides = [Message(N_("%(first)s & %(second)s"), first=names[seats[0]], second=names[seats[1]])
-             if len(seats) == 2 else names[seats[0]] for seats in teams.values()]
+    sides = [
+        Message(N_("%(first)s & %(second)s"), first=names[seats[0]], second=names[seats[1]])
+        if len(seats) == 2
+        else names[seats[0]]
+        for seats in teams.values()
+    ]
     return versus(*sides) if sides else ""
 
 
@@ -75,11 +79,19 @@ OPTIONS_SCHEMA = schemas.options(
     },
 )
 ACTION_SCHEMA = schemas.actions(
-    schemas.action("deal", "The 12 cards dealt face up, pile by pile.", {
-        "castle": {"type": "object", "additionalProperties": schemas.CARD},
-    }),
-    schemas.action("play", "The player to move put a card on a pile.", {"card": schemas.CARD, "pile": schemas.TEXT}),
-    schemas.action("pass", "The player to move passed; the opponent took this card.", {"taken": schemas.CARD}),
+    schemas.action(
+        "deal",
+        "The 12 cards dealt face up, pile by pile.",
+        {
+            "castle": {"type": "object", "additionalProperties": schemas.CARD},
+        },
+    ),
+    schemas.action(
+        "play", "The player to move put a card on a pile.", {"card": schemas.CARD, "pile": schemas.TEXT}
+    ),
+    schemas.action(
+        "pass", "The player to move passed; the opponent took this card.", {"taken": schemas.CARD}
+    ),
 )
 
 
@@ -90,9 +102,15 @@ GAME = Game(
     players=N_("4 players in two teams, or 2"),
     order=2,
     summary=(
-        N_("Twelve cards lie face up in four columns and three rows. A card's value is its own rank, plus one for each neighbouring pile of its colour, minus one for each of the other colour."),
-        N_("On your turn you put a card on a pile of the same colour, or on a pile of the other colour if your card's rank beats that pile's value, or you pass and lose a card to an opponent."),
-        N_("At the end each team collects the piles of its colour and scores the captured cards of the other colour: aces, kings, queens and jacks above all."),
+        N_(
+            "Twelve cards lie face up in four columns and three rows. A card's value is its own rank, plus one for each neighbouring pile of its colour, minus one for each of the other colour."
+        ),
+        N_(
+            "On your turn you put a card on a pile of the same colour, or on a pile of the other colour if your card's rank beats that pile's value, or you pass and lose a card to an opponent."
+        ),
+        N_(
+            "At the end each team collects the piles of its colour and scores the captured cards of the other colour: aces, kings, queens and jacks above all."
+        ),
     ),
     rules=castle,
     table_options=table_options,
@@ -100,7 +118,9 @@ GAME = Game(
     table_action=table_action,
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
-    help_anchor=lambda view: {"deal": "the-deal-and-the-castle", "play": "your-turn"}.get(view["phase"], "the-end-and-the-score"),
+    help_anchor=lambda view: {"deal": "the-deal-and-the-castle", "play": "your-turn"}.get(
+        view["phase"], "the-end-and-the-score"
+    ),
 )
 
 
@@ -219,14 +239,16 @@ def castle_rows(view: dict, marks: dict | None) -> Grid:
         cells = []
         for pile in row:
             shown = piles.get(pile)
-            cells.append(Cell(
-                pile,
-                shown["top"] if shown else None,
-                shown["value"] if shown else None,
-                shown["height"] if shown else None,
-                (reasons[pile] is None) if reasons and pile in reasons else None,
-                pile == last_pile,
-            ))
+            cells.append(
+                Cell(
+                    pile,
+                    shown["top"] if shown else None,
+                    shown["value"] if shown else None,
+                    shown["height"] if shown else None,
+                    (reasons[pile] is None) if reasons and pile in reasons else None,
+                    pile == last_pile,
+                )
+            )
         rows.append(Row(cells))
     return Grid(rows)
 
@@ -264,7 +286,9 @@ def castle_table(view: dict) -> dict:
         "by_seat": by_seat,
         "names": names,
         "team_names": team_names,
-        "seats": tuple(Seat(seat["seat"], seat["name"], seat["cards"], seat["turns_left"]) for seat in view["seats"]),
+        "seats": tuple(
+            Seat(seat["seat"], seat["name"], seat["cards"], seat["turns_left"]) for seat in view["seats"]
+        ),
     }
 
 
@@ -294,7 +318,9 @@ _DRAWN_MAX = 20_000
 
 
 @bp.app_template_global("castle_piles")
-def castle_piles(card, pile_value, pile_height, rows, pick: str | None, target: str | None, tap: str | None) -> Markup:
+def castle_piles(
+    card, pile_value, pile_height, rows, pick: str | None, target: str | None, tap: str | None
+) -> Markup:
     """A castle's piles, row by row: radio choices named ``pick`` (``target`` checked), submit buttons
     named ``tap``, or plain boxes. Each pile is drawn here from the macros kept by ``once`` for its
     card, value and height, the first time it is seen in this language, and joined: a move redraws
@@ -306,8 +332,15 @@ def castle_piles(card, pile_value, pile_height, rows, pick: str | None, target: 
     for row in rows:
         for cell in row:
             if type(cell) is not Cell:
-                cell = Cell(cell["pile"], cell.get("card"), cell.get("value"), cell.get("height"), cell.get("legal"),
-                            bool(cell.get("last")), bool(cell.get("highlight")))
+                cell = Cell(
+                    cell["pile"],
+                    cell.get("card"),
+                    cell.get("value"),
+                    cell.get("height"),
+                    cell.get("legal"),
+                    bool(cell.get("last")),
+                    bool(cell.get("highlight")),
+                )
             checked = cell.pile == target if pick else None
             key = (language, cell, pick, checked, tap)
             text = drawn.get(key)
@@ -328,7 +361,12 @@ def _drawn_pile(card, pile_value, pile_height, cell: Cell, pick, checked, tap) -
     being checked (an id of its own when tapped), its top card, value, height and the last move's tag."""
     legal = cell.legal
     marked = " legal" if legal is True else " illegal" if legal is False else ""
-    classes = "pile" + ("" if tap else marked) + (" highlight" if cell.highlight else "") + (" last" if cell.last else "")
+    classes = (
+        "pile"
+        + ("" if tap else marked)
+        + (" highlight" if cell.highlight else "")
+        + (" last" if cell.last else "")
+    )
     name = escape_text(cell.pile)
     if pick:
         start = f'<label class="{classes}"><input type="radio" name="{escape_text(pick)}" value="{name}"{" checked" if checked else ""}>\n'
@@ -342,8 +380,10 @@ def _drawn_pile(card, pile_value, pile_height, cell: Cell, pick, checked, tap) -
     if tap or legal is not None:
         said = ""
         if legal is not None:
-            said = (f'<span aria-hidden="true">{"✓" if legal else "✗"}</span>'
-                    f'<span class="sr-only">{say(_MAY) if legal else say(_MAY_NOT)}</span>')
+            said = (
+                f'<span aria-hidden="true">{"✓" if legal else "✗"}</span>'
+                f'<span class="sr-only">{say(_MAY) if legal else say(_MAY_NOT)}</span>'
+            )
         ident = f' id="mark-{name}"' if tap else ""
         mark = f'<span class="pile-mark{marked}"{ident}>{said}</span>'
     value = pile_value(cell.value) if cell.value is not None else ""
@@ -372,7 +412,9 @@ def castle_marks(table, picked) -> dict | None:
         return None
     asked = picked.get("do") == "check"  # the button, not the picker changing under a finger
     try:
-        card = from_picker(picked.get("card"), picked.get("card_rank"), picked.get("card_suit"), "card", current_language())
+        card = from_picker(
+            picked.get("card"), picked.get("card_rank"), picked.get("card_suit"), "card", current_language()
+        )
         if card is None:
             raise RuleError("no_card", _CHECK_WHICH, "card")
     except RuleError as missing:  # half a card, or none: said when asked, else the move says it
@@ -384,7 +426,6 @@ def castle_marks(table, picked) -> dict | None:
 
 
 # --- JSON API -------------------------------------------------------------------------
-
 
 
 # --- Private helpers ------------------------------------------------------------------
@@ -403,10 +444,15 @@ def _calculator_step(do: object, tops: dict, target: str, checked: Card | None):
         names = str(args.get("row", "")).replace(",", " ").split()
         if len(names) > len(READING_ORDER):
             raise RuleError(
-                "castle_size", N_("The castle has 12 piles; you typed %(typed)s cards."), "row", typed=len(names)
+                "castle_size",
+                N_("The castle has 12 piles; you typed %(typed)s cards."),
+                "row",
+                typed=len(names),
             )
         named = dict(zip(READING_ORDER, names, strict=False))
-        tops = castle.read_tops({pile: "" if name == "-" else _canonical(name, pile) for pile, name in named.items()})
+        tops = castle.read_tops(
+            {pile: "" if name == "-" else _canonical(name, pile) for pile, name in named.items()}
+        )
         return tops, _next_empty(tops, READING_ORDER[0]), checked
     if do == "check":
         card = _picked(args, "pick", _CHECK_WHICH)
@@ -437,7 +483,9 @@ def _calculator_view(tops: dict, target: str, checked: Card | None, notices: lis
         "refusals": [(pile, reason) for pile, reason in reasons.items() if reason],
         "legal": [pile for pile, reason in reasons.items() if reason is None],
         "missing": len(castle.PILES) - len(tops),
-        "row": " ".join(_typed(tops[pile]) if pile in tops else "-" for pile in READING_ORDER) if tops else "",
+        "row": " ".join(_typed(tops[pile]) if pile in tops else "-" for pile in READING_ORDER)
+        if tops
+        else "",
         "placeholder": " ".join(_typed(parse(EXAMPLE[pile]), lower=True) for pile in READING_ORDER),
         "notices": notices,
     }
@@ -478,7 +526,9 @@ def _next_empty(tops: dict, after: str) -> str:
 
 def _picked(form, name: str, missing: str) -> Card:
     """The card chosen on the card picker ``name`` (``_cards.html``), or a RuleError saying what is missing."""
-    card = from_picker(form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name, current_language())
+    card = from_picker(
+        form.get(name), form.get(f"{name}_rank"), form.get(f"{name}_suit"), name, current_language()
+    )
     if card is None:
         raise RuleError("no_card", missing, name)
     return card
@@ -496,12 +546,16 @@ def _dealt_castle(form: dict) -> dict:
                 "castle",
                 typed=len(names),
             )
-        return {pile: _canonical(name, f"castle.{pile}") for pile, name in zip(READING_ORDER, names, strict=True)}
+        return {
+            pile: _canonical(name, f"castle.{pile}") for pile, name in zip(READING_ORDER, names, strict=True)
+        }
     named = {pile: form.get(pile) for pile in castle.PILES}
     missing = [pile for pile, text in named.items() if not isinstance(text, str) or not text.strip()]
     if missing:
         raise RuleError(
-            "castle_size", N_("The castle has 12 piles; still empty: %(missing)s."), "castle",
+            "castle_size",
+            N_("The castle has 12 piles; still empty: %(missing)s."),
+            "castle",
             missing=", ".join(missing),
         )
     return {pile: _canonical(text, f"castle.{pile}") for pile, text in named.items()}
@@ -517,7 +571,9 @@ def _typed(card: Card, lower: bool = False) -> str:
     ``10C`` (cœur) in French; with ``lower``, the placeholder's short form (``tc``, ``10c`` in French,
     whose T is a suit)."""
     ranks, suits = letters(current_language())
-    rank = "T" if lower and card.rank == "10" and "T" not in suits.values() else ranks.get(card.rank, card.rank)
+    rank = (
+        "T" if lower and card.rank == "10" and "T" not in suits.values() else ranks.get(card.rank, card.rank)
+    )
     name = rank + suits[card.suit]
     return name.lower() if lower else name
 

@@ -119,16 +119,24 @@ ACTION_SCHEMA = schemas.actions(
 GAME = Game(
     slug="fort",
     name=N_("Fort"),
-    tagline=N_("Forts, armies and watchtowers: challenge a rival's fort and let Castellan settle the battle."),
+    tagline=N_(
+        "Forts, armies and watchtowers: challenge a rival's fort and let Castellan settle the battle."
+    ),
     players=N_("2 to 4 players"),
     order=3,
     summary=(
-        N_("Each player keeps a fort of face-up cards and a hidden army. Matching ranks stack into watchtowers, "
-           "which are harder to attack."),
-        N_("A challenge pits one or two blind soldiers from each army against each other; a 7 always fights for "
-           "the attacker. The winner takes the soldiers, and the attacker who wins takes the card they aimed at."),
-        N_("Draw the fourth card of a watchtower and win the free-for-all it starts, and you go on a campaign. "
-           "When everyone is on a campaign, a final showdown decides the game."),
+        N_(
+            "Each player keeps a fort of face-up cards and a hidden army. Matching ranks stack into watchtowers, "
+            "which are harder to attack."
+        ),
+        N_(
+            "A challenge pits one or two blind soldiers from each army against each other; a 7 always fights for "
+            "the attacker. The winner takes the soldiers, and the attacker who wins takes the card they aimed at."
+        ),
+        N_(
+            "Draw the fourth card of a watchtower and win the free-for-all it starts, and you go on a campaign. "
+            "When everyone is on a campaign, a final showdown decides the game."
+        ),
     ),
     rules=fort,
     table_options=table_options,
@@ -136,7 +144,9 @@ GAME = Game(
     table_action=table_action,
     options_schema=OPTIONS_SCHEMA,
     action_schema=ACTION_SCHEMA,
-    help_anchor=lambda view: {"deal": "getting-started", "setup": "burning", "play": "your-turn"}.get(view["phase"], "showdown"),
+    help_anchor=lambda view: {"deal": "getting-started", "setup": "burning", "play": "your-turn"}.get(
+        view["phase"], "showdown"
+    ),
 )
 
 
@@ -215,8 +225,14 @@ class Forts(tuple):
 def _challenge_item(option: dict, names: dict) -> tuple:
     """A challenge as the form names it: its key, the defender's name, the target, its height, the tries so
     far and the soldiers (a campaign battle's; 0 for a vulnerable fort)."""
-    return (option["key"], names[option["defender"]], option["target"], option["height"], option["tries"],
-            option["soldiers"])
+    return (
+        option["key"],
+        names[option["defender"]],
+        option["target"],
+        option["height"],
+        option["tries"],
+        option["soldiers"],
+    )
 
 
 @bp.app_template_global("fort_table")
@@ -242,24 +258,35 @@ def fort_table(view: dict) -> dict:
         "mover": mover,
         "forts": Forts(
             FortPlayer(
-                p["id"], p["name"], p["id"] == turn, p["out"], p["army"], len(p["fort"]),
+                p["id"],
+                p["name"],
+                p["id"] == turn,
+                p["out"],
+                p["army"],
+                len(p["fort"]),
                 tuple(p["campaign"]) if p["campaign"] else None,
-                tuple(Tower(tuple(tower["cards"]), tower["height"], tuple(tries.get(tower["top"], ())))
-                      for tower in p["watchtowers"]),
+                tuple(
+                    Tower(tuple(tower["cards"]), tower["height"], tuple(tries.get(tower["top"], ())))
+                    for tower in p["watchtowers"]
+                ),
                 dealing,
             )
             for p in players
         ),
         # each challenge as the challenge form's pieces are keyed (templates/fort/_challenge.html)
-        "offered_items": tuple(_challenge_item(option, names) for option in challenges if not option["refusal"]),
-        "closed_items": tuple((*_challenge_item(option, names)[1:], option["said"]["refusal"])
-                              for option in challenges if option["refusal"]),
+        "offered_items": tuple(
+            _challenge_item(option, names) for option in challenges if not option["refusal"]
+        ),
+        "closed_items": tuple(
+            (*_challenge_item(option, names)[1:], option["said"]["refusal"])
+            for option in challenges
+            if option["refusal"]
+        ),
         "can_build": bool(mover and not mover["campaign"] and mover["army"]),
     }
 
 
 # --- JSON API -------------------------------------------------------------------------
-
 
 
 # --- The battle adjudicator -----------------------------------------------------------
@@ -312,12 +339,16 @@ def _situation(args) -> dict:
         return {"attacker": attacker, "defender": defender, "target": None, "height": 1, "challenge": 1}
     target = _picker(args, "target")
     if target is None:
-        raise RuleError("no_target", N_("Pick the card challenged: tap its rank and suit, or type it."), "target")
+        raise RuleError(
+            "no_target", N_("Pick the card challenged: tap its rank and suit, or type it."), "target"
+        )
     return {
         "attacker": attacker,
         "defender": defender,
         "target": target,
-        "height": _whole(args.get("height") or "1", "height", N_("The watchtower's height"), 1, fort.COMPLETE),
+        "height": _whole(
+            args.get("height") or "1", "height", N_("The watchtower's height"), 1, fort.COMPLETE
+        ),
         "challenge": _whole(args.get("challenge") or "1", "challenge", N_("The challenge"), 1, 9),
         "size": _whole(args.get("size") or "1", "size", N_("The challenge size"), 1, 2),
     }
@@ -340,7 +371,9 @@ def _lay_soldiers(view: dict, situation: dict, args) -> None:
     for side in SIDES:
         laid[side] = [
             str(card)
-            for card in _typed_cards(args.get(f"{side[0]}_soldiers"), f"{side}'s soldiers", _SOLDIERS_WORDS[side])
+            for card in _typed_cards(
+                args.get(f"{side[0]}_soldiers"), f"{side}'s soldiers", _SOLDIERS_WORDS[side]
+            )
         ]
     size = view["size"]
     for side in SIDES:
@@ -378,7 +411,9 @@ def _turn_over(laid: dict, size: int, args) -> None:
     named = laid["attacker"] + laid["defender"] + ([args.get("target")] if args.get("target") else [])
     if str(card) in {str(known) for known in _parsed(named)}:
         raise RuleError(
-            "duplicate_card", N_("The %(card)s is already in this battle: a deck holds it once."), "pick",
+            "duplicate_card",
+            N_("The %(card)s is already in this battle: a deck holds it once."),
+            "pick",
             card=card.in_words,
         )
     laid[side].append(str(card))
@@ -430,14 +465,21 @@ def _showdown_body(rows: list[dict]) -> tuple[dict, list[str]]:
     names = [row["name"] or _player(row["seat"]) for row in filled]
     if len(filled) < fort.MIN_PLAYERS:
         raise RuleError(
-            "player_count", N_("Type the cards of at least %(least)s players."), "army_1", least=fort.MIN_PLAYERS
+            "player_count",
+            N_("Type the cards of at least %(least)s players."),
+            "army_1",
+            least=fort.MIN_PLAYERS,
         )
     if len(set(names)) != len(names):
-        raise RuleError("same_name", N_("Two players have the same name: give each a different one."), "name_1")
+        raise RuleError(
+            "same_name", N_("Two players have the same name: give each a different one."), "name_1"
+        )
     armies = {
         name: [
             str(card)
-            for card in _typed_cards(row["army"], f"{name}'s cards", Message(N_("%(name)s's cards"), name=name))
+            for card in _typed_cards(
+                row["army"], f"{name}'s cards", Message(N_("%(name)s's cards"), name=name)
+            )
         ]
         for name, row in zip(names, filled, strict=True)
     }
@@ -458,7 +500,9 @@ def _showdown_words(refused: RuleError) -> str:
     if refused.code == "unknown_rank" and key.startswith("watchtowers."):
         params = {**refused.sentence.params, "name": key.removeprefix("watchtowers.")}
         del params["key"]
-        return say(Message(N_("%(name)s's watchtower must be a rank: 2-10, %(j)s, %(q)s, %(k)s or %(a)s."), **params))
+        return say(
+            Message(N_("%(name)s's watchtower must be a rank: 2-10, %(j)s, %(q)s, %(k)s or %(a)s."), **params)
+        )
     return say(refused)
 
 
@@ -493,7 +537,9 @@ def _read_challenge(form: dict) -> dict:
     choice = _text(form.get("target"))
     defender, _, target = choice.partition(":")
     if not defender:
-        raise RuleError("no_target", N_("Choose the fort card challenged, or the campaign to fight."), "target")
+        raise RuleError(
+            "no_target", N_("Choose the fort card challenged, or the campaign to fight."), "target"
+        )
     action = {
         "defender": defender,
         "target": target or None,
@@ -567,10 +613,14 @@ _SITUATION_FIELDS = (
 _SEPARATORS = re.compile(r"[\s,;]+")
 _SOLDIERS_WORDS = {"attacker": N_("attacker's soldiers"), "defender": N_("defender's soldiers")}
 _TOO_MANY = {
-    "attacker": NP_("Each side lays %(count)s soldier: the attacker has %(laid)s.",
-                    "Each side lays %(count)s soldiers: the attacker has %(laid)s."),
-    "defender": NP_("Each side lays %(count)s soldier: the defender has %(laid)s.",
-                    "Each side lays %(count)s soldiers: the defender has %(laid)s."),
+    "attacker": NP_(
+        "Each side lays %(count)s soldier: the attacker has %(laid)s.",
+        "Each side lays %(count)s soldiers: the attacker has %(laid)s.",
+    ),
+    "defender": NP_(
+        "Each side lays %(count)s soldier: the defender has %(laid)s.",
+        "Each side lays %(count)s soldiers: the defender has %(laid)s.",
+    ),
 }
 _PICK_SOLDIER = {
     "attacker": N_("Pick the attacker's soldier: tap its rank and suit, or type it."),
@@ -604,7 +654,9 @@ def _cards_named(form: dict, name: str) -> list[str]:
         return [_canonical(text, name) for text in typed]
     cards = []
     for index in range(1, fort.DECK_SIZE + 1):
-        card = from_picker(None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name, current_language())
+        card = from_picker(
+            None, form.get(f"{name}_{index}_rank"), form.get(f"{name}_{index}_suit"), name, current_language()
+        )
         if card is not None:
             cards.append(str(card))
     return cards
@@ -661,13 +713,22 @@ def _whole(text: object, field: str, what: str, low: int, high: int) -> int:
     if not (value.isdecimal() and len(value) <= 6):  # not isdigit: "²" is a digit int() cannot read
         if value:
             raise RuleError(
-                "bad_number", N_("%(what)s is a whole number, and “%(text)s” is not one."), field,
-                what=Message(what), text=value[:12],
+                "bad_number",
+                N_("%(what)s is a whole number, and “%(text)s” is not one."),
+                field,
+                what=Message(what),
+                text=value[:12],
             )
-        raise RuleError("bad_number", N_("%(what)s is a whole number, and nothing is not one."), field, what=Message(what))
+        raise RuleError(
+            "bad_number", N_("%(what)s is a whole number, and nothing is not one."), field, what=Message(what)
+        )
     if not low <= int(value) <= high:
         raise RuleError(
-            "out_of_range", N_("%(what)s must be between %(low)s and %(high)s."), field,
-            what=Message(what), low=low, high=high,
+            "out_of_range",
+            N_("%(what)s must be between %(low)s and %(high)s."),
+            field,
+            what=Message(what),
+            low=low,
+            high=high,
         )
     return int(value)

@@ -57,7 +57,11 @@ def play_page(play_id: str):
         abort(404)
     game = registry().games.get(play["game"])
     return render_template(
-        "history/play.html", play=play, game=game, details=_details(play, game), chart=_rounds_chart(play, game)
+        "history/play.html",
+        play=play,
+        game=game,
+        details=_details(play, game),
+        chart=_rounds_chart(play, game),
     )
 
 
@@ -95,7 +99,14 @@ def rename(player_id: int):
         renamed = store.rename_player(get_db(), player_id, name)
     except RuleError as refused:
         return _player_page(player, 422, say(refused), {"name": name})
-    flash(gettext("%(old)s is now called %(new)s, in every play.", old=say_name(player["name"]), new=say_name(renamed["name"])), "success")
+    flash(
+        gettext(
+            "%(old)s is now called %(new)s, in every play.",
+            old=say_name(player["name"]),
+            new=say_name(renamed["name"]),
+        ),
+        "success",
+    )
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
 
@@ -111,7 +122,14 @@ def merge(player_id: int):
         store.merge_players(get_db(), player_id, other["id"])
     except RuleError as refused:
         return _player_page(player, 422, say(refused))
-    flash(gettext("%(other)s and %(name)s are one player now: %(name)s.", other=say_name(other["name"]), name=say_name(player["name"])), "success")
+    flash(
+        gettext(
+            "%(other)s and %(name)s are one player now: %(name)s.",
+            other=say_name(other["name"]),
+            name=say_name(player["name"]),
+        ),
+        "success",
+    )
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
 
@@ -126,8 +144,14 @@ def forget(player_id: int):
     """Forget the player's name at once: it becomes "Player N" in every play."""
     player = _player(player_id)
     forgotten = store.forget_player(get_db(), player_id)
-    flash(gettext("%(name)s is forgotten: every play now says %(number)s.", name=say_name(player["name"]), number=say_name(forgotten["name"])),
-          "success")
+    flash(
+        gettext(
+            "%(name)s is forgotten: every play now says %(number)s.",
+            name=say_name(player["name"]),
+            number=say_name(forgotten["name"]),
+        ),
+        "success",
+    )
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
 
@@ -225,7 +249,9 @@ def _rounds_chart(play: dict, game) -> dict | None:
     except UNREADABLE:
         return None
     names = [say_name(seat["name"]) for seat in play["players"]]
-    whole = all(isinstance(value, int) and not isinstance(value, bool) for points in rounds for value in points)
+    whole = all(
+        isinstance(value, int) and not isinstance(value, bool) for points in rounds for value in points
+    )
     if not rounds or not whole or any(len(points) != len(names) for points in rounds):
         return None
     if unit == "game":  # a match's games (Square Tactics)
@@ -238,7 +264,11 @@ def _rounds_chart(play: dict, game) -> dict | None:
         lines = gettext("One line per player, from 0 before the first round.")
     leaders = [say_name(seat["name"]) for seat in play["players"] if seat["winner"]]
     if leaders:
-        won = say(Message(NP_("Won by: %(names)s.", "Won by: %(names)s."), count=len(leaders), names=", ".join(leaders)))
+        won = say(
+            Message(
+                NP_("Won by: %(names)s.", "Won by: %(names)s."), count=len(leaders), names=", ".join(leaders)
+            )
+        )
     else:
         won = gettext("Won by: nobody.")
     description = f"{lines} {won}"  # two sentences, one after the other
@@ -247,7 +277,9 @@ def _rounds_chart(play: dict, game) -> dict | None:
         running = [total + value for total, value in zip(running, points, strict=True)]
         totals.append(running)
     return {
-        "svg": charts.rounds_chart(f"play-chart-{play['id']}", title, description, unit_name, names, rounds, number),
+        "svg": charts.rounds_chart(
+            f"play-chart-{play['id']}", title, description, unit_name, names, rounds, number
+        ),
         "unit": unit_name,
         "names": names,
         "totals": totals,
@@ -261,19 +293,33 @@ def _wins_chart(player: dict, stats: dict) -> dict | None:
         return None
     zone = viewer_zone()
     days = [
-        (date.fromisoformat(day), plays, wins) for day, plays, wins in store.player_days(get_db(), player["id"], zone)
+        (date.fromisoformat(day), plays, wins)
+        for day, plays, wins in store.player_days(get_db(), player["id"], zone)
     ]
     unit, counts = charts.counted_up(days)
     title = gettext("%(name)s: plays and wins over time", name=say_name(player["name"]))
-    description = say(Message(
-        NP_("%(wins)s of %(count)s play won, counted up from the first play to the last.",
-            "%(wins)s of %(count)s plays won, counted up from the first play to the last."),
-        count=stats["plays"], wins=stats["wins"],
-    ))
+    description = say(
+        Message(
+            NP_(
+                "%(wins)s of %(count)s play won, counted up from the first play to the last.",
+                "%(wins)s of %(count)s plays won, counted up from the first play to the last.",
+            ),
+            count=stats["plays"],
+            wins=stats["wins"],
+        )
+    )
     names = (gettext("Plays"), gettext("Wins"))
     return {
-        "svg": charts.wins_chart(f"wins-chart-{player['id']}", title, description, gettext("Date"), names, counts,
-                                 label=day_label, say_number=number),
+        "svg": charts.wins_chart(
+            f"wins-chart-{player['id']}",
+            title,
+            description,
+            gettext("Date"),
+            names,
+            counts,
+            label=day_label,
+            say_number=number,
+        ),
         "unit": unit,
         "counts": [(day_label(day, unit), plays, wins) for day, plays, wins in counts],
         "zone": str(zone) if zone else "UTC",
@@ -289,7 +335,11 @@ def day_label(day: date, unit: str = "day") -> str:
     lang = current_language()
     if lang == "en":
         return day.isoformat()[:7] if unit == "month" else day.isoformat()
-    return format_skeleton("yMM", day, locale=lang) if unit == "month" else format_date(day, "short", locale=lang)
+    return (
+        format_skeleton("yMM", day, locale=lang)
+        if unit == "month"
+        else format_date(day, "short", locale=lang)
+    )
 
 
 def viewer_zone() -> ZoneInfo | None:

@@ -17,7 +17,9 @@ from companion.rules.errors import N_, NP_, Message, RuleError
 from companion.service import plays_export
 
 bp = Blueprint("history_files", __name__)
-UPLOAD_LIMIT = 2 * plays_export.MAX_FILE_BYTES  # beyond the file's own cap, so that the page can say how big it was
+UPLOAD_LIMIT = (
+    2 * plays_export.MAX_FILE_BYTES
+)  # beyond the file's own cap, so that the page can say how big it was
 MB = 1024 * 1024
 
 
@@ -49,39 +51,56 @@ def _uploaded() -> object:
     """The uploaded file's JSON; ``RuleError`` when there is none, or it is too big or not JSON."""
     upload = request.files.get("file")
     if upload is None or not upload.filename:
-        raise RuleError("no_file", N_("Choose the file to import: a Castellan export of plays, ending in .json."), "file")
+        raise RuleError(
+            "no_file", N_("Choose the file to import: a Castellan export of plays, ending in .json."), "file"
+        )
     data = upload.read(plays_export.MAX_FILE_BYTES + 1)
     if len(data) > plays_export.MAX_FILE_BYTES:
         raise RuleError(
             "file_too_large",
             N_("This file is larger than %(megabytes)s MB, the most Castellan imports at once."),
-            "file", megabytes=plays_export.MAX_FILE_BYTES // MB,
+            "file",
+            megabytes=plays_export.MAX_FILE_BYTES // MB,
         )
     try:
         return json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise RuleError(
             "not_json",
-            N_("This file is not a Castellan export of plays: export one on the other server's Export and import plays page."),
+            N_(
+                "This file is not a Castellan export of plays: export one on the other server's Export and import plays page."
+            ),
             "file",
         ) from None
 
 
 def _render(notices: list[tuple[str, str]], status: int = 200):
     games = [game for game in registry().ordered() if game.has_tables]
-    return render_template("history/files.html", notices=notices, games=games,
-                           max_mb=plays_export.MAX_FILE_BYTES // MB), status
+    return render_template(
+        "history/files.html", notices=notices, games=games, max_mb=plays_export.MAX_FILE_BYTES // MB
+    ), status
 
 
 def _imported_sentence(imported: int, skipped: int) -> str:
     if imported == 0 and skipped == 0:
         return gettext("The file held no plays, so nothing was added.")
     if imported == 0:
-        return say(Message(NP_("Nothing was added: the file's play was here already (%(count)s in all).",
-                               "Nothing was added: the file's plays were all here already (%(count)s in all)."),
-                           count=skipped))
-    return say(Message(N_("Plays added: %(imported)s. Plays of the file already here, left as they were: %(skipped)s."),
-                       imported=imported, skipped=skipped))
+        return say(
+            Message(
+                NP_(
+                    "Nothing was added: the file's play was here already (%(count)s in all).",
+                    "Nothing was added: the file's plays were all here already (%(count)s in all).",
+                ),
+                count=skipped,
+            )
+        )
+    return say(
+        Message(
+            N_("Plays added: %(imported)s. Plays of the file already here, left as they were: %(skipped)s."),
+            imported=imported,
+            skipped=skipped,
+        )
+    )
 
 
 def _count(name: str) -> int | None:

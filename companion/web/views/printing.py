@@ -84,4 +84,6 @@ def sheet(slug: str):
         abort(503)
     if built:
         security.count("pdfs")
-    return send_file(io.BytesIO(pdf), mimetype="application/pdf", download_name=f"{slug}-{paper}.pdf", max_age=0)
+    return send_file(
+        io.BytesIO(pdf), mimetype="application/pdf", download_name=f"{slug}-{paper}.pdf", max_age=0
+    )

@@ -52,7 +52,8 @@ def table_drawing(view: dict, kept: dict, refused: bool, recording: bool) -> dic
     return {
         "correcting": correcting,
         "fields": _fields(view["players"], kept, refused, rounds[correcting - 1] if correcting else [])
-        if recording else [],
+        if recording
+        else [],
     }
 
 
@@ -66,13 +67,22 @@ def rows(ten_rounds, round_row, view: dict, show_url: str, correcting: int, reco
     rounds, corrected = view["rounds"], view["corrected"]
     full = len(rounds) - len(rounds) % 10
     drawn = [
-        ten_rounds(first, Rows(map(Points, rounds[first - 1:first + 9])), show_url, recording,
-                   Rounds([number for number in corrected if first <= number < first + 10]),
-                   correcting if first <= correcting < first + 10 else 0)
+        ten_rounds(
+            first,
+            Rows(map(Points, rounds[first - 1 : first + 9])),
+            show_url,
+            recording,
+            Rounds([number for number in corrected if first <= number < first + 10]),
+            correcting if first <= correcting < first + 10 else 0,
+        )
         for first in range(1, full + 1, 10)
     ]
-    drawn += [round_row(number, Points(rounds[number - 1]), show_url, recording, number in corrected, number == correcting)
-              for number in range(full + 1, len(rounds) + 1)]
+    drawn += [
+        round_row(
+            number, Points(rounds[number - 1]), show_url, recording, number in corrected, number == correcting
+        )
+        for number in range(full + 1, len(rounds) + 1)
+    ]
     return Markup("").join(drawn)
 
 
@@ -88,7 +98,9 @@ def _fields(players: list[str], kept: dict, refused: bool, correcting: list[int]
     for index, name in enumerate(players):
         value = shown[index] if len(shown) > index else ""
         number = isinstance(value, int | float) and not refused
-        fields.append((index, name, abs(value) if number else value, str(index) in negative or (number and value < 0)))
+        fields.append(
+            (index, name, abs(value) if number else value, str(index) in negative or (number and value < 0))
+        )
     return fields
 
 
@@ -138,10 +150,14 @@ GAME = Game(
     players=N_("1 to 8 players"),
     order=100,
     summary=(
-        N_("Name the players, then write each round's points. Everyone at the table follows the "
-           "totals on their own phone; the referee's phone writes, the others watch."),
-        N_("Up to four players fit a phone's width; with more, slide the scores sideways: the round "
-           "numbers and the word Total stay at the left."),
+        N_(
+            "Name the players, then write each round's points. Everyone at the table follows the "
+            "totals on their own phone; the referee's phone writes, the others watch."
+        ),
+        N_(
+            "Up to four players fit a phone's width; with more, slide the scores sideways: the round "
+            "numbers and the word Total stay at the left."
+        ),
     ),
     rules=scorepad,
     table_options=_options,
@@ -150,20 +166,37 @@ GAME = Game(
     list_fields=("points", "minus", "known"),
     options_schema=schemas.options(
         "The players' names, in the order their points are given.",
-        {"players": {"oneOf": [
-            {"type": "array", "items": schemas.NAME, "minItems": 1, "maxItems": scorepad.MAX_PLAYERS},
-            {"type": "string", "maxLength": 2000, "description": "One name per line, as the form takes them."},
-        ]}, "lowest_wins": {"type": "boolean", "description": "The lowest total wins (false: the highest)."}},
+        {
+            "players": {
+                "oneOf": [
+                    {"type": "array", "items": schemas.NAME, "minItems": 1, "maxItems": scorepad.MAX_PLAYERS},
+                    {
+                        "type": "string",
+                        "maxLength": 2000,
+                        "description": "One name per line, as the form takes them.",
+                    },
+                ]
+            },
+            "lowest_wins": {"type": "boolean", "description": "The lowest total wins (false: the highest)."},
+        },
         required=("players",),
     ),
     action_schema=schemas.actions(
-        schemas.action("round", "One round: each player's points, in the players' order.", {
-            "points": {"type": "array", "items": {"type": "integer"}},
-        }),
-        schemas.action("correct", "A past round corrected: its number (1 first) and each player's points.", {
-            "round": {"type": "integer", "minimum": 1},
-            "points": {"type": "array", "items": {"type": "integer"}, "maxItems": scorepad.MAX_PLAYERS},
-        }),
+        schemas.action(
+            "round",
+            "One round: each player's points, in the players' order.",
+            {
+                "points": {"type": "array", "items": {"type": "integer"}},
+            },
+        ),
+        schemas.action(
+            "correct",
+            "A past round corrected: its number (1 first) and each player's points.",
+            {
+                "round": {"type": "integer", "minimum": 1},
+                "points": {"type": "array", "items": {"type": "integer"}, "maxItems": scorepad.MAX_PLAYERS},
+            },
+        ),
     ),
     tool=True,
 )

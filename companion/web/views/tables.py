@@ -135,7 +135,10 @@ def live_etag(version: int, session_data, lang: str) -> str:
 
 _LIVE_PATH = re.compile(r"/t/([^/]+)/live\Z")
 # What ``live`` answers an unchanged poll with, after Flask-Compress and the session added their Vary.
-_UNCHANGED_HEADERS = [("Cache-Control", "no-cache, private"), ("Vary", "Accept-Encoding, Cookie, Accept-Language")]
+_UNCHANGED_HEADERS = [
+    ("Cache-Control", "no-cache, private"),
+    ("Vary", "Accept-Encoding, Cookie, Accept-Language"),
+]
 
 
 class UnchangedPolls:
@@ -158,7 +161,9 @@ class UnchangedPolls:
         if match and environ.get("REQUEST_METHOD") == "GET":
             etag = self._etag(environ, match.group(1))
             if etag is not None and parse_etags(tags).contains_weak(etag):
-                start_response("304 NOT MODIFIED", [("ETag", quote_etag(etag, weak=True)), *_UNCHANGED_HEADERS])
+                start_response(
+                    "304 NOT MODIFIED", [("ETag", quote_etag(etag, weak=True)), *_UNCHANGED_HEADERS]
+                )
                 return []
         return self.wsgi_app(environ, start_response)
 
@@ -173,7 +178,9 @@ class UnchangedPolls:
             return None
         cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
         lang = i18n.choose_language(cookies.get(i18n.COOKIE), environ.get("HTTP_ACCEPT_LANGUAGE"))
-        return live_etag(version, security.session_data(app, cookies.get(app.config["SESSION_COOKIE_NAME"])), lang)
+        return live_etag(
+            version, security.session_data(app, cookies.get(app.config["SESSION_COOKIE_NAME"])), lang
+        )
 
 
 _TABLE_PATH = re.compile(r"/t/([^/]+)(/live)?\Z")
@@ -201,7 +208,11 @@ class KeptPages:
         self.app, self.wsgi_app = app, wsgi_app
 
     def __call__(self, environ, start_response):
-        match = _TABLE_PATH.match(environ.get("PATH_INFO", "")) if environ.get("REQUEST_METHOD") == "GET" else None
+        match = (
+            _TABLE_PATH.match(environ.get("PATH_INFO", ""))
+            if environ.get("REQUEST_METHOD") == "GET"
+            else None
+        )
         if match:
             try:
                 answer = self._answer(Request(environ), match.group(1), bool(match.group(2)))
@@ -220,7 +231,9 @@ class KeptPages:
         if cache is None:
             return None
         session_data = security.session_data(app, asked.cookies.get(app.config["SESSION_COOKIE_NAME"]))
-        if "_flashes" in session_data or not (live or session_data.get("last_table") == store.phone_digest(token)[:16]):
+        if "_flashes" in session_data or not (
+            live or session_data.get("last_table") == store.phone_digest(token)[:16]
+        ):
             return None
         conn = db.thread_connection(app.config["DATABASE"])
         try:
@@ -250,7 +263,9 @@ class KeptPages:
         headers = [*_PAGE_HEADERS]
         csrf = session_data.get
         if encoding:
-            body = kept.gzipped(lambda: csrf("csrf_form_token"), store.new_token, app.config["COMPRESS_LEVEL"])
+            body = kept.gzipped(
+                lambda: csrf("csrf_form_token"), store.new_token, app.config["COMPRESS_LEVEL"]
+            )
             headers += [("Content-Length", str(len(body))), ("Content-Encoding", "gzip")]
         else:
             body = kept.body(lambda: csrf("csrf_form_token"), store.new_token)
@@ -281,7 +296,11 @@ def act(token: str):
     link, game = _open_to_change(token)
     if link.role == "viewer":
         return _refuse(
-            link, _table(link), game, 403, gettext("This is a viewer's link: it can watch the table but not play on it.")
+            link,
+            _table(link),
+            game,
+            403,
+            gettext("This is a viewer's link: it can watch the table but not play on it."),
         )
 
     def move(form: dict) -> store.Table:
@@ -295,7 +314,9 @@ def act(token: str):
     if answer is not None:
         return answer
     if is_htmx():
-        last = store.last_action(get_db(), table.id, table.version)  # the move's own entry: the notice and the Undo beside it
+        last = store.last_action(
+            get_db(), table.id, table.version
+        )  # the move's own entry: the notice and the Undo beside it
         notices = [("recorded", say(last["description"]))] if last else []
         return _render_table(link, table, game, notices=notices, last=last)
     # The page says what was recorded as long as it is still the table's last move (no cookie needed).
@@ -313,9 +334,16 @@ def release(token: str):
         released = store.release_seat(get_db(), table.id, seat)
     except KeyError:
         return _refuse(
-            link, table, game, 422, gettext("That seat is not taken by any phone: there is nothing to release.")
+            link,
+            table,
+            game,
+            422,
+            gettext("That seat is not taken by any phone: there is nothing to release."),
         )
-    message = gettext("%(seat)s's seat is free: the next phone to open its link takes it.", seat=i18n.say_name(released.label))
+    message = gettext(
+        "%(seat)s's seat is free: the next phone to open its link takes it.",
+        seat=i18n.say_name(released.label),
+    )
     return _done(link, _table(link), game, message)
 
 
@@ -327,7 +355,9 @@ def undo(token: str):
         return _refuse(link, table, game, 403, gettext("Only the referee can undo."))
     last = store.last_action(get_db(), table.id)
     return _referee_change(
-        link, game, lambda form: store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form)),
+        link,
+        game,
+        lambda form: store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form)),
         gettext("Undone: %(move)s", move=say(last["description"])) if last else None,
     )
 
@@ -341,10 +371,15 @@ def finish(token: str):
         return _refuse(link, table, game, 403, gettext("Only the referee can finish the table."))
     if not _can_finish(table, game):
         return _refuse(
-            link, table, game, 422, gettext("This table ends by the game's own rules: there is nothing to finish.")
+            link,
+            table,
+            game,
+            422,
+            gettext("This table ends by the game's own rules: there is nothing to finish."),
         )
     return _referee_change(
-        link, game,
+        link,
+        game,
         lambda form: store.finish(get_db(), game.rules, table.id, _version(form), _once(link, form)),
         gettext("The table is finished: these totals are the final score. Undo reopens it."),
     )
@@ -420,7 +455,12 @@ def links(token: str):
     link, table, game = _open(token)
     shown = store.table_links(get_db(), table.id) if link.role == "referee" else [link]
     return render(
-        "tables/links.html", "tables/links.html", link=link, table=table, game=game, invites=_invites(shown, game)
+        "tables/links.html",
+        "tables/links.html",
+        link=link,
+        table=table,
+        game=game,
+        invites=_invites(shown, game),
     )
 
 
@@ -543,9 +583,17 @@ def _page_key(link, table_id: str, version: int, fragment: bool, asked=None, con
     asked = request if asked is None else asked
     links = None if fragment else tuple(_referee_links(link, table_id, conn))
     return (
-        table_id, version, fragment, link, _language(asked),
-        asked.scheme, asked.host, asked.script_root, asked.query_string,
-        links, public_base_url(asked, config) if links else None,
+        table_id,
+        version,
+        fragment,
+        link,
+        _language(asked),
+        asked.scheme,
+        asked.host,
+        asked.script_root,
+        asked.query_string,
+        links,
+        public_base_url(asked, config) if links else None,
     )
 
 
@@ -562,7 +610,9 @@ def _kept_response(kept: pagecache.Kept):
     gzipped from its kept pieces when the phone takes gzip (Flask-Compress leaves it be), as
     Flask-Compress would have, so that a browser's poll does not compress the page again."""
     if kept.size >= current_app.config["COMPRESS_MIN_SIZE"] and compression.chosen_encoding() == "gzip":
-        response = make_response(kept.gzipped(security.csrf_token, store.new_token, current_app.config["COMPRESS_LEVEL"]))
+        response = make_response(
+            kept.gzipped(security.csrf_token, store.new_token, current_app.config["COMPRESS_LEVEL"])
+        )
         response.headers["Content-Encoding"] = "gzip"
     else:
         response = make_response(kept.body(security.csrf_token, store.new_token))
@@ -607,7 +657,10 @@ def _can_finish(table, game, over: bool | None = None) -> bool:
     """True for a table still on whose game has no end of its own but a standing once finished (the
     score pad); a game that ends by its rules has no result when stopped early, and no Finish button.
     ``over``: ``_over`` of the table, when the caller has it."""
-    return not (_over(table, game) if over is None else over) and game.rules.result(table.state, True) is not None
+    return (
+        not (_over(table, game) if over is None else over)
+        and game.rules.result(table.state, True) is not None
+    )
 
 
 def _ending(link, table, game) -> dict:
@@ -712,7 +765,11 @@ def _refuse(link, table, game, status: int, message: str):
     lose the form), both with the refused form ``kept`` for the game's template to refill.
     """
     try:
-        kept = {key: value for key, value in form_dict(game.list_fields).items() if key not in ("csrf_token", "version")}
+        kept = {
+            key: value
+            for key, value in form_dict(game.list_fields).items()
+            if key not in ("csrf_token", "version")
+        }
     except RuleError:  # the form itself was refused (a field sent twice, or too long): nothing to refill
         kept = {}
     return _render_table(link, table, game, status, [("error", message)], kept)
@@ -779,6 +836,12 @@ def _invites(links: list[store.Link], game) -> list[dict]:
             invites.append({"link": item, "claimed": True, "release_url": release})
             continue
         address = base + url_for("tables.show", token=item.token)
-        invites.append({"link": item, "address": address, "qr": netinfo.qr_svg(address, gettext("QR code: %(address)s", address=address)),
-                        "team": getattr(game.rules, "TEAM_SEATS", False)})
+        invites.append(
+            {
+                "link": item,
+                "address": address,
+                "qr": netinfo.qr_svg(address, gettext("QR code: %(address)s", address=address)),
+                "team": getattr(game.rules, "TEAM_SEATS", False),
+            }
+        )
     return invites

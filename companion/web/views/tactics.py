@@ -101,23 +101,37 @@ OPTIONS_SCHEMA = schemas.options(
     "The start form: 2 or 4 players, each one's faction (a shipped one's id, or own_<p>: a faction as JSON text), names.",
     {
         "players": {"enum": [2, 4, "2", "4"]},
-        **{f"{field}_{player}": schemas.TEXT if field != "own" else {"type": "string", "maxLength": MAX_FACTION_TEXT}
-           for player in tactics.PLAYER_IDS for field in ("faction", "own", "name")},
+        **{
+            f"{field}_{player}": schemas.TEXT
+            if field != "own"
+            else {"type": "string", "maxLength": MAX_FACTION_TEXT}
+            for player in tactics.PLAYER_IDS
+            for field in ("faction", "own", "name")
+        },
     },
 )
 ACTION_SCHEMA = schemas.actions(
-    schemas.action("play", "A card laid on a cell: one of the player's cards by id, or its four edges typed.", {
-        "cell": schemas.TEXT,
-    }, {
-        "player": schemas.TEXT,
-        "card": schemas.TEXT,
-        "edges": {"type": "array", "items": {"type": "integer"}, "minItems": 4},
-    }),
-    schemas.action("hand", "The cards a player really holds, as far as known (ids like p1-03, or names); "
-                   "[] forgets the hand entered. The referee enters any hand, a player's link only its own.", {
-        "player": schemas.TEXT,
-        "cards": {"type": "array", "items": schemas.TEXT},
-    }),
+    schemas.action(
+        "play",
+        "A card laid on a cell: one of the player's cards by id, or its four edges typed.",
+        {
+            "cell": schemas.TEXT,
+        },
+        {
+            "player": schemas.TEXT,
+            "card": schemas.TEXT,
+            "edges": {"type": "array", "items": {"type": "integer"}, "minItems": 4},
+        },
+    ),
+    schemas.action(
+        "hand",
+        "The cards a player really holds, as far as known (ids like p1-03, or names); "
+        "[] forgets the hand entered. The referee enters any hand, a player's link only its own.",
+        {
+            "player": schemas.TEXT,
+            "cards": {"type": "array", "items": schemas.TEXT},
+        },
+    ),
     schemas.action("next_game", "Start the next game of the match."),
 )
 
@@ -130,10 +144,14 @@ GAME = Game(
     order=5,
     summary=(
         N_("Each player has a deck of a faction: every card carries four numbers, one per edge."),
-        N_("Place a card on an empty cell, then compare its edges with neighbouring opponents' cards in turn: "
-           "top, right, bottom, left. Higher captures, equal goes on, lower stops."),
-        N_("At the end, captures and the cells you hold score points: centres most, corners least. "
-           "A match is three games."),
+        N_(
+            "Place a card on an empty cell, then compare its edges with neighbouring opponents' cards in turn: "
+            "top, right, bottom, left. Higher captures, equal goes on, lower stops."
+        ),
+        N_(
+            "At the end, captures and the cells you hold score points: centres most, corners least. "
+            "A match is three games."
+        ),
     ),
     rules=tactics,
     table_options=table_options,
@@ -158,8 +176,9 @@ GAME = Game(
 @bp.get("/")
 def index():
     """The game in short, its tools, and the form that starts a tracked match."""
-    return render_template("tactics/page.html", game=GAME, factions=tactics.load_factions(),
-                           seats=tactics.seating(4))
+    return render_template(
+        "tactics/page.html", game=GAME, factions=tactics.load_factions(), seats=tactics.seating(4)
+    )
 
 
 @bp.get("/score")
@@ -169,11 +188,24 @@ def score_sheet():
     players = 4 if request.args.get("players") == "4" else 2
     ids = tactics.PLAYER_IDS[:players]
     names = {player: request.args.get(f"name_{player}", "").strip()[: tactics.MAX_NAME] for player in ids}
-    counts = {(game, player, key): request.args.get(f"g{game}_{player}_{key}", "").strip()
-              for game in range(1, SCORE_GAMES + 1) for player in ids for key in SCORE_FIELDS}
-    view = {"players": players, "ids": ids, "names": names, "counts": counts, "games": [], "totals": None,
-            "errors": [], "size": tactics.BOARD_SIZE[players], "fields": SCORE_FIELDS,
-            "limits": _cell_kinds(tactics.BOARD_SIZE[players])}
+    counts = {
+        (game, player, key): request.args.get(f"g{game}_{player}_{key}", "").strip()
+        for game in range(1, SCORE_GAMES + 1)
+        for player in ids
+        for key in SCORE_FIELDS
+    }
+    view = {
+        "players": players,
+        "ids": ids,
+        "names": names,
+        "counts": counts,
+        "games": [],
+        "totals": None,
+        "errors": [],
+        "size": tactics.BOARD_SIZE[players],
+        "fields": SCORE_FIELDS,
+        "limits": _cell_kinds(tactics.BOARD_SIZE[players]),
+    }
     if any(counts.values()):
         _score_games(view)
     return render("tactics/score.html", "tactics/_score.html", game=GAME, view=view)
@@ -183,8 +215,13 @@ def score_sheet():
 def help_page():
     """How to play, in Castellan's words, with each seat's orientation drawn."""
     examples = {seat: _example_card(seat) for seat in ("S", "N", "W", "E")}
-    return render_template("tactics/help.html", game=GAME, examples=examples, orientation=tactics.ORIENTATION,
-                           factions=tactics.load_factions())
+    return render_template(
+        "tactics/help.html",
+        game=GAME,
+        examples=examples,
+        orientation=tactics.ORIENTATION,
+        factions=tactics.load_factions(),
+    )
 
 
 @bp.post("/seen/<token>")
@@ -194,7 +231,7 @@ def seen_from(token: str):
     if seat in TURN_DEGREES and store.token_shaped(token):
         key = _seen_key(token)
         chosen = {kept: value for kept, value in session.get("tactics_seen", {}).items() if kept != key}
-        session["tactics_seen"] = dict(list(chosen.items())[-(REMEMBERED_SEATS - 1):] + [(key, seat)])
+        session["tactics_seen"] = dict(list(chosen.items())[-(REMEMBERED_SEATS - 1) :] + [(key, seat)])
     return redirect(url_for("tables.show", token=token), code=303)
 
 
@@ -303,14 +340,35 @@ def tactics_table(view: dict, seen: str, picked: object = None) -> dict:
         "named": named,
         "by_id": dict(zip(ids, players, strict=True)),
         "seats": Seats(tuple((player["seat"], named[player["id"]]) for player in players)),
-        "rows": [PlayerRow(number, named[player["id"]], player["seat"], player["faction"]["name"],
-                           player["hand_size"], player["deck"], player["captured"], player["id"] == view["turn"])
-                 for number, player in enumerate(players, start=1)],
-        "sheet": Sheet(tuple(named[player] for player in ids), tuple(
-            (result["game"], tuple((points["total"], points["captured"], points["position"])
-                                   for points in map(result["scores"].__getitem__, ids)))
-            for result in view["results"]
-        ), tuple(view["totals"][player] for player in ids)) if view["results"] else None,
+        "rows": [
+            PlayerRow(
+                number,
+                named[player["id"]],
+                player["seat"],
+                player["faction"]["name"],
+                player["hand_size"],
+                player["deck"],
+                player["captured"],
+                player["id"] == view["turn"],
+            )
+            for number, player in enumerate(players, start=1)
+        ],
+        "sheet": Sheet(
+            tuple(named[player] for player in ids),
+            tuple(
+                (
+                    result["game"],
+                    tuple(
+                        (points["total"], points["captured"], points["position"])
+                        for points in map(result["scores"].__getitem__, ids)
+                    ),
+                )
+                for result in view["results"]
+            ),
+            tuple(view["totals"][player] for player in ids),
+        )
+        if view["results"]
+        else None,
         "number": {player["id"]: number for number, player in enumerate(players, start=1)},
         "hand": {player["id"]: _cards(player["hand"]) for player in players},
         "unplayed": {player["id"]: _cards(player["unplayed"]) for player in players},
@@ -353,12 +411,27 @@ def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[tu
         if refused and kept.get("type") == "hand" and kept.get("player") == seat:
             sent = kept.get(f"cards_{seat}", kept.get("cards", []))
             ticked = (sent,) if isinstance(sent, str) else tuple(sent)
-        opened = (seat == view["viewer"] or (fresh and not entries)
-                  or (player["not_entered"] == player["hand_size"] and seat == view["turn"])
-                  or (refused and kept.get("player") == seat))
-        entries.append((bool(opened), HandEntry(seat, drawn["named"][seat], seat == view["viewer"], len(hand.cards),
-                                                player["hand_size"], drawn["number"][seat],
-                                                drawn["unplayed"][seat], ticked)))
+        opened = (
+            seat == view["viewer"]
+            or (fresh and not entries)
+            or (player["not_entered"] == player["hand_size"] and seat == view["turn"])
+            or (refused and kept.get("player") == seat)
+        )
+        entries.append(
+            (
+                bool(opened),
+                HandEntry(
+                    seat,
+                    drawn["named"][seat],
+                    seat == view["viewer"],
+                    len(hand.cards),
+                    player["hand_size"],
+                    drawn["number"][seat],
+                    drawn["unplayed"][seat],
+                    ticked,
+                ),
+            )
+        )
     return entries
 
 
@@ -386,8 +459,17 @@ def tactics_board(view: dict, seen: str, picked: object = None) -> tuple[BoardRo
             kept = _PLACED.get((id(card), seen))
             if kept is None or kept[0] is not card:
                 seat = seats[card["owner"]]
-                kept = card, Cell(name, cell["value"], _card(card), tactics.PLAYER_IDS.index(card["owner"]) + 1,
-                                  seat, (TURN_DEGREES[seat] - TURN_DEGREES[seen]) % 360)
+                kept = (
+                    card,
+                    Cell(
+                        name,
+                        cell["value"],
+                        _card(card),
+                        tactics.PLAYER_IDS.index(card["owner"]) + 1,
+                        seat,
+                        (TURN_DEGREES[seat] - TURN_DEGREES[seen]) % 360,
+                    ),
+                )
                 if len(_PLACED) >= CARDS_KEPT:
                     _PLACED.clear()
                 _PLACED[id(card), seen] = kept
@@ -396,7 +478,7 @@ def tactics_board(view: dict, seen: str, picked: object = None) -> tuple[BoardRo
             made = made._replace(marked=name == marked, freed=name in freed, picked=name == picked)
         cells.append(made)
     size = view["size"]
-    return tuple(BoardRow(tuple(cells[start:start + size])) for start in range(0, len(cells), size))
+    return tuple(BoardRow(tuple(cells[start : start + size])) for start in range(0, len(cells), size))
 
 
 # A cell with a card, seen from a seat, by the identity of the card laid there (a card on the board is
@@ -468,7 +550,11 @@ def tactics_cells(tcell, rows: tuple[BoardRow, ...], pick: bool) -> Markup:
         key = ("row", language, row, pick)
         text = _PIECES.get(key)
         if text is None:
-            text = _piece(key, "".join, [_piece(("cell", language, cell, pick), tcell, cell, pick) for cell in row.cells])
+            text = _piece(
+                key,
+                "".join,
+                [_piece(("cell", language, cell, pick), tcell, cell, pick) for cell in row.cells],
+            )
         html.append(text)
     return Markup("".join(html))
 
@@ -477,22 +563,42 @@ def tactics_cells(tcell, rows: tuple[BoardRow, ...], pick: bool) -> Markup:
 def tactics_card_buttons(card_button, cards: Cards, number: int) -> Markup:
     """A hand's cards (``Cards``) as the buttons that play them, each drawn by ``card_button``."""
     language = current_language()
-    return Markup("".join([_piece(("button", language, card, number), card_button, card, number)
-                           for card in cards.cards]))
+    return Markup(
+        "".join(
+            [_piece(("button", language, card, number), card_button, card, number) for card in cards.cards]
+        )
+    )
 
 
 @bp.app_template_global("tactics_held_cards")
 def tactics_held_cards(card_face, cards: Cards, number: int) -> Markup:
     """A hand's cards as its own phone shows them held, each face drawn by ``card_face``."""
     language = current_language()
-    return Markup("".join([f'<span class="card-button">{_piece(("face", language, card, number), card_face, card, number)}</span>'
-                           for card in cards.cards]))
+    return Markup(
+        "".join(
+            [
+                f'<span class="card-button">{_piece(("face", language, card, number), card_face, card, number)}</span>'
+                for card in cards.cards
+            ]
+        )
+    )
 
 
 def _tick_cards(tick_card, language: str, cards: Cards, number: int, field: str, ticked: tuple) -> str:
     """A seat's unplayed cards as boxes named ``field`` (``ticked``: the ids ticked), each drawn by ``tick_card``."""
-    return "".join([_piece(("tick", language, card, number, field, card.id in ticked),
-                           tick_card, card, number, field, card.id in ticked) for card in cards.cards])
+    return "".join(
+        [
+            _piece(
+                ("tick", language, card, number, field, card.id in ticked),
+                tick_card,
+                card,
+                number,
+                field,
+                card.id in ticked,
+            )
+            for card in cards.cards
+        ]
+    )
 
 
 @bp.app_template_global("tactics_entries")
@@ -505,13 +611,21 @@ def tactics_entries(entries: list[tuple[bool, HandEntry]], summary, hint, tick_c
         key = ("entry", language, entry)
         drawn = _PIECES.get(key)
         if drawn is None:
-            ticks = _tick_cards(tick_card, language, entry.cards, entry.number, f"cards_{entry.player}", entry.ticked)
-            drawn = _piece(key, str, f"{summary(entry.own, entry.name, entry.entered, entry.total)}\n"
-                                     f'  <div class="stack">\n    {hint(entry.name, entry.total)}\n'
-                                     f'    <div class="hand-cards tick-cards">{ticks}</div>\n'
-                                     f"    {save(entry.player, entry.name)}\n  </div>")
-        html.append(f'      <details class="enter-hand" id="hand-{escape(entry.player)}"{" open" if opened else ""}>\n'
-                    f"  {drawn}\n</details>\n")
+            ticks = _tick_cards(
+                tick_card, language, entry.cards, entry.number, f"cards_{entry.player}", entry.ticked
+            )
+            drawn = _piece(
+                key,
+                str,
+                f"{summary(entry.own, entry.name, entry.entered, entry.total)}\n"
+                f'  <div class="stack">\n    {hint(entry.name, entry.total)}\n'
+                f'    <div class="hand-cards tick-cards">{ticks}</div>\n'
+                f"    {save(entry.player, entry.name)}\n  </div>",
+            )
+        html.append(
+            f'      <details class="enter-hand" id="hand-{escape(entry.player)}"{" open" if opened else ""}>\n'
+            f"  {drawn}\n</details>\n"
+        )
     return Markup("".join(html))
 
 
@@ -525,7 +639,6 @@ def tactics_player_rows(player_row, rows: list[PlayerRow]) -> Markup:
 # --- JSON API -------------------------------------------------------------------------
 
 
-
 # --- Private helpers ------------------------------------------------------------------
 
 
@@ -534,14 +647,19 @@ def _faction_choice(form: dict, player: str) -> object:
     own = form.get(f"own_{player}")
     if isinstance(own, str) and own.strip():
         if len(own) > MAX_FACTION_TEXT:
-            raise RuleError("bad_faction", N_("That faction is too long to be a deck of 12 to 18 cards."), player)
+            raise RuleError(
+                "bad_faction", N_("That faction is too long to be a deck of 12 to 18 cards."), player
+            )
         try:
             chosen = json.loads(own)
         except (ValueError, RecursionError):
             chosen = None
         if not isinstance(chosen, dict):
-            raise RuleError("bad_faction", N_("Your own faction must be written as a JSON object, like the example."),
-                            f"factions.{player}")
+            raise RuleError(
+                "bad_faction",
+                N_("Your own faction must be written as a JSON object, like the example."),
+                f"factions.{player}",
+            )
         return chosen
     return form.get(f"faction_{player}")
 
@@ -633,8 +751,12 @@ def _card(card: dict) -> Card:
     kept = _CARDS.get(id(card))
     if kept is not None and kept[0] is card:
         return kept[1]
-    made = Card(card["id"] if "id" in card else card["card"], card["name"], tuple(card["edges"]),
-                bool(card.get("typed")))
+    made = Card(
+        card["id"] if "id" in card else card["card"],
+        card["name"],
+        tuple(card["edges"]),
+        bool(card.get("typed")),
+    )
     if len(_CARDS) >= CARDS_KEPT:
         _CARDS.clear()
     _CARDS[id(card)] = (card, made)
@@ -672,7 +794,9 @@ def _score_games(view: dict) -> None:
         try:
             result = _score_game(view, game)
         except RuleError as refused:
-            view["errors"].append(Message(N_("Game %(game)s: %(reason)s"), game=game, reason=refused.sentence))
+            view["errors"].append(
+                Message(N_("Game %(game)s: %(reason)s"), game=game, reason=refused.sentence)
+            )
             continue
         view["games"].append({"game": game, **result})
         for player in view["ids"]:
@@ -685,24 +809,38 @@ def _score_game(view: dict, game: int) -> dict:
     """One game's counts as a board the rules can score (each player on as many cells of each
     kind as they hold), then ``tactics.score``."""
     size, ids = view["size"], view["ids"]
-    free = {kind: [cell for cell in tactics.cells(size) if _kind(tactics.cell_value(cell, size)) == kind]
-            for kind in CELL_KINDS}
+    free = {
+        kind: [cell for cell in tactics.cells(size) if _kind(tactics.cell_value(cell, size)) == kind]
+        for kind in CELL_KINDS
+    }
     board, captured = {}, {}
     for player in ids:
         name = view["names"][player] or f"Player {ids.index(player) + 1}"
-        numbers = {key: _count(view["counts"][(game, player, key)], f"{name}'s {key}", _NOT_A_COUNT[key],
-                               seat_name(name)) for key in SCORE_FIELDS}
+        numbers = {
+            key: _count(
+                view["counts"][(game, player, key)], f"{name}'s {key}", _NOT_A_COUNT[key], seat_name(name)
+            )
+            for key in SCORE_FIELDS
+        }
         captured[player] = numbers["captured"]
         for kind in CELL_KINDS:
             if numbers[kind] > len(free[kind]):
-                raise RuleError("too_many_cells", _TOO_MANY_CELLS[kind], kind, size=size, count=view["limits"][kind])
+                raise RuleError(
+                    "too_many_cells", _TOO_MANY_CELLS[kind], kind, size=size, count=view["limits"][kind]
+                )
             for _ in range(numbers[kind]):
                 board[free[kind].pop()] = {"owner": player, "edges": [1, 1, 1, 1]}
     most = (len(ids) - 1) * tactics.MAX_CARDS
     if max(captured.values()) > most:
-        raise RuleError("bad_captured", NP_("Nobody can capture more than %(count)s card in one game.",
-                                            "Nobody can capture more than %(count)s cards in one game."),
-                        "captured", count=most)
+        raise RuleError(
+            "bad_captured",
+            NP_(
+                "Nobody can capture more than %(count)s card in one game.",
+                "Nobody can capture more than %(count)s cards in one game.",
+            ),
+            "captured",
+            count=most,
+        )
     return tactics.score(size, board, captured)
 
 
@@ -714,12 +852,18 @@ _NOT_A_COUNT = {
     "centres": N_("%(name)s's centres must be a whole number, and “%(text)s” is not one."),
 }
 _TOO_MANY_CELLS = {
-    "corners": NP_("The %(size)sx%(size)s board has only %(count)s corner, and more are counted.",
-                   "The %(size)sx%(size)s board has only %(count)s corners, and more are counted."),
-    "sides": NP_("The %(size)sx%(size)s board has only %(count)s side, and more are counted.",
-                 "The %(size)sx%(size)s board has only %(count)s sides, and more are counted."),
-    "centres": NP_("The %(size)sx%(size)s board has only %(count)s centre, and more are counted.",
-                   "The %(size)sx%(size)s board has only %(count)s centres, and more are counted."),
+    "corners": NP_(
+        "The %(size)sx%(size)s board has only %(count)s corner, and more are counted.",
+        "The %(size)sx%(size)s board has only %(count)s corners, and more are counted.",
+    ),
+    "sides": NP_(
+        "The %(size)sx%(size)s board has only %(count)s side, and more are counted.",
+        "The %(size)sx%(size)s board has only %(count)s sides, and more are counted.",
+    ),
+    "centres": NP_(
+        "The %(size)sx%(size)s board has only %(count)s centre, and more are counted.",
+        "The %(size)sx%(size)s board has only %(count)s centres, and more are counted.",
+    ),
 }
 
 

@@ -66,7 +66,9 @@ def table_options(form: dict) -> dict:
 
 def table_title(options: dict) -> str | Message:
     """A table's title in lists: "Ola v Kuba, extended"."""
-    template = N_("%(players)s, extended") if options.get("variant") == "extended" else N_("%(players)s, basic")
+    template = (
+        N_("%(players)s, extended") if options.get("variant") == "extended" else N_("%(players)s, basic")
+    )
     return Message(template, players=versus(*options["players"]))
 
 
@@ -85,7 +87,11 @@ def table_action(form: dict, viewer: str) -> dict:
     if kind == "vote":
         return _vote_action(form)
     if kind == "leave" and viewer == "referee":
-        return {"type": "leave", "seat": form.get("seat"), "index": _whole(form.get("index"), "index", "index")}
+        return {
+            "type": "leave",
+            "seat": form.get("seat"),
+            "index": _whole(form.get("index"), "index", "index"),
+        }
     if kind in ("join", "leave", "close_vote", "end"):
         return {"type": kind}
     raise RuleError("unknown_action", N_("Choose one of the buttons on the table's screen."), "type")
@@ -95,8 +101,9 @@ def deck_from_form(form: dict) -> object:
     """``"default"``, or the deck typed in the form's ``deck_*`` fields, for ``zamek.parse_deck``."""
     if form.get("deck") != "custom":
         return zamek.DEFAULT_DECK
-    deck: dict = {figure: _whole(form.get(f"deck_{figure}"), f"deck.{figure}", figure)
-                  for figure in zamek.FIGURES}
+    deck: dict = {
+        figure: _whole(form.get(f"deck_{figure}"), f"deck.{figure}", figure) for figure in zamek.FIGURES
+    }
     for group in zamek.GROUPS:
         deck[group] = numbers_from_text(form.get(f"deck_{group}"), f"deck.{group}")
     name = form.get("deck_name")
@@ -106,7 +113,7 @@ def deck_from_form(form: dict) -> object:
 
 
 def numbers_from_text(text: object, field: str) -> list[int]:
-    """"3 9, 15" -> [3, 9, 15]: whole numbers separated by spaces or commas."""
+    """ "3 9, 15" -> [3, 9, 15]: whole numbers separated by spaces or commas."""
     words = [word for word in _NUMBER_TEXT.split(str(text or "")) if word]
     return [_whole(word, field, "card") for word in words]
 
@@ -120,22 +127,39 @@ OPTIONS_SCHEMA = schemas.options(
         "teams": schemas.FLAG,
         "deck": {"enum": ["default", "custom"]},
         **{f"deck_{figure}": schemas.WHOLE for figure in zamek.FIGURES},
-        **{f"deck_{group}": {"type": "string", "maxLength": 400, "description": "Card numbers, by spaces or commas."}
-           for group in zamek.GROUPS},
+        **{
+            f"deck_{group}": {
+                "type": "string",
+                "maxLength": 400,
+                "description": "Card numbers, by spaces or commas.",
+            }
+            for group in zamek.GROUPS
+        },
         "deck_name": schemas.TEXT,
     },
 )
 _OPTIONAL_TEXT = {"type": ["string", "null"], "maxLength": 200}
 ACTION_SCHEMA = schemas.actions(
-    schemas.action("turn", "The player to move turned over a card (and where it lay); with choice, also what "
-                   "became of it, in one entry.", {"number": {"type": "integer"}},
-                   {"position": {"type": "integer"}, "choice": _OPTIONAL_TEXT}),
+    schemas.action(
+        "turn",
+        "The player to move turned over a card (and where it lay); with choice, also what "
+        "became of it, in one entry.",
+        {"number": {"type": "integer"}},
+        {"position": {"type": "integer"}, "choice": _OPTIONAL_TEXT},
+    ),
     schemas.action("choose", "What becomes of the face-up card.", {"choice": _OPTIONAL_TEXT}),
-    schemas.action("vote", "A team member's vote: a place, or a choice for the face-up card.", {"stage": _OPTIONAL_TEXT},
-                   {"position": {"type": "integer"}, "choice": _OPTIONAL_TEXT, **schemas.MEMBER}),
+    schemas.action(
+        "vote",
+        "A team member's vote: a place, or a choice for the face-up card.",
+        {"stage": _OPTIONAL_TEXT},
+        {"position": {"type": "integer"}, "choice": _OPTIONAL_TEXT, **schemas.MEMBER},
+    ),
     schemas.action("join", "A phone joins its team.", optional=schemas.MEMBER),
-    schemas.action("leave", "A phone leaves its team (or the referee removes member index of seat).",
-                   optional={"seat": _OPTIONAL_TEXT, "index": {"type": "integer"}, **schemas.MEMBER}),
+    schemas.action(
+        "leave",
+        "A phone leaves its team (or the referee removes member index of seat).",
+        optional={"seat": _OPTIONAL_TEXT, "index": {"type": "integer"}, **schemas.MEMBER},
+    ),
     schemas.action("close_vote", "The referee counts the ballots cast so far."),
     schemas.action("end", "The referee ends the game where it stands."),
 )
@@ -148,11 +172,15 @@ GAME = Game(
     players=N_("2 to 4 players or teams"),
     order=4,
     summary=(
-        N_("Forty-five numbered cards lie face down. On your turn you turn one over and either add it to your castle, "
-           "if it is higher than your castle's last card, or put it back where it was."),
+        N_(
+            "Forty-five numbered cards lie face down. On your turn you turn one over and either add it to your castle, "
+            "if it is higher than your castle's last card, or put it back where it was."
+        ),
         N_("A card lower than every castle's end is useless to everyone and leaves the game."),
-        N_("In the basic game the first castle of ten elements wins; in the extended game knights, princesses, a "
-           "king, a queen and a wizard add points and settle ties."),
+        N_(
+            "In the basic game the first castle of ten elements wins; in the extended game knights, princesses, a "
+            "king, a queen and a wizard add points and settle ties."
+        ),
     ),
     rules=zamek,
     table_options=table_options,
@@ -171,15 +199,21 @@ GAME = Game(
 @bp.get("/")
 def index():
     """The game in short, the deck a printed QR code names, and the form that starts a table."""
-    return render_template("zamek/page.html", game=GAME, deck=_named_deck(), default=zamek.default_deck(),
-                           seats=zamek.SEATS)
+    return render_template(
+        "zamek/page.html", game=GAME, deck=_named_deck(), default=zamek.default_deck(), seats=zamek.SEATS
+    )
 
 
 @bp.get("/score")
 def score_sheet():
     """The score sheet of a game played without a table: each castle's numbers in, scores out."""
-    entries = [{"name": request.args.get(f"name{i}", "").strip()[:zamek.NAME_LENGTH],
-                "numbers": request.args.get(f"castle{i}", "")[:400]} for i in range(1, SCORE_CASTLES + 1)]
+    entries = [
+        {
+            "name": request.args.get(f"name{i}", "").strip()[: zamek.NAME_LENGTH],
+            "numbers": request.args.get(f"castle{i}", "")[:400],
+        }
+        for i in range(1, SCORE_CASTLES + 1)
+    ]
     view = {"entries": entries, "form": request.args, "deck": _named_deck(), "result": None, "error": None}
     if any(entry["numbers"].strip() or entry["name"] for entry in entries):
         try:
@@ -212,10 +246,17 @@ def place_rows(place_row, positions, mode: str, chosen) -> Markup:
     held = dict.fromkeys(positions, "1")
     marks = "".join(map(held.get, zamek.POSITIONS, repeat("0")))
     mine = chosen if type(chosen) is int else None
-    return Markup("").join([
-        place_row(first, marks[first - 1:first + 4], mode, mine if mine is not None and first <= mine < first + 5 else None)
-        for first in range(1, len(zamek.POSITIONS) + 1, 5)
-    ])
+    return Markup("").join(
+        [
+            place_row(
+                first,
+                marks[first - 1 : first + 4],
+                mode,
+                mine if mine is not None and first <= mine < first + 5 else None,
+            )
+            for first in range(1, len(zamek.POSITIONS) + 1, 5)
+        ]
+    )
 
 
 @keyed_as_they_are
@@ -249,13 +290,21 @@ def table_drawing(view: dict) -> dict:
     castles, quick = [], True
     for player in view["players"]:
         seat, members = player["seat"], player["members"]
-        castles.append(Side(
-            player["name"], seat == turn, player["elements"],
-            ("used" if player["wizard_used"] else "wizard") if player["holds_wizard"] and extended else None,
-            scores[seat]["total"] if scores else None,
-            Cards(zip(player["castle"], map(pictures.get, player["castle"]), strict=True)),
-            tuple([(member["name"], member["captain"], member.get("voted", False)) for member in members])
-            if teams else None))
+        castles.append(
+            Side(
+                player["name"],
+                seat == turn,
+                player["elements"],
+                ("used" if player["wizard_used"] else "wizard")
+                if player["holds_wizard"] and extended
+                else None,
+                scores[seat]["total"] if scores else None,
+                Cards(zip(player["castle"], map(pictures.get, player["castle"]), strict=True)),
+                tuple([(member["name"], member["captain"], member.get("voted", False)) for member in members])
+                if teams
+                else None,
+            )
+        )
         if teams and seat == turn and members:
             quick = False
     return {
@@ -291,7 +340,11 @@ def deck_words(reference: str) -> str:
     """The deck a table or a score uses, for a hint: the shipped deck by its name in the page's language
     and its reference, another deck by its reference."""
     if reference == zamek.deck_reference(zamek._shipped_deck()):  # read only: no copy to throw away
-        return say(Message(N_("%(name)s (%(reference)s)"), name=Message(zamek.SHIPPED_DECK_NAME), reference=reference))
+        return say(
+            Message(
+                N_("%(name)s (%(reference)s)"), name=Message(zamek.SHIPPED_DECK_NAME), reference=reference
+            )
+        )
     return say(Message(N_("deck %(reference)s"), reference=reference))
 
 
@@ -302,9 +355,6 @@ def wins(decided_by: str, name: str) -> str:
 
 
 # --- JSON API -------------------------------------------------------------------------
-
-
-
 
 
 # --- Private helpers ------------------------------------------------------------------
@@ -323,21 +373,32 @@ def _whole(value: object, field: str, what: str) -> int:
 def _vote_action(form: dict) -> dict:
     """A team member's vote: a place (``position``) or a choice for the face-up card."""
     if form.get("stage") == "position":
-        return {"type": "vote", "stage": "position", "position": _whole(form.get("position"), "position", "place")}
+        return {
+            "type": "vote",
+            "stage": "position",
+            "position": _whole(form.get("position"), "position", "place"),
+        }
     return {"type": "vote", "stage": form.get("stage"), "choice": form.get("choice")}
 
 
 def _deck_pictures(deck: dict) -> dict:
     """The picture of each card that has one in ``deck``."""
-    return _pictures(deck["king"], deck["queen"], deck["wizard"], tuple(deck["knights"]), tuple(deck["princesses"]))
+    return _pictures(
+        deck["king"], deck["queen"], deck["wizard"], tuple(deck["knights"]), tuple(deck["princesses"])
+    )
 
 
 @lru_cache(maxsize=64)
-def _pictures(king: int, queen: int, wizard: int, knights: tuple[int, ...], princesses: tuple[int, ...]) -> dict:
+def _pictures(
+    king: int, queen: int, wizard: int, knights: tuple[int, ...], princesses: tuple[int, ...]
+) -> dict:
     """The picture of each card that has one, in the deck of these figures and groups."""
     deck = {"king": king, "queen": queen, "wizard": wizard, "knights": knights, "princesses": princesses}
-    return {number: shown for number in range(zamek.TILE, zamek.HIGHEST + 1)
-            if (shown := zamek.picture(deck, number)) is not None}
+    return {
+        number: shown
+        for number in range(zamek.TILE, zamek.HIGHEST + 1)
+        if (shown := zamek.picture(deck, number)) is not None
+    }
 
 
 def _named_deck() -> dict:
@@ -358,8 +419,12 @@ def _score(entries: list[dict], form) -> dict:
         numbers = numbers_from_text(entry["numbers"], f"castle{index}")
         name = entry["name"] or gettext("Castle %(number)s", number=index)
         if name in castles:
-            raise RuleError("bad_option", N_("Two castles are called %(name)s: give each a different name."), "name",
-                            name=name)
+            raise RuleError(
+                "bad_option",
+                N_("Two castles are called %(name)s: give each a different name."),
+                "name",
+                name=name,
+            )
         castles[name] = numbers if numbers[:1] == [zamek.TILE] else [zamek.TILE, *numbers]
     result = zamek.api_score({"deck": deck_from_form(form), "castles": castles})
     return {**result, "order": list(castles)}

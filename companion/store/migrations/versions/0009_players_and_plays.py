@@ -25,9 +25,13 @@ def upgrade() -> None:
         "players",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
         sa.Column("name", sa.Text, nullable=False),  # as shown
-        sa.Column("key", sa.Text, nullable=False, unique=True),  # the name normalised: "Ola" and " ola " match
+        sa.Column(
+            "key", sa.Text, nullable=False, unique=True
+        ),  # the name normalised: "Ola" and " ola " match
         sa.Column("created_at", sa.Text, nullable=False),
-        sa.Column("offered", sa.Boolean, nullable=False, server_default=sa.true()),  # a name typed at a start: autocomplete offers it
+        sa.Column(
+            "offered", sa.Boolean, nullable=False, server_default=sa.true()
+        ),  # a name typed at a start: autocomplete offers it
     )
     op.create_table(
         "plays",
@@ -46,7 +50,9 @@ def upgrade() -> None:
         sa.Column("play_id", sa.Text, sa.ForeignKey("plays.id"), primary_key=True),
         sa.Column("position", sa.Integer, primary_key=True),  # the result's order
         sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id"), nullable=False),
-        sa.Column("finished", sa.Text, nullable=False),  # the play's, so a player's plays come newest first from the index
+        sa.Column(
+            "finished", sa.Text, nullable=False
+        ),  # the play's, so a player's plays come newest first from the index
         sa.Column("team", sa.Text),
         sa.Column("score", sa.BigInteger),
         sa.Column("winner", sa.Boolean, nullable=False),

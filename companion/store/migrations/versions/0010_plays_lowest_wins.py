@@ -20,9 +20,14 @@ def upgrade() -> None:
     """Add ``plays.lowest_wins`` (false: high is good) and set it on the plays whose details say so."""
     op.add_column("plays", sa.Column("lowest_wins", sa.Boolean, nullable=False, server_default=sa.false()))
     conn = op.get_bind()
-    plays = sa.table("plays", sa.column("id", sa.Text), sa.column("details", sa.Text), sa.column("lowest_wins", sa.Boolean))
+    plays = sa.table(
+        "plays", sa.column("id", sa.Text), sa.column("details", sa.Text), sa.column("lowest_wins", sa.Boolean)
+    )
     low = [
-        row.id for row in conn.execute(sa.select(plays.c.id, plays.c.details).where(plays.c.details.contains("lowest_wins")))
+        row.id
+        for row in conn.execute(
+            sa.select(plays.c.id, plays.c.details).where(plays.c.details.contains("lowest_wins"))
+        )
         if _lowest_wins(row.details)
     ]
     for start in range(0, len(low), 500):
