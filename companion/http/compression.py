@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+
 from flask import request
 from flask_compress import Compress
-from flask_compress.flask_compress import _choose_algorithm
 
 compress = Compress()
 
@@ -32,9 +34,35 @@ def gzipped(data: bytes, level: int) -> bytes:
 
 def chosen_encoding(asked=None) -> str | None:
     """The encoding Flask-Compress would answer this request (or ``asked``) with (``"br"``, ``"gzip"``), or None."""
-    return _choose_algorithm(
+    return _encoding(
         compress.enabled_algorithms, (request if asked is None else asked).headers.get("Accept-Encoding", "")
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _encoding(algorithms: tuple[str, ...], accept_encoding: str) -> str | None:
+    """Flask-Compress's choice in its ``after_request`` (which it offers no public call for): of the
+    ``algorithms`` asked for, the one of highest quality, a tie going to the first of ``algorithms``;
+    ``identity`` asks for none, ``*`` for the first. A hall's phones send a handful of headers."""
+    asked: dict[float, set[str | None]] = {}
+    anything = False
+    for part in accept_encoding.lower().split(","):
+        name, quality = part.strip(), 1.0
+        if ";q=" in name:
+            name, value = name.split(";")[0].strip(), name.split("=")[1].strip()
+            with contextlib.suppress(ValueError):  # an unreadable quality: the default
+                quality = float(value)
+        if name == "*":
+            anything = anything or quality > 0
+        elif name == "identity" or name in algorithms:
+            asked.setdefault(quality, set()).add(None if name == "identity" else name)
+    for _quality, names in sorted(asked.items(), reverse=True):
+        if len(names) == 1:
+            return next(iter(names))
+        for name in algorithms:
+            if name in names:
+                return name
+    return algorithms[0] if anything else None
 
 
 def init_compression(app) -> None:

@@ -31,7 +31,7 @@ from flask_wtf.csrf import CSRFProtect, generate_csrf
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from companion.http import netinfo
+from companion.http import netinfo, sessions
 from companion.http.requests import add_vary, is_htmx
 from companion.i18n import say
 from companion.rules.errors import NP_, Message
@@ -225,6 +225,8 @@ class _SessionCookie(SecureCookieSessionInterface):
     and checking its signature and decoding it cost a quarter of an unchanged poll's answer:
     a cookie once checked is remembered (``session_data``), and only its age is checked again.
     """
+
+    session_class = sessions.Session
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure

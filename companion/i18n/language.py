@@ -18,8 +18,7 @@ from babel.dates import format_date, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
-from flask import request
-from flask.globals import _cv_request
+from flask import current_app, has_request_context, request
 from flask_babel import get_translations
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -80,23 +79,23 @@ def _words() -> tuple[str, NullTranslations] | None:
 
     Flask-Babel finds both anew at each call (its context on ``g``, the locale, the catalog
     cache's key: a tenth of a table page); they are found once per request and kept on the
-    request's context. The language is ``select_language``'s, and its catalog Flask-Babel's,
+    request. The language is ``select_language``'s, and its catalog Flask-Babel's,
     asked once per language and kept on the app (``CATALOGS``): asking Flask-Babel took 20 µs
     of a move's answer.
     """
-    request_ctx = _cv_request.get(None)
-    if request_ctx is None:
+    if not has_request_context():
         return None
-    words = getattr(request_ctx, "castellan_words", None)
+    asked = request._get_current_object()  # the request itself, for the proxy's look-up once
+    words = getattr(asked, "castellan_words", None)
     if words is None:
-        catalogs = request_ctx.app.extensions.get(CATALOGS)
+        catalogs = current_app.extensions.get(CATALOGS)
         if catalogs is None:
             return None
-        lang = _language_of(request_ctx.request)
+        lang = _language_of(asked)
         catalog = catalogs.get(lang)
         if catalog is None:
             catalog = catalogs[lang] = get_translations()  # this request's language: ``select_language``'s
-        words = request_ctx.castellan_words = (lang, catalog)
+        words = asked.castellan_words = (lang, catalog)
     return words
 
 

@@ -8,6 +8,7 @@ docs/forteresse.md (with the referee's decisions where the rules page is silent)
 
 from __future__ import annotations
 
+import functools
 import random
 from operator import itemgetter
 
@@ -1123,21 +1124,25 @@ def _counts(current: dict, seat: str) -> dict:
 
 
 def _round_tallies(played: dict, current: bool) -> dict:
-    """``_counts`` of each seat in ``played``; kept for a round over (the same object in every state
-    after it, never changed: SHARED_STATES), which every view of the next round counts again."""
+    """``_counts`` of each seat in ``played``; for a round over (never changed again), worked out once
+    for the same shots (``_past_tallies``): every view of the next rounds counts it again."""
     if current:
         return {seat: _counts(played, seat) for seat in SEATS}
-    kept = _PAST_TALLIES.get(id(played))
-    if kept is not None and kept[0] is played:  # the round itself, kept alive by this entry
-        return kept[1]
-    tallies = {seat: _counts(played, seat) for seat in SEATS}
-    if len(_PAST_TALLIES) >= _RECORDS_MAX:
-        _PAST_TALLIES.clear()
-    _PAST_TALLIES[id(played)] = (played, tallies)
-    return tallies
+    return _past_tallies(tuple(map(_TALLIED, played["shots"])))
 
 
-_PAST_TALLIES: dict = {}
+_TALLIED = itemgetter("shooter", "outcome", "weapon")  # what ``_tally`` counts of a shot, and whose it is
+
+
+@functools.lru_cache(maxsize=_RECORDS_MAX)
+def _past_tallies(shots: tuple[tuple[str, str, str], ...]) -> dict:
+    """``_counts`` of each seat in a round over, by its shots' values (``_TALLIED``)."""
+    return {
+        seat: _tally(
+            [{"outcome": outcome, "weapon": weapon} for shooter, outcome, weapon in shots if shooter == seat]
+        )
+        for seat in SEATS
+    }
 
 
 def _by_shooter(shots: list[dict]) -> dict[str, list[dict]]:

@@ -6,12 +6,13 @@ templates' ``_()`` and ``{% trans %}``, and the Vary that keeps a cache's langua
 
 from __future__ import annotations
 
+import functools
 import logging
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, redirect, request
 from flask.json.provider import DefaultJSONProvider
-from flask_babel import Babel
+from flask_babel import Babel, Domain, get_locale
 from jinja2 import pass_eval_context
 from markupsafe import Markup
 
@@ -51,13 +52,8 @@ def init_app(app: Flask) -> None:
     except OSError as error:  # an installed package whose folder is read-only was compiled when built
         logging.getLogger("castellan").warning("Translations not compiled: %s", error)
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", str(catalogs.TRANSLATIONS))
-    babel = Babel(app, locale_selector=select_language)
-    if app.config["BABEL_TRANSLATION_DIRECTORIES"] == str(catalogs.TRANSLATIONS):
-        # Flask-Babel's catalogs are this module's, their sentences' words fitted to names (grammar).
-        with app.app_context():
-            domain = babel.domain_instance
-        for lang in LANGUAGES[1:]:
-            domain.cache[lang, domain.domain[0]] = translations(lang)
+    fitted = app.config["BABEL_TRANSLATION_DIRECTORIES"] == str(catalogs.TRANSLATIONS)
+    (_FittedBabel if fitted else Babel)(app, locale_selector=select_language)
     app.extensions[language.CATALOGS] = {}  # each language's catalog, as Flask-Babel gave it (``_words``)
     app.jinja_env.policies["ext.i18n.trimmed"] = True  # {% trans %} blocks span lines in the source
     _install_gettext(app.jinja_env)
@@ -76,6 +72,25 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.after_request(_vary)
     app.json = _JSONProvider(app)
+
+
+class _FittedDomain(Domain):
+    """Flask-Babel's message domain, whose catalogs in Castellan's languages are ``translations``',
+    their sentences' words fitted to names (``grammar``)."""
+
+    def get_translations(self):
+        """The catalog of this request's language."""
+        lang = str(get_locale())
+        return translations(lang) if lang in LANGUAGES[1:] else super().get_translations()
+
+
+class _FittedBabel(Babel):
+    """Flask-Babel giving Castellan's own catalogs (``_FittedDomain``)."""
+
+    @functools.cached_property
+    def domain_instance(self):
+        """The message domain for the translations: Castellan's."""
+        return _FittedDomain(domain=self.domain)
 
 
 def _install_gettext(env) -> None:

@@ -32,8 +32,8 @@ from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 
 from flask import Flask
-from flask.globals import _cv_request
 
+from companion.http import sessions
 from companion.http.compression import deflating, gzip_level
 
 ENTRIES = 2048
@@ -61,57 +61,9 @@ def template_token(new_token: Callable[[], str]) -> Callable[[], str]:
     return token
 
 
-_MISSING = "\x1bmissing"
-
-
-class _ReadSession:
-    """The request's session, noting each key a rendering reads and what it held; a rendering
-    that writes to the session, or reads all of it, is not kept."""
-
-    def __init__(self, session):
-        self._session = session
-        self.read: dict[str, str] = {}
-        self.unkept = False
-
-    def _note(self, key):
-        self.read[key] = _seen(self._session, key)
-
-    def get(self, key, default=None):
-        self._note(key)
-        return self._session.get(key, default)
-
-    def __getitem__(self, key):
-        self._note(key)
-        return self._session[key]
-
-    def __contains__(self, key):
-        self._note(key)
-        return key in self._session
-
-    def __setitem__(self, key, value):
-        self.unkept = True
-        self._session[key] = value
-
-    def __delitem__(self, key):
-        self.unkept = True
-        del self._session[key]
-
-    def __iter__(self):
-        self.unkept = True
-        return iter(self._session)
-
-    def __len__(self):
-        self.unkept = True
-        return len(self._session)
-
-    def __getattr__(self, name):  # keys(), items(), setdefault(), pop(), modified...: not kept
-        self.unkept = True
-        return getattr(self._session, name)
-
-
 def _seen(session, key) -> str:
     """What a session held under ``key``, as text to compare (the same text, the same value)."""
-    return repr(session[key]) if key in session else _MISSING
+    return repr(session[key]) if key in session else sessions.MISSING
 
 
 class Kept:
@@ -261,18 +213,14 @@ def for_app(app: Flask) -> PageCache | None:
 
 @contextmanager
 def reading():
-    """Draw with placeholders for the tokens and the session's reads noted: yields the noting
-    session (its ``read``, and ``unkept`` if the rendering must not be kept)."""
-    request_ctx = _cv_request.get()
-    real = request_ctx.session
-    noting = _ReadSession(real)
-    request_ctx._session = noting  # what ``flask.session`` and the templates' ``session`` give (Flask 3.1)
+    """Draw with placeholders for the tokens and the session's reads noted: yields what was read
+    (``sessions.SessionReads``: its ``read``, and ``unkept`` if the rendering must not be kept)."""
     drawing = _drawing.set(True)
     try:
-        yield noting
+        with sessions.noting() as reads:
+            yield reads
     finally:
         _drawing.reset(drawing)
-        request_ctx._session = real
 
 
 _CSRF_BYTES = CSRF_SLOT.encode()

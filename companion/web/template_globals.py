@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from flask import Flask, url_for
-from flask.globals import _cv_request
+from flask import Flask, current_app, has_request_context, request, url_for
 from markupsafe import Markup
 
 from companion import store
@@ -29,15 +28,13 @@ def template_url_for(endpoint: str, **values) -> str:
     defaults or subdomains); relative endpoints, ``_external`` and the like, values that are
     not text or numbers, and calls outside a routed request are built as ``url_for`` does.
     """
-    request_ctx = _cv_request.get(None)
     if (
-        request_ctx is None
-        or request_ctx.url_adapter is None
-        or endpoint[:1] == "."
+        endpoint[:1] == "."
         or not all(type(value) in (str, int) and name[:1] != "_" for name, value in values.items())
+        or not has_request_context()
     ):
         return url_for(endpoint, **values)
-    return _built_url(request_ctx.app, request_ctx.request.script_root, endpoint, tuple(values.items()))
+    return _built_url(current_app._get_current_object(), request.script_root, endpoint, tuple(values.items()))
 
 
 _new_key = pagecache.template_token(store.new_token)

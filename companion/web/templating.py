@@ -18,11 +18,12 @@ import jinja2
 import markupsafe
 from flask.templating import Environment as FlaskEnvironment
 from jinja2.runtime import Context, Macro, new_context
-from jinja2.utils import _PassArg
 
 from companion.compat import escape_text
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+# What ``pass_eval_context`` marks a function with (the gettext functions): the evaluation context only.
+_EVAL_CONTEXT_ONLY = jinja2.pass_eval_context(lambda _eval_ctx: None).jinja_pass_arg
 # markupsafe's own escaping of a str (in C), which its ``escape`` wraps in a Markup.
 _STOPPED = "value was undefined because a callable raised a StopIteration exception"
 
@@ -39,7 +40,7 @@ class TemplateContext(Context):
             wants = None
         elif kind is FunctionType:
             wants = __obj.__dict__.get("jinja_pass_arg")
-            if wants is not None and wants is not _PassArg.eval_context:
+            if wants is not None and wants is not _EVAL_CONTEXT_ONLY:
                 return super().call(__obj, *args, **kwargs)
         else:
             return super().call(__obj, *args, **kwargs)
@@ -122,12 +123,12 @@ def escape_output(value):
     return markupsafe.escape(value)
 
 
-# Drawn pieces kept by ``once``: (macro, language, arguments) -> the HTML. Emptied when it holds
-# KEPT_MAX pieces or KEPT_CHARS characters of HTML (a Forteresse board is about 5,000).
-KEPT_MAX = 8192
-KEPT_CHARS = 8_000_000
-_kept: dict = {}
-_kept_chars = [0]
+# Pieces drawn by ``once``: (macro, language, arguments) -> the HTML. Emptied when it holds
+# PIECES_MAX pieces or PIECES_CHARS characters of HTML (a Forteresse board is about 5,000).
+PIECES_MAX = 8192
+PIECES_CHARS = 8_000_000
+_pieces: dict = {}
+_pieces_chars = [0]
 
 
 def once_per(variant: Callable[[], object]):
@@ -161,17 +162,17 @@ def once_per(variant: Callable[[], object]):
                     )
                 else:
                     key = (code, variant(), _frozen(args), _frozen(kwargs) if kwargs else None)
-                html = _kept.get(key)
+                html = _pieces.get(key)
             except TypeError:  # an argument that is not plain data
                 return macro(*args, **kwargs)
             if html is None:
                 html = macro(*args, **kwargs)
-                if KEPT_MAX:
-                    if len(_kept) >= KEPT_MAX or _kept_chars[0] >= KEPT_CHARS:
-                        _kept.clear()
-                        _kept_chars[0] = 0
-                    _kept[key] = html
-                    _kept_chars[0] += len(html)
+                if PIECES_MAX:
+                    if len(_pieces) >= PIECES_MAX or _pieces_chars[0] >= PIECES_CHARS:
+                        _pieces.clear()
+                        _pieces_chars[0] = 0
+                    _pieces[key] = html
+                    _pieces_chars[0] += len(html)
             return html
 
         return drawn
@@ -180,7 +181,7 @@ def once_per(variant: Callable[[], object]):
 
 
 _AS_THEY_ARE = frozenset({str, int, type(None)})  # a key as they are: no two of them compare equal
-_KEPT_AS_THEY_ARE: set[type] = set()  # types whose values are their own key (``keyed_as_they_are``)
+_KEYED_AS_THEY_ARE: set[type] = set()  # types whose values are their own key (``keyed_as_they_are``)
 
 
 # Arguments that are their own key once their type is known (True == 1, but not as a bool).
@@ -192,7 +193,7 @@ def keyed_as_they_are(kind: type) -> type:
     holding only text, whole numbers, None, and values of its own fields' fixed types (so that
     values that compare equal draw alike), and hashed by Python in C instead of taken apart.
     A board of 49 cells given as such values is a key in a few microseconds."""
-    _KEPT_AS_THEY_ARE.add(kind)
+    _KEYED_AS_THEY_ARE.add(kind)
     _FLAT.add(kind)
     return kind
 
@@ -215,6 +216,6 @@ def _frozen(value):
         if _AS_THEY_ARE.issuperset(map(type, value)):
             return (kind, tuple(value))
         return (kind, tuple([item if type(item) in _AS_THEY_ARE else _frozen(item) for item in value]))
-    if kind is bool or kind is float or kind is markupsafe.Markup or kind in _KEPT_AS_THEY_ARE:
+    if kind is bool or kind is float or kind is markupsafe.Markup or kind in _KEYED_AS_THEY_ARE:
         return (kind, value)
     raise TypeError(kind)

@@ -72,13 +72,13 @@ def test_pages_are_what_plain_jinja_draws(tmp_path, monkeypatch):
 
     monkeypatch.setattr(templating, "TemplateEnvironment", FlaskEnvironment)
     monkeypatch.setattr(templating, "TemplateClass", jinja2.Template)
-    monkeypatch.setattr(templating, "KEPT_MAX", 0)
-    templating._kept.clear()
+    monkeypatch.setattr(templating, "PIECES_MAX", 0)
+    templating._pieces.clear()
     plain = create_app(config)
     assert type(plain.jinja_env) is FlaskEnvironment and plain.jinja_env.template_class is jinja2.Template
     for lang, (first, again) in drawn.items():
         expected = _pages(plain, tokens, lang)
-        assert not templating._kept
+        assert not templating._pieces
         assert expected.keys() == first.keys()
         for page, text in expected.items():
             assert first[page] == text, page
@@ -101,17 +101,17 @@ def test_kept_pieces_tell_arguments_apart_by_type(value):
 
 
 def test_kept_pieces_are_bounded(monkeypatch):
-    monkeypatch.setattr(templating, "KEPT_MAX", 3)
-    monkeypatch.setattr(templating, "_kept", {})
+    monkeypatch.setattr(templating, "PIECES_MAX", 3)
+    monkeypatch.setattr(templating, "_pieces", {})
     drawn = templating.once_per(lambda: "en")(lambda number: f"<b>{number}</b>")
     assert [drawn(number) for number in range(10)] + [drawn(9)] == [
         f"<b>{number}</b>" for number in range(10)
     ] + ["<b>9</b>"]
-    assert 1 <= len(templating._kept) <= 3
+    assert 1 <= len(templating._pieces) <= 3
 
 
 def test_plain_arguments_and_declared_values_are_keys_told_apart_by_type(monkeypatch):
-    monkeypatch.setattr(templating, "_kept", {})
+    monkeypatch.setattr(templating, "_pieces", {})
     calls = []
 
     def piece(value, flag=False):
