@@ -18,7 +18,7 @@ from flask import Flask, current_app, g
 from companion import api, i18n, store
 from companion.api import plays as plays_api
 from companion.api import tables as tables_api
-from companion.http import compression, error_pages, netinfo, requests, security
+from companion.http import compression, error_pages, netinfo, security
 from companion.service import games
 from companion.store import db, limits
 from companion.web import languages, pagecache, rendering, templating, views
@@ -39,7 +39,6 @@ class Castellan(Flask):
     answer), and each answer cost ``inspect`` a few microseconds. Castellan has no async function."""
 
     SYNC_KEPT = 1024
-    request_class = requests.Request  # a posted form read the short way
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -21,17 +21,16 @@ PACKAGE = ROOT / "companion"
 # or one of its top-level modules; ``printables`` is the sheets' package beside it.
 MAY_IMPORT = {
     "rules": set(),
-    "compat": set(),
     "store": {"rules"},
     "i18n": {"rules"},
     "service": {"rules", "store", "i18n"},
-    "http": {"rules", "store", "i18n", "service", "compat"},
-    "web": {"rules", "store", "i18n", "service", "compat", "http", "printables"},
-    "api": {"rules", "store", "i18n", "service", "compat", "http"},
+    "http": {"rules", "store", "i18n", "service"},
+    "web": {"rules", "store", "i18n", "service", "http", "printables"},
+    "api": {"rules", "store", "i18n", "service", "http"},
     "printables": {"rules", "i18n"},
     # The top: the app factory wires the layers together; the command line and the server start it.
-    "app": {"rules", "store", "i18n", "service", "compat", "http", "web", "api"},
-    "cli": {"rules", "store", "i18n", "service", "compat", "http", "web", "app", "server", "printables"},
+    "app": {"rules", "store", "i18n", "service", "http", "web", "api"},
+    "cli": {"rules", "store", "i18n", "service", "http", "web", "app", "server", "printables"},
     "server": {"app", "web"},
     "__init__": {"app"},
 }

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import html
 import logging
-import math
-import time
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, jsonify, render_template, request
 from flask.globals import request_ctx
-from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
 from companion.i18n import say
 from companion.rules.errors import N_
@@ -76,12 +73,8 @@ def _retry_after(status: int, error: HTTPException) -> int | None:
     """Seconds after which the same request can succeed (RFC 9110 Retry-After), when that is known."""
     if status == 503:
         return BUSY_RETRY_SECONDS
-    if isinstance(error, RateLimitExceeded):
-        # The limits are fixed windows: the count starts again when the full window ends.
-        limiters = current_app.extensions.get("limiter", ())
-        breached = next((limiter.current_limit for limiter in limiters if limiter.current_limit), None)
-        reset_at = breached.window.reset_time if breached else time.time() + error.limit.limit.get_expiry()
-        return max(1, math.ceil(reset_at - time.time()))
+    if isinstance(error, TooManyRequests) and isinstance(error.retry_after, int):
+        return error.retry_after  # a limit's window ends then (http.security)
     return None
 
 

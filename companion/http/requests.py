@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from urllib.parse import parse_qsl
 
-import flask
 from flask import current_app, request
 
 from companion.http import netinfo
@@ -34,34 +32,6 @@ def add_vary(response, *names: str) -> None:
             response.headers["Vary"] = ", ".join((vary, *names))
     else:
         response.headers["Vary"] = ", ".join(names)
-
-
-class Request(flask.Request):
-    """Flask's request, reading a posted form (every move, undo and finish) the short way.
-
-    A form a page posts (``application/x-www-form-urlencoded``) is read from the same guarded
-    stream and parsed by the same call as Werkzeug's form parser does, without making the parser
-    first: that asks the application for three limits (``max_form_memory_size`` and
-    ``max_form_parts`` apply to ``multipart/form-data`` only) through Flask's context proxies, and
-    took half of the 50 us a move's form cost. Anything else (an upload, a body read before) goes
-    Werkzeug's way.
-    """
-
-    def _load_form_data(self) -> None:
-        if "form" in self.__dict__:
-            return
-        if (
-            self.mimetype != "application/x-www-form-urlencoded"
-            or getattr(self, "_cached_data", None) is not None
-        ):
-            super()._load_form_data()
-            return
-        stream = self.stream  # limited to Content-Length and MAX_CONTENT_LENGTH (a 413 past it)
-        try:
-            items = parse_qsl(stream.read().decode(), keep_blank_values=True, errors="werkzeug.url_quote")
-        except ValueError:  # not UTF-8: an empty form, as Werkzeug's parser (silent) gives
-            items = []
-        self.__dict__.update(form=self.parameter_storage_class(items), files=self.parameter_storage_class())
 
 
 FIELD_LIMIT = 10_000  # characters in one form field: far more than any name, deck or faction needs

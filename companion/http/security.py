@@ -5,9 +5,9 @@ inline script, no inline event handler, no inline style, nothing from another ho
 Every POST (a plain form or an htmx request) carries a per-session token, in a hidden
 ``csrf_token`` field or an ``X-CSRF-Token`` header (Flask-WTF's ``CSRFProtect``); the
 JSON API is stateless (it uses no cookie and needs ``application/json``, which a
-cross-site form cannot send) and is exempt. Flask-Limiter caps what one address can
-make the server do in a minute (tables created, PDFs built), counted in the database that
-every worker shares (``companion.ratelimit``).
+cross-site form cannot send) and is exempt. A limit (the ``limits`` library's fixed window) caps
+what one address can make the server do in a minute (tables created, PDFs built), counted in
+the database that every worker shares (``companion.store.limits``).
 
 A page gets every header below. An htmx answer (a fragment that script puts into a page
 already loaded: a move's answer, a poll's table) gets ``nosniff`` only: the policy, the
@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
 import time
 
 from flask import Flask, g, request, session
 from flask.sessions import SecureCookieSessionInterface
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect, generate_csrf
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+from limits import RateLimitItemPerMinute
+from limits.storage import storage_from_string
+from limits.strategies import FixedWindowRateLimiter
+from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.http import netinfo, sessions
@@ -144,49 +147,42 @@ def count(kind: str) -> None:
 
 
 def apply_limits(app: Flask) -> None:
-    """Give this app a limiter (counting in its database, see companion.ratelimit) and put it on every view marked ``limited``."""
-    limiter = Limiter(
-        get_remote_address,
-        app=app,
-        storage_uri=app.config["RATELIMIT_STORAGE_URI"],
-        headers_enabled=False,
-    )
-    # Castellan has no default or application-wide limit: each limited view checks its own
-    # limit when called (the decorator below), so the limiter's check before every request
-    # found nothing to count, yet cost a tenth of an unchanged poll's answer.
-    app.before_request_funcs[None].remove(limiter._check_request_limit)
-    limited_endpoints = set()
+    """Put each view marked ``limited`` under its limit, counted in the app's storage (its database by
+    default, see companion.store.limits: every worker shares it).
+
+    Only a limited view looks at a count: no hook runs before or after any other request (a move, a
+    poll, a page), which Flask-Limiter's own check before every request did, for a tenth of an
+    unchanged poll's answer.
+    """
+    counter = FixedWindowRateLimiter(storage_from_string(app.config["RATELIMIT_STORAGE_URI"]))
     for endpoint, view in list(app.view_functions.items()):
         kind = getattr(view, "castellan_limit", None)
-        if kind is None:
-            continue
-        limited_endpoints.add(endpoint)
-        setting, message = _LIMITS[kind]
-        per_minute = app.config[setting]
-        # One count per kind, shared by its views: the API and the pages create tables alike.
-        app.view_functions[endpoint] = limiter.shared_limit(
-            f"{per_minute} per minute",
-            kind,
-            error_message=lambda message=message, per_minute=per_minute: say(
-                Message(message, count=per_minute)
-            ),
-            deduct_when=lambda _response, kind=kind: kind in g.get("castellan_counted", ()),
-        )(view)
-    # Its hooks after a view and at the request's end only count what a limited view decided
-    # (``count``): every other request, a page or a move, skips them.
-    for hooks in (app.after_request_funcs[None], app.teardown_request_funcs[None]):
-        for index, hook in enumerate(hooks):
-            if getattr(hook, "__self__", None) is limiter or limiter in getattr(hook, "args", ()):
-                hooks[index] = _only_for(hook, limited_endpoints)
+        if kind is not None:
+            setting, message = _LIMITS[kind]
+            app.view_functions[endpoint] = _limited(view, counter, kind, message, app.config[setting])
 
 
-def _only_for(hook, endpoints: set[str]):
-    """``hook`` run for a request to one of ``endpoints`` only (what it is given back otherwise)."""
+def _limited(view, counter: FixedWindowRateLimiter, kind: str, message, per_minute: int):
+    """``view`` refused (429) once this address used up ``per_minute`` in this minute's window: one
+    count per kind, shared by its views (the API and the pages create tables alike), which counts a
+    request only when the view said so (``count``)."""
+    limit = RateLimitItemPerMinute(per_minute)
 
-    def hook_if_limited(value):
-        return hook(value) if request.endpoint in endpoints else value
+    @functools.wraps(view)
+    def limited_view(*args, **kwargs):
+        address = request.remote_addr or "127.0.0.1"
+        if not counter.test(limit, kind, address):
+            reset_at = counter.get_window_stats(limit, kind, address).reset_time
+            raise TooManyRequests(
+                say(Message(message, count=per_minute)), retry_after=max(1, math.ceil(reset_at - time.time()))
+            )
+        try:
+            return view(*args, **kwargs)
+        finally:
+            if kind in g.get("castellan_counted", ()):
+                counter.hit(limit, kind, address)
 
-    return hook_if_limited
+    return limited_view
 
 
 class HostCheck:

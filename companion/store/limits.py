@@ -1,6 +1,6 @@
 """Rate limits counted in Castellan's own database, so every worker and every machine shares them.
 
-Flask-Limiter keeps its counts in a ``limits`` storage; the in-memory one is per process, so
+A limit (http.security) keeps its counts in a ``limits`` storage; the in-memory one is per process, so
 with N workers an address could make N times its limit. This storage (``castellan://`` followed
 by the quoted ``CASTELLAN_DATABASE``) keeps one fixed-window counter per key in the
 ``rate_limits`` table: one short write per limited request (a table created, a sheet built),
@@ -29,7 +29,7 @@ _INCREMENT = sa.text(
 
 
 def storage_uri(database: str) -> str:
-    """The Flask-Limiter storage URI that counts in ``database``."""
+    """The ``limits`` storage URI that counts in ``database``."""
     return f"{SCHEME}://{quote(str(database), safe='')}"
 
 

@@ -16,7 +16,6 @@ from flask_babel import Babel, Domain, get_locale
 from jinja2 import pass_eval_context
 from markupsafe import Markup
 
-from companion.compat import escape_text
 from companion.http.requests import add_vary
 from companion.i18n import catalogs, grammar, language
 from companion.i18n.language import (
@@ -38,6 +37,7 @@ from companion.i18n.language import (
     utc_time,
 )
 from companion.rules.errors import Message, RuleError
+from companion.web.templating import escape_text
 
 # Values a sentence's parameters are often given as, which ``said`` writes without markupsafe's helpers.
 _PLAIN_TYPES = frozenset({str, int, Markup})

@@ -10,21 +10,17 @@ and Jinja's own way everywhere else.
 
 from __future__ import annotations
 
-from collections import ChainMap
 from collections.abc import Callable
 from types import FunctionType
 
 import jinja2
 import markupsafe
 from flask.templating import Environment as FlaskEnvironment
-from jinja2.runtime import Context, Macro, new_context
-
-from companion.compat import escape_text
+from jinja2.runtime import Context, Macro
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 # What ``pass_eval_context`` marks a function with (the gettext functions): the evaluation context only.
 _EVAL_CONTEXT_ONLY = jinja2.pass_eval_context(lambda _eval_ctx: None).jinja_pass_arg
-# markupsafe's own escaping of a str (in C), which its ``escape`` wraps in a Markup.
 _STOPPED = "value was undefined because a callable raised a StopIteration exception"
 
 
@@ -54,9 +50,21 @@ class TemplateContext(Context):
 
 
 class TemplateEnvironment(FlaskEnvironment):
-    """Flask's environment, with the context above and a direct look-up of a plain dict's keys."""
+    """Flask's environment, with the context above, a direct look-up of a plain dict's keys, and
+    the environment's globals as every template's."""
 
     context_class = TemplateContext
+
+    def make_globals(self, d):
+        """A template's globals: the environment's own dict when it is given none of its own.
+
+        Jinja gives each template a ChainMap over the environment's globals, and reads it name by
+        name in Python where a dict is read in C: at each rendering (a context copies its forty
+        names) and at each ``{% from ... import %}`` (to find whether the importing context has
+        globals the imported template lacks, which would make its module anew): a tenth of a
+        table page's rendering. Nothing in Castellan gives a template globals of its own.
+        """
+        return super().make_globals(d) if d else self.globals
 
     def getattr(self, obj, attribute):
         """``obj.attribute``: for a plain dict, and a name that is none of dict's own (``items``,
@@ -71,51 +79,31 @@ class TemplateEnvironment(FlaskEnvironment):
 
 
 class TemplateClass(jinja2.Template):
-    """A template whose ``{% from ... import %}`` finds its module made once, quickly.
-
-    Jinja makes an imported template's module anew when the importing context has globals the
-    imported template lacks, and finds out by comparing the context's names with its globals
-    (a ChainMap, name by name): a tenth of a table page's rendering, for three imports that
-    always found nothing missing. The same comparison with the environment's globals (a dict)
-    when the template has no globals of its own, then Jinja's own way.
-    """
+    """Jinja's template, writing ``{{ value }}`` with ``escape_output``."""
 
     @classmethod
-    def _from_namespace(cls, environment, namespace, globals):
-        namespace["escape"] = escape_output  # the name compiled templates write ``{{ value }}`` with
-        return super()._from_namespace(environment, namespace, globals)
+    def from_code(cls, environment, code, globals, uptodate=None):
+        """Jinja's template made from its compiled code, whose ``escape`` (the name the code writes
+        each value with) is ``escape_output``."""
+        template = super().from_code(environment, code, globals, uptodate)
+        template.root_render_func.__globals__["escape"] = escape_output
+        return template
 
-    def _get_default_module(self, ctx=None):
-        if (
-            ctx is not None
-            and not self.globals.maps[0]
-            and not ctx.globals_keys - self.environment.globals.keys()
-        ):
-            ctx = None
-        return super()._get_default_module(ctx)
 
-    def new_context(self, vars=None, shared=False, locals=None):
-        """Jinja's context for a rendering or an include, given the environment's globals (a dict)
-        instead of this template's globals when it has none of its own: the same names and values,
-        but copied (once per rendering, for the context's parent and its ``globals_keys``) in C,
-        where the ChainMap read its forty names one by one in Python."""
-        globals = self.globals
-        if isinstance(globals, ChainMap) and len(globals.maps) == 2 and not globals.maps[0]:
-            globals = globals.maps[1]
-        return new_context(self.environment, self.name, self.blocks, vars, shared, globals, locals)
+def escape_text(text: str) -> str:
+    """``text`` escaped for HTML as ``{{ text }}`` writes it, as plain text (a Markup added to a str
+    would escape the str)."""
+    return str(markupsafe.escape(text))
 
 
 def escape_output(value):
     """``{{ value }}`` under autoescape: what ``markupsafe.escape`` writes, as plain text.
 
     Compiled templates call it for every value they write (thousands on a Square Tactics
-    table) only to join the results into the page, so the Markup that ``escape`` makes of
-    each is thrown away at once; text and whole numbers, the most common, are escaped
-    without it.
+    table) only to join the results into the page: a whole number is written as it is, and a
+    Markup (a kept piece, a macro's HTML) not copied.
     """
     kind = type(value)
-    if kind is str:
-        return escape_text(value)
     if kind is int:
         return str(value)  # digits and a minus sign: nothing to escape
     if kind is markupsafe.Markup:

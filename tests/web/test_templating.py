@@ -1,6 +1,6 @@
-"""companion/templating.py takes shortcuts through Jinja's private behaviour (Context.call, a
-template's default module, the name compiled templates escape with) and keeps drawn pieces
-(``once``). Real pages drawn with them must be what Flask's plain Jinja environment draws:
+"""companion/web/templating.py takes shortcuts through Jinja's public hooks (Context.call,
+Environment.make_globals, Template.from_code: the name compiled templates escape with) and keeps
+drawn pieces (``once``). Real pages drawn with them must be what Flask's plain Jinja environment draws:
 if a Jinja upgrade changes what the shortcuts rely on, this fails (pyproject.toml pins Jinja2's
 minor series they were checked against)."""
 
