@@ -108,8 +108,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         with db.connect(app.config["DATABASE"]) as conn:
             store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
     # Inside the host check (security.init_app wraps it): a poll from a bad host is refused first.
-    # Within it, a kept table page or live fragment is answered before Flask too (KeptPages).
-    app.wsgi_app = table_views.UnchangedPolls(app, table_views.KeptPages(app, app.wsgi_app))
+    # Within it, a cached table page or live fragment is answered before Flask too (CachedPages).
+    app.wsgi_app = table_views.UnchangedPolls(app, table_views.CachedPages(app, app.wsgi_app))
     security.init_app(app)
     languages.init_app(app)
 
@@ -177,7 +177,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
         static_url=static_url,
         game_stylesheet=game_stylesheet,
         all_games=registry.ordered,
-        # a move form's Idempotency-Key: the form sent twice acts once (a placeholder in a kept page)
+        # a move form's Idempotency-Key: the form sent twice acts once (a placeholder in a cached page)
         new_token=pagecache.template_token(store.new_token),
         table_form_start=page_globals.table_form_start,
         csrf_token=page_globals.csrf_token,

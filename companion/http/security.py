@@ -71,7 +71,7 @@ _FRAGMENT_ITEMS = list(FRAGMENT_HEADERS.items())
 
 def headers_for(asked=None, status: int = 200) -> list[tuple[str, str]]:
     """The security headers of an answer with ``status`` to this request (or ``asked``, a request
-    read before Flask, see ``views.tables.KeptPages``): an htmx fragment's, or a page's."""
+    read before Flask, see ``views.tables.CachedPages``): an htmx fragment's, or a page's."""
     return _FRAGMENT_ITEMS if is_htmx(asked) and not 300 <= status < 400 else _HEADER_ITEMS
 
 

@@ -1,4 +1,4 @@
-"""Rendered table pages and live fragments kept whole, with their per-response tokens put in afterwards.
+"""Rendered table pages and live fragments cached whole, with their per-response tokens put in afterwards.
 
 Every phone at a table fetches the same fragment after each move, and a table page is the
 same from one view to the next until the table changes: rendering it (2 to 5 ms) was nearly
@@ -6,13 +6,13 @@ all of its cost. ``PageCache`` keeps the rendered text by everything it depends 
 caller's key: the table and its version, page or fragment, the link, the language, the
 address it was asked at...) and by the session values the rendering read, which it records
 (``reading``): a Square Tactics phone's chosen seat, a Zamek member's name. Everything else
-a rendering needs per response is a placeholder while it is kept:
+a rendering needs per response is a placeholder while it is cached:
 
 - the session's CSRF token (``csrf_token()``), the same in every form of one session;
 - each move form's idempotency key (``new_token()``), fresh for each form of each response,
   so that one form sent twice acts once and two forms never share a key.
 
-``Kept.body`` and ``Kept.gzipped`` put them in. The placeholders carry a random word made per process, which no
+``CachedPage.body`` and ``CachedPage.gzipped`` put them in. The placeholders carry a random word made per process, which no
 player's text can know. One cache per app (``for_app``), per process: several workers each
 keep their own, which is correct because every key names the table's version. It holds at
 most ``PAGE_CACHE_ENTRIES`` renderings and ``PAGE_CACHE_BYTES`` bytes (app config),
@@ -38,7 +38,7 @@ from companion.http.compression import deflating, gzip_level
 
 ENTRIES = 2048
 BYTES = 32_000_000  # bytes; a Square Tactics referee's page is about 80,000
-VARIANTS = 16  # renderings kept of one key, told apart by the session values they read
+VARIANTS = 16  # renderings cached of one key, told apart by the session values they read
 
 _WORD = secrets.token_hex(8)
 CSRF_SLOT = f"\x1bcsrf-{_WORD}\x1b"  # \x1b: escaped by nothing, typed by no one, in no template
@@ -48,7 +48,7 @@ _drawing: ContextVar[bool] = ContextVar("castellan_drawing_for_cache", default=F
 
 
 def placeholders() -> bool:
-    """True while a rendering is being drawn to be kept: the tokens are placeholders then."""
+    """True while a rendering is being drawn to be cached: the tokens are placeholders then."""
     return _drawing.get()
 
 
@@ -66,8 +66,8 @@ def _seen(session, key) -> str:
     return repr(session[key]) if key in session else sessions.MISSING
 
 
-class Kept:
-    """One rendering kept: its parts (text in UTF-8 between the placeholders, and the placeholders),
+class CachedPage:
+    """One rendering cached: its parts (text in UTF-8 between the placeholders, and the placeholders),
     the session values it read, and once a phone asked for gzip, its texts deflated."""
 
     __slots__ = ("parts", "read", "size", "deflated", "cache", "has_csrf")
@@ -88,7 +88,7 @@ class Kept:
         """``body``, gzipped, without compressing the page again.
 
         Each text between two tokens is deflated once on its own (raw deflate ended by a sync
-        flush: on a byte boundary, not the last block) and kept; an answer is those pieces with
+        flush: on a byte boundary, not the last block) and cached; an answer is those pieces with
         each token between them in a stored block, an empty last block, and gzip's trailer, the
         CRC-32 and length of the whole text (RFC 1951 and 1952).
         """
@@ -126,7 +126,7 @@ class PageCache:
 
     def __init__(self, entries: int = ENTRIES, most_bytes: int = BYTES):
         self.entries, self.most_bytes = entries, most_bytes
-        self._kept: OrderedDict = OrderedDict()  # key -> [Kept], the newest first
+        self._pages: OrderedDict = OrderedDict()  # key -> [CachedPage], the newest first
         self._count = 0
         self._size = 0
         self._lock = threading.Lock()
@@ -136,63 +136,63 @@ class PageCache:
 
     @property
     def size(self) -> int:
-        """Bytes kept: the pages' text, and their deflated pieces once made."""
+        """Bytes cached: the pages' text, and their deflated pieces once made."""
         return self._size
 
-    def get(self, key, session) -> Kept | None:
-        """The rendering kept for ``key`` whose session values read are this session's, or None."""
-        variants = self._kept.get(key)
+    def get(self, key, session) -> CachedPage | None:
+        """The rendering cached for ``key`` whose session values read are this session's, or None."""
+        variants = self._pages.get(key)
         if not variants:
             return None
-        for kept in variants:
-            if all(_seen(session, name) == value for name, value in kept.read):
+        for page in variants:
+            if all(_seen(session, name) == value for name, value in page.read):
                 with suppress(KeyError):  # dropped meanwhile by another thread
-                    self._kept.move_to_end(key)
-                return kept
+                    self._pages.move_to_end(key)
+                return page
         return None
 
-    def put(self, key, read: dict[str, str], text: str) -> Kept:
+    def put(self, key, read: dict[str, str], text: str) -> CachedPage:
         """Keep ``text`` (drawn with placeholders) for ``key`` and the session values it read."""
-        kept = Kept(split(text), tuple(sorted(read.items())), self)
-        if not self.entries or kept.size > self.most_bytes:
-            kept.cache = None
-            return kept
+        page = CachedPage(split(text), tuple(sorted(read.items())), self)
+        if not self.entries or page.size > self.most_bytes:
+            page.cache = None
+            return page
         with self._lock:
-            variants = self._kept.setdefault(key, [])
-            self._kept.move_to_end(key)
-            variants.insert(0, kept)
+            variants = self._pages.setdefault(key, [])
+            self._pages.move_to_end(key)
+            variants.insert(0, page)
             self._count += 1
-            self._size += kept.size
+            self._size += page.size
             while len(variants) > VARIANTS:
                 self._forget(variants.pop())
             self._within_bounds()
-        return kept
+        return page
 
-    def grew(self, kept: Kept, size: int) -> None:
-        """``kept`` holds ``size`` bytes more (its deflated pieces)."""
+    def grew(self, page: CachedPage, size: int) -> None:
+        """``page`` holds ``size`` bytes more (its deflated pieces)."""
         with self._lock:
-            if kept.cache is self:
-                kept.size += size
+            if page.cache is self:
+                page.size += size
                 self._size += size
                 self._within_bounds()
 
     def _within_bounds(self) -> None:
         while self._count > self.entries or self._size > self.most_bytes:
-            _key, oldest = self._kept.popitem(last=False)
-            for kept in oldest:
-                self._forget(kept)
+            _key, oldest = self._pages.popitem(last=False)
+            for page in oldest:
+                self._forget(page)
 
-    def _forget(self, kept: Kept) -> None:
-        kept.cache = None
+    def _forget(self, page: CachedPage) -> None:
+        page.cache = None
         self._count -= 1
-        self._size -= kept.size
+        self._size -= page.size
 
     def clear(self) -> None:
         with self._lock:
-            for variants in self._kept.values():
-                for kept in variants:
-                    kept.cache = None
-            self._kept.clear()
+            for variants in self._pages.values():
+                for page in variants:
+                    page.cache = None
+            self._pages.clear()
             self._count = self._size = 0
 
 

@@ -95,18 +95,18 @@ def test_every_kept_page_is_the_page_drawn(mid_game):
 
 
 def test_kept_pages_answered_before_flask_are_flasks_answers(mid_game, monkeypatch):
-    """``KeptPages`` answers a kept page without Flask: the same status, headers and text (tokens
+    """``CachedPages`` answers a cached page without Flask: the same status, headers and text (tokens
     aside) as Flask's path, for every game's links, page, fragment and /live, plain and gzipped."""
     app, tables = mid_game
     answered = []
-    before_flask = tables_view.KeptPages._answer
+    before_flask = tables_view.CachedPages._answer
 
     def counted(self, *args):
         answer = before_flask(self, *args)
         answered.append(answer is not None)
         return answer
 
-    monkeypatch.setattr(tables_view.KeptPages, "_answer", counted)
+    monkeypatch.setattr(tables_view.CachedPages, "_answer", counted)
     for name, links in tables.items():
         for link in links:
             phone = app.test_client()
@@ -138,7 +138,7 @@ def test_kept_pages_answered_before_flask_are_flasks_answers(mid_game, monkeypat
 
 def _without_kept_pages(monkeypatch, call):
     with monkeypatch.context() as patch:
-        patch.setattr(tables_view.KeptPages, "_answer", lambda *args: None)
+        patch.setattr(tables_view.CachedPages, "_answer", lambda *args: None)
         return call()
 
 
@@ -285,7 +285,7 @@ def test_bounds_of_entries_bytes_and_session_variants():
 
 def test_placeholders_are_filled_per_response():
     text = f"a{pagecache.CSRF_SLOT}b{pagecache.KEY_SLOT}c{pagecache.KEY_SLOT}d{pagecache.CSRF_SLOT}" * 300
-    kept = pagecache.Kept(pagecache.split(text))
+    kept = pagecache.CachedPage(pagecache.split(text))
     counter = iter(range(10_000))
     first = kept.body(lambda: "TOKEN", lambda: f"key{next(counter)}")
     assert first.startswith(b"aTOKENbkey0ckey1dTOKENaTOKENbkey2c")
@@ -297,4 +297,6 @@ def test_placeholders_are_filled_per_response():
         lambda m: b"key%d" % (int(m.group(0)[3:]) + 1200),
         first.replace(b"TOKEN", "TÖKEN".encode()),
     )
-    assert pagecache.Kept([b"plain"]).body(lambda: 1 / 0, lambda: 1 / 0) == b"plain"  # no form: no token made
+    assert (
+        pagecache.CachedPage([b"plain"]).body(lambda: 1 / 0, lambda: 1 / 0) == b"plain"
+    )  # no form: no token made

@@ -185,12 +185,12 @@ class UnchangedPolls:
 
 _TABLE_PATH = re.compile(r"/t/([^/]+)(/live)?\Z")
 _PAGE_HEADERS = [("Content-Type", "text/html; charset=utf-8")]
-# What Flask's path adds to a kept page's answer: the Vary of render, Flask-Compress, i18n and the session
+# What Flask's path adds to a cached page's answer: the Vary of render, Flask-Compress, i18n and the session
 # (and security's headers, ``security.headers_for``).
 _VARY = [("Vary", "HX-Request, Accept-Encoding, Accept-Language, Cookie")]
 
 
-class KeptPages:
+class CachedPages:
     """WSGI middleware: a table page or live fragment already kept (``companion.pagecache``) is
     answered here, as ``show`` and ``live`` would answer it, without Flask.
 
@@ -547,7 +547,7 @@ def _claim(link, game) -> None:
         abort(403, description=gettext(SEAT_TAKEN, seat=i18n.say_name(link.label)))
 
 
-# A table's game (which never changes) by its id, noted when ``_open`` loads it: a kept page is
+# A table's game (which never changes) by its id, noted when ``_open`` loads it: a cached page is
 # answered (``_kept``) without loading the table's state, only its version.
 TABLE_GAMES_KEPT = 65_536
 _TABLE_GAMES: dict[str, str] = {}
@@ -573,12 +573,12 @@ def _kept(token: str, fragment: bool | None = None, version: int | None = None):
     if not fragment and request.args.get("recorded") == str(version):
         return None
     kept = cache.get(_page_key(link, link.table_id, version, fragment), session)
-    return None if kept is None else (version, _kept_response(kept))
+    return None if kept is None else (version, _cached_response(kept))
 
 
 def _page_key(link, table_id: str, version: int, fragment: bool, asked=None, conn=None, config=None) -> tuple:
     """What a plain table page or live fragment depends on besides the session (see ``_plain_table``):
-    for this request, or ``asked`` (a request read before Flask, ``KeptPages``, with its database
+    for this request, or ``asked`` (a request read before Flask, ``CachedPages``, with its database
     connection and its app's config)."""
     asked = request if asked is None else asked
     links = None if fragment else tuple(_referee_links(link, table_id, conn))
@@ -605,8 +605,8 @@ def _language(asked) -> str:
 _LINKS = 9  # where ``_page_key`` has the links
 
 
-def _kept_response(kept: pagecache.Kept):
-    """The response for a kept page, with this session's CSRF token and a fresh key in each form;
+def _cached_response(kept: pagecache.CachedPage):
+    """The response for a cached page, with this session's CSRF token and a fresh key in each form;
     gzipped from its kept pieces when the phone takes gzip (Flask-Compress leaves it be), as
     Flask-Compress would have, so that a browser's poll does not compress the page again."""
     if kept.size >= current_app.config["COMPRESS_MIN_SIZE"] and compression.chosen_encoding() == "gzip":
@@ -735,8 +735,12 @@ def _plain_table(link, table, game, fragment: bool | None = None):
             if not fragment:
                 context["invites"] = _invites(list(key[_LINKS] or ()), game)
             text = render_template(template, **context)
-        kept = pagecache.Kept(pagecache.split(text)) if noting.unkept else cache.put(key, noting.read, text)
-    return _kept_response(kept)
+        kept = (
+            pagecache.CachedPage(pagecache.split(text))
+            if noting.unkept
+            else cache.put(key, noting.read, text)
+        )
+    return _cached_response(kept)
 
 
 def _referee_links(link, table_id: str, conn=None) -> list[store.Link]:
