@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from companion.rules.errors import N_, Message
+from companion.rules.sentences import N_, Message
 from printables import tiling
 from printables.draw import Document
 from printables.tiling import MatSpec

@@ -7,7 +7,7 @@ so paper and phone cannot disagree. The deck the game is played with is ``printa
 from __future__ import annotations
 
 from companion.rules import cards, castle
-from companion.rules.errors import N_, NP_, Message
+from companion.rules.sentences import N_, NP_, Message
 from printables import Sheet
 from printables.draw import INK, MUTED, SHADE, Document
 from printables.layout import Rect

@@ -29,7 +29,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from companion.i18n import say
-from companion.rules.errors import N_, NP_, Message
+from companion.rules.sentences import N_, NP_, Message
 from printables import fonts, layout, tiling
 from printables.layout import POKER, CardSheet, CardSpec, Rect
 from printables.tiling import MatSpec

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 
 from companion.rules import tactics
-from companion.rules.errors import N_, NP_, Message
+from companion.rules.sentences import N_, NP_, Message
 from printables import Sheet
 from printables.draw import INK, MUTED, PAPER, SHADE, Document
 from printables.layout import POKER, Rect

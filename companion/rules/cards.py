@@ -13,7 +13,8 @@ import copy
 import random
 from dataclasses import dataclass
 
-from companion.rules.errors import N_, Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, Message
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")

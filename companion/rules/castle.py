@@ -21,7 +21,8 @@ from companion.rules.cards import (
     opposite_colour,
     parse,
 )
-from companion.rules.errors import COMPASS, N_, Either, Message, RuleError, then
+from companion.rules.errors import RuleError
+from companion.rules.sentences import COMPASS, N_, Either, Message, then
 
 COLUMNS = "ABCD"
 ROWS = (1, 2, 3)

@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.rules.cards import ACE_HIGH, Card, copied, deck, parse, parse_distinct
-from companion.rules.errors import N_, NP_, Message, RuleError, dump, then
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message, then
+from companion.rules.stored_sentences import dump
 
 BATTLE_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ROYALS_AND_ACES = frozenset({"J", "Q", "K", "A"})
@@ -451,7 +453,7 @@ def _challenges(state: dict) -> list[dict]:
     ``soldiers`` is fixed for a vulnerable fort (0) and a battle of campaigns; otherwise
     ``sizes`` says, for 1 and 2 soldiers each, ``None`` when allowed or the reason it is not.
     ``refusal`` is set when no size is allowed: the target is shown, not offered. Reasons are in
-    English; ``said`` holds each as a stored sentence (``errors.dump``), for a page to say in its language.
+    English; ``said`` holds each as a stored sentence (``stored_sentences.dump``), for a page to say in its language.
     """
     attacker = state["turn"]
     if state["phase"] != "play" or state["step"] != "main" or state["challenged"] or state["pending"]:

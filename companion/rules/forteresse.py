@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from operator import itemgetter
 
-from companion.rules.errors import N_, Either, Message, RuleError, then
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, Either, Message, then
 
 COLUMNS = "ABCDEFG"
 ROWS = (1, 2, 3, 4, 5, 6, 7)

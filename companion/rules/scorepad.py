@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from companion.rules.errors import N_, NP_, Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 8

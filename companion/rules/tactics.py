@@ -11,7 +11,8 @@ import re
 from functools import cache, lru_cache
 from importlib import resources
 
-from companion.rules.errors import N_, NP_, Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message
 
 EDGES = ("top", "right", "bottom", "left")
 EDGE_NUMBER_SENTENCES = (

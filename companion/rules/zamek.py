@@ -17,7 +17,9 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 
-from companion.rules.errors import N_, NP_, Either, Message, RuleError, dump, then
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Either, Message, then
+from companion.rules.stored_sentences import dump
 
 TILE = 1  # every castle starts with the tile 1
 LOWEST, HIGHEST = 2, 46  # the numbers on the cards
@@ -1337,7 +1339,7 @@ def _card_view(state: dict) -> dict | None:
         "picture": picture(state["deck"], state["card"]["number"]),
         "must_go_to_box": must_go_to_box(state["castles"], state["card"]["number"]),
         "choices": [choice for choice, refusal in refusals.items() if refusal is None],
-        # Stored sentences (errors.dump): a view is plain JSON, said in the reader's language by the page.
+        # Stored sentences (stored_sentences.dump): a view is plain JSON, said in the reader's language by the page.
         "refused": {choice: dump(refusal.sentence) for choice, refusal in refusals.items() if refusal},
     }
 

@@ -15,7 +15,8 @@ from flask import Blueprint, render_template, request
 from companion.i18n import current_language, say, say_name
 from companion.rules import fort
 from companion.rules.cards import Card, from_picker, parse, parse_distinct
-from companion.rules.errors import N_, NP_, Message, RuleError, together
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message, together
 from companion.service import schemas
 from companion.service.games import Game
 from companion.web.rendering import render

@@ -13,7 +13,7 @@ from companion.http import security
 from companion.http.context import registry
 from companion.http.requests import printed_base_url
 from companion.i18n import lang_for_print
-from companion.rules.errors import N_
+from companion.rules.sentences import N_
 from companion.web.pdf_cache import Busy, SheetCache
 from printables.draw import QRTooLarge
 from printables.layout import DUPLEX

@@ -22,7 +22,8 @@ from markupsafe import Markup, escape
 from companion import store
 from companion.i18n import current_language, say_name
 from companion.rules import tactics, tactics_balance
-from companion.rules.errors import N_, NP_, Message, RuleError, seat_name, versus
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message, seat_name, versus
 from companion.service import schemas
 from companion.service.games import Game
 from companion.web.rendering import render
