@@ -22,7 +22,6 @@ from printables.tiling import MatSpec
 
 PAPERS = ("a4", "letter")  # every sheet comes on these
 LARGE_PAPERS = ("a3", "tabloid")  # mats come on these as well, in one piece where they fit
-PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}
 
 
 @dataclass(frozen=True)

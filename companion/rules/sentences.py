@@ -117,7 +117,7 @@ def _commas(first: str | Message, *more: str | Message) -> str | Message:
 # gives programs. These are the one list of those defaults: ``seat_name`` turns one into a
 # sentence said in the reader's language; a name a person typed stays as typed.
 COMPASS = (N_("North"), N_("East"), N_("South"), N_("West"))  # Castle's seats, clockwise
-SEAT_WORDS = {word: word for word in (*COMPASS, N_("Referee"), N_("Viewer"))}
+_ONE_WORD_NAMES = frozenset((*COMPASS, N_("Referee"), N_("Viewer")))
 _NUMBERED = re.compile(r"Player ([1-9][0-9]?)")
 _LETTERED = re.compile(r"Player ([A-Z])")
 _TEAM = re.compile(r"Team (.+)", re.S)
@@ -128,8 +128,8 @@ def seat_name(name: str) -> str | Message:
     ``Message`` in the reader's language, any other name as typed."""
     if not isinstance(name, str):
         return name
-    if name in SEAT_WORDS:
-        return Message(SEAT_WORDS[name])
+    if name in _ONE_WORD_NAMES:
+        return Message(name)
     if match := _NUMBERED.fullmatch(name):
         return Message(N_("Player %(number)s"), number=int(match[1]))
     if match := _LETTERED.fullmatch(name):

@@ -35,7 +35,6 @@ bp = Blueprint("tactics", __name__, url_prefix="/tactics")
 TURN_DEGREES = {"S": 0, "W": 90, "N": 180, "E": 270}
 FACING = {"S": "north", "W": "east", "N": "south", "E": "west"}  # the board's far side, from each seat
 CLOCKWISE = {"north": "east", "east": "south", "south": "west", "west": "north"}
-SEAT_WORDS = {"S": "south", "N": "north", "W": "west", "E": "east"}
 SCORE_GAMES = tactics.GAMES_IN_MATCH
 SCORE_FIELDS = ("captured", "corners", "sides", "centres")
 CELL_KINDS = {"corners": 1, "sides": 2, "centres": 3}  # a cell's value names its kind
