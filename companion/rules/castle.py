@@ -342,9 +342,9 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     if not isinstance(action, dict):
         raise RuleError("bad_action", N_("An action must be an object with a type: deal, play or pass."))
     kind = action.get("type")
-    if kind not in _ACTIONS:
+    if kind not in _APPLY:
         raise RuleError("unknown_action", N_("The action's type must be deal, play or pass."), "type")
-    return _ACTIONS[kind](state, action)
+    return _APPLY[kind](state, action)
 
 
 def describe(state: dict, action: dict, actor: str, after: dict | None = None) -> Message:
@@ -702,7 +702,7 @@ def _pass(state: dict, action: dict) -> dict:
     return new
 
 
-_ACTIONS = {"deal": _deal, "play": _play, "pass": _pass}
+_APPLY = {"deal": _deal, "play": _play, "pass": _pass}
 
 
 def _check_turn(state: dict, action: dict) -> str:

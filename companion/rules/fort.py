@@ -394,8 +394,8 @@ def apply(state: dict, action: dict, actor: str) -> dict:
         raise RuleError("referee_only", N_("Only the referee records what happens at a Fort table."), "actor")
     action = _object(action, "action")
     kind = action.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
+    change = _APPLY.get(kind) if isinstance(kind, str) else None
+    if change is None:
         raise RuleError(
             "unknown_action",
             N_("“%(kind)s” is not an action of a Fort table."),
@@ -406,7 +406,7 @@ def apply(state: dict, action: dict, actor: str) -> dict:
         raise RuleError("game_over", N_("The game is over."), "action.type")
     _check_pending(state, kind)
     new = copied(state)
-    handler(new, action)
+    change(new, action)
     _settle(new)
     return new
 
@@ -1522,7 +1522,7 @@ _MUST_LAY = {
         "The defender must lay %(count)s soldiers, not %(laid)s.",
     ),
 }
-_HANDLERS = {
+_APPLY = {
     "deal": _do_deal,
     "burn": _do_burn,
     "start": _do_start,

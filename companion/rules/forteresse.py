@@ -373,15 +373,14 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     if state["phase"] == "finished":
         raise RuleError("game_over", N_("The game is over: both rounds have been played."))
     kind = action.get("type")
-    handlers = {"setup": _apply_setup, "shot": _apply_shot}
-    if not isinstance(kind, str) or kind not in handlers:
+    if not isinstance(kind, str) or kind not in _APPLY:
         raise RuleError("unknown_action", N_("An action is a “setup” or a “shot”."), "type")
     current = state["rounds"][-1]
     # Only the current round changes (its set-ups and shots, and a round may start): the rounds
     # and shots before are shared with the input, so a shot costs the same late in the game.
     opened = dict(current, setups=dict(current["setups"]), shots=list(current["shots"]))
     after = dict(state, rounds=[*state["rounds"][:-1], opened])
-    handlers[kind](after, action, actor)
+    _APPLY[kind](after, action, actor)
     return after
 
 
@@ -854,6 +853,9 @@ def _apply_shot(state: dict, action: dict, actor: str) -> None:
         hits | ({cell} if cell else set()),
     )
     _advance(state, shooter, facts)
+
+
+_APPLY = {"setup": _apply_setup, "shot": _apply_shot}
 
 
 def _shooter(state: dict, action: dict, actor: str, facts: dict | None = None) -> str:

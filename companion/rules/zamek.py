@@ -329,16 +329,16 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after ``actor`` (``"referee"`` or a team's seat) does ``action``; the input is untouched."""
     action = _read_object(action, "action")
     kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTIONS:
+    if not isinstance(kind, str) or kind not in _APPLY:
         raise RuleError(
             "unknown_action",
             N_("Unknown action %(kind)s: use %(actions)s."),
             "type",
             kind=repr(kind),
-            actions=Either(tuple(_ACTIONS)),
+            actions=Either(tuple(_APPLY)),
         )
     state = _copied(state)
-    _ACTIONS[kind](state, action, actor)
+    _APPLY[kind](state, action, actor)
     return state
 
 
@@ -364,7 +364,7 @@ def describe(state: dict, action: dict, actor: str, after: dict | None = None) -
         after = apply(state, action, actor) if after is None else after
     except RuleError as refused:
         return Message(N_("Refused: %(reason)s"), reason=refused.sentence)
-    return _DESCRIBERS[action["type"]](state, after, action, actor)
+    return _DESCRIBE[action["type"]](state, after, action, actor)
 
 
 def view(state: dict, viewer: str) -> dict:
@@ -1283,7 +1283,7 @@ def _end(state: dict, action: dict, actor: str) -> None:
     state.update(card=None, chosen_position=None, ballots={}, over=True, **_result_now(state))
 
 
-_ACTIONS: dict[str, Callable[[dict, dict, str], None]] = {
+_APPLY: dict[str, Callable[[dict, dict, str], None]] = {
     "turn": _turn_card,
     "choose": _choose,
     "join": _join,
@@ -1486,7 +1486,7 @@ def _describe_end(before: dict, after: dict, action: dict, actor: str) -> Messag
     return then(ended, _ending(after))
 
 
-_DESCRIBERS: dict[str, Callable[[dict, dict, dict, str], Message]] = {
+_DESCRIBE: dict[str, Callable[[dict, dict, dict, str], Message]] = {
     "turn": _describe_turn,
     "choose": _describe_choice,
     "join": _describe_join,
