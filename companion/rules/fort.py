@@ -29,7 +29,7 @@ FORT_DEAL = 4
 ARMY_DEAL = 4
 DECK_SIZE = 52
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-MAX_NAME = 30
+NAME_LENGTH = 30
 DESTINATIONS = ("attacker.army", "defender.army", "defender.fort", "barracks.bottom")
 RESTOCK_FORT = 3  # fort cards after a lost campaign: 1 from the watchtower, 2 from the barracks
 RESTOCK_DRAWS = 2  # army cards drawn after a lost campaign, besides the one from the watchtower
@@ -844,8 +844,8 @@ def _armies(raw: object) -> dict[str, list[Card]]:
     seen: set[Card] = set()
     for player, cards in armies.items():
         field = f"armies.{player}"
-        if not player.strip() or len(player) > MAX_NAME:
-            raise RuleError("bad_player", NAME_WORDS, field, most=MAX_NAME)
+        if not player.strip() or len(player) > NAME_LENGTH:
+            raise RuleError("bad_player", NAME_WORDS, field, most=NAME_LENGTH)
         army = parse_distinct(cards, field)
         if not army:
             raise RuleError(
@@ -914,12 +914,12 @@ def _names(raw: object, count: int) -> list[str]:
             "bad_names", N_("Give %(count)s names, one for each player."), "options.names", count=count
         )
     names = [name.strip() if isinstance(name, str) else "" for name in raw]
-    if not all(0 < len(name) <= MAX_NAME for name in names):
+    if not all(0 < len(name) <= NAME_LENGTH for name in names):
         raise RuleError(
             "bad_names",
             N_("Each player needs a name of 1 to %(most)s characters."),
             "options.names",
-            most=MAX_NAME,
+            most=NAME_LENGTH,
         )
     return names
 

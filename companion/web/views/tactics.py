@@ -187,7 +187,7 @@ def score_sheet():
     the corners, sides and centres held; the games' scores and the match totals."""
     players = 4 if request.args.get("players") == "4" else 2
     ids = tactics.PLAYER_IDS[:players]
-    names = {player: request.args.get(f"name_{player}", "").strip()[: tactics.MAX_NAME] for player in ids}
+    names = {player: request.args.get(f"name_{player}", "").strip()[: tactics.NAME_LENGTH] for player in ids}
     counts = {
         (game, player, key): request.args.get(f"g{game}_{player}_{key}", "").strip()
         for game in range(1, SCORE_GAMES + 1)
