@@ -661,7 +661,7 @@ def _read_names(raw: object, order: tuple[str, ...]) -> dict[str, str]:
     return names
 
 
-def _deal(state: dict, action: dict) -> dict:
+def _apply_deal(state: dict, action: dict) -> dict:
     if state["phase"] != "deal":
         raise RuleError("already_dealt", N_("The castle is already laid out: the cards are dealt once."))
     tops = _read_castle(_required(action, "castle"), "castle")
@@ -676,7 +676,7 @@ def _deal(state: dict, action: dict) -> dict:
     return new
 
 
-def _play(state: dict, action: dict) -> dict:
+def _apply_play(state: dict, action: dict) -> dict:
     seat = _check_turn(state, action)
     card = _read_card(_required(action, "card"), "card")
     pile = parse_pile(_required(action, "pile"), "pile")
@@ -691,7 +691,7 @@ def _play(state: dict, action: dict) -> dict:
     return new
 
 
-def _pass(state: dict, action: dict) -> dict:
+def _apply_pass(state: dict, action: dict) -> dict:
     seat = _check_turn(state, action)
     card = _read_card(_required(action, "taken"), "taken")
     _check_unseen_on_table(state, card, "taken")
@@ -702,7 +702,7 @@ def _pass(state: dict, action: dict) -> dict:
     return new
 
 
-_APPLY = {"deal": _deal, "play": _play, "pass": _pass}
+_APPLY = {"deal": _apply_deal, "play": _apply_play, "pass": _apply_pass}
 
 
 def _check_turn(state: dict, action: dict) -> str:

@@ -1024,7 +1024,7 @@ def _need_main(state: dict) -> str:
     return state["turn"]
 
 
-def _do_deal(state: dict, action: dict) -> None:
+def _apply_deal(state: dict, action: dict) -> None:
     _need_phase(state, "deal")
     forts = _object(action.get("forts"), "forts")
     if set(forts) != set(state["players"]):
@@ -1045,7 +1045,7 @@ def _do_deal(state: dict, action: dict) -> None:
     state["phase"] = "setup"
 
 
-def _do_burn(state: dict, action: dict) -> None:
+def _apply_burn(state: dict, action: dict) -> None:
     if state["phase"] == "setup":
         player = _player(state, action.get("player"), "player")
         if player in state["pre_burned"]:
@@ -1095,7 +1095,7 @@ def _fort_card_burned(state: dict, player: str, value: object) -> Card:
     return card
 
 
-def _do_start(state: dict, action: dict) -> None:
+def _apply_start(state: dict, action: dict) -> None:
     _need_phase(state, "setup")
     state["phase"] = "play"
     _begin_turn(state, state["players"][0])
@@ -1106,7 +1106,7 @@ def _begin_turn(state: dict, player: str) -> None:
     state["step"] = "main" if state["campaigns"][player] else "draw"
 
 
-def _do_draw(state: dict, action: dict) -> None:
+def _apply_draw(state: dict, action: dict) -> None:
     _need_phase(state, "play")
     if state["step"] != "draw":
         raise RuleError("drawn_already", N_("The draw comes once, at the start of a turn."), "action.type")
@@ -1161,7 +1161,7 @@ def _settle_free_for_all(state: dict, contenders: list[str]) -> None:
     # Nobody left to lay a card: the completing card goes to the bottom of the barracks.
 
 
-def _do_free_for_all(state: dict, action: dict) -> None:
+def _apply_free_for_all(state: dict, action: dict) -> None:
     pending = state["pending"][0]
     laid = _object(action.get("laid"), "laid")
     if set(laid) != set(pending["contenders"]):
@@ -1193,7 +1193,7 @@ def _start_campaign(state: dict, player: str, card: str) -> None:
     state["campaigns"][player] = tower
 
 
-def _do_fortify(state: dict, action: dict) -> None:
+def _apply_fortify(state: dict, action: dict) -> None:
     player = _need_main(state)
     if state["campaigns"][player]:
         raise RuleError("on_campaign", N_("A player on a campaign has no fort to build."), "cards")
@@ -1213,7 +1213,7 @@ def _do_fortify(state: dict, action: dict) -> None:
     state["forts"][player].extend(str(card) for card in cards)
 
 
-def _do_challenge(state: dict, action: dict) -> None:
+def _apply_challenge(state: dict, action: dict) -> None:
     attacker = _need_main(state)
     if state["challenged"]:
         raise RuleError("challenged_already", N_("A player challenges at most once per turn."), "action.type")
@@ -1295,14 +1295,14 @@ def _apply_battle(state: dict, attacker: str, defender: str, answer: dict, targe
         _next_turn(state)
 
 
-def _do_replace(state: dict, action: dict) -> None:
+def _apply_replace(state: dict, action: dict) -> None:
     pending = state["pending"][0]
     card = _unknown(state, action.get("card"), "card")
     state["forts"][pending["player"]].append(str(card))
     state["pending"].pop(0)
 
 
-def _do_restock(state: dict, action: dict) -> None:
+def _apply_restock(state: dict, action: dict) -> None:
     player = state["pending"][0]["player"]
     tower = state["campaigns"][player]
     cards = parse_distinct(action.get("fort"), "fort")
@@ -1325,7 +1325,7 @@ def _do_restock(state: dict, action: dict) -> None:
     state["pending"].pop(0)
 
 
-def _do_end_turn(state: dict, action: dict) -> None:
+def _apply_end_turn(state: dict, action: dict) -> None:
     _need_main(state)
     _next_turn(state)
 
@@ -1385,7 +1385,7 @@ def _stage(
     state["pending"] = [{"type": "showdown", "players": players, "line": length}]
 
 
-def _do_showdown(state: dict, action: dict) -> None:
+def _apply_showdown(state: dict, action: dict) -> None:
     if state["phase"] != "showdown":
         waiting = [player for player in _in_game(state) if not state["campaigns"][player]]
         raise RuleError(
@@ -1452,7 +1452,7 @@ def _watchtower_battle(state: dict, tied: list[str]) -> None:
     _stage(state, "watchtowers", tied, None)
 
 
-def _do_share(state: dict, action: dict) -> None:
+def _apply_share(state: dict, action: dict) -> None:
     if not _can_share(state):
         raise RuleError(
             "no_share",
@@ -1523,18 +1523,18 @@ _MUST_LAY = {
     ),
 }
 _APPLY = {
-    "deal": _do_deal,
-    "burn": _do_burn,
-    "start": _do_start,
-    "draw": _do_draw,
-    "fortify": _do_fortify,
-    "challenge": _do_challenge,
-    "replace": _do_replace,
-    "free_for_all": _do_free_for_all,
-    "restock": _do_restock,
-    "end_turn": _do_end_turn,
-    "showdown": _do_showdown,
-    "share": _do_share,
+    "deal": _apply_deal,
+    "burn": _apply_burn,
+    "start": _apply_start,
+    "draw": _apply_draw,
+    "fortify": _apply_fortify,
+    "challenge": _apply_challenge,
+    "replace": _apply_replace,
+    "free_for_all": _apply_free_for_all,
+    "restock": _apply_restock,
+    "end_turn": _apply_end_turn,
+    "showdown": _apply_showdown,
+    "share": _apply_share,
 }
 
 
@@ -1557,7 +1557,7 @@ def _card_names(cards: Iterable[str]) -> object:
     return _listed([parse(card).in_words for card in cards])
 
 
-def _say_deal(state: dict, action: dict, after: dict) -> Message:
+def _describe_deal(state: dict, action: dict, after: dict) -> Message:
     forts = [
         Message(
             N_("%(name)s: %(cards)s"),
@@ -1576,7 +1576,7 @@ def _say_deal(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_burn(state: dict, action: dict, after: dict) -> Message:
+def _describe_burn(state: dict, action: dict, after: dict) -> Message:
     player = action.get("player") if state["phase"] == "setup" else state["turn"]
     card = parse(action["card"])
     drawn = after["armies"][player] - state["armies"][player]
@@ -1593,11 +1593,11 @@ def _say_burn(state: dict, action: dict, after: dict) -> Message:
     return Message(sentence, name=_name(state, player), card=card.in_words, count=drawn)
 
 
-def _say_start(state: dict, action: dict, after: dict) -> Message:
+def _describe_start(state: dict, action: dict, after: dict) -> Message:
     return Message(N_("The game starts: %(name)s plays first."), name=_name(after, after["turn"]))
 
 
-def _say_draw(state: dict, action: dict, after: dict) -> Message:
+def _describe_draw(state: dict, action: dict, after: dict) -> Message:
     player = _name(state, state["turn"])
     if action.get("card") is None:
         return Message(N_("%(name)s drew a card from the barracks."), name=player)
@@ -1607,11 +1607,11 @@ def _say_draw(state: dict, action: dict, after: dict) -> Message:
         name=player,
         card=card.in_words,
         rank=_rank_said(card.rank),
-        then=_say_ffa_end(state, after),
+        then=_describe_ffa_end(state, after),
     )
 
 
-def _say_ffa_end(state: dict, after: dict) -> Message:
+def _describe_ffa_end(state: dict, after: dict) -> Message:
     if after["pending"] and after["pending"][0]["type"] == "free_for_all":
         return Message(
             N_("Still in the free-for-all: %(names)s."),
@@ -1627,7 +1627,7 @@ def _say_ffa_end(state: dict, after: dict) -> Message:
     return Message(sentence, name=_name(after, last["winner"]), card=parse(last["card"]).in_words)
 
 
-def _say_free_for_all(state: dict, action: dict, after: dict) -> Message:
+def _describe_free_for_all(state: dict, action: dict, after: dict) -> Message:
     laid = action["laid"]
     shown = [
         Message(N_("%(name)s %(card)s"), name=_name(state, p), card=parse(laid[p]).in_words)
@@ -1636,11 +1636,11 @@ def _say_free_for_all(state: dict, action: dict, after: dict) -> Message:
     return Message(
         N_("Free-for-all: %(laid)s. %(then)s"),
         laid=_listed(shown, N_("%(first)s; %(rest)s")),
-        then=_say_ffa_end(state, after),
+        then=_describe_ffa_end(state, after),
     )
 
 
-def _say_fortify(state: dict, action: dict, after: dict) -> Message:
+def _describe_fortify(state: dict, action: dict, after: dict) -> Message:
     cards = [str(parse(card)) for card in action["cards"]]
     return Message(
         N_("%(name)s moved the %(cards)s into the fort."),
@@ -1649,7 +1649,7 @@ def _say_fortify(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_challenge(state: dict, action: dict, after: dict) -> Message:
+def _describe_challenge(state: dict, action: dict, after: dict) -> Message:
     last = after["last"]
     attacker, defender = _name(state, last["attacker"]), _name(state, last["defender"])
     if last["kind"] == "taken":
@@ -1695,7 +1695,7 @@ def _say_challenge(state: dict, action: dict, after: dict) -> Message:
     return then(said, *more)
 
 
-def _say_replace(state: dict, action: dict, after: dict) -> Message:
+def _describe_replace(state: dict, action: dict, after: dict) -> Message:
     player = state["pending"][0]["player"]
     return Message(
         N_("%(name)s took the %(card)s from the barracks into the fort."),
@@ -1704,7 +1704,7 @@ def _say_replace(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_restock(state: dict, action: dict, after: dict) -> Message:
+def _describe_restock(state: dict, action: dict, after: dict) -> Message:
     player = state["pending"][0]["player"]
     fort = [str(parse(card)) for card in action["fort"]]
     return Message(
@@ -1714,7 +1714,7 @@ def _say_restock(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_end_turn(state: dict, action: dict, after: dict) -> Message:
+def _describe_end_turn(state: dict, action: dict, after: dict) -> Message:
     return Message(
         N_("%(name)s ended the turn; %(next)s to play."),
         name=_name(state, state["turn"]),
@@ -1722,7 +1722,7 @@ def _say_end_turn(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_showdown(state: dict, action: dict, after: dict) -> Message:
+def _describe_showdown(state: dict, action: dict, after: dict) -> Message:
     last = after["last"]
     tricks = _listed(
         [
@@ -1743,7 +1743,7 @@ def _say_showdown(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_share(state: dict, action: dict, after: dict) -> Message:
+def _describe_share(state: dict, action: dict, after: dict) -> Message:
     return Message(
         N_("The same cards cannot settle it: %(names)s share the win."),
         names=_names_of(state, after["shared"]),
@@ -1921,18 +1921,18 @@ def _random_showdown(state: dict, rng: random.Random) -> dict:
 
 
 _DESCRIBE = {
-    "deal": _say_deal,
-    "burn": _say_burn,
-    "start": _say_start,
-    "draw": _say_draw,
-    "fortify": _say_fortify,
-    "challenge": _say_challenge,
-    "replace": _say_replace,
-    "free_for_all": _say_free_for_all,
-    "restock": _say_restock,
-    "end_turn": _say_end_turn,
-    "showdown": _say_showdown,
-    "share": _say_share,
+    "deal": _describe_deal,
+    "burn": _describe_burn,
+    "start": _describe_start,
+    "draw": _describe_draw,
+    "fortify": _describe_fortify,
+    "challenge": _describe_challenge,
+    "replace": _describe_replace,
+    "free_for_all": _describe_free_for_all,
+    "restock": _describe_restock,
+    "end_turn": _describe_end_turn,
+    "showdown": _describe_showdown,
+    "share": _describe_share,
 }
 _RANDOM_MAIN = {
     "end": _random_end,
