@@ -61,9 +61,8 @@ ORDER_FREE_ACTIONS = ("setup",)
 SHARED_STATES = True
 MODES = ("phones", "paper")
 FIRST_CHOICES = ("a", "b", "random")
-DEFAULT_NAMES = {"a": "Player A", "b": "Player B"}
-# An unnamed seat is said in the reader's language (the state keeps the English name).
-DEFAULT_NAME_WORDS = {"a": N_("Player A"), "b": N_("Player B")}
+# An unnamed seat's name: the state keeps it in English, a page says it in the reader's language.
+DEFAULT_NAMES = {"a": N_("Player A"), "b": N_("Player B")}
 ANNOUNCEMENTS = {
     "wall_destroyed": N_("Wall destroyed at %(cell)s."),
     "besieged_killed": N_("Besieged killed at %(cell)s."),
@@ -416,7 +415,7 @@ def describe(state: dict, action: dict, actor: str, after: dict | None = None) -
 def said_name(state: dict, seat: str) -> str | Message:
     """A seat's name as a sentence's parameter: as typed, or "Player A" in the reader's language."""
     name = state["names"][seat]
-    return Message(DEFAULT_NAME_WORDS[seat]) if name == DEFAULT_NAMES[seat] else name
+    return Message(DEFAULT_NAMES[seat]) if name == DEFAULT_NAMES[seat] else name
 
 
 def view(state: dict, viewer: str) -> dict:

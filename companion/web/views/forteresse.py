@@ -940,7 +940,7 @@ def _score_message(refused: RuleError, names: dict) -> str:
 
 def _default_names() -> dict[str, str]:
     """The seats' names when none is typed, in the page's language: "Player A", "Joueur A"."""
-    return {seat: say(words) for seat, words in forteresse.DEFAULT_NAME_WORDS.items()}
+    return {seat: say(words) for seat, words in forteresse.DEFAULT_NAMES.items()}
 
 
 def _name(text: object, default: str) -> str:
