@@ -15,14 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from companion.rules.errors import N_, Message
+from companion.rules.sentences import N_, Message
 from printables import tiling
 from printables.draw import Document
 from printables.tiling import MatSpec
 
 PAPERS = ("a4", "letter")  # every sheet comes on these
 LARGE_PAPERS = ("a3", "tabloid")  # mats come on these as well, in one piece where they fit
-PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}
 
 
 @dataclass(frozen=True)

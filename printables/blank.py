@@ -6,7 +6,7 @@ backs, cut guides, information page) and the standard page frame, drawn on every
 
 from __future__ import annotations
 
-from companion.rules.errors import N_
+from companion.rules.sentences import N_
 from printables import Sheet
 from printables.draw import BRICK, MUTED, SHADE, Document
 from printables.layout import Rect

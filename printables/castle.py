@@ -7,18 +7,18 @@ so paper and phone cannot disagree. The deck the game is played with is ``printa
 from __future__ import annotations
 
 from companion.rules import cards, castle
-from companion.rules.errors import N_, NP_, Message
+from companion.rules.sentences import N_, NP_, Message
 from printables import Sheet
 from printables.draw import INK, MUTED, SHADE, Document
 from printables.layout import Rect
 from printables.tiling import SPARE, MatSpec
 
-CARDS = ((63.0, 88.0), (57.0, 89.0))  # mm: a poker card and a bridge card, both fit each position
+CARD_SIZES = ((63.0, 88.0), (57.0, 89.0))  # mm: a poker card and a bridge card, both fit each position
 MAT = MatSpec(
     columns=len(castle.COLUMNS),
     rows=len(castle.ROWS),
-    slot_w=max(w for w, _ in CARDS) + 2 * SPARE,
-    slot_h=max(h for _, h in CARDS) + 2 * SPARE,
+    slot_w=max(w for w, _ in CARD_SIZES) + 2 * SPARE,
+    slot_h=max(h for _, h in CARD_SIZES) + 2 * SPARE,
     gap=1.0,  # so that the mat fits Tabloid paper in one piece
     label=7.0,
 )

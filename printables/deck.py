@@ -8,7 +8,7 @@ hearts and diamonds, black for spades and clubs; the cards come from
 from __future__ import annotations
 
 from companion.rules.cards import SUIT_SYMBOLS, Card, deck, letters
-from companion.rules.errors import N_
+from companion.rules.sentences import N_
 from printables import Sheet
 from printables.draw import INK, Document
 from printables.layout import Rect

@@ -29,7 +29,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen import canvas
 
 from companion.i18n import say
-from companion.rules.errors import N_, NP_, Message
+from companion.rules.sentences import N_, NP_, Message
 from printables import fonts, layout, tiling
 from printables.layout import POKER, CardSheet, CardSpec, Rect
 from printables.tiling import MatSpec
@@ -51,7 +51,6 @@ LIGHT_FILL = 0.45  # the filled shapes of its emblem, outlined in the colour its
 RICH_LATTICE_TINT = 0.75  # the lines of a rich back's lattice, its colour lightened
 LATTICE = 6.0  # mm between the lines of a card back's lattice
 DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
-PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 DUPLEX_CHECK = 24.0  # mm: the square of the duplex check on a card sheet's first page
 DUPLEX_CHECK_RISE = 36.0  # mm above the content's foot, so that turned on the short edge it misses the header
 QR_MIN_MODULE = 0.5  # mm: smaller modules stop scanning reliably on a phone
@@ -809,7 +808,7 @@ class Document:
                 ),
                 count=cards,
                 pages=pages - 2,
-                paper=PAPER_NAMES[self.paper],
+                paper=layout.PAPER_NAMES[self.paper],
             ),
         ]
         if self.ink_saver:

@@ -7,7 +7,7 @@ module, so paper and phone cannot disagree. The deck the game is played with is 
 from __future__ import annotations
 
 from companion.rules import fort
-from companion.rules.errors import N_, Message
+from companion.rules.sentences import N_, Message
 from printables import Sheet
 from printables.draw import MUTED, SHADE, Document
 from printables.layout import Rect

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.rules import forteresse
-from companion.rules.errors import N_, Message
+from companion.rules.sentences import N_, Message
 from printables import Sheet
 from printables.draw import MUTED, SHADE, Document
 from printables.layout import Rect, grid_cells

@@ -19,6 +19,7 @@ PAPER_SIZES = {
     "a3": (297.0, 420.0),
     "tabloid": (279.4, 431.8),
 }
+PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}  # as a person reads them
 DUPLEX = ("long", "short")
 MIN_MARGIN = 8.0  # nothing is printed nearer the paper's edge than this: printers clip there
 BLEED = 3.0  # a card's printing runs this far beyond its cut line where no card is next to it

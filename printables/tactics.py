@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 
 from companion.rules import tactics
-from companion.rules.errors import N_, NP_, Message
+from companion.rules.sentences import N_, NP_, Message
 from printables import Sheet
 from printables.draw import INK, MUTED, PAPER, SHADE, Document
 from printables.layout import POKER, Rect
@@ -32,7 +32,7 @@ EMBLEM_COLOURS = {
     "bridge": "#2f5a5a",
     "horn": "#6b3a4a",
 }
-SEAT_WORDS = {"S": N_("Seat S, first player"), "W": N_("Seat W"), "N": N_("Seat N"), "E": N_("Seat E")}
+SEAT_LABELS = {"S": N_("Seat S, first player"), "W": N_("Seat W"), "N": N_("Seat N"), "E": N_("Seat E")}
 SEAT_N_OF_TWO = N_("Seat N (2 players: S and N)")  # the 3x3 mat's far side
 QUARTER_TURNS = {
     "S": 0,
@@ -164,7 +164,7 @@ def draw_mat(size: int) -> Callable[[Document], None]:
 
     def seat(doc: Document, side: str, index: int, rect: Rect) -> None:
         if side in tactics.SEATING[4 if size == 4 else 2]:
-            words = doc.say(SEAT_N_OF_TWO if size == 3 and side == "N" else SEAT_WORDS[side])
+            words = doc.say(SEAT_N_OF_TWO if size == 3 and side == "N" else SEAT_LABELS[side])
             with _quarter_turns(doc, rect, QUARTER_TURNS[side]) as local:
                 doc.label(local.inset(0.8), words, size=10, bold=True, align="centre")
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from companion.i18n import say
 from companion.rules import zamek
-from companion.rules.errors import N_, Message
+from companion.rules.sentences import N_, Message
 from printables import Sheet
 from printables.draw import INK, MUTED, PAPER, SHADE, SLATE, Document
 from printables.layout import BLEED, POKER, Rect

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from flask import Blueprint, jsonify, request
 
 from companion.i18n import say
-from companion.rules.errors import N_, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_
 
 API_VERSION = "1.1.0"
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

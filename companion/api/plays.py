@@ -15,7 +15,7 @@ from flask import Response, jsonify, request
 from companion import api, store
 from companion.api import Refused, bp
 from companion.http.context import get_db, registry
-from companion.rules.errors import N_
+from companion.rules.sentences import N_
 
 CSV_HEADER = ("play", "game", "started", "finished", "player", "team", "score", "winner")
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula

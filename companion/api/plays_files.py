@@ -20,7 +20,7 @@ from companion.api import Refused, bp, json_body
 from companion.api import plays as plays_api
 from companion.http import security
 from companion.http.context import get_db, registry
-from companion.rules.errors import N_
+from companion.rules.sentences import N_
 from companion.service import plays_export
 
 MAX_ZONE = 64  # "America/Argentina/ComodRivadavia" is 32

@@ -20,7 +20,8 @@ from companion.http import security
 from companion.http.context import get_db, registry
 from companion.http.requests import public_base_url
 from companion.i18n import say
-from companion.rules.errors import N_, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_
 from companion.service import schemas
 from companion.service.games import Game
 

@@ -11,7 +11,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
 from companion.i18n import say
-from companion.rules.errors import N_
+from companion.rules.sentences import N_
 
 _CODES = {
     400: "bad_request",

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from flask import current_app, request
 
 from companion.http import netinfo
-from companion.rules.errors import N_, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_
 
 
 def is_htmx(asked=None) -> bool:

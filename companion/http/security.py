@@ -37,7 +37,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from companion.http import netinfo, sessions
 from companion.http.requests import add_vary, is_htmx
 from companion.i18n import say
-from companion.rules.errors import NP_, Message
+from companion.rules.sentences import NP_, Message
 
 CSP = "; ".join(
     [

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]  # the repository: babel.cfg, the cod
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 LANGUAGES = ("en", "fr", "pl")  # English first: the source and the default
 DOMAIN = "messages"
-# The marker functions rules modules use (companion/rules/errors.py), besides gettext's own.
+# The marker functions rules modules use (companion/rules/sentences.py), besides gettext's own.
 KEYWORDS = (
     "N_",
     "NP_:1,2",

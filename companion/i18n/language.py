@@ -3,7 +3,7 @@
 A page's language is the ``lang`` cookie (set by the switch every page carries), else the
 best match of the phone's Accept-Language, else English; the JSON API follows
 Accept-Language alone. Rules modules raise ``RuleError``s and describe moves with ``Message``s
-(companion/rules/errors.py); ``say`` turns either into a sentence in the reader's language,
+(companion/rules/sentences.py); ``say`` turns either into a sentence in the reader's language,
 here or, given a language, outside a request (printed sheets). docs/translating.md says how
 to mark and translate a sentence.
 """
@@ -26,7 +26,9 @@ from werkzeug.http import parse_accept_header
 from companion.i18n import catalogs, grammar
 from companion.rules import cards
 from companion.rules.cards import Card
-from companion.rules.errors import Either, Message, Plural, RuleError, load, seat_name
+from companion.rules.errors import RuleError
+from companion.rules.sentences import Either, Message, Plural, seat_name
+from companion.rules.stored_sentences import load
 
 LANGUAGES = catalogs.LANGUAGES
 NAMES = {"en": "English", "fr": "Français", "pl": "Polski"}  # each language in its own words
@@ -135,7 +137,9 @@ def _said(value: object, lang: str, catalog: NullTranslations) -> str:
         return ""
     if isinstance(value, RuleError):
         value = value.sentence
-    if isinstance(value, str) and value.startswith('{"sentence":'):  # a sentence kept in a view (errors.dump)
+    if isinstance(value, str) and value.startswith(
+        '{"sentence":'
+    ):  # a sentence kept in a view (stored_sentences.dump)
         value = load(value)
     if isinstance(value, Message):
         return value.render(functools.partial(_translate, catalog), functools.partial(_param, lang, catalog))

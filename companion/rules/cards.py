@@ -13,15 +13,14 @@ import copy
 import random
 from dataclasses import dataclass
 
-from companion.rules.errors import N_, Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, Message
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = frozenset("HD")
 ROYALS = frozenset("JQK")
-RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 
 # Rank orders: ace low (A=1 ... K=13, Castle's intrinsic value) and ace high (Fort's battles).
 ACE_LOW = {rank: value for value, rank in enumerate(RANKS, start=1)}
@@ -44,7 +43,8 @@ SUIT_LETTERS = {
     "fr": {"S": "P", "H": "C", "D": "K", "C": "T"},
     "pl": {"S": "S", "H": "H", "D": "D", "C": "C"},
 }
-# The card in words, as a list or a screen reader says it: "%(rank)s of %(suit)s" per language.
+# The card in words, as a list or a screen reader says it: "%(rank)s of %(suit)s" per language
+# (``Card.in_words``), or in English (``Card.name``).
 RANK_WORDS = {
     "A": N_("ace"),
     "J": N_("jack"),
@@ -102,7 +102,7 @@ class Card:
     @property
     def name(self) -> str:
         """The card in words: ``"queen of spades"``, ``"10 of hearts"``."""
-        return f"{RANK_NAMES.get(self.rank, self.rank)} of {SUIT_NAMES[self.suit]}"
+        return f"{RANK_WORDS.get(self.rank, self.rank)} of {SUIT_WORDS[self.suit]}"
 
 
 def parse(text: object, field: str | None = None, lang: str = "en") -> Card:

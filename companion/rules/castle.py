@@ -21,7 +21,8 @@ from companion.rules.cards import (
     opposite_colour,
     parse,
 )
-from companion.rules.errors import COMPASS, N_, Either, Message, RuleError, then
+from companion.rules.errors import RuleError
+from companion.rules.sentences import COMPASS, N_, Either, Message, then
 
 COLUMNS = "ABCD"
 ROWS = (1, 2, 3)
@@ -341,9 +342,9 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     if not isinstance(action, dict):
         raise RuleError("bad_action", N_("An action must be an object with a type: deal, play or pass."))
     kind = action.get("type")
-    if kind not in _ACTIONS:
+    if kind not in _APPLY:
         raise RuleError("unknown_action", N_("The action's type must be deal, play or pass."), "type")
-    return _ACTIONS[kind](state, action)
+    return _APPLY[kind](state, action)
 
 
 def describe(state: dict, action: dict, actor: str, after: dict | None = None) -> Message:
@@ -660,7 +661,7 @@ def _read_names(raw: object, order: tuple[str, ...]) -> dict[str, str]:
     return names
 
 
-def _deal(state: dict, action: dict) -> dict:
+def _apply_deal(state: dict, action: dict) -> dict:
     if state["phase"] != "deal":
         raise RuleError("already_dealt", N_("The castle is already laid out: the cards are dealt once."))
     tops = _read_castle(_required(action, "castle"), "castle")
@@ -675,7 +676,7 @@ def _deal(state: dict, action: dict) -> dict:
     return new
 
 
-def _play(state: dict, action: dict) -> dict:
+def _apply_play(state: dict, action: dict) -> dict:
     seat = _check_turn(state, action)
     card = _read_card(_required(action, "card"), "card")
     pile = parse_pile(_required(action, "pile"), "pile")
@@ -690,7 +691,7 @@ def _play(state: dict, action: dict) -> dict:
     return new
 
 
-def _pass(state: dict, action: dict) -> dict:
+def _apply_pass(state: dict, action: dict) -> dict:
     seat = _check_turn(state, action)
     card = _read_card(_required(action, "taken"), "taken")
     _check_unseen_on_table(state, card, "taken")
@@ -701,7 +702,7 @@ def _pass(state: dict, action: dict) -> dict:
     return new
 
 
-_ACTIONS = {"deal": _deal, "play": _play, "pass": _pass}
+_APPLY = {"deal": _apply_deal, "play": _apply_play, "pass": _apply_pass}
 
 
 def _check_turn(state: dict, action: dict) -> str:

@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.rules.cards import ACE_HIGH, Card, copied, deck, parse, parse_distinct
-from companion.rules.errors import N_, NP_, Message, RuleError, dump, then
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message, then
+from companion.rules.stored_sentences import dump
 
 BATTLE_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ROYALS_AND_ACES = frozenset({"J", "Q", "K", "A"})
@@ -27,7 +29,7 @@ FORT_DEAL = 4
 ARMY_DEAL = 4
 DECK_SIZE = 52
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-MAX_NAME = 30
+NAME_LENGTH = 30
 DESTINATIONS = ("attacker.army", "defender.army", "defender.fort", "barracks.bottom")
 RESTOCK_FORT = 3  # fort cards after a lost campaign: 1 from the watchtower, 2 from the barracks
 RESTOCK_DRAWS = 2  # army cards drawn after a lost campaign, besides the one from the watchtower
@@ -392,8 +394,8 @@ def apply(state: dict, action: dict, actor: str) -> dict:
         raise RuleError("referee_only", N_("Only the referee records what happens at a Fort table."), "actor")
     action = _object(action, "action")
     kind = action.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
+    change = _APPLY.get(kind) if isinstance(kind, str) else None
+    if change is None:
         raise RuleError(
             "unknown_action",
             N_("“%(kind)s” is not an action of a Fort table."),
@@ -404,7 +406,7 @@ def apply(state: dict, action: dict, actor: str) -> dict:
         raise RuleError("game_over", N_("The game is over."), "action.type")
     _check_pending(state, kind)
     new = copied(state)
-    handler(new, action)
+    change(new, action)
     _settle(new)
     return new
 
@@ -451,7 +453,7 @@ def _challenges(state: dict) -> list[dict]:
     ``soldiers`` is fixed for a vulnerable fort (0) and a battle of campaigns; otherwise
     ``sizes`` says, for 1 and 2 soldiers each, ``None`` when allowed or the reason it is not.
     ``refusal`` is set when no size is allowed: the target is shown, not offered. Reasons are in
-    English; ``said`` holds each as a stored sentence (``errors.dump``), for a page to say in its language.
+    English; ``said`` holds each as a stored sentence (``stored_sentences.dump``), for a page to say in its language.
     """
     attacker = state["turn"]
     if state["phase"] != "play" or state["step"] != "main" or state["challenged"] or state["pending"]:
@@ -842,8 +844,8 @@ def _armies(raw: object) -> dict[str, list[Card]]:
     seen: set[Card] = set()
     for player, cards in armies.items():
         field = f"armies.{player}"
-        if not player.strip() or len(player) > MAX_NAME:
-            raise RuleError("bad_player", NAME_WORDS, field, most=MAX_NAME)
+        if not player.strip() or len(player) > NAME_LENGTH:
+            raise RuleError("bad_player", NAME_WORDS, field, most=NAME_LENGTH)
         army = parse_distinct(cards, field)
         if not army:
             raise RuleError(
@@ -912,12 +914,12 @@ def _names(raw: object, count: int) -> list[str]:
             "bad_names", N_("Give %(count)s names, one for each player."), "options.names", count=count
         )
     names = [name.strip() if isinstance(name, str) else "" for name in raw]
-    if not all(0 < len(name) <= MAX_NAME for name in names):
+    if not all(0 < len(name) <= NAME_LENGTH for name in names):
         raise RuleError(
             "bad_names",
             N_("Each player needs a name of 1 to %(most)s characters."),
             "options.names",
-            most=MAX_NAME,
+            most=NAME_LENGTH,
         )
     return names
 
@@ -1022,7 +1024,7 @@ def _need_main(state: dict) -> str:
     return state["turn"]
 
 
-def _do_deal(state: dict, action: dict) -> None:
+def _apply_deal(state: dict, action: dict) -> None:
     _need_phase(state, "deal")
     forts = _object(action.get("forts"), "forts")
     if set(forts) != set(state["players"]):
@@ -1043,7 +1045,7 @@ def _do_deal(state: dict, action: dict) -> None:
     state["phase"] = "setup"
 
 
-def _do_burn(state: dict, action: dict) -> None:
+def _apply_burn(state: dict, action: dict) -> None:
     if state["phase"] == "setup":
         player = _player(state, action.get("player"), "player")
         if player in state["pre_burned"]:
@@ -1093,7 +1095,7 @@ def _fort_card_burned(state: dict, player: str, value: object) -> Card:
     return card
 
 
-def _do_start(state: dict, action: dict) -> None:
+def _apply_start(state: dict, action: dict) -> None:
     _need_phase(state, "setup")
     state["phase"] = "play"
     _begin_turn(state, state["players"][0])
@@ -1104,7 +1106,7 @@ def _begin_turn(state: dict, player: str) -> None:
     state["step"] = "main" if state["campaigns"][player] else "draw"
 
 
-def _do_draw(state: dict, action: dict) -> None:
+def _apply_draw(state: dict, action: dict) -> None:
     _need_phase(state, "play")
     if state["step"] != "draw":
         raise RuleError("drawn_already", N_("The draw comes once, at the start of a turn."), "action.type")
@@ -1159,7 +1161,7 @@ def _settle_free_for_all(state: dict, contenders: list[str]) -> None:
     # Nobody left to lay a card: the completing card goes to the bottom of the barracks.
 
 
-def _do_free_for_all(state: dict, action: dict) -> None:
+def _apply_free_for_all(state: dict, action: dict) -> None:
     pending = state["pending"][0]
     laid = _object(action.get("laid"), "laid")
     if set(laid) != set(pending["contenders"]):
@@ -1191,7 +1193,7 @@ def _start_campaign(state: dict, player: str, card: str) -> None:
     state["campaigns"][player] = tower
 
 
-def _do_fortify(state: dict, action: dict) -> None:
+def _apply_fortify(state: dict, action: dict) -> None:
     player = _need_main(state)
     if state["campaigns"][player]:
         raise RuleError("on_campaign", N_("A player on a campaign has no fort to build."), "cards")
@@ -1211,7 +1213,7 @@ def _do_fortify(state: dict, action: dict) -> None:
     state["forts"][player].extend(str(card) for card in cards)
 
 
-def _do_challenge(state: dict, action: dict) -> None:
+def _apply_challenge(state: dict, action: dict) -> None:
     attacker = _need_main(state)
     if state["challenged"]:
         raise RuleError("challenged_already", N_("A player challenges at most once per turn."), "action.type")
@@ -1293,14 +1295,14 @@ def _apply_battle(state: dict, attacker: str, defender: str, answer: dict, targe
         _next_turn(state)
 
 
-def _do_replace(state: dict, action: dict) -> None:
+def _apply_replace(state: dict, action: dict) -> None:
     pending = state["pending"][0]
     card = _unknown(state, action.get("card"), "card")
     state["forts"][pending["player"]].append(str(card))
     state["pending"].pop(0)
 
 
-def _do_restock(state: dict, action: dict) -> None:
+def _apply_restock(state: dict, action: dict) -> None:
     player = state["pending"][0]["player"]
     tower = state["campaigns"][player]
     cards = parse_distinct(action.get("fort"), "fort")
@@ -1323,7 +1325,7 @@ def _do_restock(state: dict, action: dict) -> None:
     state["pending"].pop(0)
 
 
-def _do_end_turn(state: dict, action: dict) -> None:
+def _apply_end_turn(state: dict, action: dict) -> None:
     _need_main(state)
     _next_turn(state)
 
@@ -1383,7 +1385,7 @@ def _stage(
     state["pending"] = [{"type": "showdown", "players": players, "line": length}]
 
 
-def _do_showdown(state: dict, action: dict) -> None:
+def _apply_showdown(state: dict, action: dict) -> None:
     if state["phase"] != "showdown":
         waiting = [player for player in _in_game(state) if not state["campaigns"][player]]
         raise RuleError(
@@ -1450,7 +1452,7 @@ def _watchtower_battle(state: dict, tied: list[str]) -> None:
     _stage(state, "watchtowers", tied, None)
 
 
-def _do_share(state: dict, action: dict) -> None:
+def _apply_share(state: dict, action: dict) -> None:
     if not _can_share(state):
         raise RuleError(
             "no_share",
@@ -1520,19 +1522,19 @@ _MUST_LAY = {
         "The defender must lay %(count)s soldiers, not %(laid)s.",
     ),
 }
-_HANDLERS = {
-    "deal": _do_deal,
-    "burn": _do_burn,
-    "start": _do_start,
-    "draw": _do_draw,
-    "fortify": _do_fortify,
-    "challenge": _do_challenge,
-    "replace": _do_replace,
-    "free_for_all": _do_free_for_all,
-    "restock": _do_restock,
-    "end_turn": _do_end_turn,
-    "showdown": _do_showdown,
-    "share": _do_share,
+_APPLY = {
+    "deal": _apply_deal,
+    "burn": _apply_burn,
+    "start": _apply_start,
+    "draw": _apply_draw,
+    "fortify": _apply_fortify,
+    "challenge": _apply_challenge,
+    "replace": _apply_replace,
+    "free_for_all": _apply_free_for_all,
+    "restock": _apply_restock,
+    "end_turn": _apply_end_turn,
+    "showdown": _apply_showdown,
+    "share": _apply_share,
 }
 
 
@@ -1555,7 +1557,7 @@ def _card_names(cards: Iterable[str]) -> object:
     return _listed([parse(card).in_words for card in cards])
 
 
-def _say_deal(state: dict, action: dict, after: dict) -> Message:
+def _describe_deal(state: dict, action: dict, after: dict) -> Message:
     forts = [
         Message(
             N_("%(name)s: %(cards)s"),
@@ -1574,7 +1576,7 @@ def _say_deal(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_burn(state: dict, action: dict, after: dict) -> Message:
+def _describe_burn(state: dict, action: dict, after: dict) -> Message:
     player = action.get("player") if state["phase"] == "setup" else state["turn"]
     card = parse(action["card"])
     drawn = after["armies"][player] - state["armies"][player]
@@ -1591,11 +1593,11 @@ def _say_burn(state: dict, action: dict, after: dict) -> Message:
     return Message(sentence, name=_name(state, player), card=card.in_words, count=drawn)
 
 
-def _say_start(state: dict, action: dict, after: dict) -> Message:
+def _describe_start(state: dict, action: dict, after: dict) -> Message:
     return Message(N_("The game starts: %(name)s plays first."), name=_name(after, after["turn"]))
 
 
-def _say_draw(state: dict, action: dict, after: dict) -> Message:
+def _describe_draw(state: dict, action: dict, after: dict) -> Message:
     player = _name(state, state["turn"])
     if action.get("card") is None:
         return Message(N_("%(name)s drew a card from the barracks."), name=player)
@@ -1605,11 +1607,11 @@ def _say_draw(state: dict, action: dict, after: dict) -> Message:
         name=player,
         card=card.in_words,
         rank=_rank_said(card.rank),
-        then=_say_ffa_end(state, after),
+        then=_describe_ffa_end(state, after),
     )
 
 
-def _say_ffa_end(state: dict, after: dict) -> Message:
+def _describe_ffa_end(state: dict, after: dict) -> Message:
     if after["pending"] and after["pending"][0]["type"] == "free_for_all":
         return Message(
             N_("Still in the free-for-all: %(names)s."),
@@ -1625,7 +1627,7 @@ def _say_ffa_end(state: dict, after: dict) -> Message:
     return Message(sentence, name=_name(after, last["winner"]), card=parse(last["card"]).in_words)
 
 
-def _say_free_for_all(state: dict, action: dict, after: dict) -> Message:
+def _describe_free_for_all(state: dict, action: dict, after: dict) -> Message:
     laid = action["laid"]
     shown = [
         Message(N_("%(name)s %(card)s"), name=_name(state, p), card=parse(laid[p]).in_words)
@@ -1634,11 +1636,11 @@ def _say_free_for_all(state: dict, action: dict, after: dict) -> Message:
     return Message(
         N_("Free-for-all: %(laid)s. %(then)s"),
         laid=_listed(shown, N_("%(first)s; %(rest)s")),
-        then=_say_ffa_end(state, after),
+        then=_describe_ffa_end(state, after),
     )
 
 
-def _say_fortify(state: dict, action: dict, after: dict) -> Message:
+def _describe_fortify(state: dict, action: dict, after: dict) -> Message:
     cards = [str(parse(card)) for card in action["cards"]]
     return Message(
         N_("%(name)s moved the %(cards)s into the fort."),
@@ -1647,7 +1649,7 @@ def _say_fortify(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_challenge(state: dict, action: dict, after: dict) -> Message:
+def _describe_challenge(state: dict, action: dict, after: dict) -> Message:
     last = after["last"]
     attacker, defender = _name(state, last["attacker"]), _name(state, last["defender"])
     if last["kind"] == "taken":
@@ -1693,7 +1695,7 @@ def _say_challenge(state: dict, action: dict, after: dict) -> Message:
     return then(said, *more)
 
 
-def _say_replace(state: dict, action: dict, after: dict) -> Message:
+def _describe_replace(state: dict, action: dict, after: dict) -> Message:
     player = state["pending"][0]["player"]
     return Message(
         N_("%(name)s took the %(card)s from the barracks into the fort."),
@@ -1702,7 +1704,7 @@ def _say_replace(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_restock(state: dict, action: dict, after: dict) -> Message:
+def _describe_restock(state: dict, action: dict, after: dict) -> Message:
     player = state["pending"][0]["player"]
     fort = [str(parse(card)) for card in action["fort"]]
     return Message(
@@ -1712,7 +1714,7 @@ def _say_restock(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_end_turn(state: dict, action: dict, after: dict) -> Message:
+def _describe_end_turn(state: dict, action: dict, after: dict) -> Message:
     return Message(
         N_("%(name)s ended the turn; %(next)s to play."),
         name=_name(state, state["turn"]),
@@ -1720,7 +1722,7 @@ def _say_end_turn(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_showdown(state: dict, action: dict, after: dict) -> Message:
+def _describe_showdown(state: dict, action: dict, after: dict) -> Message:
     last = after["last"]
     tricks = _listed(
         [
@@ -1741,7 +1743,7 @@ def _say_showdown(state: dict, action: dict, after: dict) -> Message:
     )
 
 
-def _say_share(state: dict, action: dict, after: dict) -> Message:
+def _describe_share(state: dict, action: dict, after: dict) -> Message:
     return Message(
         N_("The same cards cannot settle it: %(names)s share the win."),
         names=_names_of(state, after["shared"]),
@@ -1919,18 +1921,18 @@ def _random_showdown(state: dict, rng: random.Random) -> dict:
 
 
 _DESCRIBE = {
-    "deal": _say_deal,
-    "burn": _say_burn,
-    "start": _say_start,
-    "draw": _say_draw,
-    "fortify": _say_fortify,
-    "challenge": _say_challenge,
-    "replace": _say_replace,
-    "free_for_all": _say_free_for_all,
-    "restock": _say_restock,
-    "end_turn": _say_end_turn,
-    "showdown": _say_showdown,
-    "share": _say_share,
+    "deal": _describe_deal,
+    "burn": _describe_burn,
+    "start": _describe_start,
+    "draw": _describe_draw,
+    "fortify": _describe_fortify,
+    "challenge": _describe_challenge,
+    "replace": _describe_replace,
+    "free_for_all": _describe_free_for_all,
+    "restock": _describe_restock,
+    "end_turn": _describe_end_turn,
+    "showdown": _describe_showdown,
+    "share": _describe_share,
 }
 _RANDOM_MAIN = {
     "end": _random_end,

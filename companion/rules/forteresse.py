@@ -12,7 +12,8 @@ import functools
 import random
 from operator import itemgetter
 
-from companion.rules.errors import N_, Either, Message, RuleError, then
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, Either, Message, then
 
 COLUMNS = "ABCDEFG"
 ROWS = (1, 2, 3, 4, 5, 6, 7)
@@ -61,9 +62,8 @@ ORDER_FREE_ACTIONS = ("setup",)
 SHARED_STATES = True
 MODES = ("phones", "paper")
 FIRST_CHOICES = ("a", "b", "random")
-DEFAULT_NAMES = {"a": "Player A", "b": "Player B"}
-# An unnamed seat is said in the reader's language (the state keeps the English name).
-DEFAULT_NAME_WORDS = {"a": N_("Player A"), "b": N_("Player B")}
+# An unnamed seat's name: the state keeps it in English, a page says it in the reader's language.
+DEFAULT_NAMES = {"a": N_("Player A"), "b": N_("Player B")}
 ANNOUNCEMENTS = {
     "wall_destroyed": N_("Wall destroyed at %(cell)s."),
     "besieged_killed": N_("Besieged killed at %(cell)s."),
@@ -373,15 +373,14 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     if state["phase"] == "finished":
         raise RuleError("game_over", N_("The game is over: both rounds have been played."))
     kind = action.get("type")
-    handlers = {"setup": _apply_setup, "shot": _apply_shot}
-    if not isinstance(kind, str) or kind not in handlers:
+    if not isinstance(kind, str) or kind not in _APPLY:
         raise RuleError("unknown_action", N_("An action is a “setup” or a “shot”."), "type")
     current = state["rounds"][-1]
     # Only the current round changes (its set-ups and shots, and a round may start): the rounds
     # and shots before are shared with the input, so a shot costs the same late in the game.
     opened = dict(current, setups=dict(current["setups"]), shots=list(current["shots"]))
     after = dict(state, rounds=[*state["rounds"][:-1], opened])
-    handlers[kind](after, action, actor)
+    _APPLY[kind](after, action, actor)
     return after
 
 
@@ -417,7 +416,7 @@ def describe(state: dict, action: dict, actor: str, after: dict | None = None) -
 def said_name(state: dict, seat: str) -> str | Message:
     """A seat's name as a sentence's parameter: as typed, or "Player A" in the reader's language."""
     name = state["names"][seat]
-    return Message(DEFAULT_NAME_WORDS[seat]) if name == DEFAULT_NAMES[seat] else name
+    return Message(DEFAULT_NAMES[seat]) if name == DEFAULT_NAMES[seat] else name
 
 
 def view(state: dict, viewer: str) -> dict:
@@ -854,6 +853,9 @@ def _apply_shot(state: dict, action: dict, actor: str) -> None:
         hits | ({cell} if cell else set()),
     )
     _advance(state, shooter, facts)
+
+
+_APPLY = {"setup": _apply_setup, "shot": _apply_shot}
 
 
 def _shooter(state: dict, action: dict, actor: str, facts: dict | None = None) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from companion.rules.errors import Message
+from companion.rules.sentences import Message
 
 
 @runtime_checkable

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 
-from companion.rules.errors import N_, NP_, Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message
 
 MIN_PLAYERS = 1
 MAX_PLAYERS = 8
 MAX_POINTS = 100_000
-MAX_NAME = 24
+NAME_LENGTH = 24
 # ``apply`` shares with its input what a move leaves unchanged: the store writes only the new parts
 # (companion.jsontext).
 SHARED_STATES = True
@@ -32,9 +33,9 @@ def new_table(options: dict, seed: int) -> dict:
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         raise RuleError("bad_players", N_("Name the players, one per line."), "players")
     names = [name.strip() for name in names if name.strip()]
-    if any(len(name) > MAX_NAME for name in names):
+    if any(len(name) > NAME_LENGTH for name in names):
         raise RuleError(
-            "bad_players", N_("A player's name is at most %(most)s characters."), "players", most=MAX_NAME
+            "bad_players", N_("A player's name is at most %(most)s characters."), "players", most=NAME_LENGTH
         )
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RuleError(

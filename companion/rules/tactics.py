@@ -11,7 +11,8 @@ import re
 from functools import cache, lru_cache
 from importlib import resources
 
-from companion.rules.errors import N_, NP_, Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message
 
 EDGES = ("top", "right", "bottom", "left")
 EDGE_NUMBER_SENTENCES = (
@@ -36,7 +37,7 @@ HAND_SIZE = 3
 GAMES_IN_MATCH = 3
 MIN_CARDS, MAX_CARDS = 12, 18
 MIN_EDGE, MAX_EDGE = 1, 9
-MAX_NAME = 40
+NAME_LENGTH = 40
 MAX_CAPTURED = 1000
 # ``apply`` shares with its input what a move leaves unchanged: the store writes only the new parts
 # (companion.jsontext).
@@ -625,7 +626,7 @@ def _mapping(value: object, field: str) -> dict:
 
 
 def _text(
-    value: object, field: str, sentence: str, allow_empty: bool = False, limit: int = MAX_NAME, **params
+    value: object, field: str, sentence: str, allow_empty: bool = False, limit: int = NAME_LENGTH, **params
 ) -> str:
     if not isinstance(value, str) or (not value.strip() and not allow_empty) or len(value) > limit:
         raise RuleError("bad_name", sentence, field, count=limit, **params)

@@ -17,7 +17,9 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from importlib import resources
 
-from companion.rules.errors import N_, NP_, Either, Message, RuleError, dump, then
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Either, Message, then
+from companion.rules.stored_sentences import dump
 
 TILE = 1  # every castle starts with the tile 1
 LOWEST, HIGHEST = 2, 46  # the numbers on the cards
@@ -327,16 +329,16 @@ def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after ``actor`` (``"referee"`` or a team's seat) does ``action``; the input is untouched."""
     action = _read_object(action, "action")
     kind = action.get("type")
-    if not isinstance(kind, str) or kind not in _ACTIONS:
+    if not isinstance(kind, str) or kind not in _APPLY:
         raise RuleError(
             "unknown_action",
             N_("Unknown action %(kind)s: use %(actions)s."),
             "type",
             kind=repr(kind),
-            actions=Either(tuple(_ACTIONS)),
+            actions=Either(tuple(_APPLY)),
         )
     state = _copied(state)
-    _ACTIONS[kind](state, action, actor)
+    _APPLY[kind](state, action, actor)
     return state
 
 
@@ -362,7 +364,7 @@ def describe(state: dict, action: dict, actor: str, after: dict | None = None) -
         after = apply(state, action, actor) if after is None else after
     except RuleError as refused:
         return Message(N_("Refused: %(reason)s"), reason=refused.sentence)
-    return _DESCRIBERS[action["type"]](state, after, action, actor)
+    return _DESCRIBE[action["type"]](state, after, action, actor)
 
 
 def view(state: dict, viewer: str) -> dict:
@@ -932,7 +934,7 @@ def _vote_open(state: dict) -> bool:
     return _team_votes(state, state["turn"]) and _vote_stage(state) is not None
 
 
-def _turn_card(state: dict, action: dict, actor: str) -> None:
+def _apply_turn(state: dict, action: dict, actor: str) -> None:
     """The referee enters the card turned over: its position and its number, and may add the
     player's choice at once (``choice``), so that a decided turn is one entry; a choice the
     rules refuse refuses the whole turn. A card the box rule takes goes to the box whatever the choice."""
@@ -1023,7 +1025,7 @@ def _check_memory(state: dict, position: int, number: int) -> None:
         )
 
 
-def _choose(state: dict, action: dict, actor: str) -> None:
+def _apply_choose(state: dict, action: dict, actor: str) -> None:
     """The referee enters what becomes of the face-up card (when no team vote decides it)."""
     _check_referee(actor, N_("Only the referee enters the choice for a player."))
     _check_playing(state)
@@ -1147,7 +1149,7 @@ def _member_of(state: dict, actor: str, action: dict) -> dict:
     raise RuleError("not_joined", N_("Join your team first: only its members vote."))
 
 
-def _join(state: dict, action: dict, actor: str) -> None:
+def _apply_join(state: dict, action: dict, actor: str) -> None:
     """A phone joins its team; the first to join is the captain."""
     if not state["teams"] or actor not in state["members"]:
         raise RuleError("not_allowed", N_("Only a team's phone can join, in a game played by teams."))
@@ -1168,7 +1170,7 @@ def _join(state: dict, action: dict, actor: str) -> None:
     state["members"][actor].append({"member": member, "name": name})
 
 
-def _leave(state: dict, action: dict, actor: str) -> None:
+def _apply_leave(state: dict, action: dict, actor: str) -> None:
     """A member leaves their team (or the referee takes out one who left); their open ballot goes."""
     seat, entry = _leaving(state, action, actor)
     state["members"][seat].remove(entry)
@@ -1195,7 +1197,7 @@ def _leaving(state: dict, action: dict, actor: str) -> tuple[str, dict]:
     return seat, state["members"][seat][index]
 
 
-def _vote(state: dict, action: dict, actor: str) -> None:
+def _apply_vote(state: dict, action: dict, actor: str) -> None:
     """A member votes on the card to turn over, or on what to do with the face-up card."""
     entry = _member_of(state, actor, action)
     _check_playing(state)
@@ -1229,7 +1231,7 @@ def _ballot(state: dict, action: dict, stage: str) -> int | str:
     return choice
 
 
-def _close_vote(state: dict, action: dict, actor: str) -> None:
+def _apply_close_vote(state: dict, action: dict, actor: str) -> None:
     """The referee decides the open vote with the ballots cast so far (a member left)."""
     _check_referee(actor, N_("Only the referee closes a vote."))
     if not _vote_open(state) or not state["ballots"]:
@@ -1269,7 +1271,7 @@ def _decide(state: dict) -> None:
         _resolve(state, decision, "vote")
 
 
-def _end(state: dict, action: dict, actor: str) -> None:
+def _apply_end(state: dict, action: dict, actor: str) -> None:
     """The referee ends the game here, scored as an emptied table; a face-up card goes back face down.
 
     Nothing in the source ends a game in which players keep putting cards back.
@@ -1281,14 +1283,14 @@ def _end(state: dict, action: dict, actor: str) -> None:
     state.update(card=None, chosen_position=None, ballots={}, over=True, **_result_now(state))
 
 
-_ACTIONS: dict[str, Callable[[dict, dict, str], None]] = {
-    "turn": _turn_card,
-    "choose": _choose,
-    "join": _join,
-    "leave": _leave,
-    "vote": _vote,
-    "close_vote": _close_vote,
-    "end": _end,
+_APPLY: dict[str, Callable[[dict, dict, str], None]] = {
+    "turn": _apply_turn,
+    "choose": _apply_choose,
+    "join": _apply_join,
+    "leave": _apply_leave,
+    "vote": _apply_vote,
+    "close_vote": _apply_close_vote,
+    "end": _apply_end,
 }
 
 
@@ -1337,7 +1339,7 @@ def _card_view(state: dict) -> dict | None:
         "picture": picture(state["deck"], state["card"]["number"]),
         "must_go_to_box": must_go_to_box(state["castles"], state["card"]["number"]),
         "choices": [choice for choice, refusal in refusals.items() if refusal is None],
-        # Stored sentences (errors.dump): a view is plain JSON, said in the reader's language by the page.
+        # Stored sentences (stored_sentences.dump): a view is plain JSON, said in the reader's language by the page.
         "refused": {choice: dump(refusal.sentence) for choice, refusal in refusals.items() if refusal},
     }
 
@@ -1394,7 +1396,7 @@ def _describe_turn(before: dict, after: dict, action: dict, actor: str) -> Messa
     return turned
 
 
-def _describe_choice(before: dict, after: dict, action: dict, actor: str) -> Message:
+def _describe_choose(before: dict, after: dict, action: dict, actor: str) -> Message:
     """What became of the face-up card."""
     return then(_result_words(before, after), _ending(after))
 
@@ -1446,7 +1448,7 @@ def _describe_vote(before: dict, after: dict, action: dict, actor: str) -> Messa
     return then(voted, _vote_words(before, after))
 
 
-def _describe_close(before: dict, after: dict, action: dict, actor: str) -> Message:
+def _describe_close_vote(before: dict, after: dict, action: dict, actor: str) -> Message:
     """The referee counted the ballots cast so far."""
     closed = Message(N_("The referee closed %(team)s's vote."), team=_seat_name(before, before["turn"]))
     return then(closed, _vote_words(before, after))
@@ -1484,13 +1486,13 @@ def _describe_end(before: dict, after: dict, action: dict, actor: str) -> Messag
     return then(ended, _ending(after))
 
 
-_DESCRIBERS: dict[str, Callable[[dict, dict, dict, str], Message]] = {
+_DESCRIBE: dict[str, Callable[[dict, dict, dict, str], Message]] = {
     "turn": _describe_turn,
-    "choose": _describe_choice,
+    "choose": _describe_choose,
     "join": _describe_join,
     "leave": _describe_leave,
     "vote": _describe_vote,
-    "close_vote": _describe_close,
+    "close_vote": _describe_close_vote,
     "end": _describe_end,
 }
 

@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from companion import i18n
-from companion.rules.errors import Message
+from companion.rules.sentences import Message
 from companion.service import schemas
 from companion.store import TITLE_LENGTH
 

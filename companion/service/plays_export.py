@@ -20,7 +20,8 @@ from datetime import datetime, tzinfo
 from sqlalchemy.engine import Connection
 
 from companion import store
-from companion.rules.errors import N_, NP_, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_
 
 FORMAT = "castellan-plays"
 VERSION = 1

@@ -13,7 +13,8 @@ from __future__ import annotations
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from companion.rules.errors import N_, Either, Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, Either, Message
 
 CARD = {"type": "string", "description": "A card: AS, 10H, QD, 7C (T for 10, any case, ♠♥♦♣ too)."}
 CELL = {"type": "string", "description": "A cell: column letter and row number, A1 top-left."}

@@ -42,8 +42,9 @@ from typing import NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from companion.rules import errors
-from companion.rules.errors import N_, RuleError
+from companion.rules import sentences, stored_sentences
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_
 from companion.store import jsontext
 from companion.store.db import (
     Sql,
@@ -296,7 +297,7 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
             raise KeyError(seat)
         released = _link(row)
         conn.execute(links.update().where(links.c.token == released.token).values(claimed_by=None))
-        description = errors.Message(
+        description = sentences.Message(
             N_("The referee released %(seat)s's link: the next phone to open it takes the seat."),
             seat=released.label,
         )
@@ -394,7 +395,12 @@ def finish(
         if table.finished:
             raise RuleError("table_finished", N_("This table is already finished."))
         seq = _append(
-            conn, table_id, "referee", FINISH, errors.Message(N_("The referee finished the table.")), "finish"
+            conn,
+            table_id,
+            "referee",
+            FINISH,
+            sentences.Message(N_("The referee finished the table.")),
+            "finish",
         )
         now = _now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
@@ -508,7 +514,8 @@ def replay(conn: Connection, rules: ModuleType, table_id: str, step: int) -> tup
         if row.seq > base.seq:
             state = rules.apply(state, json.loads(row.payload), row.actor)
     return state, [
-        {"seq": row.seq, "actor": row.actor, "description": errors.load(row.description)} for row in moves
+        {"seq": row.seq, "actor": row.actor, "description": stored_sentences.load(row.description)}
+        for row in moves
     ]
 
 
@@ -538,7 +545,7 @@ def history(
             "seq": seq,
             "actor": actor,
             "action": json.loads(payload),
-            "description": errors.load(description),
+            "description": stored_sentences.load(description),
             "at": created_at,
             "undone": undone_at is not None,
             "kind": kind,
@@ -1332,19 +1339,19 @@ def _current(
 
 
 def _append(
-    conn: Connection, table_id: str, actor: str, action: dict, description: str | errors.Message, kind: str
+    conn: Connection, table_id: str, actor: str, action: dict, description: str | sentences.Message, kind: str
 ) -> int:
     """Append one entry to the log; its seq. A description that is a ``Message`` is kept with its
-    parameters, so each reader sees it in their own language (``errors.load`` gives it back)."""
+    parameters, so each reader sees it in their own language (``stored_sentences.load`` gives it back)."""
     return _append_entry(conn, table_id, actor, action, description, kind)["seq"]
 
 
 def _append_entry(
-    conn: Connection, table_id: str, actor: str, action: dict, description: str | errors.Message, kind: str
+    conn: Connection, table_id: str, actor: str, action: dict, description: str | sentences.Message, kind: str
 ) -> dict:
     """``_append``'s work, in one statement (the next seq is found by the INSERT itself); the entry
     as ``history`` reads it back."""
-    text, now = errors.dump(description), _now()
+    text, now = stored_sentences.dump(description), _now()
     seq = run(
         conn,
         _APPEND,
@@ -1361,7 +1368,7 @@ def _append_entry(
         "seq": seq,
         "actor": actor,
         "action": action,
-        "description": errors.load(text),
+        "description": stored_sentences.load(text),
         "at": now,
         "undone": False,
         "kind": kind,

@@ -36,7 +36,8 @@ from companion.i18n.language import (
     translations,
     utc_time,
 )
-from companion.rules.errors import Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import Message
 from companion.web.templating import escape_text
 
 # Values a sentence's parameters are often given as, which ``said`` writes without markupsafe's helpers.

@@ -18,7 +18,9 @@ import random
 import pytest
 
 import companion.rules
-from companion.rules.errors import Message, RuleError, dump, load
+from companion.rules.errors import RuleError
+from companion.rules.sentences import Message
+from companion.rules.stored_sentences import dump, load
 
 # Options a table of each game is created with in these tests (several where variants differ).
 OPTIONS = {

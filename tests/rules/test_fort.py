@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from companion.rules import fort
 from companion.rules.cards import deck, parse
-from companion.rules.errors import Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import Message
 
 ALL_CARDS = [str(card) for card in deck()]
 

@@ -648,7 +648,7 @@ def test_api_score_fields_named():
 
 
 def test_a_hand_entered_before_the_sentence_was_rewritten_is_said_with_the_new_one():
-    from companion.rules.errors import load
+    from companion.rules.stored_sentences import load
 
     old = (
         '{"sentence":["%(player)s\'s hand was entered: %(known)s of %(count)s card known.",'

@@ -9,7 +9,8 @@ import random
 import pytest
 
 from companion.rules import zamek
-from companion.rules.errors import RuleError, load
+from companion.rules.errors import RuleError
+from companion.rules.stored_sentences import load
 
 DECK = zamek.default_deck()  # king 41, queen 34, wizard 18
 PLAIN = [n for n in range(2, 47) if zamek.picture(DECK, n) is None]

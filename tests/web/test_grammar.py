@@ -14,7 +14,7 @@ from markupsafe import Markup
 from companion import i18n
 from companion.i18n import grammar
 from companion.rules import cards
-from companion.rules.errors import Message
+from companion.rules.sentences import Message
 
 FORGET = "Forget %(name)s's name…"  # fr "Oublier le nom de %(name)s…", pl "Zapomnij imię gracza %(name)s…"
 TURN = "%(name)s's turn: turn over a card."  # pl "Kolej gracza %(name)s: odkryj kartę."

@@ -17,7 +17,9 @@ from companion import i18n
 from companion.http.security import TABLES_MESSAGE
 from companion.i18n import catalogs, language
 from companion.rules import cards, scorepad
-from companion.rules.errors import N_, NP_, Either, Message, RuleError, dump, load
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Either, Message
+from companion.rules.stored_sentences import dump, load
 from tests.conftest import text
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -257,7 +257,7 @@ def _table_pages(walk: Walk, links: dict) -> None:
 
 
 # Tables played besides tests/web/test_tables_api_games.py's: teams, paper, two players, lowest wins,
-# and seats nobody named (said in the reader's language: companion.rules.errors.seat_name).
+# and seats nobody named (said in the reader's language: companion.rules.sentences.seat_name).
 OTHER_TABLES = [
     ("zamek", {"variant": "extended", "players": ["Red", "Blue"], "teams": True}),
     ("forteresse", {"mode": "paper", "first": "b"}),

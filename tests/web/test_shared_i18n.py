@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from companion.rules.errors import Message, seat_name
+from companion.rules.sentences import Message, seat_name
 from tests.conftest import text
 from tests.web.test_forteresse import _links
 

@@ -16,7 +16,8 @@ from markupsafe import Markup
 from companion.i18n import current_language, say, say_name
 from companion.rules import castle
 from companion.rules.cards import RANK_WORDS, Card, from_picker, letters, parse
-from companion.rules.errors import N_, Message, RuleError, versus
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, Message, versus
 from companion.service import schemas
 from companion.service.games import Game
 from companion.web.rendering import render

@@ -15,7 +15,8 @@ from flask import Blueprint, render_template, request
 from companion.i18n import current_language, say, say_name
 from companion.rules import fort
 from companion.rules.cards import Card, from_picker, parse, parse_distinct
-from companion.rules.errors import N_, NP_, Message, RuleError, together
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message, together
 from companion.service import schemas
 from companion.service.games import Game
 from companion.web.rendering import render
@@ -48,7 +49,7 @@ def table_options(form: dict) -> dict:
         form.get("players") or "2", "players", N_("The number of players"), fort.MIN_PLAYERS, fort.MAX_PLAYERS
     )
     # A blank name is stored as "Player n", which fort.names() knows is no name (the plays history).
-    names = [_text(form.get(f"name_{n}"))[: fort.MAX_NAME] or f"Player {n}" for n in range(1, players + 1)]
+    names = [_text(form.get(f"name_{n}"))[: fort.NAME_LENGTH] or f"Player {n}" for n in range(1, players + 1)]
     return {"players": players, "names": names}
 
 

@@ -19,7 +19,8 @@ from markupsafe import Markup, escape
 
 from companion.i18n import current_language, say
 from companion.rules import forteresse
-from companion.rules.errors import N_, Message, RuleError, versus
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, Message, versus
 from companion.service import schemas
 from companion.service.games import Game
 from companion.web.rendering import render
@@ -939,7 +940,7 @@ def _score_message(refused: RuleError, names: dict) -> str:
 
 def _default_names() -> dict[str, str]:
     """The seats' names when none is typed, in the page's language: "Player A", "Joueur A"."""
-    return {seat: say(words) for seat, words in forteresse.DEFAULT_NAME_WORDS.items()}
+    return {seat: say(words) for seat, words in forteresse.DEFAULT_NAMES.items()}
 
 
 def _name(text: object, default: str) -> str:

@@ -22,7 +22,8 @@ from companion import store
 from companion.http.context import get_db, registry
 from companion.http.requests import form_dict
 from companion.i18n import current_language, number, say, say_name
-from companion.rules.errors import NP_, Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import NP_, Message
 from companion.web import charts
 
 bp = Blueprint("history", __name__)

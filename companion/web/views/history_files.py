@@ -13,7 +13,8 @@ from flask_babel import gettext
 from companion.http import security
 from companion.http.context import get_db, registry
 from companion.i18n import say
-from companion.rules.errors import N_, NP_, Message, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message
 from companion.service import plays_export
 
 bp = Blueprint("history_files", __name__)

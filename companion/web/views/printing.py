@@ -13,10 +13,10 @@ from companion.http import security
 from companion.http.context import registry
 from companion.http.requests import printed_base_url
 from companion.i18n import lang_for_print
-from companion.rules.errors import N_
+from companion.rules.sentences import N_
 from companion.web.pdf_cache import Busy, SheetCache
 from printables.draw import QRTooLarge
-from printables.layout import DUPLEX
+from printables.layout import DUPLEX, PAPER_NAMES
 
 bp = Blueprint("printing", __name__)
 QR_TOO_LONG = N_(
@@ -39,7 +39,7 @@ def index():
     return render_template(
         "print/page.html",
         by_game=by_game,
-        paper_names=printables.PAPER_NAMES,
+        paper_names=PAPER_NAMES,
         options=options,
         edge=options.get("duplex", "long"),
         address=printed_base_url() + "/",

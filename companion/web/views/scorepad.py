@@ -7,7 +7,8 @@ from jinja2.filters import do_int
 from markupsafe import Markup
 
 from companion.rules import scorepad
-from companion.rules.errors import N_, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_
 from companion.service import schemas
 from companion.service.games import Game
 from companion.web.templating import keyed_as_they_are

@@ -37,7 +37,8 @@ from companion.http import compression, netinfo, requests, security
 from companion.http.context import get_db, registry
 from companion.http.requests import form_dict, is_htmx, public_base_url
 from companion.i18n import current_language, say
-from companion.rules.errors import N_, RuleError
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_
 from companion.store import db
 from companion.web import pagecache
 from companion.web.rendering import render

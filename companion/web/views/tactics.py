@@ -22,7 +22,8 @@ from markupsafe import Markup, escape
 from companion import store
 from companion.i18n import current_language, say_name
 from companion.rules import tactics, tactics_balance
-from companion.rules.errors import N_, NP_, Message, RuleError, seat_name, versus
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, NP_, Message, seat_name, versus
 from companion.service import schemas
 from companion.service.games import Game
 from companion.web.rendering import render
@@ -34,7 +35,6 @@ bp = Blueprint("tactics", __name__, url_prefix="/tactics")
 TURN_DEGREES = {"S": 0, "W": 90, "N": 180, "E": 270}
 FACING = {"S": "north", "W": "east", "N": "south", "E": "west"}  # the board's far side, from each seat
 CLOCKWISE = {"north": "east", "east": "south", "south": "west", "west": "north"}
-SEAT_WORDS = {"S": "south", "N": "north", "W": "west", "E": "east"}
 SCORE_GAMES = tactics.GAMES_IN_MATCH
 SCORE_FIELDS = ("captured", "corners", "sides", "centres")
 CELL_KINDS = {"corners": 1, "sides": 2, "centres": 3}  # a cell's value names its kind
@@ -187,7 +187,7 @@ def score_sheet():
     the corners, sides and centres held; the games' scores and the match totals."""
     players = 4 if request.args.get("players") == "4" else 2
     ids = tactics.PLAYER_IDS[:players]
-    names = {player: request.args.get(f"name_{player}", "").strip()[: tactics.MAX_NAME] for player in ids}
+    names = {player: request.args.get(f"name_{player}", "").strip()[: tactics.NAME_LENGTH] for player in ids}
     counts = {
         (game, player, key): request.args.get(f"g{game}_{player}_{key}", "").strip()
         for game in range(1, SCORE_GAMES + 1)

@@ -19,7 +19,8 @@ from markupsafe import Markup
 
 from companion.i18n import say
 from companion.rules import zamek
-from companion.rules.errors import N_, Message, RuleError, versus
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_, Message, versus
 from companion.service import schemas
 from companion.service.games import Game
 from companion.web.rendering import render
