@@ -1,11 +1,13 @@
-"""Tables over the JSON API (../shared/api.md, "Tables"): create, read, act, undo, finish, log.
+"""Tables over the JSON API (../shared/api.md, "Tables"): create, read, act, undo, finish, claim, log.
 
-A link's token is the key: every answer holds what the pages show that link (the rules
-module's ``view`` for it, the history's plain words) and it may do what it may there. A
-change sent with an ``Idempotency-Key`` header is applied once and a repeat gets the first
-answer (``store.Once``); the answer leaves only after the commit. Options are the game's start
-form as JSON, read by the same ``table_options`` as the form; an action is what the rules
-module takes, held to the game's schema by the same ``Game.checked_action`` as the form's.
+A link's token is the key, and the table service (``companion.service.tables``) decides what it
+may see and do, as on the pages: this module reads the JSON, calls the service with typed values
+and answers in JSON; a refusal of the service's is its status with ``{"error": {code, message}}``.
+A seat's link claimed by a phone answers only a program that sends the claim's secret in the
+``Seat-Claim`` header, which ``POST /tables/<seat token>/claim`` gives to a program claiming a free
+seat. A change sent with an ``Idempotency-Key`` header is applied once and a repeat gets the first
+answer (``store.Once``); the answer leaves only after the commit. Options are JSON values, checked
+against the game's schema and read by the same ``table_options`` as the page's start form.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from companion.i18n import say
 from companion.rules.errors import RuleError
 from companion.rules.sentences import N_
 from companion.service import schemas
+from companion.service import tables as service
 from companion.service.games import Game
 
 MAX_KEY = 200  # an Idempotency-Key is a UUID or so; anything longer is a mistake
+CLAIM_HEADER = "Seat-Claim"  # the secret of a seat's claim, proving a program holds it
 
 
 @bp.post("/tables")
@@ -48,9 +52,7 @@ def create():
             N_("“private” is true (the table stays out of the history) or false."),
             "private",
         )
-    options = game.table_options(_form_fields(fields))
-    title = game.stored_title(options)
-    table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
+    table, links = service.create(get_db(), game, _options(fields), private)
     security.count("tables")
     referee, viewer, seats = links[0], links[1], links[2:]
     answer = {
@@ -71,12 +73,12 @@ def read(token: str):
 
     The 304 reads only the table's version, so a program polling an idle table costs one lookup.
     """
-    link = _link(token)
+    link, game = _open(token)
     etag = f"table-{store.table_version(get_db(), link.table_id)}"
     if request.if_none_match.contains(etag):
         response = make_response("", 304)
     else:
-        link, table, game = _open(token)
+        table = store.get_table(get_db(), link.table_id)
         etag = f"table-{table.version}"
         response = jsonify(table_answer(link, table, game))
     response.set_etag(etag)
@@ -89,63 +91,49 @@ def act(token: str):
     """Apply an action: ``{"action", "version"}`` → the table after it (409 stale, 422 refused, 403).
 
     The table is read once, locked, by the change itself: here only the link and its game."""
-    found = store.link_and_game(get_db(), token)
-    if found is None:
-        raise Refused(404, "unknown_table", N_("There is no table behind this link: it may be mistyped."))
-    link, game = found[0], _game(found[1])
+    link, game = _open(token)
     body = _object(json_body(), "body")
-    if link.role == "viewer":
-        raise Refused(
-            403, "viewer_link", N_("This is a viewer's link: it can watch the table but not play on it.")
-        )
-    action = game.checked_action(body.get("action"))
-    if link.role == "seat" and not isinstance(action, dict):
-        raise RuleError("bad_action", N_("An action is a JSON object naming its type."), "action")
-    if link.role == "seat":
-        action = {
-            **action,
-            "member": action.get("member") or "api",
-            "member_name": action.get("member_name", ""),
-        }
-    version = None if store.order_free(game.rules, action) else _version(body)
     return _change(
         link,
         game,
-        lambda once: store.act(get_db(), game.rules, link.table_id, link.viewer, action, version, once),
+        lambda once: service.act(get_db(), link, game, body.get("action"), _version(body), once),
     )
 
 
 @bp.post("/tables/<token>/undo")
 def undo(token: str):
     """The referee takes back the last entry still in force: ``{"version"}`` → the table after it."""
-    link, table, game = _open(token)
+    link, game = _open(token)
     body = _object(json_body(), "body")
-    if link.role != "referee":
-        raise Refused(403, "referee_only", N_("Only the referee can undo."))
-    version = _version(body)
-    return _change(link, game, lambda once: store.undo(get_db(), game.rules, table.id, version, once))
+    return _change(link, game, lambda once: service.undo(get_db(), link, game, _version(body), once))
 
 
 @bp.post("/tables/<token>/finish")
 def finish(token: str):
     """The referee finishes the table (the score pad's only end): ``{"version"}`` → the finished table."""
-    link, table, game = _open(token)
+    link, game = _open(token)
+    table = store.get_table(get_db(), link.table_id)
     body = _object(json_body(), "body")
-    if link.role != "referee":
-        raise Refused(403, "referee_only", N_("Only the referee can finish the table."))
-    version = _version(body)
-    if game.rules.result(table.state, False) is not None:
-        raise RuleError(
-            "table_finished", N_("This game is already over by its rules: there is nothing to finish.")
-        )
-    return _change(link, game, lambda once: store.finish(get_db(), game.rules, table.id, version, once))
+    return _change(link, game, lambda once: service.finish(get_db(), link, table, game, _version(body), once))
+
+
+@bp.post("/tables/<token>/claim")
+def claim(token: str):
+    """A program claims a player's seat: ``{}`` → the claim's secret, for the ``Seat-Claim`` header of
+    its later requests through this link, and the table as the seat sees it."""
+    who = _program()
+    link, game = service.open_link(get_db(), registry().games, token, who)
+    _object(json_body(), "body")
+    secret = service.claim(get_db(), link, game, who)
+    table = store.get_table(get_db(), link.table_id)
+    return jsonify({"claim": secret, "table": table_answer(link, table, game)})
 
 
 @bp.get("/tables/<token>/log")
 def log(token: str):
     """Every entry of the table's log, oldest first, in the history page's words (never a secret)."""
-    _, table, _game = _open(token)
-    entries = reversed(store.history(get_db(), table.id))
+    link, game = _open(token)
+    entries = reversed(service.log(get_db(), link, game))
     return jsonify(
         {
             "actions": [
@@ -167,6 +155,11 @@ def _refused(refused: Refused):
     return refused.answer()
 
 
+@bp.errorhandler(service.Refusal)
+def _service_refusal(refused: service.Refusal):
+    return jsonify({"error": refused.as_dict(say)}), refused.status
+
+
 @bp.errorhandler(RuleError)
 def _rule_error(refused: RuleError):
     return jsonify({"error": refused.as_dict(say)}), 422
@@ -174,7 +167,7 @@ def _rule_error(refused: RuleError):
 
 def table_answer(link: store.Link, table: store.Table, game: Game) -> dict:
     """The answer of ``GET /tables/<token>``: the table as ``link`` may see it."""
-    result = game.rules.result(table.state, table.finished)
+    result = service.result(table, game)
     return {
         "game": game.slug,
         "version": table.version,
@@ -183,7 +176,7 @@ def table_answer(link: store.Link, table: store.Table, game: Game) -> dict:
         "finished": table.finished or result is not None,
         "private": table.private,
         "result": result,
-        "view": game.rules.view(table.state, link.viewer),
+        "view": service.seen(link, table, game),
     }
 
 
@@ -228,24 +221,14 @@ def _once(link: store.Link, answer) -> store.Once | None:
     return store.Once(key, link.token, answer)
 
 
-def _open(token: str) -> tuple[store.Link, store.Table, Game]:
-    link = _link(token)
-    table = store.get_table(get_db(), link.table_id)
-    return link, table, _game(table.game)
+def _open(token: str) -> tuple[store.Link, Game]:
+    """The link and its game, as the service lets this program in (its claim, if it sent one)."""
+    return service.open_link(get_db(), registry().games, token, _program())
 
 
-def _game(slug: str) -> Game:
-    game = registry().games.get(slug)
-    if game is None or game.rules is None:
-        raise Refused(404, "unknown_table", N_("There is no table behind this link."))
-    return game
-
-
-def _link(token: str) -> store.Link:
-    link = store.find_link(get_db(), token)
-    if link is None:
-        raise Refused(404, "unknown_table", N_("There is no table behind this link: it may be mistyped."))
-    return link
+def _program() -> service.Program:
+    """This request's program, with the claim's secret it sent (``Seat-Claim``), if any."""
+    return service.Program(request.headers.get(CLAIM_HEADER) or None)
 
 
 def _object(value: object, field: str) -> dict:
@@ -254,38 +237,25 @@ def _object(value: object, field: str) -> dict:
     return value
 
 
-def _version(body: dict) -> int:
+def _version(body: dict) -> int | None:
+    """The version a change was chosen on, or None when none was sent (the service says what then)."""
     version = body.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise Refused(
-            422, "bad_version", N_("Send the version of the table the action was chosen on."), "version"
-        )
-    return version
+    return None if isinstance(version, bool) or not isinstance(version, int) else version
 
 
-def _form_fields(options: object) -> dict:
-    """The options as the start form's fields: text, or lists of text for a field given several times.
-
-    A number becomes its digits and ``true`` a ticked box (``"yes"``); ``false`` and ``null``
-    are a field left out, as a form leaves out an unticked box.
-    """
-    fields = {}
+def _options(options: object) -> dict:
+    """The creation options as sent, typed: each text, a whole number, true or false (or null: left
+    out), or a list of text and whole numbers; the game's ``table_options`` reads them."""
     for key, value in _object(options, "options").items():
-        if isinstance(value, list):
-            fields[key] = [_form_value(item, f"options.{key}") for item in value]
-        elif value is not None and value is not False:
-            fields[key] = _form_value(value, f"options.{key}")
-    return fields
-
-
-def _form_value(value: object, field: str) -> str:
-    if value is True:
-        return "yes"
-    if isinstance(value, str | int):
-        return str(value)
-    raise Refused(
-        422, "bad_options", N_("An option is text, a whole number, true or false, or a list of them."), field
-    )
+        for item in value if isinstance(value, list) else [value]:
+            if not (isinstance(item, str | int) or (item is None and not isinstance(value, list))):
+                raise Refused(
+                    422,
+                    "bad_options",
+                    N_("An option is text, a whole number, true or false, or a list of them."),
+                    f"options.{key}",
+                )
+    return options
 
 
 def _address(link: store.Link) -> dict:
@@ -323,6 +293,18 @@ def describe(games: list[Game]) -> None:
         "schema": {"type": "string"},
         "description": "The link's token: the referee's, the viewer's or a seat's.",
     }
+    seat_claim = {
+        "name": CLAIM_HEADER,
+        "in": "header",
+        "required": False,
+        "schema": {"type": "string"},
+        "description": "The secret of a seat's claim (POST /tables/{token}/claim): a player's seat that a "
+        "phone or program has claimed answers only its claimer.",
+    }
+    claimed = api.error_response(
+        "A player's seat claimed by a phone or another program: send its claim's secret in Seat-Claim "
+        "(code seat_claimed)."
+    )
     key = {
         "name": "Idempotency-Key",
         "in": "header",
@@ -360,7 +342,7 @@ def describe(games: list[Game]) -> None:
             "post": {
                 "summary": summary,
                 "tags": ["tables"],
-                "parameters": [token, key],
+                "parameters": [token, key, seat_claim],
                 "requestBody": {"required": True, "content": _json(body)},
                 "responses": changed,
             }
@@ -390,10 +372,11 @@ def describe(games: list[Game]) -> None:
             "get": {
                 "summary": "The table as this link may see it.",
                 "tags": ["tables"],
-                "parameters": [token],
+                "parameters": [token, seat_claim],
                 "responses": {
                     "200": {"description": "The table, with an ETag.", "content": _json(table)},
                     "304": {"description": "Nothing changed since the ETag sent in If-None-Match."},
+                    "403": claimed,
                     "404": api.error_response("No table has this token."),
                 },
             }
@@ -426,10 +409,47 @@ def describe(games: list[Game]) -> None:
             "get": {
                 "summary": "The table's log in the history page's words, with nothing this link may not see.",
                 "tags": ["tables"],
-                "parameters": [token],
+                "parameters": [token, seat_claim],
                 "responses": {
                     "200": {"description": "Every entry, oldest first.", "content": _json(_LOG_SCHEMA)},
+                    "403": claimed,
                     "404": api.error_response("No table has this token."),
+                },
+            }
+        },
+    )
+    _describe_claim(token, seat_claim, table, malformed, claimed)
+
+
+def _describe_claim(token: dict, seat_claim: dict, table: dict, malformed: dict, claimed: dict) -> None:
+    """``POST /tables/{token}/claim`` in the OpenAPI document."""
+    api.document(
+        "/tables/{token}/claim",
+        {
+            "post": {
+                "summary": "Claim a player's seat for this program: its link then answers only the phone or "
+                "program holding the claim. Claiming a seat this program holds gives its secret again.",
+                "tags": ["tables"],
+                "parameters": [token, seat_claim],
+                "requestBody": {"required": True, "content": _json({"type": "object"})},
+                "responses": {
+                    "200": {
+                        "description": "The claim's secret, to send in Seat-Claim with every later request "
+                        "through this seat's link, and the table as the seat sees it.",
+                        "content": _json(
+                            {
+                                "type": "object",
+                                "required": ["claim", "table"],
+                                "properties": {"claim": {"type": "string"}, "table": table},
+                            }
+                        ),
+                    },
+                    **malformed,
+                    "403": claimed,
+                    "404": api.error_response("No table has this token."),
+                    "422": api.error_response(
+                        "Not a player's own seat: the referee's, the viewer's and a team's links are never claimed."
+                    ),
                 },
             }
         },

@@ -34,7 +34,9 @@ class Game:
     order: int  # position on the home page
     summary: tuple[str, ...] = ()  # a few short paragraphs, in Castellan's own words
     rules: ModuleType | None = None  # a rules module with the table protocol, if tables can be played
-    table_options: Callable[[dict], dict] | None = None  # creation form -> options for rules.new_table
+    table_options: Callable[[dict], dict] | None = (
+        None  # creation options (typed) -> options for rules.new_table
+    )
     table_title: Callable[[dict], str | Message] | None = None  # options -> a short title for lists
     table_action: Callable[[dict, str], dict] | None = None  # (action form, viewer) -> action for rules.apply
     list_fields: tuple[
@@ -54,6 +56,11 @@ class Game:
         if self.action_schema is not None:
             schemas.check(self.action_schema, action, "action")
         return action
+
+    def options_from_form(self, form: dict) -> dict:
+        """The start form's fields as the typed values ``table_options`` reads, the same as the API's
+        JSON gives them (``schemas.from_form``: a ticked box is true)."""
+        return schemas.from_form(self.options_schema, form)
 
     def stored_title(self, options: dict) -> str:
         """The title a new table keeps: ``table_title`` in English, unnamed seats by their stored

@@ -66,6 +66,17 @@ def options(description: str, fields: dict, required: tuple[str, ...] = ()) -> d
     }
 
 
+def from_form(schema: dict | None, form: dict) -> dict:
+    """A start form's fields as the typed values the API sends for them: a box the schema calls a
+    boolean is true when ticked ("yes") and false otherwise; every other field as the form sent it
+    (text stays text: a field that takes a number takes its digits too, as the API does)."""
+    fields = schema.get("properties", {}) if schema else {}
+    return {
+        name: value == "yes" if fields.get(name, {}).get("type") == "boolean" else value
+        for name, value in form.items()
+    }
+
+
 def check(schema: dict, value: object, what: str) -> None:
     """Refuse ``value`` with a ``RuleError`` naming the first place where it does not fit ``schema``.
 

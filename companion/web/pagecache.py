@@ -30,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
+from typing import NamedTuple
 
 from flask import Flask
 
@@ -59,6 +60,23 @@ def template_token(new_token: Callable[[], str]) -> Callable[[], str]:
         return KEY_SLOT if _drawing.get() else new_token()
 
     return token
+
+
+class PageKey(NamedTuple):
+    """What a cached table page or live fragment depends on besides the session values it read
+    (``views.tables._page_key`` makes it): hashed and compared as the plain tuple it is."""
+
+    table_id: str
+    version: int
+    fragment: bool  # the live fragment (htmx, a poll), or the whole page
+    link: object  # the ``store.Link`` it is drawn for: its role, seat and claim
+    language: str
+    scheme: str  # the address asked: scheme, host and script root
+    host: str
+    script_root: str
+    query: bytes  # a Fort challenge's or a correction's choices, the language switch's way back
+    links: tuple | None  # the referee's page: the table's links as they stand (the invitations)
+    base_url: str | None  # the address those invitations give, when there are any
 
 
 def _seen(session, key) -> str:

@@ -267,6 +267,13 @@ OTHER_TABLES = [
 ]
 
 
+def _as_this_phone(client) -> dict:
+    """The header that proves, through the API, that this client is the phone that claimed the seats
+    it opened on the pages: its session's identity is its claims' secret."""
+    with client.session_transaction() as session:
+        return {"Seat-Claim": session["member"]} if "member" in session else {}
+
+
 def _play(walk: Walk, slug: str, options: dict) -> None:
     """A table of ``slug`` created through the API, read at each of ``STEPS`` and at its end."""
     app, client = walk.app, walk.phone.client
@@ -288,8 +295,11 @@ def _play(walk: Walk, slug: str, options: dict) -> None:
             break
         actor, action = chosen
         token = tokens[actor]
-        version = client.get(f"/api/v1/tables/{token}").get_json()["version"]
-        response = client.post(f"/api/v1/tables/{token}/actions", json={"action": action, "version": version})
+        claim = _as_this_phone(client)
+        version = client.get(f"/api/v1/tables/{token}", headers=claim).get_json()["version"]
+        response = client.post(
+            f"/api/v1/tables/{token}/actions", json={"action": action, "version": version}, headers=claim
+        )
         assert response.status_code == 200, (moves, action, response.get_json())
         moves += 1
     if slug == "scorepad":

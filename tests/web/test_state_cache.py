@@ -33,6 +33,13 @@ def _paths(links: list[store.Link]) -> list[tuple[str, dict]]:
     return read
 
 
+def _as_this_phone(client) -> dict:
+    """The header that proves, through the API, that this client is the phone that claimed the seats
+    it opened on the pages: its session's identity is its claims' secret."""
+    with client.session_transaction() as session:
+        return {"Seat-Claim": session["member"]} if "member" in session else {}
+
+
 def _recorded(database: str, table_id: str) -> tuple[int, dict]:
     """The table's version and state as the database holds them now (read afresh)."""
     with db.connect(database) as conn:
@@ -59,6 +66,7 @@ def test_reading_every_page_leaves_the_kept_state_as_recorded(tmp_path, name):
         answer = client.post(
             f"/api/v1/tables/{token_of.get(actor, referee)}/actions",
             json={"action": action, "version": version},
+            headers=_as_this_phone(client),
         )
         assert answer.status_code == 200, (number, actor, action, answer.get_json())
         version, state = _recorded(database, table.id)
@@ -72,11 +80,12 @@ def test_reading_every_page_leaves_the_kept_state_as_recorded(tmp_path, name):
         again = client.post(
             f"/api/v1/tables/{token_of.get(actor, referee)}/actions",
             json={"action": action, "version": version},
+            headers=_as_this_phone(client),
         )
         assert again.status_code == 200, again.get_json()
         version, state = _recorded(database, table.id)
         for path, headers in _paths(links):
-            response = client.get(path, headers=headers)
+            response = client.get(path, headers={**headers, **_as_this_phone(client)})
             assert response.status_code == 200, (path, response.data[:200])
         kept = store._HEADS.state(table.id, version)
         assert kept is not None, "the state of the last move is kept decoded"

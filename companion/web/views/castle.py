@@ -33,12 +33,12 @@ EXAMPLE = castle.EXAMPLE
 EXAMPLE_PLAY = ("QH", "C2")
 
 
-def table_options(form: dict) -> dict:
-    """The creation form of a table: ``players`` (4 or 2), ``dealer``, ``name_<seat>``."""
-    players = _whole(form.get("players") or "4", "players", "players")
+def table_options(options: dict) -> dict:
+    """The creation options (typed, ``OPTIONS_SCHEMA``): ``players`` (4 or 2), ``dealer``, ``name_<seat>``."""
+    players = _whole(options.get("players") or "4", "players", "players")
     order = castle.SEAT_ORDER.get(players, ())
-    names = {seat: form.get(f"name_{seat}", "") for seat in order}
-    return {"players": players, "dealer": form.get("dealer") or "N", "names": names}
+    names = {seat: options.get(f"name_{seat}", "") for seat in order}
+    return {"players": players, "dealer": options.get("dealer") or "N", "names": names}
 
 
 def table_title(options: dict) -> str | Message:
@@ -590,7 +590,8 @@ NOT_WHOLE = {
 
 
 def _whole(text: object, field: str, what: str) -> int:
-    """A whole number typed in a form, or a RuleError in the player's words."""
+    """A whole number typed in a form (or given as one, by the API), or a RuleError in the player's words."""
+    text = str(text) if type(text) is int else text
     # isdecimal, not isdigit: "²" is a digit to Python but not a number int() reads.
     if isinstance(text, str) and text.strip().isdecimal() and len(text.strip()) <= 6:
         return int(text.strip())

@@ -43,13 +43,21 @@ EXAMPLE_BATTLE = {
 }
 
 
-def table_options(form: dict) -> dict:
-    """The creation form of a table: ``players`` (2 to 4) and ``name_1`` … ``name_4`` (optional)."""
+def table_options(options: dict) -> dict:
+    """The creation options (typed, ``OPTIONS_SCHEMA``): ``players`` (2 to 4; text or a whole number)
+    and ``name_1`` … ``name_4`` (optional)."""
+    players = options.get("players")
     players = _whole(
-        form.get("players") or "2", "players", N_("The number of players"), fort.MIN_PLAYERS, fort.MAX_PLAYERS
+        "2" if players in (None, "") else players,
+        "players",
+        N_("The number of players"),
+        fort.MIN_PLAYERS,
+        fort.MAX_PLAYERS,
     )
     # A blank name is stored as "Player n", which fort.names() knows is no name (the plays history).
-    names = [_text(form.get(f"name_{n}"))[: fort.NAME_LENGTH] or f"Player {n}" for n in range(1, players + 1)]
+    names = [
+        _text(options.get(f"name_{n}"))[: fort.NAME_LENGTH] or f"Player {n}" for n in range(1, players + 1)
+    ]
     return {"players": players, "names": names}
 
 
@@ -709,8 +717,9 @@ def _picked(form: dict, name: str, missing: str) -> str:
 
 
 def _whole(text: object, field: str, what: str, low: int, high: int) -> int:
-    """A whole number typed in a form, within bounds, or a RuleError in the player's words."""
-    value = text.strip() if isinstance(text, str) else ""
+    """A whole number typed in a form (or given as one, by the API), within bounds, or a RuleError in
+    the player's words."""
+    value = str(text) if type(text) is int else text.strip() if isinstance(text, str) else ""
     if not (value.isdecimal() and len(value) <= 6):  # not isdigit: "²" is a digit int() cannot read
         if value:
             raise RuleError(

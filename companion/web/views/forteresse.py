@@ -47,14 +47,19 @@ EXAMPLE_FIRING_CELLS = ("A1", "G2", "D7")
 EXAMPLE_FORTRESS = forteresse.EXAMPLE_FORTRESS  # the help page's fortress
 
 
-def table_options(form: dict) -> dict:
-    """The creation form: ``mode`` (phones or paper), ``first`` (a, b or random), ``name_a``, ``name_b``."""
+def table_options(options: dict) -> dict:
+    """The creation options (typed, ``OPTIONS_SCHEMA``): ``mode`` (phones or paper), ``first`` (a, b or
+    random), ``name_a``, ``name_b``."""
     names = {
-        seat: form[f"name_{seat}"].strip()
+        seat: options[f"name_{seat}"].strip()
         for seat in forteresse.SEATS
-        if isinstance(form.get(f"name_{seat}"), str) and form[f"name_{seat}"].strip()
+        if isinstance(options.get(f"name_{seat}"), str) and options[f"name_{seat}"].strip()
     }
-    return {"mode": form.get("mode") or "phones", "first": form.get("first") or "random", "names": names}
+    return {
+        "mode": options.get("mode") or "phones",
+        "first": options.get("first") or "random",
+        "names": names,
+    }
 
 
 def table_title(options: dict) -> str | Message:

@@ -38,21 +38,21 @@ class Rounds(tuple):
 
 
 @bp.app_template_global("scorepad_table")
-def table_drawing(view: dict, kept: dict, refused: bool, recording: bool) -> dict:
+def table_drawing(view: dict, refill: dict, refused: bool, recording: bool) -> dict:
     """What ``_table.html`` draws a pad with, worked out here rather than in Jinja, as plain values
     that are keys ``once`` reads at once (``recording``: the referee's, on a table not finished):
 
     - ``correcting``: the round being corrected (chosen by tapping its number, ``?correct=N``, or
-      kept from a refused correction), else 0;
+      refilled from a refused correction), else 0;
     - ``fields``: the referee's points fields as (position, player, value, negative): the refused round's
       input again, else the round being corrected, else empty.
     """
     rounds = view["rounds"]
-    correcting = do_int(kept.get("round") or request.args.get("correct") or 0, 0) if recording else 0
+    correcting = do_int(refill.get("round") or request.args.get("correct") or 0, 0) if recording else 0
     correcting = correcting if 1 <= correcting <= len(rounds) else 0
     return {
         "correcting": correcting,
-        "fields": _fields(view["players"], kept, refused, rounds[correcting - 1] if correcting else [])
+        "fields": _fields(view["players"], refill, refused, rounds[correcting - 1] if correcting else [])
         if recording
         else [],
     }
@@ -87,13 +87,13 @@ def rows(ten_rounds, round_row, view: dict, show_url: str, correcting: int, reco
     return Markup("").join(drawn)
 
 
-def _fields(players: list[str], kept: dict, refused: bool, correcting: list[int]) -> list[tuple]:
+def _fields(players: list[str], refill: dict, refused: bool, correcting: list[int]) -> list[tuple]:
     """Each player's points field as (position, player, value, negative): a refused round's input as
     typed (its ± toggles as they were), else the points of the round being corrected (a negative one
     shown as its size, its toggle on), else empty."""
-    shown = kept.get("points", []) if refused else correcting
+    shown = refill.get("points", []) if refused else correcting
     shown = [shown] if isinstance(shown, str) else shown
-    negative = kept.get("minus", []) if refused else []
+    negative = refill.get("minus", []) if refused else []
     negative = [negative] if isinstance(negative, str) else negative
     fields = []
     for index, name in enumerate(players):
@@ -105,16 +105,16 @@ def _fields(players: list[str], kept: dict, refused: bool, correcting: list[int]
     return fields
 
 
-def _options(form: dict) -> dict:
-    """The creation form: one player's name per line (or, from the API, a list of names), the
-    players ticked among those of earlier tables (``known``, the page's only), and whether the
-    lowest total wins (a ticked box: "yes", as the API gives true)."""
-    names = form.get("players", "")
+def _options(options: dict) -> dict:
+    """The creation options (typed): one player's name per line (or, from the API, a list of names),
+    the players ticked among those of earlier tables (``known``, the page's only), and whether the
+    lowest total wins (true: a ticked box)."""
+    names = options.get("players", "")
     typed = names if isinstance(names, list) else str(names).splitlines()
-    ticked = [name for name in form.get("known", []) if name not in typed]
+    ticked = [name for name in options.get("known", []) if name not in typed]
     return {
         "players": typed + ticked,
-        "lowest_wins": form.get("lowest_wins") == "yes",
+        "lowest_wins": options.get("lowest_wins") is True,
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import secrets
+from typing import NoReturn
 
 from flask import (
     Blueprint,
@@ -38,17 +39,13 @@ from companion.http.context import get_db, registry
 from companion.http.requests import form_dict, is_htmx, public_base_url
 from companion.i18n import current_language, say
 from companion.rules.errors import RuleError
-from companion.rules.sentences import N_
+from companion.service import tables as service
 from companion.store import db
 from companion.web import pagecache
 from companion.web.rendering import render
 
 bp = Blueprint("tables", __name__)
 REMEMBERED_TABLES = 30
-SEAT_TAKEN = N_(
-    "%(seat)s's link is already open on another phone, and it shows that player's secrets there only. "
-    "If that phone is lost, the referee can release the seat from the table's page."
-)
 
 
 @bp.post("/tables/new/<game_slug>")
@@ -61,9 +58,7 @@ def create(game_slug: str):
     try:
         form = form_dict(game.list_fields)
         private = bool(form.pop("private", ""))  # "Keep this table out of the history"
-        options = game.table_options(form)
-        title = game.stored_title(options)
-        _table, links = store.create_table(get_db(), game.rules, game.slug, options, title, private)
+        _table, links = service.create(get_db(), game, game.options_from_form(form), private)
         security.count("tables")
     except RuleError as refused:
         if is_htmx():  # the form stays on the phone as it was filled in: only the reason is put above it
@@ -248,7 +243,7 @@ class CachedPages:
         link = store.find_link(conn, token)
         slug = link and _TABLE_GAMES.get(link.table_id)
         game = slug and app.extensions["castellan.games"].games.get(slug)
-        if not game or (link.role == "seat" and not _seated(link, game, session_data)):
+        if not game or not service.opens_unchanged(link, game, session_data.get("member")):
             return None
         version = store.table_version(conn, link.table_id)
         fragment = live or is_htmx(asked)
@@ -273,7 +268,7 @@ class CachedPages:
             headers.append(("Content-Length", str(len(body))))
         headers += _VARY
         if live:
-            etag = live_etag(version, session_data, key[4])
+            etag = live_etag(version, session_data, key.language)
             tags = asked.headers.get("If-None-Match")
             if tags and parse_etags(tags).contains_weak(etag):
                 return None  # a 304: Flask's (UnchangedPolls answers it first)
@@ -281,35 +276,19 @@ class CachedPages:
         return headers + security.headers_for(asked), body
 
 
-def _seated(link, game, session_data: dict) -> bool:
-    """True when opening this seat's link writes nothing: opened before, and (a player's own seat)
-    claimed by this phone."""
-    if not link.joined:
-        return False
-    if getattr(game.rules, "TEAM_SEATS", False):
-        return True
-    return "member" in session_data and link.claimed_by == store.phone_digest(session_data["member"])
-
-
 @bp.post("/t/<token>/act")
 def act(token: str):
     """Apply one action chosen on the version the form was rendered from, once per form (its key)."""
     link, game = _open_to_change(token)
-    if link.role == "viewer":
-        return _refuse(
-            link,
-            _table(link),
-            game,
-            403,
-            gettext("This is a viewer's link: it can watch the table but not play on it."),
-        )
+    try:
+        service.may_act(link)  # before the form is read: a viewer's post is refused whatever it holds
+    except service.Refusal as refused:
+        return _refuse(link, _table(link), game, refused.status, say(refused))
 
     def move(form: dict) -> store.Table:
-        action = game.checked_action(game.table_action(form, link.viewer))
-        if link.role == "seat":
-            action = {**action, "member": _member(), "member_name": _member_name(form)}
-        version = None if store.order_free(game.rules, action) else _version(form)
-        return store.act(get_db(), game.rules, link.table_id, link.viewer, action, version, _once(link, form))
+        action = game.table_action(form, link.viewer)
+        seat = lambda: (_member(), _member_name(form))  # noqa: E731 - asked for at a seat only
+        return service.act(get_db(), link, game, action, _version(form), _once(link, form), seat)
 
     table, answer = _changed(link, game, move)
     if answer is not None:
@@ -328,19 +307,10 @@ def act(token: str):
 def release(token: str):
     """The referee frees a player's seat whose phone is lost: the next phone to open its link takes it."""
     link, table, game = _open(token)
-    if link.role != "referee":
-        return _refuse(link, table, game, 403, gettext("Only the referee can release a seat."))
-    seat = request.form.get("seat", "")
     try:
-        released = store.release_seat(get_db(), table.id, seat)
-    except KeyError:
-        return _refuse(
-            link,
-            table,
-            game,
-            422,
-            gettext("That seat is not taken by any phone: there is nothing to release."),
-        )
+        released = service.release(get_db(), link, request.form.get("seat", ""))
+    except service.Refusal as refused:
+        return _refuse(link, table, game, refused.status, say(refused))
     message = gettext(
         "%(seat)s's seat is free: the next phone to open its link takes it.",
         seat=i18n.say_name(released.label),
@@ -352,13 +322,11 @@ def release(token: str):
 def undo(token: str):
     """Take back the last action still in force (the referee only); the log keeps it, marked undone."""
     link, table, game = _open(token)
-    if link.role != "referee":
-        return _refuse(link, table, game, 403, gettext("Only the referee can undo."))
     last = store.last_action(get_db(), table.id)
     return _referee_change(
         link,
         game,
-        lambda form: store.undo(get_db(), game.rules, table.id, _version(form), _once(link, form)),
+        lambda form: service.undo(get_db(), link, game, _version(form), _once(link, form)),
         gettext("Undone: %(move)s", move=say(last["description"])) if last else None,
     )
 
@@ -368,20 +336,10 @@ def finish(token: str):
     """The referee finishes a table whose game has no end of its own (the score pad): its standing
     becomes the final score, and the table a play in the history. Undo reopens it."""
     link, table, game = _open(token)
-    if link.role != "referee":
-        return _refuse(link, table, game, 403, gettext("Only the referee can finish the table."))
-    if not _can_finish(table, game):
-        return _refuse(
-            link,
-            table,
-            game,
-            422,
-            gettext("This table ends by the game's own rules: there is nothing to finish."),
-        )
     return _referee_change(
         link,
         game,
-        lambda form: store.finish(get_db(), game.rules, table.id, _version(form), _once(link, form)),
+        lambda form: service.finish(get_db(), link, table, game, _version(form), _once(link, form)),
         gettext("The table is finished: these totals are the final score. Undo reopens it."),
     )
 
@@ -393,16 +351,10 @@ def rematch(token: str):
     seats rotated where the game's rules say who starts next), opened as its referee; the same one
     each time the finished table's Rematch is tapped."""
     link, table, game = _open(token)
-    if link.role != "referee":
-        return _refuse(link, table, game, 403, gettext("Only the referee can start a rematch."))
-    if not _over(table, game):
-        return _refuse(link, table, game, 422, gettext("A rematch starts once this table is finished."))
-    options = game.rules.rematch_options(table.options, table.state)
-    title = game.stored_title(options)
     try:
-        referee, made = store.rematch(get_db(), game.rules, table.id, options, title)
+        referee, made = service.rematch(get_db(), link, table, game)
     except RuleError as refused:
-        return _refuse(link, table, game, 422, say(refused))
+        return _refuse(link, table, game, service.status(refused), say(refused))
     if made:  # tapped again, or on another phone: the same new table, and nothing more counted
         security.count("tables")
     _remember(referee.token)
@@ -413,7 +365,7 @@ def rematch(token: str):
 def history(token: str):
     """Every action of the table in plain words, undone ones included and marked."""
     link, table, game = _open(token)
-    entries = store.history(get_db(), table.id)
+    entries = service.log(get_db(), link, game)
     return render(
         "tables/history.html", "tables/history.html", link=link, table=table, game=game, entries=entries
     )
@@ -467,17 +419,10 @@ def links(token: str):
 
 @bp.get("/t/<token>/export.json")
 def export(token: str):
-    """The table as JSON: this link's view of it, and its log.
-
-    Every entry has its plain-words description, which never holds a secret. The raw
-    action is included only for games whose actions hold no secret (a rules module that
-    sets ``SECRET_ACTIONS = True`` keeps them all in: a Zamek turn names where a card lies).
-    """
+    """The table as JSON: this link's view of it, and its log (``service.log``: the raw actions only
+    of a game whose actions hold no secret)."""
     link, table, game = _open(token)
-    entries = store.history(get_db(), table.id)
-    if getattr(game.rules, "SECRET_ACTIONS", False):
-        for entry in entries:
-            entry.pop("action")
+    entries = service.log(get_db(), link, game)
     document = {
         "castellan_export": 1,
         "game": game.slug,
@@ -488,7 +433,7 @@ def export(token: str):
         "created_at": table.created_at,
         "updated_at": table.updated_at,
         "viewer": link.viewer,
-        "view": game.rules.view(table.state, link.viewer),
+        "view": service.seen(link, table, game),
         "history": list(reversed(entries)),
     }
     response = jsonify(document)
@@ -507,45 +452,37 @@ def _link(token: str) -> store.Link:
 
 
 def _open(token: str):
-    """The link, its table and its game, or a 404 page; a player's seat taken by another phone, a 403.
-
-    A seat's link is one player's secrets: the first phone to open it claims it (a team's
-    link, ``TEAM_SEATS``, is shared by its phones and never claimed). A seat's link opened
-    is noted as joined.
-    """
-    link = _link(token)
-    table = _table(link)
-    return link, table, _admit(link, table.game)
+    """The link, its table and its game (``service.open_table``), or a 404 page; a player's seat
+    claimed by another phone, a 403 page (the first phone to open a seat claims it)."""
+    try:
+        link, table, game = service.open_table(get_db(), registry().games, token, _PHONE)
+    except service.Refusal as refused:
+        _refused_link(refused)
+    _note_game(link, game)
+    return link, table, game
 
 
 def _open_to_change(token: str):
     """The link and its game, as ``_open`` checks them, without the table: a change (a move) reads
     it once, under its lock, and a refusal reads it again as it is then."""
-    found = store.link_and_game(get_db(), token)
-    if found is None:
-        abort(404)
-    return found[0], _admit(*found)
+    try:
+        link, game = service.open_link(get_db(), registry().games, token, _PHONE)
+    except service.Refusal as refused:
+        _refused_link(refused)
+    _note_game(link, game)
+    return link, game
 
 
-def _admit(link, slug: str):
-    """The game of the link's table, or a 404 page; the link noted as opened and its seat claimed (see
-    ``_open``), the table's game noted for ``_kept``."""
-    game = registry().games.get(slug)
-    if game is None or game.rules is None:
-        abort(404)
-    store.mark_joined(get_db(), link)
-    _claim(link, game)
+def _refused_link(refused: service.Refusal) -> NoReturn:
+    """The error page for a link that opens nothing here: 404, or 403 with the service's sentence."""
+    abort(refused.status, description=say(refused) if refused.status == 403 else None)
+
+
+def _note_game(link: store.Link, game) -> None:
+    """Note the table's game for ``_kept`` and ``CachedPages``."""
     if len(_TABLE_GAMES) >= TABLE_GAMES_KEPT:
         _TABLE_GAMES.clear()
     _TABLE_GAMES[link.table_id] = game.slug
-    return game
-
-
-def _claim(link, game) -> None:
-    """A player's seat is this phone's once it opened it first (a team's is everyone's); else a 403 page."""
-    shared = getattr(game.rules, "TEAM_SEATS", False)
-    if link.role == "seat" and not shared and not store.claim_seat(get_db(), link, _member()):
-        abort(403, description=gettext(SEAT_TAKEN, seat=i18n.say_name(link.label)))
 
 
 # A table's game (which never changes) by its id, noted when ``_open`` loads it: a cached page is
@@ -566,8 +503,10 @@ def _kept(token: str, fragment: bool | None = None, version: int | None = None):
     slug = _TABLE_GAMES.get(link.table_id)
     if slug is None:
         return None
-    store.mark_joined(get_db(), link)
-    _claim(link, registry().games[slug])
+    try:
+        service.admit(get_db(), link, registry().games[slug], _PHONE)
+    except service.Refusal as refused:
+        _refused_link(refused)
     if version is None:
         version = store.table_version(get_db(), link.table_id)
     fragment = is_htmx() if fragment is None else fragment
@@ -577,13 +516,15 @@ def _kept(token: str, fragment: bool | None = None, version: int | None = None):
     return None if kept is None else (version, _cached_response(kept))
 
 
-def _page_key(link, table_id: str, version: int, fragment: bool, asked=None, conn=None, config=None) -> tuple:
+def _page_key(
+    link, table_id: str, version: int, fragment: bool, asked=None, conn=None, config=None
+) -> pagecache.PageKey:
     """What a plain table page or live fragment depends on besides the session (see ``_plain_table``):
     for this request, or ``asked`` (a request read before Flask, ``CachedPages``, with its database
     connection and its app's config)."""
     asked = request if asked is None else asked
     links = None if fragment else tuple(_referee_links(link, table_id, conn))
-    return (
+    return pagecache.PageKey(
         table_id,
         version,
         fragment,
@@ -601,9 +542,6 @@ def _page_key(link, table_id: str, version: int, fragment: bool, asked=None, con
 def _language(asked) -> str:
     """The language a request is answered in (as Flask-Babel's locale is chosen, see ``i18n.select_language``)."""
     return i18n.choose_language(asked.cookies.get(i18n.COOKIE), asked.headers.get("Accept-Language"))
-
-
-_LINKS = 9  # where ``_page_key`` has the links
 
 
 def _cached_response(kept: pagecache.CachedPage):
@@ -624,11 +562,11 @@ def _cached_response(kept: pagecache.CachedPage):
 _UNREAD = object()
 
 
-def _context(link, table, game, notices=(), kept: dict | None = None, last=_UNREAD) -> dict:
+def _context(link, table, game, notices=(), refill: dict | None = None, last=_UNREAD) -> dict:
     """What the table page and its live fragment are rendered from.
 
     ``notices`` are the answer to the move just posted (shown pinned where the eye is, see
-    ``tables/_answer.html``); ``kept`` is the form of a refused move, so that the page shows
+    ``tables/_answer.html``); ``refill`` is the form of a refused move, so that the page shows
     the typed and tapped input again instead of losing it; ``last`` is the table's last action
     when the caller has read it already (the referee's Undo names it).
     """
@@ -638,39 +576,24 @@ def _context(link, table, game, notices=(), kept: dict | None = None, last=_UNRE
         "link": link,
         "table": table,
         "game": game,
-        "view": game.rules.view(table.state, link.viewer),
+        "view": service.seen(link, table, game),
         "last": last if link.role == "referee" else None,
         "notices": list(notices),
-        "kept": kept or {},
-        "refused": kept is not None,
-        "can_act": link.role != "viewer",
+        "refill": refill or {},
+        "refused": refill is not None,
+        "can_act": service.can_act(link),
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "ending": _ending(link, table, game),
     }
 
 
-def _over(table, game) -> bool:
-    """True once the table is over: ended by its rules, or finished by its referee."""
-    return table.finished or game.rules.result(table.state, False) is not None
-
-
-def _can_finish(table, game, over: bool | None = None) -> bool:
-    """True for a table still on whose game has no end of its own but a standing once finished (the
-    score pad); a game that ends by its rules has no result when stopped early, and no Finish button.
-    ``over``: ``_over`` of the table, when the caller has it."""
-    return (
-        not (_over(table, game) if over is None else over)
-        and game.rules.result(table.state, True) is not None
-    )
-
-
 def _ending(link, table, game) -> dict:
     """What the table's foot offers: Finish (the referee, on a table with no end of its own), or once
     it is over its play in the history (none for a private table) and the referee's Rematch."""
-    over = _over(table, game)
+    over = service.over(table, game)
     return {
         "over": over,
-        "can_finish": link.role == "referee" and _can_finish(table, game, over),
+        "can_finish": link.role == "referee" and service.can_finish(table, game, over),
         "can_rematch": over and link.role == "referee",
         "play": store.table_play(get_db(), table.id) if over else None,
     }
@@ -686,8 +609,8 @@ def _changed(link, game, change):
         return None, _refuse(link, stale.table, game, 409, say(str(stale)))
     except store.Repeated:
         return None, _done(link, _table(link), game)
-    except RuleError as refused:
-        return None, _refuse(link, _table(link), game, 422, say(refused))
+    except RuleError as refused:  # the service's refusals and the rules'
+        return None, _refuse(link, _table(link), game, service.status(refused), say(refused))
 
 
 def _table(link) -> store.Table:
@@ -701,9 +624,9 @@ def _referee_change(link, game, change, message: str | None):
     return answer if answer is not None else _done(link, table, game, message)
 
 
-def _render_table(link, table, game, status: int = 200, notices=(), kept: dict | None = None, last=_UNREAD):
+def _render_table(link, table, game, status: int = 200, notices=(), refill: dict | None = None, last=_UNREAD):
     """The table page (with the referee's invitations), or its live fragment for htmx."""
-    context = _context(link, table, game, notices, kept, last)
+    context = _context(link, table, game, notices, refill, last)
     if not is_htmx():
         context["invites"] = _invites(_referee_links(link, table.id), game)
     return render("tables/page.html", "tables/_live.html", status, **context)
@@ -734,7 +657,7 @@ def _plain_table(link, table, game, fragment: bool | None = None):
         with pagecache.reading() as noting:
             context = _context(link, table, game)
             if not fragment:
-                context["invites"] = _invites(list(key[_LINKS] or ()), game)
+                context["invites"] = _invites(list(key.links or ()), game)
             text = render_template(template, **context)
         kept = (
             pagecache.CachedPage(pagecache.split(text))
@@ -767,17 +690,17 @@ def _refuse(link, table, game, status: int, message: str):
 
     The one place a refusal is rendered, with or without JavaScript: htmx gets the live
     fragment, a plain post gets the whole page straight away (not a redirect, which would
-    lose the form), both with the refused form ``kept`` for the game's template to refill.
+    lose the form), both with the refused form as ``refill`` for the game's template to refill.
     """
     try:
-        kept = {
+        refill = {
             key: value
             for key, value in form_dict(game.list_fields).items()
             if key not in ("csrf_token", "version")
         }
     except RuleError:  # the form itself was refused (a field sent twice, or too long): nothing to refill
-        kept = {}
-    return _render_table(link, table, game, status, [("error", message)], kept)
+        refill = {}
+    return _render_table(link, table, game, status, [("error", message)], refill)
 
 
 def _version(form: dict) -> int:
@@ -799,6 +722,10 @@ def _member() -> str:
     if "member" not in session:
         session["member"] = secrets.token_urlsafe(12)
     return session["member"]
+
+
+# This phone at the table, for the service (``service.Phone``): its identity made when a seat needs it.
+_PHONE = service.Phone(_member)
 
 
 def _member_name(form: dict) -> str:

@@ -50,16 +50,17 @@ REMEMBERED_SEATS = 10
 MAX_FACTION_TEXT = 20_000
 
 
-def table_options(form: dict) -> dict:
-    """The creation form: ``players`` (2 or 4), ``faction_<p>``, optional ``own_<p>`` (JSON), ``name_<p>``."""
-    players = {"2": 2, "4": 4}.get(str(form.get("players", "2")).strip())
+def table_options(options: dict) -> dict:
+    """The creation options (typed, ``OPTIONS_SCHEMA``): ``players`` (2 or 4, text or a number),
+    ``faction_<p>``, optional ``own_<p>`` (JSON text), ``name_<p>``."""
+    players = {"2": 2, "4": 4}.get(str(options.get("players", "2")).strip())
     if players is None:
         raise RuleError("bad_players", N_("Square Tactics is played by 2 or 4 players."), "players")
     ids = tactics.PLAYER_IDS[:players]
     return {
         "players": players,
-        "factions": {player: _faction_choice(form, player) for player in ids},
-        "names": {player: str(form.get(f"name_{player}", "")).strip() for player in ids},
+        "factions": {player: _faction_choice(options, player) for player in ids},
+        "names": {player: str(options.get(f"name_{player}", "")).strip() for player in ids},
     }
 
 
@@ -394,7 +395,7 @@ class HandEntry(NamedTuple):
 
 
 @bp.app_template_global("tactics_hands")
-def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[tuple[bool, HandEntry]]:
+def tactics_hands(view: dict, drawn: dict, refused: bool, refill: dict) -> list[tuple[bool, HandEntry]]:
     """The seats whose hand this phone may enter and that hold cards, each with whether it is shown
     open: the phone's own, the first of a fresh game's, the player to move while none of their cards
     is entered, and the one a refused form was about (apart from the entry: the turn moving on
@@ -408,14 +409,14 @@ def tactics_hands(view: dict, drawn: dict, refused: bool, kept: dict) -> list[tu
             continue
         hand = drawn["hand"][seat]
         ticked = tuple(card.id for card in hand.cards)
-        if refused and kept.get("type") == "hand" and kept.get("player") == seat:
-            sent = kept.get(f"cards_{seat}", kept.get("cards", []))
+        if refused and refill.get("type") == "hand" and refill.get("player") == seat:
+            sent = refill.get(f"cards_{seat}", refill.get("cards", []))
             ticked = (sent,) if isinstance(sent, str) else tuple(sent)
         opened = (
             seat == view["viewer"]
             or (fresh and not entries)
             or (player["not_entered"] == player["hand_size"] and seat == view["turn"])
-            or (refused and kept.get("player") == seat)
+            or (refused and refill.get("player") == seat)
         )
         entries.append(
             (

@@ -53,15 +53,16 @@ _IN_DIGITS = {
 }
 
 
-def table_options(form: dict) -> dict:
-    """The creation form: variant, stop_at_ten, 2-4 ``players`` fields, teams, and the deck."""
-    names = form.get("players", [])
+def table_options(options: dict) -> dict:
+    """The creation options (typed, ``OPTIONS_SCHEMA``): variant, stop_at_ten, 2-4 ``players``, teams,
+    and the deck."""
+    names = options.get("players", [])
     return {
-        "variant": form.get("variant") or "basic",
-        "stop_at_ten": form.get("stop_at_ten") == "yes" and form.get("variant") == "extended",
+        "variant": options.get("variant") or "basic",
+        "stop_at_ten": options.get("stop_at_ten") is True and options.get("variant") == "extended",
         "players": [name.strip() for name in names if name.strip()],
-        "teams": form.get("teams") == "yes",
-        "deck": deck_from_form(form),
+        "teams": options.get("teams") is True,
+        "deck": deck_from_form(options),
     }
 
 
@@ -362,8 +363,9 @@ def wins(decided_by: str, name: str) -> str:
 
 
 def _whole(value: object, field: str, what: str) -> int:
-    """A whole number typed in a form, or a refusal that says which field is wrong (``what``: a key of ``_ENTER``)."""
-    text = value.strip() if isinstance(value, str) else ""
+    """A whole number typed in a form (or given as one, by the API), or a refusal that says which field
+    is wrong (``what``: a key of ``_ENTER``)."""
+    text = str(value) if type(value) is int else value.strip() if isinstance(value, str) else ""
     if not text:
         raise RuleError("missing_number", _ENTER[what], field)
     if not re.fullmatch(r"[+-]?\d{1,6}", text):

@@ -1,0 +1,333 @@
+"""The table service: who may do what at a table, and each refusal said once, for every door.
+
+The pages (``companion.web.views.tables``) and the JSON API (``companion.api.tables``) both call
+it and only turn its answers and refusals into HTML or JSON. It is given what a request carries
+as plain values (the database connection, the registry's games, a link's token, who asks) and
+reads no request state: nothing of Flask here.
+
+- **Roles.** A link's token decides: the referee's link acts, undoes, finishes, releases a seat
+  and starts a rematch; the viewer's only watches; a seat's link is one player's (a team's, when
+  the rules say ``TEAM_SEATS``) own view and moves.
+- **Seat claims.** A player's seat is claimed by the first phone that opens it (``Phone``); from
+  then on only that phone, or a program holding the claim's secret (``Program``, ``claim``), may
+  use the link, until the referee releases the seat. Before any claim a program may play every
+  seat: the API client that made the table plays them all. A team's link is never claimed.
+- **Finishing.** A table is over once its rules end it or its referee finished it (``over``); only
+  a game with no end of its own but a standing when stopped (the score pad) can be finished
+  (``can_finish``).
+- **Refusals** are ``Refusal``, a ``RuleError`` carrying its HTTP ``status``: ``NoTable`` (404),
+  ``NotAllowed`` (403; ``SeatClaimed`` for a seat another phone or program holds), else 422. Each
+  has its code for programs and its sentence marked with ``N_``. ``status(refused)`` answers any
+  refusal, the rules' own (422) included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from companion import store
+from companion.rules.errors import RuleError
+from companion.rules.sentences import N_
+from companion.service.games import Game
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+
+SEAT_TAKEN = N_(
+    "%(seat)s's link is already open on another phone, and it shows that player's secrets there only. "
+    "If that phone is lost, the referee can release the seat from the table's page."
+)
+
+
+class Refusal(RuleError):
+    """A table's refusal: nothing was changed. ``status`` is the HTTP status both doors answer with."""
+
+    status = 422
+
+
+class NoTable(Refusal):
+    """No table behind this link (or its game is not played here)."""
+
+    status = 404
+
+
+class NotAllowed(Refusal):
+    """This link may not do that."""
+
+    status = 403
+
+
+class SeatClaimed(NotAllowed):
+    """A player's seat that another phone (or program) has claimed."""
+
+
+def status(refused: RuleError) -> int:
+    """The HTTP status a refusal is answered with: a ``Refusal``'s own, 422 for the rules' refusals."""
+    return refused.status if isinstance(refused, Refusal) else 422
+
+
+class Phone(NamedTuple):
+    """A phone on the pages. ``identity()`` is its browser's secret identity (made when first asked
+    for). Opening a seat's link notes it as joined; a player's seat is claimed by the first phone
+    to open it, and opens for that phone only."""
+
+    identity: Callable[[], str]
+
+    def holds(self, conn: Connection, link: store.Link, shared: bool) -> bool:
+        """Whether this phone may use the seat ``link``, claiming it if no one has (``shared``: a team's)."""
+        store.mark_joined(conn, link)
+        return shared or store.claim_seat(conn, link, self.identity())
+
+
+class Program(NamedTuple):
+    """A program through the JSON API, with the claim's secret it sent, if any (``claim``). Opening a
+    seat claims nothing: a program may use a seat no one claimed, or the one whose claim it holds."""
+
+    claim: str | None = None
+
+    def holds(self, conn: Connection, link: store.Link, shared: bool) -> bool:
+        """Whether this program may use the seat ``link``: shared, claimed by no one, or claimed by it."""
+        return shared or link.claimed_by is None or self._claimed(link)
+
+    def _claimed(self, link: store.Link) -> bool:
+        return self.claim is not None and store.phone_digest(self.claim) == link.claimed_by
+
+
+def shared_seats(game: Game) -> bool:
+    """True when the game's seats are teams' links, shared by their phones and never claimed."""
+    return getattr(game.rules, "TEAM_SEATS", False)
+
+
+# --- Opening a link --------------------------------------------------------------------------
+
+
+def open_link(conn: Connection, games: Mapping[str, Game], token: str, who: Phone | Program):
+    """``(link, game)``: the link with this token and its table's game, ``who`` let in (``admit``).
+
+    The table itself is not read: a move reads it once, under its lock."""
+    found = store.link_and_game(conn, token)
+    if found is None:
+        raise NoTable("unknown_table", N_("There is no table behind this link: it may be mistyped."))
+    link, game = found[0], game_of(games, found[1])
+    admit(conn, link, game, who)
+    return link, game
+
+
+def open_table(conn: Connection, games: Mapping[str, Game], token: str, who: Phone | Program):
+    """``(link, table, game)``: ``open_link``, and the table as it is now."""
+    link, game = open_link(conn, games, token, who)
+    return link, store.get_table(conn, link.table_id), game
+
+
+def game_of(games: Mapping[str, Game], slug: str) -> Game:
+    """The game a table is played with; ``NoTable`` for a game not played here."""
+    game = games.get(slug)
+    if game is None or game.rules is None:
+        raise NoTable("unknown_table", N_("There is no table behind this link."))
+    return game
+
+
+def admit(conn: Connection, link: store.Link, game: Game, who: Phone | Program) -> None:
+    """Let ``who`` in through ``link``, or ``SeatClaimed``: a referee's or viewer's link lets anyone
+    in; a player's seat, its claimer (a phone claims a free seat by opening it)."""
+    if link.role == "seat" and not who.holds(conn, link, shared_seats(game)):
+        raise SeatClaimed("seat_claimed", SEAT_TAKEN, seat=link.label)
+
+
+def opens_unchanged(link: store.Link, game: Game, identity: str | None) -> bool:
+    """True when the phone whose browser's identity is ``identity`` (None: it has none yet) is let in
+    through ``link`` with nothing to write: any link but a seat's, or a seat opened before that is a
+    team's or claimed by this phone. A page kept whole is answered without the database then."""
+    if link.role != "seat":
+        return True
+    if not link.joined:
+        return False
+    return shared_seats(game) or (identity is not None and link.claimed_by == store.phone_digest(identity))
+
+
+def claim(conn: Connection, link: store.Link, game: Game, who: Program) -> str:
+    """The secret of the claim on a player's seat for a program: a seat no one claimed is claimed now,
+    with a fresh secret; a seat this program claimed keeps the secret it sent. ``SeatClaimed`` when
+    another holds it; the referee's release frees it again."""
+    if link.role != "seat" or shared_seats(game):
+        raise Refusal(
+            "not_claimable",
+            N_(
+                "Only a player's own seat can be claimed: the referee's, the viewer's and a team's links never are."
+            ),
+        )
+    admit(conn, link, game, who)
+    if link.claimed_by is not None:
+        return who.claim  # admitted: the claim is its own
+    secret = store.new_token()
+    store.mark_joined(conn, link)
+    if not store.claim_seat(conn, link, secret):  # another claimed it a moment ago
+        raise SeatClaimed("seat_claimed", SEAT_TAKEN, seat=link.label)
+    return secret
+
+
+# --- What a link sees ------------------------------------------------------------------------
+
+
+def seen(link: store.Link, table: store.Table, game: Game) -> dict:
+    """The table as this link may see it: the rules' view for its seat, role or the viewer."""
+    return game.rules.view(table.state, link.viewer)
+
+
+def over(table: store.Table, game: Game) -> bool:
+    """True once the table is over: ended by its rules, or finished by its referee."""
+    return table.finished or game.rules.result(table.state, False) is not None
+
+
+def can_finish(table: store.Table, game: Game, over_now: bool | None = None) -> bool:
+    """True for a table still on whose game has no end of its own but a standing once finished (the
+    score pad); a game that ends by its rules has no result when stopped early, and is not finished.
+    ``over_now``: ``over`` of the table, when the caller has it."""
+    return (
+        not (over(table, game) if over_now is None else over_now)
+        and game.rules.result(table.state, True) is not None
+    )
+
+
+def result(table: store.Table, game: Game) -> dict | None:
+    """The players' final score once the table is over (the rules' ``result``), else None."""
+    return game.rules.result(table.state, table.finished)
+
+
+def log(conn: Connection, link: store.Link, game: Game) -> list[dict]:
+    """The table's log, newest first, in plain words (each entry's ``description``, which never holds a
+    secret); an entry's raw ``action`` is left out for a game whose actions may (``SECRET_ACTIONS``:
+    a Zamek turn names where a card lies)."""
+    entries = store.history(conn, link.table_id)
+    if getattr(game.rules, "SECRET_ACTIONS", False):
+        for entry in entries:
+            entry.pop("action")
+    return entries
+
+
+# --- Changes ---------------------------------------------------------------------------------
+
+
+def create(conn: Connection, game: Game, options: dict, private: bool = False):
+    """``(table, links)``: a new table of ``game`` and its links (referee, viewer, the seats), from its
+    creation options as typed values (``Game.table_options``; a ``RuleError`` creates nothing)."""
+    made = game.table_options(options)
+    return store.create_table(conn, game.rules, game.slug, made, game.stored_title(made), private)
+
+
+def can_act(link: store.Link) -> bool:
+    """True for a link that may act: the referee's and a seat's, not the viewer's."""
+    return link.role != "viewer"
+
+
+def may_act(link: store.Link) -> None:
+    """``NotAllowed`` for a link that may not act (``can_act``)."""
+    if not can_act(link):
+        raise NotAllowed(
+            "viewer_link", N_("This is a viewer's link: it can watch the table but not play on it.")
+        )
+
+
+def act(
+    conn: Connection,
+    link: store.Link,
+    game: Game,
+    action: object,
+    version: int | None,
+    once: store.Once | None = None,
+    member: Callable[[], tuple[str, str]] | None = None,
+) -> store.Table:
+    """Apply one action made on ``version`` through ``link``: the table after it.
+
+    The action is held to the game's schema first (``Game.checked_action``), whoever made it. A
+    seat's action names the phone of the seat that acts: ``member()``, a phone's identity and its
+    player's name; without it, the action's own (a program names its team's phone), else "api".
+    ``version`` may be None only for an action the rules take in any order (``store.order_free``).
+    Raises as ``store.act`` does, and ``Refusal``.
+    """
+    may_act(link)
+    action = game.checked_action(action)
+    if link.role == "seat":
+        action = _at_seat(action, member)
+    version = None if store.order_free(game.rules, action) else _sent(version)
+    return store.act(conn, game.rules, link.table_id, link.viewer, action, version, once)
+
+
+def _at_seat(action: object, member: Callable[[], tuple[str, str]] | None) -> dict:
+    """A seat's action with the phone that acts at the seat."""
+    if not isinstance(action, dict):
+        raise Refusal("bad_action", N_("An action is a JSON object naming its type."), "action")
+    if member is None:
+        return {
+            **action,
+            "member": action.get("member") or "api",
+            "member_name": action.get("member_name", ""),
+        }
+    phone, name = member()
+    return {**action, "member": phone, "member_name": name}
+
+
+def undo(
+    conn: Connection, link: store.Link, game: Game, version: int | None, once: store.Once | None = None
+) -> store.Table:
+    """The referee takes back the last entry still in force (undoing a finish reopens the table)."""
+    if link.role != "referee":
+        raise NotAllowed("referee_only", N_("Only the referee can undo."))
+    return store.undo(conn, game.rules, link.table_id, _sent(version), once)
+
+
+def finish(
+    conn: Connection,
+    link: store.Link,
+    table: store.Table,
+    game: Game,
+    version: int | None,
+    once: store.Once | None = None,
+) -> store.Table:
+    """The referee finishes ``table`` (as read before the change), which ``can_finish``: its standing
+    becomes the final score. A table finished already is refused by the store, under its lock."""
+    if link.role != "referee":
+        raise NotAllowed("referee_only", N_("Only the referee can finish the table."))
+    version = _sent(version)
+    if not table.finished and not can_finish(table, game):
+        if over(table, game):
+            raise Refusal(
+                "table_finished", N_("This game is already over by its rules: there is nothing to finish.")
+            )
+        raise Refusal(
+            "ends_by_rules", N_("This table ends by the game's own rules: there is nothing to finish.")
+        )
+    return store.finish(conn, game.rules, table.id, version, once)
+
+
+def rematch(conn: Connection, link: store.Link, table: store.Table, game: Game) -> tuple[store.Link, bool]:
+    """From a table that is over, the referee's link to its rematch (the same options and players, the
+    seats rotated as the rules say who starts next), and whether it was made now: the first call
+    makes it, every later one finds it."""
+    if link.role != "referee":
+        raise NotAllowed("referee_only", N_("Only the referee can start a rematch."))
+    if not over(table, game):
+        raise Refusal("table_not_over", N_("A rematch starts once this table is finished."))
+    options = game.rules.rematch_options(table.options, table.state)
+    return store.rematch(conn, game.rules, table.id, options, game.stored_title(options))
+
+
+def release(conn: Connection, link: store.Link, seat: str) -> store.Link:
+    """The referee frees a player's seat whose phone is lost: the next phone to open its link takes it
+    (and a program's claim on it ends). The released seat's link."""
+    if link.role != "referee":
+        raise NotAllowed("referee_only", N_("Only the referee can release a seat."))
+    try:
+        return store.release_seat(conn, link.table_id, seat)
+    except KeyError:
+        raise Refusal(
+            "seat_not_claimed", N_("That seat is not taken by any phone: there is nothing to release.")
+        ) from None
+
+
+def _sent(version: int | None) -> int:
+    """The version a change was chosen on; a change sent without one is refused."""
+    if version is None:
+        raise Refusal("bad_version", N_("Send the version of the table the action was chosen on."), "version")
+    return version
