@@ -316,8 +316,12 @@ def migrate(database: str | Path, upto: str = "head") -> str:
     """Bring the database up to the newest migration (or ``upto``); return its revision.
 
     Servers starting at once migrate one after the other: on PostgreSQL under an advisory
-    lock, on SQLite under a lock on a file beside the database.
+    lock, on SQLite under a lock on a file beside the database. A data step the migrations leave
+    to the store (``companion.store.backfill``) runs in the same transaction as them.
     """
+    # Imported here: the backfill reads tables through the store, which is built on this module.
+    from companion.store import backfill
+
     with _migration_lock(database), connect(database) as conn:
         _adopt_user_version(conn)
         known = {script.revision for script in _scripts().walk_revisions()}
@@ -326,7 +330,13 @@ def migrate(database: str | Path, upto: str = "head") -> str:
             raise RuntimeError(
                 f"This database was written by a newer Castellan (schema {current}, this one knows up to {head()})."
             )
-        command.upgrade(_config(connection=conn), upto)
+        then = backfill.step(current, _scripts().get_revision(upto).revision)
+        if then is None:
+            command.upgrade(_config(connection=conn), upto)  # each migration in its own transaction
+        else:  # the migrations and the data step in one: a kill between them cannot skip the step
+            with conn.begin():
+                command.upgrade(_config(connection=conn), upto)
+                then(conn)
         if conn.in_transaction():
             conn.commit()
         return schema_version(conn)
