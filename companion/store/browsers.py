@@ -1,4 +1,6 @@
-"""BROWSERS"""
+"""What the store keeps of a browser: the tables it created or joined, for its home page (under a
+digest of its secret identity, never the identity).
+"""
 
 from __future__ import annotations
 

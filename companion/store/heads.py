@@ -1,4 +1,10 @@
-"""HEADS"""
+"""The states this process keeps decoded after changing a table (``HEADS``), so that its next change
+starts from them instead of reading and decoding the whole state again, and the encoder that writes
+a state's JSON text reusing the text of the parts it shares with the state before (``TEXTS``).
+
+A version names one state for good, so a state kept under the version the database holds is the
+state the database holds, whichever worker wrote it.
+"""
 
 from __future__ import annotations
 

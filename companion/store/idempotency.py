@@ -1,4 +1,8 @@
-"""KEYS"""
+"""Every move exactly once: a change may carry a key the phone chose (``Once``). Under the table's
+lock the key is looked up (``check_key``: a repeat raises ``Repeated`` with the first answer), and
+it is recorded in the same transaction as the change (``record_key``), with the answer to give a
+repeat. Keys are recorded for ``KEY_LIFETIME``, then swept.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""LINKS"""
+"""The ways into a table: the referee's link, the viewer's, and one per private seat (``Link``),
+and the claim a phone lays on a seat's link.
+"""
 
 from __future__ import annotations
 

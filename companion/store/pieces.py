@@ -1,4 +1,7 @@
-"""PIECES"""
+"""A table's state as stored: its JSON text cut into pieces of ``PIECE`` characters
+(``state_pieces``). A change writes only the pieces whose text differs from the pieces stored, and
+deletes those past the new text's end: a move that adds to a long list rewrites one or two.
+"""
 
 from __future__ import annotations
 

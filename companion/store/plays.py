@@ -1,4 +1,7 @@
-"""PLAYS"""
+"""Plays: a table that ended (by its rules, or finished by its referee), written in the same
+transaction as the change that ends it (``record_play``) and withdrawn by the undo that reopens
+it; the history's lists, pages and figures; plays imported from another server.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""ROSTER"""
+"""The players: everyone whose name was typed at a table's start or who played. A player is a name,
+however it is capitalised or spaced (``name_key``); renaming, merging and forgetting a player
+change every play at once.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,19 @@
-"""TABLES"""
+"""Tables: one game being played, shared between phones. Every action on a table is appended to its
+log (``actions``); the table's state is what its rules module derives from the actions in force. The
+state after the last one is kept beside the table in pieces (``pieces``), and a snapshot every
+``SNAPSHOT_EVERY`` actions, so an undo replays a short stretch.
+
+Concurrency: an action carries the version of the state it was chosen on. Writing locks the table
+first (SQLite's write lock, ``BEGIN IMMEDIATE``; on PostgreSQL the table's row, ``SELECT ... FOR
+UPDATE``, so phones at other tables never wait); an action made on an older version is refused
+with ``StaleTable`` and nothing is written, so two phones acting at once, through one worker or
+several, can neither lose nor duplicate a move. Every change returns only after its transaction is
+committed (a commit survives the server being killed), so an answered move is a recorded move, and
+a key it carries makes it happen once (``idempotency``).
+
+A change reads the table once and writes only what it changes: its cost does not grow with the log
+(``heads``: the state is kept decoded, and caught up with the log when another process moved).
+"""
 
 from __future__ import annotations
 
