@@ -30,6 +30,7 @@ class Head(NamedTuple):
     options: dict
     entry: dict | None  # that move's log entry
     pieces: tuple[str, ...]  # the state's JSON text as written in state_pieces
+    head_seq: int  # the log's last entry in force at this version
 
 
 class Heads:
@@ -74,7 +75,9 @@ class Heads:
         (``before``: the state a move was made on, ``entry``: that move's log entry)."""
         with self.lock:
             self.kept.pop(table.id, None)
-            self.kept[table.id] = Head(table.version, table.state, before, table.options, entry, pieces)
+            self.kept[table.id] = Head(
+                table.version, table.state, before, table.options, entry, pieces, table.head_seq
+            )
             if len(self.kept) > self.size:
                 del self.kept[next(iter(self.kept))]
         return table

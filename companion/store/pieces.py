@@ -18,6 +18,11 @@ from companion.store.db import (
 PIECE = 1800  # characters of a state's text a row of state_pieces holds: within a SQLite page, under the 2 kB past which PostgreSQL compresses a row
 
 
+def cut(text: str) -> tuple[str, ...]:
+    """A state's JSON text in the pieces a change writes it in."""
+    return tuple([text[start : start + PIECE] for start in range(0, len(text), PIECE)])
+
+
 def write_state(
     conn: Connection, table_id: str, text: str, stored: tuple[str, ...], head: dict | None = None
 ) -> tuple[str, ...]:
@@ -28,19 +33,19 @@ def write_state(
     the keys after it are short) rewrites the last piece or two, whatever the state's length.
     With ``head`` (``SET_HEAD``'s parameters) the table's row is updated too, on PostgreSQL in
     the same statement (one round trip). The new pieces."""
-    pieces = tuple([text[start : start + PIECE] for start in range(0, len(text), PIECE)])
+    pieces = cut(text)
     changed = [
         number for number, piece in enumerate(pieces) if number >= len(stored) or stored[number] != piece
     ]
-    cut = len(stored) > len(pieces)
+    shorter = len(stored) > len(pieces)
     params = {"table_id": table_id, "count": len(pieces), **(head or {})}
     for row, number in enumerate(changed):
         params[f"p{row}"], params[f"t{row}"] = number, pieces[number]
     statements = [_put_pieces(len(changed))] if changed else []
-    statements += [_DROP_PIECES] if cut else []
+    statements += [_DROP_PIECES] if shorter else []
     if head is not None:
         together = statements and conn.dialect.name == "postgresql"
-        statements = [_with_head(len(changed), cut)] if together else [*statements, SET_HEAD]
+        statements = [_with_head(len(changed), shorter)] if together else [*statements, SET_HEAD]
     for statement in statements:
         run(conn, statement, params)
     return pieces

@@ -44,7 +44,7 @@ from companion.store.db import (
 )
 from companion.store.idempotency import Once, check_key, record_key
 from companion.store.links import CLAIMED_SEAT, REFEREE_LINK, Link, link_from_row
-from companion.store.pieces import SET_HEAD, stored_state, write_state
+from companion.store.pieces import SET_HEAD, cut, stored_state, write_state
 from companion.store.plays import record_play
 from companion.store.roster import find_or_add_player, name_key
 
@@ -54,6 +54,9 @@ SNAPSHOT_EVERY = 25
 TITLE_LENGTH = 120  # a title is made from the players' names; a list shows no more
 
 
+CATCH_UP_MOST = (
+    25  # log entries a process applies to catch up with a table; further behind, it reads the state
+)
 FINISH = {"type": "finish"}  # the log entry of a referee finishing the table
 
 
@@ -119,7 +122,7 @@ def rematch(
     get one new table. A rematch that was swept since is made again.
     """
     with base.write(conn):
-        table, _pieces = _current(conn, table_id, None, None)
+        table, _pieces = _current(conn, None, table_id, None, None)
         made = conn.execute(sa.select(tables.c.rematch_id).where(tables.c.id == table_id)).scalar()
         if made is not None:
             row = run(conn, REFEREE_LINK, {"table_id": made}).fetchone()
@@ -251,7 +254,7 @@ def act(
     the state as it is, under the lock.
     """
     with base.write(conn):
-        table, pieces = _current(conn, table_id, version, once)
+        table, pieces = _current(conn, rules, table_id, version, once)
         if table.finished:
             raise RuleError(
                 "table_finished", N_("This table is finished: the referee can undo to reopen it.")
@@ -279,7 +282,7 @@ def finish(
     ends by its rules is finished by its last move. Raises as ``act`` does.
     """
     with base.write(conn):
-        table, pieces = _current(conn, table_id, version, once)
+        table, pieces = _current(conn, rules, table_id, version, once)
         if table.finished:
             raise RuleError("table_finished", N_("This table is already finished."))
         seq = _append(
@@ -311,7 +314,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
     on, kept decoded here.
     """
     with base.write(conn):
-        table, pieces = _current(conn, table_id, version, once)
+        table, pieces = _current(conn, rules, table_id, version, once)
         if table.head_seq == 0:
             raise RuleError("nothing_to_undo", N_("There is nothing to undo: no move is recorded yet."))
         was_a_play = (
@@ -464,19 +467,54 @@ def sweep(conn: Connection, untouched_for: timedelta, over: Callable[[str, dict]
 
 
 def _current(
-    conn: Connection, table_id: str, version: int | None, once: Once | None
+    conn: Connection, rules: ModuleType | None, table_id: str, version: int | None, once: Once | None
 ) -> tuple[Table, tuple[str, ...]]:
     """The table, locked, after the checks every change makes first: the key, then the version;
-    and its state's pieces as stored (see ``write_state``)."""
+    and its state's pieces as stored (see ``write_state``). A state this process keeps of an older
+    version is caught up with the log (``_caught_up``, given the game's ``rules``), not read again."""
     row = run(conn, _TABLE_LOCKED, {"id": table_id}).fetchone()
     if row is None:
         raise KeyError(table_id)
     if once is not None:
         check_key(conn, table_id, once)
-    table, pieces = _table(conn, row, heads.HEADS.at(row[0], row[5]))  # row[0], row[5]: its id, its version
+    kept = heads.HEADS.kept.get(table_id)
+    if kept is not None and kept.version != row[5]:  # row[5]: its version
+        kept = _caught_up(conn, rules, row, kept) if rules is not None else None
+    table, pieces = _table(conn, row, kept)
     if version is not None and table.version != version:
         raise StaleTable(table)
     return table, pieces
+
+
+def _caught_up(conn: Connection, rules: ModuleType, row: tuple, kept: heads.Head) -> heads.Head | None:
+    """Under the table's lock: the state this process ``kept`` of an older version, brought up to the
+    table's ``row`` by applying the moves another process made since (most often one, when two
+    workers take a table's moves in turn), and kept; or None, when it cannot be (a move it holds was
+    undone since, or it is more than ``CATCH_UP_MOST`` entries behind): then the state is read.
+
+    A table's state is what its rules make of its moves in force, in order (an undo's state is the
+    state before the move, a finish or a seat's release changes none). Undo takes back the last
+    entry in force, so while the entry ``kept`` ends with is in force, so is every one before it."""
+    entries = run(
+        conn, _ENTRIES_SINCE, {"table_id": row[0], "since": kept.head_seq, "most": CATCH_UP_MOST + 1}
+    ).fetchall()
+    if kept.head_seq:  # the kept state's last entry, still in force, and one that made a state
+        if not entries or entries[0][0] != kept.head_seq or entries[0][4] is not None:
+            return None
+        if entries[0][3] not in ("move", "finish"):  # a release: undo goes past it to the move before
+            return None
+        entries = entries[1:]
+    if len(entries) > CATCH_UP_MOST:
+        return None
+    state = kept.state
+    for _seq, actor, payload, kind, undone_at in entries:
+        if kind == "move" and undone_at is None:
+            state = rules.apply(state, json.loads(payload), actor)
+    pieces = cut(heads.state_text(rules, state, True))  # as the process that moved wrote them
+    caught = heads.Head(row[5], state, None, kept.options, None, pieces, row[6])
+    with heads.HEADS.lock:  # a committed version's state: any change may start from it
+        heads.HEADS.kept[row[0]] = caught
+    return caught
 
 
 def _append(
@@ -548,7 +586,9 @@ def _table(conn: Connection, row: tuple, decoded: heads.Head | None = None) -> t
         if not rows:
             raise KeyError(row[0])
         row, pieces = rows[0][:-1], tuple([found[-1] for found in rows])
-        decoded = heads.Head(row[5], json.loads("".join(pieces)), None, json.loads(row[3]), None, pieces)
+        decoded = heads.Head(
+            row[5], json.loads("".join(pieces)), None, json.loads(row[3]), None, pieces, row[6]
+        )
     table_id, game, title, options, seed, version, head_seq, created_at, updated_at, finished_at, private = (
         row
     )
@@ -594,6 +634,10 @@ _VERSION_BY_TOKEN = Sql(
 )
 
 
+_ENTRIES_SINCE = Sql(  # what a process catching up applies (see _caught_up)
+    "SELECT seq, actor, payload, kind, undone_at FROM actions"
+    " WHERE table_id = :table_id AND seq >= :since ORDER BY seq LIMIT :most"
+)
 _LAST_MOVE = Sql(
     "SELECT MAX(seq) FROM actions WHERE table_id = :table_id AND kind = 'move' AND undone_at IS NULL"
 )

@@ -10,7 +10,7 @@ import pytest
 
 from companion import store
 from companion.rules import forteresse, tactics
-from companion.store import base, db, heads, jsontext
+from companion.store import base, db, heads, jsontext, tables
 from tests.rules.test_all_games import OPTIONS, TABLE_MODULES
 
 
@@ -148,3 +148,38 @@ def test_an_undo_without_replay_leaves_what_a_replay_leaves(database, monkeypatc
             if tables[0].head_seq:
                 both(lambda table: store.undo(conn, rules, table.id, table.version))
     conn.close()
+
+
+@pytest.mark.both_backends
+@pytest.mark.parametrize("name", ["scorepad", "forteresse", "tactics"])
+def test_two_workers_taking_a_tables_changes_in_turn_catch_up_from_the_log(database, monkeypatch, name):
+    """Each worker keeps its own states; taking the next change it finds its state a version or two
+    old and applies the moves the other made (read from the log, not the state's pieces), through
+    undos and moves taken back: after every change, the state is the one stored."""
+    rules = TABLE_MODULES[name]
+    db.migrate(database)
+    conn = db.connect(database)
+    table = store.create_table(conn, rules, name, OPTIONS[name][0], seed=3)[0]
+    workers, rng, reads = [heads.Heads(heads.HEADS_KEPT) for _ in range(2)], random.Random(name), []
+    real_run = tables.run
+    monkeypatch.setattr(
+        tables,
+        "run",
+        lambda c, statement, params=None: (
+            reads.append(statement is tables._TABLE_AND_PIECES) or real_run(c, statement, params)
+        ),
+    )
+    undos = 0
+    for number in range(90):
+        monkeypatch.setattr(heads, "HEADS", workers[number % 2])
+        chosen = rules.random_legal_action(table.state, rng)
+        if chosen is None:
+            break
+        if table.head_seq and rng.random() < 0.2:
+            table, undos = store.undo(conn, rules, table.id, table.version), undos + 1
+        else:
+            table = store.act(conn, rules, table.id, *chosen, table.version)
+        assert store.stored_state(conn, table.id) == table.state
+    # Each worker's first change reads the state, and so does each one's next change after an undo
+    # took back the move its state ends with; every other change caught up from the log.
+    assert sum(reads) <= 2 + 2 * undos < number
