@@ -69,6 +69,7 @@ links = sa.Table(
     sa.Column("joined_at", sa.Text),  # when a seat's private link was first opened
     sa.Column("claimed_by", sa.Text),  # a digest of the phone that claimed this seat; NULL while free
     sa.Column("position", sa.Integer, nullable=False, server_default="0"),  # creation order
+    sa.Index("links_by_table", "table_id"),
 )
 
 # The action log: appended to, never rewritten except to mark an entry undone.
@@ -114,6 +115,7 @@ action_keys = sa.Table(
     sa.Column("token", sa.Text, nullable=False),
     sa.Column("answer", sa.Text),
     sa.Column("created_at", sa.Text, nullable=False),
+    sa.Index("action_keys_by_age", "created_at"),  # swept by age
 )
 
 # Everyone whose name was typed at a table's start or who played: the same name is the same player.

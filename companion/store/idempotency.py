@@ -39,7 +39,7 @@ class Once:
 
 class Repeated(Exception):
     """This key was already used on this table: the action was applied once, before; ``answer`` is
-    what was answered then (None when the first request did not ask for one to be kept)."""
+    what was answered then (None when the first request did not ask for one to be recorded)."""
 
     def __init__(self, answer: dict | None):
         super().__init__(N_("This action was already recorded."))
@@ -61,7 +61,7 @@ def check_key(conn: Connection, table_id: str, once: Once) -> None:
 
 
 def record_key(conn: Connection, table: Table, once: Once | None) -> Table:
-    """The table after a change, with the change's key and answer kept in the same transaction.
+    """The table after a change, with the change's key and answer recorded in the same transaction.
 
     Keys older than ``KEY_LIFETIME`` are swept on the way: no phone retries that late.
     """
