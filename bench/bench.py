@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import bench_pdf, bench_plays, bench_server, bench_tactics
+from bench import bench_growth, bench_pdf, bench_plays, bench_server, bench_tactics
 from companion import store
 from companion.app import create_app
 from companion.rules import scorepad
@@ -29,6 +29,7 @@ def main() -> None:
     _page_weights(app)
     _action_costs(str(folder / "actions.sqlite3"))
     on_a_throwaway_server(_action_costs)  # the same on PostgreSQL, when it is installed
+    bench_growth.main()  # the same ends of the tables, through the real server and its workers
     bench_pdf.main()
     bench_server.main()
     bench_tactics.main()

@@ -86,6 +86,13 @@ def _serve(kind: str, port: int, database: str, workers: int) -> None:
     server.run(app, host="127.0.0.1", port=port, workers=workers, threads=8, quiet=True)
 
 
+def free_port() -> int:
+    """A loopback port nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 class Server:
     """A server subprocess on a free loopback port, stopped on exit."""
 
@@ -93,22 +100,16 @@ class Server:
         self, kind: str, folder: Path, workers: int, database: str | None = None, checkout: Path = ROOT
     ):
         """``kind`` ("bare", "castellan" or "writing") as ``checkout`` (a folder holding Castellan's code) serves it."""
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bench.bench_server",
-                "--serve",
-                kind,
-                str(self.port),
-                database or str(folder / "bench.sqlite3"),
-                str(workers),
-            ],
-            cwd=checkout,
-        )
+        self.port = free_port()
+        command = [sys.executable, "-m", "bench.bench_server", "--serve", kind, str(self.port)]
+        self.start([*command, database or str(folder / "bench.sqlite3"), str(workers)], checkout, kind)
+
+    def start(
+        self, command: list[str], checkout: Path, kind: str, env: dict | None = None, output=None
+    ) -> None:
+        """Run ``command`` in ``checkout`` (its ``output`` to a file, or ours) and wait until it
+        listens on ``self.port``."""
+        self.process = subprocess.Popen(command, cwd=checkout, env=env, stdout=output, stderr=output)
         deadline = time.monotonic() + 30
         while True:
             try:

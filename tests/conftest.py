@@ -41,8 +41,9 @@ def database(request, tmp_path):
     yield from fresh_database(request, tmp_path, getattr(request, "param", "sqlite"))
 
 
-def fresh_database(request, tmp_path, backend: str, name: str = "castellan"):
-    """Yield a fresh, empty database on ``backend`` ("sqlite" or "postgresql"), dropped afterwards.
+def fresh_database(request, tmp_path, backend: str, name: str = "castellan", empty: bool = False):
+    """Yield a fresh, empty database on ``backend`` ("sqlite" or "postgresql"), dropped afterwards
+    (on PostgreSQL already migrated, from a template, unless ``empty``).
 
     Afterwards this process lets go of it too (``db.dispose``): otherwise every test's pool
     keeps its connections, and a whole run holds thousands of open files.
@@ -53,7 +54,7 @@ def fresh_database(request, tmp_path, backend: str, name: str = "castellan"):
         db.dispose(path)
         return
     server = request.getfixturevalue("postgresql_server")
-    url = server.new_database()
+    url = server.new_database(empty)
     yield url
     db.dispose(url)
     server.drop(url)

@@ -72,10 +72,10 @@ class Server:
         """The ``CASTELLAN_DATABASE`` of one database on this server."""
         return f"postgresql://{USER}@/{name}?host={self.folder}"
 
-    def new_database(self) -> str:
-        """A fresh, migrated database; its URL."""
+    def new_database(self, empty: bool = False) -> str:
+        """A fresh, migrated database (``empty``: with no table at all, not even Alembic's); its URL."""
         name = f"test_{os.getpid()}_{next(self._names)}"
-        self._admin(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+        self._admin(f"CREATE DATABASE {name}" + ("" if empty else f" TEMPLATE {TEMPLATE}"))
         return self.url(name)
 
     def drop(self, url: str) -> None:

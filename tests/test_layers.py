@@ -92,9 +92,6 @@ def test_imports_go_down_the_layers_only():
     assert crossings == []
 
 
-@pytest.mark.xfail(
-    strict=True, reason="0009 still calls store.record_past_plays: the store's split freezes it"
-)
 def test_migrations_are_frozen():
     """A migration copies what it needs: it imports nothing of the app, whose code goes on changing."""
     crossings = []

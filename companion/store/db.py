@@ -69,6 +69,7 @@ links = sa.Table(
     sa.Column("joined_at", sa.Text),  # when a seat's private link was first opened
     sa.Column("claimed_by", sa.Text),  # a digest of the phone that claimed this seat; NULL while free
     sa.Column("position", sa.Integer, nullable=False, server_default="0"),  # creation order
+    sa.Index("links_by_table", "table_id"),
 )
 
 # The action log: appended to, never rewritten except to mark an entry undone.
@@ -114,6 +115,7 @@ action_keys = sa.Table(
     sa.Column("token", sa.Text, nullable=False),
     sa.Column("answer", sa.Text),
     sa.Column("created_at", sa.Text, nullable=False),
+    sa.Index("action_keys_by_age", "created_at"),  # swept by age
 )
 
 # Everyone whose name was typed at a table's start or who played: the same name is the same player.
@@ -316,8 +318,12 @@ def migrate(database: str | Path, upto: str = "head") -> str:
     """Bring the database up to the newest migration (or ``upto``); return its revision.
 
     Servers starting at once migrate one after the other: on PostgreSQL under an advisory
-    lock, on SQLite under a lock on a file beside the database.
+    lock, on SQLite under a lock on a file beside the database. A data step the migrations leave
+    to the store (``companion.store.backfill``) runs in the same transaction as them.
     """
+    # Imported here: the backfill reads tables through the store, which is built on this module.
+    from companion.store import backfill
+
     with _migration_lock(database), connect(database) as conn:
         _adopt_user_version(conn)
         known = {script.revision for script in _scripts().walk_revisions()}
@@ -326,7 +332,13 @@ def migrate(database: str | Path, upto: str = "head") -> str:
             raise RuntimeError(
                 f"This database was written by a newer Castellan (schema {current}, this one knows up to {head()})."
             )
-        command.upgrade(_config(connection=conn), upto)
+        then = backfill.step(current, _scripts().get_revision(upto).revision)
+        if then is None:
+            command.upgrade(_config(connection=conn), upto)  # each migration in its own transaction
+        else:  # the migrations and the data step in one: a kill between them cannot skip the step
+            with conn.begin():
+                command.upgrade(_config(connection=conn), upto)
+                then(conn)
         if conn.in_transaction():
             conn.commit()
         return schema_version(conn)

@@ -12,7 +12,8 @@ import sqlalchemy as sa
 from companion import store
 from companion.app import create_app
 from companion.rules import scorepad
-from companion.store import db
+from companion.store import base, db
+from tests.conftest import fresh_database
 
 # Made by Castellan's last hand-rolled migrations (PRAGMA user_version = 4): one score pad of
 # 31 entries (the last undone, then one more sent with the Idempotency-Key "k1").
@@ -51,7 +52,7 @@ def test_a_sqlite_database_from_before_alembic_is_upgraded_in_place_and_keeps_it
         table = store.get_table(conn, OLD_TABLE)
         assert (table.title, table.head_seq, table.version) == ("Ola, Kuba", 31, 32)
         assert table.state["rounds"][-1] == [5, 5] and len(table.state["rounds"]) == 30
-        with pytest.raises(store.Repeated) as repeat:  # the key kept before the upgrade still answers
+        with pytest.raises(store.Repeated) as repeat:  # the key recorded before the upgrade still answers
             store.act(
                 conn,
                 scorepad,
@@ -176,3 +177,55 @@ def test_dispose_lets_go_of_every_file_a_database_held(tmp_path):
     assert client.get("/").status_code == 200  # the next request opens a new engine
     db.dispose(path)
     assert _open_files(path) == 0
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database(request, tmp_path):
+    """A database with nothing in it yet, on each backend: not even the test server's migrations."""
+    yield from fresh_database(request, tmp_path, request.param, empty=True)
+
+
+def test_every_migration_from_the_first_builds_the_schema_the_store_expects(empty_database):
+    """Each migration is frozen (tests/test_layers.py): run one by one from the first, they still
+    build every table, column and index the store's schema (``db.metadata``) names, and no other."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    for revision in range(1, int(db.head()) + 1):
+        assert db.migrate(empty_database, f"{revision:04d}") == f"{revision:04d}"
+    with db.connect(empty_database) as conn:
+        assert compare_metadata(MigrationContext.configure(conn), db.metadata) == []
+
+
+def test_the_tables_that_ended_before_0009_become_plays_once_migrated(empty_database):
+    """A database at 0008 (tables, no plays): migrating it runs the store's backfill, in the same
+    transaction, which makes the finished pad a play and remembers every name typed."""
+    db.migrate(empty_database, "0008")
+    ended = scorepad.apply(scorepad.new_table({"players": ["Ola", "Kuba"]}, 1), _ROUND, "referee")
+    with db.connect(empty_database) as conn, conn.begin():
+        for number, finished_at in enumerate(("2026-11-20T19:30:00.000+00:00", None)):
+            conn.execute(
+                sa.text(
+                    "INSERT INTO tables (id, game, title, options, seed, version, head_seq, state,"
+                    " created_at, updated_at, finished_at) VALUES (:id, 'scorepad', '', :options, 1, 2, 2,"
+                    " :state, '2026-11-20T19:00:00.000+00:00', '2026-11-20T19:30:00.000+00:00', :finished)"
+                ),
+                {
+                    "id": f"table-before-0009-{number}",
+                    "options": '{"players":["Ola","Kuba"]}',
+                    "state": base.dump(ended),
+                    "finished": finished_at,
+                },
+            )
+    assert db.migrate(empty_database) == db.head()
+    with db.connect(empty_database) as conn:
+        [play] = store.list_plays(conn)
+        assert (play["finished"], [(p["name"], p["score"], p["winner"]) for p in play["players"]]) == (
+            "2026-11-20T19:30:00Z",
+            [("Ola", 5, True), ("Kuba", 3, False)],
+        )
+        assert store.player_names(conn) == ["Kuba", "Ola"]
+        assert store.get_table(conn, "table-before-0009-1").state == ended  # its state moved to pieces
+
+
+_ROUND = {"type": "round", "points": [5, 3]}

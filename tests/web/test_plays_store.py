@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from companion import store
 from companion.rules import castle, scorepad
 from companion.rules.errors import RuleError
-from companion.store import db
+from companion.store import backfill, base, db
 
 pytestmark = pytest.mark.both_backends
 
@@ -171,7 +171,7 @@ def test_filters_by_game_and_player_and_pages_newest_first(conn, monkeypatch):
         second = next(readings)
         return f"2026-11-23T20:{second // 60:02d}:{second % 60:02d}.000+00:00"
 
-    monkeypatch.setattr(store, "_now", ticking)
+    monkeypatch.setattr(base, "now", ticking)
     for number in range(7):
         _pad(conn, names=("Ola", f"P{number}"), rounds=((number, 0),))
     _pad(conn, names=("Kuba", "Ada"))
@@ -264,7 +264,7 @@ def test_the_tables_that_ended_before_plays_were_kept_become_plays_on_upgrade(co
         for table in (play_players, plays, players):
             conn.execute(table.delete())
     with conn.begin():
-        assert store.record_past_plays(conn, {"scorepad": scorepad}.get) == 1
+        assert backfill.record_past_plays(conn, {"scorepad": scorepad}.get) == 1
     [play] = store.list_plays(conn)
     assert {**play, "players": [], "finished": ""} == {**before[0], "players": [], "finished": ""}
     assert play["finished"] == store.utc(store.get_table(conn, pad.id).finished_at)

@@ -1,4 +1,4 @@
-"""After a move or an undo the store keeps the table's decoded state in memory (``store._HEADS``)
+"""After a move or an undo the store keeps the table's decoded state in memory (``heads.HEADS``)
 and hands that same object to the request's answer (the API's view, the htmx fragment) and to the
 next change; the JSON encoder reuses the text it wrote for the parts it has met before
 (``companion/jsontext.py``). Both rest on nobody changing a state in place: an answer that did
@@ -15,7 +15,7 @@ import pytest
 from bench.bench import BENCH_OPTIONS, random_moves
 from companion import store
 from companion.app import create_app
-from companion.store import db
+from companion.store import db, heads
 from tests.conftest import Browser
 
 GAMES = {"scorepad": {"players": ["Ola", "Kuba", "Ada"]}, **BENCH_OPTIONS}
@@ -76,7 +76,7 @@ def test_reading_every_page_leaves_the_kept_state_as_recorded(tmp_path, name):
         undone = phone.post(f"/t/{referee}/undo", {"version": version}, htmx=True)
         assert undone.status_code == 200, undone.data[:300]
         version, state = _recorded(database, table.id)
-        assert store._HEADS.state(table.id, version) == state
+        assert heads.HEADS.state(table.id, version) == state
         again = client.post(
             f"/api/v1/tables/{token_of.get(actor, referee)}/actions",
             json={"action": action, "version": version},
@@ -87,7 +87,7 @@ def test_reading_every_page_leaves_the_kept_state_as_recorded(tmp_path, name):
         for path, headers in _paths(links):
             response = client.get(path, headers={**headers, **_as_this_phone(client)})
             assert response.status_code == 200, (path, response.data[:200])
-        kept = store._HEADS.state(table.id, version)
+        kept = heads.HEADS.state(table.id, version)
         assert kept is not None, "the state of the last move is kept decoded"
         assert kept == state, f"a page changed the kept state after move {number}"
         checked += 1

@@ -4,13 +4,15 @@ and a repeat or a stale move still refused, on both backends."""
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
 from companion import store
 from companion.rules import scorepad
-from companion.store import db, jsontext
+from companion.store import base, db, jsontext, tables
 
 
 @pytest.fixture
@@ -31,14 +33,25 @@ def _round(points: int) -> dict:
     return {"type": "round", "points": [points, points + 1, points + 2]}
 
 
+def _run_through(monkeypatch, run) -> None:
+    """Send every statement the store runs on the driver (``db.run``) through ``run``, in each of
+    its modules (each imported ``run`` by name)."""
+    for module in list(sys.modules.values()):
+        name = getattr(module, "__name__", None) or ""
+        if (
+            name.startswith("companion.store.")
+            and module is not db
+            and getattr(module, "run", None) is db.run
+        ):
+            monkeypatch.setattr(module, "run", run)
+
+
 def _statements(conn, monkeypatch) -> list[str]:
     """Every statement the store sends from now on, through its own ``run`` or through SQLAlchemy."""
     sent: list[str] = []
-    real_run = store.run
-    monkeypatch.setattr(
-        store,
-        "run",
-        lambda c, statement, params=None: sent.append(statement.sqlite) or real_run(c, statement, params),
+    _run_through(
+        monkeypatch,
+        lambda c, statement, params=None: sent.append(statement.sqlite) or db.run(c, statement, params),
     )
     event.listen(conn, "before_cursor_execute", lambda *args: sent.append(args[2]))
     return sent
@@ -82,7 +95,6 @@ def test_a_late_move_writes_no_more_of_the_state_than_an_early_one(conn, monkeyp
     changes (the last one or two), and the pieces read back are the state, after moves and undos."""
     table, _referee = _pad(conn)
     written: dict[int, int] = {}  # move number -> characters of the state written
-    real_run = store.run
 
     def run(c, statement, params=None):
         if (
@@ -91,19 +103,19 @@ def test_a_late_move_writes_no_more_of_the_state_than_an_early_one(conn, monkeyp
             written[len(table.state["rounds"]) + 1] = sum(
                 len(params[f"t{row}"]) for row in range(len(params)) if f"t{row}" in params
             )
-        return real_run(c, statement, params)
+        return db.run(c, statement, params)
 
-    monkeypatch.setattr(store, "run", run)
+    _run_through(monkeypatch, run)
     for number in range(600):
         table = store.act(conn, scorepad, table.id, "referee", _round(number), table.version)
-    text = store._dump(table.state)
+    text = base.dump(table.state)
     assert len(text) > 4 * store.PIECE  # the late moves' state is many pieces long
     assert len(written) == 600 and max(written[move] for move in range(300, 601)) <= 2 * store.PIECE
     assert "".join(_pieces(conn, table.id)) == text and store.stored_state(conn, table.id) == table.state
     for _ in range(300):  # back below several pieces' ends: the pieces past the text's end go
         table = store.undo(conn, scorepad, table.id, table.version)
-    assert "".join(_pieces(conn, table.id)) == store._dump(table.state) and len(table.state["rounds"]) == 300
-    assert len(_pieces(conn, table.id)) == -(-len(store._dump(table.state)) // store.PIECE)
+    assert "".join(_pieces(conn, table.id)) == base.dump(table.state) and len(table.state["rounds"]) == 300
+    assert len(_pieces(conn, table.id)) == -(-len(base.dump(table.state)) // store.PIECE)
     store.forget_head(table.id)  # read back from the database itself
     assert store.get_table(conn, table.id).state == table.state
 
@@ -113,14 +125,14 @@ def test_a_state_kept_in_one_piece_as_the_migration_left_it_is_read_and_cut_anew
     table, _referee = _pad(conn)
     for number in range(200):
         table = store.act(conn, scorepad, table.id, "referee", _round(number), table.version)
-    whole = store._dump(table.state)
+    whole = base.dump(table.state)
     with conn.begin():  # what migration 0012 writes: the whole text as piece 0
         conn.execute(db.state_pieces.delete().where(db.state_pieces.c.table_id == table.id))
         conn.execute(db.state_pieces.insert().values(table_id=table.id, piece=0, text=whole))
     store.forget_head(table.id)
     table = store.act(conn, scorepad, table.id, "referee", _round(7), table.version)
     pieces = _pieces(conn, table.id)
-    assert "".join(pieces) == store._dump(table.state) and len(table.state["rounds"]) == 201
+    assert "".join(pieces) == base.dump(table.state) and len(table.state["rounds"]) == 201
     assert max(map(len, pieces)) == store.PIECE and len(pieces) > 1
     table = store.undo(conn, scorepad, table.id, table.version)
     assert store.stored_state(conn, table.id)["rounds"] == [_round(number)["points"] for number in range(200)]
@@ -132,7 +144,7 @@ def test_a_table_read_while_a_move_lands_has_the_state_of_the_version_it_says(co
     table, _referee = _pad(conn)
     table = store.act(conn, scorepad, table.id, "referee", _round(1), table.version)
     store.forget_head(table.id)  # as in a process that did not make the move
-    other, real_run = db.connect(database), store.run
+    other = db.connect(database)
 
     class Row:
         def __init__(self, row):
@@ -142,15 +154,15 @@ def test_a_table_read_while_a_move_lands_has_the_state_of_the_version_it_says(co
             return self.row
 
     def run(c, statement, params=None):
-        found = real_run(c, statement, params)
-        if statement is store._TABLE and c is conn:
+        found = db.run(c, statement, params)
+        if statement is tables._TABLE and c is conn:
             row = found.fetchone()
             store.act(other, scorepad, table.id, "referee", _round(2), table.version)  # lands now
             store.forget_head(table.id)
             return Row(row)
         return found
 
-    monkeypatch.setattr(store, "run", run)
+    _run_through(monkeypatch, run)
     read = store.get_table(conn, table.id)
     other.close()
     assert (read.version, read.state["rounds"]) == (table.version + 1, [[1, 2, 3], [2, 3, 4]])

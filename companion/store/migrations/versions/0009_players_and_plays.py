@@ -4,15 +4,15 @@ A play is written in the same transaction as the move that ends its table (and w
 the undo that reopens it); a table created private never becomes one. Every filter of the
 history pages and of ``GET /api/v1/plays`` has its index: newest first, by game, by player.
 
+The tables that ended before this version become plays, and the names typed at their start
+players: that needs each game's rules to read its state, which a frozen migration cannot import,
+so the store does it once the database is migrated (``companion.store.backfill``).
+
 Revision ID: 0009
 """
 
-import importlib
-
 import sqlalchemy as sa
 from alembic import op
-
-from companion import store
 
 revision = "0009"
 down_revision = "0008"
@@ -58,15 +58,3 @@ def upgrade() -> None:
         sa.Column("winner", sa.Boolean, nullable=False),
     )
     op.create_index("play_players_by_player", "play_players", ["player_id", "finished", "play_id"])
-    # The tables that ended before this version become plays, and their names players. (The
-    # store's helpers write them: a later migration of these tables must keep this working.)
-    store.record_past_plays(op.get_bind(), _rules)
-
-
-def _rules(game: str):
-    """The game's rules module, or None for a game this Castellan does not know."""
-    try:
-        module = importlib.import_module(f"companion.rules.{game}")
-    except (ImportError, ValueError):
-        return None
-    return module if hasattr(module, "result") and hasattr(module, "play_details") else None
