@@ -1,0 +1,8 @@
+"""The web pages: each game's views, the templates' helpers and the caches that make them fast.
+
+``views`` holds one module per game (its pages and its ``GAME``) and the shared ones (tables,
+history, printing, home); ``templating``, ``template_globals``, ``rendering`` and ``languages``
+draw pages; ``pagecache`` keeps table pages whole; ``charts`` draws SVG charts; ``pdf_cache``
+builds each printed sheet once; ``static/`` is served as it is. It may use every layer below
+and ``printables``; never ``api``.
+"""
