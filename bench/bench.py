@@ -72,7 +72,7 @@ def _action_costs(database: str) -> None:
     weighs on both alike. Times are this process's CPU time: on a shared machine, wall-clock
     medians were mostly the other processes (a PostgreSQL server's own work is not counted).
     """
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     print(
         f"\nCost of one move early and late in each game's longest table (the first and the last of a kind)"

@@ -68,11 +68,11 @@ def main(argv: list[str] | None = None) -> None:
         "games", nargs="*", help="only these games (scorepad, forteresse, fort, tactics, zamek, castle)"
     )
     args = parser.parse_args(argv)
-    from companion.store import db
+    from companion import store
 
     folder = Path(tempfile.mkdtemp())
     database = str(folder / "castellan.sqlite3")
-    db.migrate(database)
+    store.migrate(database)
     with (
         Server("bare", folder, 1) as bare,
         Server("castellan", folder, 1, database) as castellan,

@@ -79,7 +79,7 @@ def _tables(database: str) -> list[tuple[str, Moves, Moves]]:
     from companion import store
     from companion.store import db
 
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     found = []
     for name, rules, first, moves in _longest_tables(conn):

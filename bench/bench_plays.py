@@ -33,7 +33,7 @@ def main() -> None:
 
 
 def _bench(database: str) -> None:
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     start = time.perf_counter()
     store.import_plays(conn, _plays())

@@ -162,7 +162,7 @@ def _game_tables(database: str) -> dict[str, dict]:
     from companion.app import create_app
     from companion.store import db
 
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     app, games = create_app({"DATABASE": database, "SECRET_KEY": "bench", "SWEEP_DAYS": 0}), {}
     for name, options in {"scorepad": {"players": ["Ola", "Kuba", "Ada"]}, **BENCH_OPTIONS}.items():

@@ -96,7 +96,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["BASE_URL"]:
         app.config["BASE_URL"] = netinfo.check_base_url(app.config["BASE_URL"])
 
-    db.migrate(app.config["DATABASE"])
+    store.migrate(app.config["DATABASE"])
     if not app.config["RATELIMIT_STORAGE_URI"]:  # shared by every worker and machine
         app.config["RATELIMIT_STORAGE_URI"] = limits.storage_uri(app.config["DATABASE"])
     app.teardown_appcontext(_close_db)

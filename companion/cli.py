@@ -148,7 +148,7 @@ def database(clean: bool, days: int | None) -> int:
         return 1
     days = sweep_days() if days is None else days
     try:
-        db.migrate(path)
+        store.migrate(path)
         with db.connect(path) as conn:
             print(f"{path}: {_size(conn, path)}, {_counts(conn)}")
             if clean:
@@ -181,7 +181,7 @@ def plays(action: str, file: str, registry: games.Registry) -> int:
                 document = json.loads(source.read())
             if not db.is_postgresql(path):  # a new server's first import makes its database
                 os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        db.migrate(path)
+        store.migrate(path)
         with db.connect(path) as conn:
             if action == "export":
                 document = plays_export.castellan_document(plays_export.every_play(conn))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import psycopg
 
+from companion import store
 from companion.store import db
 
 USER = "castellan"
@@ -65,7 +66,7 @@ class Server:
             "pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start"
         )
         self._admin(f"CREATE DATABASE {TEMPLATE}")
-        db.migrate(self.url(TEMPLATE))
+        store.migrate(self.url(TEMPLATE))
         db.engine(self.url(TEMPLATE)).dispose()
 
     def url(self, name: str) -> str:

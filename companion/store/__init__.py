@@ -23,6 +23,7 @@ app lives here and nowhere else. Each module holds one job:
 This face hands on the names the other layers use: ``store.act(...)``, ``store.Link``.
 """
 
+from companion.store.backfill import migrate
 from companion.store.base import new_token, token_shaped, utc
 from companion.store.browsers import remember, remembered_tables, tables_for_tokens
 from companion.store.heads import HEADS_KEPT, forget_head
@@ -86,6 +87,7 @@ from companion.store.tables import (
 )
 
 __all__ = [
+    "migrate",
     "FINISH",
     "HEADS_KEPT",
     "KEY_LIFETIME",

@@ -17,10 +17,18 @@ from types import ModuleType
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from companion.store import db
 from companion.store.db import tables
 from companion.store.plays import record_play
 from companion.store.roster import find_or_add_player, name_key
 from companion.store.tables import get_table
+
+
+def migrate(database: str, upto: str = "head") -> str:
+    """Bring the database up to the newest migration (or ``upto``), its data filled in as the
+    migrations leave to the store (``step``); return its revision. What every start runs."""
+    return db.migrate(database, upto, data_step=step)
+
 
 PLAYS_KEPT_FROM = 9  # the migration from which a table that ends becomes a play
 

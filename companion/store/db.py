@@ -18,7 +18,7 @@ import os
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from importlib import resources
 from pathlib import Path
@@ -314,16 +314,17 @@ def _discard(conn: Connection) -> None:
         conn.invalidate()
 
 
-def migrate(database: str | Path, upto: str = "head") -> str:
-    """Bring the database up to the newest migration (or ``upto``); return its revision.
+DataStep = Callable[[str | None, str], Callable[[Connection], object] | None]
+
+
+def migrate(database: str | Path, upto: str = "head", data_step: DataStep | None = None) -> str:
+    """Bring the database's schema up to the newest migration (or ``upto``); return its revision.
 
     Servers starting at once migrate one after the other: on PostgreSQL under an advisory
-    lock, on SQLite under a lock on a file beside the database. A data step the migrations leave
-    to the store (``companion.store.backfill``) runs in the same transaction as them.
+    lock, on SQLite under a lock on a file beside the database. ``data_step(before, after)`` may
+    give a step that fills the new schema with the store's live code (``store.migrate`` passes the
+    backfill's): it then runs in the same transaction as the migrations.
     """
-    # Imported here: the backfill reads tables through the store, which is built on this module.
-    from companion.store import backfill
-
     with _migration_lock(database), connect(database) as conn:
         _adopt_user_version(conn)
         known = {script.revision for script in _scripts().walk_revisions()}
@@ -332,7 +333,7 @@ def migrate(database: str | Path, upto: str = "head") -> str:
             raise RuntimeError(
                 f"This database was written by a newer Castellan (schema {current}, this one knows up to {head()})."
             )
-        then = backfill.step(current, _scripts().get_revision(upto).revision)
+        then = data_step and data_step(current, _scripts().get_revision(upto).revision)
         if then is None:
             command.upgrade(_config(connection=conn), upto)  # each migration in its own transaction
         else:  # the migrations and the data step in one: a kill between them cannot skip the step

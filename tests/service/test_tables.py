@@ -51,7 +51,7 @@ OPTIONS = {
 
 @pytest.fixture
 def conn(database):
-    db.migrate(database)
+    store.migrate(database)
     with db.connect(database) as connection:
         yield connection
 

@@ -24,7 +24,7 @@ OLD_REFEREE = "M7JVqCGu17GVlijw8LJl8Q"
 
 @pytest.mark.both_backends
 def test_a_fresh_database_gets_every_migration(database):
-    assert db.migrate(database) == db.head()
+    assert store.migrate(database) == db.head()
     with db.connect(database) as conn:
         columns = {column["name"] for column in sa.inspect(conn).get_columns("tables")}
         assert {"id", "game", "version", "title", "finished_at"} <= columns
@@ -33,7 +33,7 @@ def test_a_fresh_database_gets_every_migration(database):
         }
         if conn.dialect.name == "sqlite":
             assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-    assert db.migrate(database) == db.head()  # a second start changes nothing
+    assert store.migrate(database) == db.head()  # a second start changes nothing
 
 
 def test_a_sqlite_database_from_before_alembic_is_upgraded_in_place_and_keeps_its_tables(tmp_path):
@@ -74,12 +74,12 @@ def test_a_sqlite_database_from_before_alembic_is_upgraded_in_place_and_keeps_it
 
 @pytest.mark.both_backends
 def test_a_database_from_a_newer_castellan_is_refused_clearly(database):
-    db.migrate(database)
+    store.migrate(database)
     with db.connect(database) as conn:
         conn.execute(sa.text("UPDATE alembic_version SET version_num = '9999'"))
         conn.commit()
     with pytest.raises(RuntimeError, match="newer Castellan"):
-        db.migrate(database)
+        store.migrate(database)
 
 
 @pytest.mark.both_backends
@@ -95,7 +95,7 @@ def test_a_failing_migration_leaves_the_database_at_the_last_good_version(databa
     )
     monkeypatch.setattr(db, "SCRIPT_LOCATION", str(scripts))
     with pytest.raises(sa.exc.DatabaseError, match="already exists"):
-        db.migrate(database)
+        store.migrate(database)
     monkeypatch.undo()
     with db.connect(database) as conn:
         assert db.schema_version(conn) == db.head()
@@ -105,7 +105,7 @@ def test_a_failing_migration_leaves_the_database_at_the_last_good_version(databa
 @pytest.mark.both_backends
 def test_a_pooled_connection_is_reused_and_never_keeps_a_transaction(database):
     """Opening a connection per request cost more than an unchanged poll; a reused one starts clean."""
-    db.migrate(database)
+    store.migrate(database)
     first = db.connect(database)
     raw = first.connection.dbapi_connection
     first.execute(sa.text("UPDATE tables SET title = 'x'"))
@@ -119,7 +119,7 @@ def test_a_pooled_connection_is_reused_and_never_keeps_a_transaction(database):
 
 @pytest.mark.both_backends
 def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_details(database):
-    db.migrate(database)
+    store.migrate(database)
     with db.connect(database) as conn, conn.begin():  # back to version 0009 (the test server's are migrated)
         conn.execute(sa.text("ALTER TABLE plays DROP COLUMN lowest_wins"))
         conn.execute(sa.text("ALTER TABLE tables DROP COLUMN rematch_id"))
@@ -140,7 +140,7 @@ def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_deta
                 ),
                 {"id": play_id, "details": details},
             )
-    assert db.migrate(database) == db.head()
+    assert store.migrate(database) == db.head()
     with db.connect(database) as conn:
         kept = dict(conn.execute(sa.select(db.plays.c.id, db.plays.c.lowest_wins)).all())
     assert {play_id: bool(low) for play_id, low in kept.items()} == {
@@ -192,7 +192,7 @@ def test_every_migration_from_the_first_builds_the_schema_the_store_expects(empt
     from alembic.runtime.migration import MigrationContext
 
     for revision in range(1, int(db.head()) + 1):
-        assert db.migrate(empty_database, f"{revision:04d}") == f"{revision:04d}"
+        assert store.migrate(empty_database, f"{revision:04d}") == f"{revision:04d}"
     with db.connect(empty_database) as conn:
         assert compare_metadata(MigrationContext.configure(conn), db.metadata) == []
 
@@ -200,7 +200,7 @@ def test_every_migration_from_the_first_builds_the_schema_the_store_expects(empt
 def test_the_tables_that_ended_before_0009_become_plays_once_migrated(empty_database):
     """A database at 0008 (tables, no plays): migrating it runs the store's backfill, in the same
     transaction, which makes the finished pad a play and remembers every name typed."""
-    db.migrate(empty_database, "0008")
+    store.migrate(empty_database, "0008")
     ended = scorepad.apply(scorepad.new_table({"players": ["Ola", "Kuba"]}, 1), _ROUND, "referee")
     with db.connect(empty_database) as conn, conn.begin():
         for number, finished_at in enumerate(("2026-11-20T19:30:00.000+00:00", None)):
@@ -217,7 +217,7 @@ def test_the_tables_that_ended_before_0009_become_plays_once_migrated(empty_data
                     "finished": finished_at,
                 },
             )
-    assert db.migrate(empty_database) == db.head()
+    assert store.migrate(empty_database) == db.head()
     with db.connect(empty_database) as conn:
         [play] = store.list_plays(conn)
         assert (play["finished"], [(p["name"], p["score"], p["winner"]) for p in play["players"]]) == (

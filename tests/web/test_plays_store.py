@@ -20,7 +20,7 @@ pytestmark = pytest.mark.both_backends
 
 @pytest.fixture
 def conn(database):
-    db.migrate(database)
+    store.migrate(database)
     with db.connect(database) as connection:
         yield connection
 

@@ -35,7 +35,7 @@ def test_the_shared_text_is_the_text_json_writes(name):
     ],
 )
 def test_moves_and_undos_through_the_store_keep_the_rules_state(database, rules, options):
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     table, _links = store.create_table(conn, rules, rules.__name__.rsplit(".", 1)[1], options)
     rng, state, done = random.Random(1), table.state, []
@@ -54,7 +54,7 @@ def test_moves_and_undos_through_the_store_keep_the_rules_state(database, rules,
 
 @pytest.mark.both_backends
 def test_a_move_by_another_worker_is_read_from_the_database(database, monkeypatch):
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     options = {"mode": "phones", "first": "a"}
     table, _links = store.create_table(conn, forteresse, "forteresse", options)
@@ -120,7 +120,7 @@ def test_an_undo_without_replay_leaves_what_a_replay_leaves(database, monkeypatc
     """An undo of this process's last move takes the state that move was made on; another
     process (nothing kept) replays from a snapshot: both leave the same state and head."""
     rules = TABLE_MODULES[name]
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     tables = [store.create_table(conn, rules, name, OPTIONS[name][0], seed=5)[0] for _ in range(2)]
     rng = random.Random(name)
@@ -157,7 +157,7 @@ def test_two_workers_taking_a_tables_changes_in_turn_catch_up_from_the_log(datab
     old and applies the moves the other made (read from the log, not the state's pieces), through
     undos and moves taken back: after every change, the state is the one stored."""
     rules = TABLE_MODULES[name]
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     table = store.create_table(conn, rules, name, OPTIONS[name][0], seed=3)[0]
     workers, rng, reads = [heads.Heads(heads.HEADS_KEPT) for _ in range(2)], random.Random(name), []

@@ -18,7 +18,7 @@ from companion.store import base, db, jsontext, tables
 @pytest.fixture
 def conn(database):
     """A connection to a migrated database of the backend the test runs on, closed after it."""
-    db.migrate(database)
+    store.migrate(database)
     connection = db.connect(database)
     yield connection
     connection.close()

@@ -209,7 +209,7 @@ def test_concurrent_actions_on_one_version_record_exactly_one(app, browser):
 
 
 def test_undo_rebuilds_the_state_from_a_snapshot_past_a_long_log(database):
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     table, _links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola", "Kuba"]})
     for number in range(store.SNAPSHOT_EVERY * 2 + 3):
@@ -240,7 +240,7 @@ def test_export_leaves_out_raw_actions_of_a_game_whose_actions_hold_secrets(brow
 
 
 def test_order_free_actions_skip_the_stale_check_and_others_do_not(database, monkeypatch):
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     table, _links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola"]})
     round_action = {"type": "round", "points": [1]}

@@ -28,7 +28,7 @@ _TOKENS = re.compile(r'((?:csrf_token|idempotency_key)"[^>]*value="|X-CSRF-?Toke
 
 def _mid_game_tables(database: str) -> dict[str, str]:
     """Every game's table halfway through a random game (seeded): its referee's token."""
-    db.migrate(database)
+    store.migrate(database)
     conn = db.connect(database)
     tokens = {}
     for name, options in {"scorepad": {"players": ["Ola", "Kuba", "Ada"]}, **BENCH_OPTIONS}.items():
