@@ -3,6 +3,8 @@
 castellan serve [--host 0.0.0.0] [--port 5000] [--workers N] [--threads N]
 castellan print SHEET --paper letter --lang pl -o sheet.pdf   (a mat also on --paper a3 or tabloid)
 castellan print --list
+castellan print zamek-deck --fold --paper a3   (fold-over cards: front beside back, for a printer without duplex)
+castellan print castle-deck --back-offset 1.5,-0.5   (backs read 1.5 mm right, 0.5 mm up: moved to cancel it)
 castellan db [--clean] [--days 90]
 castellan plays export -o plays.json    (every play, to import on another server)
 castellan plays import plays.json
@@ -28,6 +30,7 @@ from companion.http import netinfo
 from companion.i18n import LANGUAGES, say
 from companion.service import games
 from companion.web import views
+from printables import layout
 from printables.draw import QRTooLarge
 
 
@@ -94,6 +97,13 @@ def _host(text: str) -> str:
 def _base_url(text: str) -> str:
     try:
         return netinfo.check_base_url(text)
+    except ValueError as wrong:
+        raise argparse.ArgumentTypeError(str(wrong)) from None
+
+
+def _back_offset(text: str) -> tuple[float, float]:
+    try:
+        return layout.back_offset(text)
     except ValueError as wrong:
         raise argparse.ArgumentTypeError(str(wrong)) from None
 
@@ -262,13 +272,17 @@ def print_sheet(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.paper not in sheet.papers:
+    if args.fold and not sheet.foldable:
+        print(f"castellan print: {sheet.slug} is not a deck, so it has no fold-over cards.", file=sys.stderr)
+        return 2
+    papers = sheet.papers_for(args.fold)
+    if args.paper not in papers:
         print(
-            f"castellan print: {sheet.slug} comes on {' or '.join(sheet.papers)} paper, not {args.paper}.",
+            f"castellan print: {sheet.slug} comes on {' or '.join(papers)} paper, not {args.paper}.",
             file=sys.stderr,
         )
         return 2
-    output = args.output or f"{sheet.slug}-{args.paper}.pdf"
+    output = args.output or f"{sheet.slug}-{'fold-' if args.fold else ''}{args.paper}.pdf"
     try:
         base_url = args.base_url or netinfo.check_base_url(
             os.environ.get("CASTELLAN_BASE_URL") or netinfo.lan_base_url(args.port)
@@ -286,6 +300,8 @@ def print_sheet(args: argparse.Namespace) -> int:
             rich_backs=args.rich_backs,
             duplex=args.duplex,
             lang=args.lang,
+            back_offset=args.back_offset,
+            fold=args.fold,
         )
     except QRTooLarge:
         return _fail(
@@ -318,7 +334,7 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
         "--paper",
         choices=printables.PAPERS + printables.LARGE_PAPERS,
         default="a4",
-        help="a3 and tabloid: mats only",
+        help="a3 and tabloid: mats, and decks with --fold",
     )
     print_cmd.add_argument("-o", "--output", help="the PDF file to write (default: SHEET-PAPER.pdf)")
     print_cmd.add_argument("--ink-saver", action="store_true", help="no filled backgrounds")
@@ -327,6 +343,19 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     )
     print_cmd.add_argument(
         "--duplex", choices=("long", "short"), default="long", help="which edge the backs flip on"
+    )
+    print_cmd.add_argument(
+        "--fold",
+        action="store_true",
+        help="a deck as fold-over cards, front beside back on one side, for a printer without duplex",
+    )
+    print_cmd.add_argument(
+        "--back-offset",
+        type=_back_offset,
+        default=(0.0, 0.0),
+        metavar="X,Y",
+        help="mm the duplex check reads the backs right and down of their fronts (negative: left, up); "
+        "the backs are moved to cancel it",
     )
     print_cmd.add_argument(
         "--lang", choices=LANGUAGES, default="en", help="the language of the sheet's words"

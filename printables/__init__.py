@@ -23,6 +23,7 @@ from printables.tiling import MatSpec
 PAPERS = ("a4", "letter")  # every sheet comes on these
 LARGE_PAPERS = ("a3", "tabloid")  # mats come on these as well, in one piece where they fit
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}
+FOLDABLE = ("cards", "memory cards")  # the kinds of sheet that are decks
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,12 @@ ADVICE = {
             "show through the backs."
         ),
         sleeves=N_("Sleeves with opaque backs hide the numbers on any paper; clear sleeves do not."),
+        printer=_CARD_PRINTER,
+        two_sided=True,
+    ),
+    "duplex check": Advice(
+        paper=N_("Paper: the paper you print your cards on, since the check measures your printer with it."),
+        sleeves=N_("No sleeve: hold the sheet against the light."),
         printer=_CARD_PRINTER,
         two_sided=True,
     ),
@@ -129,6 +136,15 @@ class Sheet:
         """The papers the sheet comes on: a mat on the large ones too."""
         return PAPERS + LARGE_PAPERS if self.mat else PAPERS
 
+    @property
+    def foldable(self) -> bool:
+        """Whether the sheet is a deck, which also comes as fold-over cards (``build(fold=True)``)."""
+        return self.kind in FOLDABLE
+
+    def papers_for(self, fold: bool) -> tuple[str, ...]:
+        """The papers the sheet comes on, fold-over decks on the large ones too."""
+        return PAPERS + LARGE_PAPERS if fold and self.foldable else self.papers
+
     def mat_pages(self, paper: str) -> int | None:
         """How many pages the mat takes on this paper; None for a sheet that is not a mat."""
         return len(tiling.mat_pages(paper, self.mat).tiles) if self.mat else None
@@ -166,6 +182,8 @@ def build(
     duplex: str = "long",
     rich_backs: bool = False,
     lang: str = "en",
+    back_offset: tuple[float, float] = (0.0, 0.0),
+    fold: bool = False,
 ) -> None:
     """Draw a sheet and write its PDF to the binary file-like object out.
 
@@ -173,11 +191,15 @@ def build(
     there); ink_saver prints backgrounds as outlines; duplex is "long" or "short", the edge
     the paper turns on when printing both sides; rich_backs prints card backs in full
     colour instead of a light pattern; lang is the language of every word on it ("en", "fr",
-    "pl"). Same arguments, same bytes.
+    "pl"); back_offset is the misalignment read on the duplex check, (right, down) in mm, which
+    every page of backs is moved to cancel; fold lays card sheets out as fold-over cards, each front
+    beside its back on one side of the paper (``layout.FoldSheet``). Same arguments, same bytes.
     """
     sheet = get_sheet(slug_or_sheet) if isinstance(slug_or_sheet, str) else slug_or_sheet
-    if paper not in sheet.papers:
-        raise ValueError(f"paper must be one of {sheet.papers} for {sheet.slug}, not {paper!r}")
+    if fold and not sheet.foldable:
+        raise ValueError(f"{sheet.slug} is not a deck: it does not come as fold-over cards")
+    if paper not in sheet.papers_for(fold):
+        raise ValueError(f"paper must be one of {sheet.papers_for(fold)} for {sheet.slug}, not {paper!r}")
     doc = Document(
         out,
         sheet,
@@ -187,6 +209,8 @@ def build(
         duplex=duplex,
         rich_backs=rich_backs,
         lang=lang,
+        back_offset=back_offset,
+        fold=fold,
     )
     sheet.draw(doc)
     doc.finish()

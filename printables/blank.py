@@ -72,6 +72,18 @@ _DOOR = [(-3.5, -22.0), (-3.5, -14.0), (0.0, -10.0), (3.5, -14.0), (3.5, -22.0)]
 
 SHEETS = [
     Sheet(
+        slug="duplex-check",
+        kind="duplex check",
+        game="castellan",
+        title=N_("Duplex check"),
+        description=N_(
+            "One sheet printed on both sides that measures how far your printer puts the backs from their "
+            "fronts. Print it on your card paper, read the offset on its scales and enter it; printed again "
+            "with the offset, its crosses meet."
+        ),
+        draw=Document.duplex_check,
+    ),
+    Sheet(
         slug="blank-cards",
         kind="cards",
         game="castellan",

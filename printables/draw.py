@@ -51,8 +51,9 @@ LIGHT_FILL = 0.45  # the filled shapes of its emblem, outlined in the colour its
 RICH_LATTICE_TINT = 0.75  # the lines of a rich back's lattice, its colour lightened
 LATTICE = 6.0  # mm between the lines of a card back's lattice
 DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
-PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
-DUPLEX_CHECK = 24.0  # mm: the square of the duplex check on a card sheet's first page
+PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}
+DUPLEX_CHECK = 40.0  # mm: the square of the duplex check on a card sheet's first page
+SCALE_REACH = 6.0  # mm each way on the duplex check's scales, in half millimetres
 DUPLEX_CHECK_RISE = 36.0  # mm above the content's foot, so that turned on the short edge it misses the header
 QR_MIN_MODULE = 0.5  # mm: smaller modules stop scanning reliably on a phone
 CALIBRATION_SENTENCE = N_("This bar measures 50 mm: print at 100 %.")
@@ -78,6 +79,14 @@ PRINT_TWO_SIDED = {
     "long": N_("Print at 100 %, double-sided, flip on long edge."),
     "short": N_("Print at 100 %, double-sided, flip on short edge."),
 }
+BACK_OFFSET = N_(
+    "Back offset: %(right)s mm right and %(down)s mm down, as read on the duplex check (a negative number "
+    "is left or up); every page of backs is moved to cancel it."
+)
+OFFSET_PAST_BLEED = N_(
+    "Warning: this back offset is more than the 3 mm the bleed absorbs. Check the flip edge and the paper "
+    "guides of your printer, then print the duplex check again with this offset: its crosses must meet."
+)
 CAP_HEIGHT = 0.73  # DejaVu Sans capitals, as a fraction of the font size
 PT = 25.4 / 72  # millimetres in a point
 MIN_TEXT = 7.0  # points: no type is set smaller
@@ -118,11 +127,15 @@ class Document:
         duplex: str = "long",
         rich_backs: bool = False,
         lang: str = "en",
+        back_offset: tuple[float, float] = (0.0, 0.0),
+        fold: bool = False,
     ) -> None:
         if duplex not in layout.DUPLEX:
             raise ValueError(f"duplex must be one of {layout.DUPLEX}, not {duplex!r}")
+        layout.back_offset(",".join(str(d) for d in back_offset))  # refused past MAX_BACK_OFFSET
         self.page = layout.page_rect(paper)
         self.sheet, self.paper, self.duplex = sheet, paper, duplex
+        self.back_offset, self.fold = back_offset, fold
         self.base_url, self.ink_saver, self.rich_backs = base_url.rstrip("/"), ink_saver, rich_backs
         self.lang = lang
         self.pages = 0
@@ -137,7 +150,7 @@ class Document:
             pdfVersion=(1, 7),  # the version that defines /Duplex
         )
         self._canvas.setViewerPreference("PrintScaling", "None")
-        if sheet.advice.two_sided:
+        if sheet.advice.two_sided and not fold:
             self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[duplex])
         self._canvas.setTitle(self.say(sheet.title))
         self._canvas.setSubject(self.say(sheet.description))
@@ -470,6 +483,20 @@ class Document:
             c.restoreState()
 
     @contextmanager
+    def shifted(self, dx: float, dy: float) -> Iterator[None]:
+        """Everything drawn inside the block is moved dx mm right and dy mm up."""
+        if not (dx or dy):  # the same bytes as before there were offsets
+            yield
+            return
+        c = self._pen()
+        c.saveState()
+        c.translate(dx * mm, dy * mm)
+        try:
+            yield
+        finally:
+            c.restoreState()
+
+    @contextmanager
     def clipped(self, rect: Rect) -> Iterator[Rect]:
         """Anything drawn inside the block is cut off at the edges of rect."""
         c = self._pen()
@@ -546,6 +573,16 @@ class Document:
         )
         return f.content
 
+    def duplex_check(self) -> None:
+        """The duplex check as a sheet of its own, to measure a printer's back offset, then, printed
+        with that offset, to confirm that the crosses now meet."""
+        self.new_page()
+        content = self.frame()
+        y = content.top
+        for step in [PRINT_TWO_SIDED[self.duplex], *self._offset_sentences()]:
+            y = self.text_block(Rect(content.x, y - 40, content.w, 40), self.say(step), size=10) - 2
+        self._duplex_check(content)
+
     def card_sheet(
         self,
         faces: Sequence[CardDrawer],
@@ -566,6 +603,9 @@ class Document:
         backs = [back] * len(faces) if callable(back) else list(back)
         if len(backs) != len(faces):
             raise ValueError(f"{len(faces)} faces need {len(faces)} backs, not {len(backs)}")
+        if self.fold:
+            self._fold_cards(faces, backs, spec)
+            return
         self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[self.duplex])
         geometry = layout.card_sheet(self.paper, spec)
         starts = range(0, len(faces), spec.per_page)
@@ -590,9 +630,69 @@ class Document:
                 backs_here,
                 back_turns,
                 self.say(Message(N_("Backs, page %(page)s of %(pages)s"), **where)),
+                shift=layout.back_shift(self.back_offset, self.duplex),
             )
 
     # Private helpers
+
+    def _fold_cards(self, faces: Sequence[CardDrawer], backs: Sequence[CardDrawer], spec: CardSpec) -> None:
+        """The fold-over layout (``layout.FoldSheet``): a page of how to print, then pages of cards
+        with each front beside its back, printed on one side."""
+        geometry = layout.fold_sheet(self.paper, spec)
+        per_page = len(geometry.fronts)
+        starts = range(0, len(faces), per_page)
+        self._fold_info_page(len(starts))
+        for number, start in enumerate(starts, start=1):
+            end = start + per_page
+            cards = [
+                *zip(faces[start:end], geometry.fronts, geometry.bleeds, strict=False),
+                *zip(backs[start:end], geometry.backs, geometry.back_bleeds, strict=False),
+            ]
+            what = self.say(
+                Message(N_("Fold-over, page %(page)s of %(pages)s"), page=number, pages=len(starts))
+            )
+            self._card_page(
+                geometry, iter(cards), 1, what
+            )  # folded, a back is a front turned on its long edge
+            for guide in geometry.fold_guides:
+                self.line(guide.x1, guide.y1, guide.x2, guide.y2, width=0.3, dash=(1.2, 0.8))
+
+    def _fold_info_page(self, pages: int) -> None:
+        """The page of instructions that opens a fold-over card sheet."""
+        self.new_page()
+        content = self.frame()
+        advice = self.sheet.advice
+        steps = [
+            N_("Fold-over cards: print at 100 %, one-sided. Each card's front lies beside its back."),
+            N_(
+                "Print at actual size, never “fit to page”: the bar at the foot of this page must measure 50 mm."
+            ),
+            advice.paper,
+            advice.sleeves,
+            N_(
+                "Cut each pair of cards out along the solid guides in the margins, never on a dashed one. Fold "
+                "each pair on the dashed guides, so that the back lies behind its front, and glue the halves "
+                "together; or slip the folded card into a sleeve in front of an old playing card. The printing "
+                "runs 3 mm past the cut lines, so a cut or fold a little off still leaves no white edge."
+            ),
+            Message(
+                NP_(
+                    "%(count)s page of cards after this one. Paper size: %(paper)s.",
+                    "%(count)s pages of cards after this one. Paper size: %(paper)s.",
+                ),
+                count=pages,
+                paper=PAPER_NAMES[self.paper],
+            ),
+        ]
+        if self.ink_saver:
+            steps.append(N_("Ink saver: backgrounds are printed as outlines."))
+        elif self.rich_backs:
+            steps.append(N_("Rich backs: the backs are printed in full colour, which takes a lot of ink."))
+        y = content.top
+        self.text(content.x, y - 6, self.say(N_("How to print")), size=13, bold=True)
+        y -= 10
+        for step in steps:
+            y = self.text_block(Rect(content.x, y - 40, content.w, 40), self.say(step), size=10) - 2
 
     def _mat_header(self, pages: tiling.MatPages, tile: tiling.Tile, note: str) -> None:
         """The names, which page this is and how it joins its neighbours, the QR code."""
@@ -746,15 +846,22 @@ class Document:
         c.restoreState()
 
     def _card_page(
-        self, geometry: CardSheet, cards: Iterator[tuple[CardDrawer, Rect, Rect]], turns: int, what: str
+        self,
+        geometry: CardSheet,
+        cards: Iterator[tuple[CardDrawer, Rect, Rect]],
+        turns: int,
+        what: str,
+        shift: tuple[float, float] = (0.0, 0.0),
     ) -> None:
+        """A page of cards with its cut guides and margin labels, all of it moved by ``shift`` (mm)."""
         self.new_page()
-        for draw, slot, bleed in cards:
-            with self.clipped(bleed), self.turned(slot, turns) as upright:
-                draw(self, upright)
-        for guide in geometry.guides:
-            self.line(guide.x1, guide.y1, guide.x2, guide.y2, width=HAIRLINE)
-        self._margin_labels(geometry, what)
+        with self.shifted(*shift):
+            for draw, slot, bleed in cards:
+                with self.clipped(bleed), self.turned(slot, turns) as upright:
+                    draw(self, upright)
+            for guide in geometry.guides:
+                self.line(guide.x1, guide.y1, guide.x2, guide.y2, width=HAIRLINE)
+            self._margin_labels(geometry, what)
 
     def _margin_labels(self, geometry: CardSheet, what: str) -> None:
         title = self.say(self.sheet.title)
@@ -763,7 +870,8 @@ class Document:
             names = [(f"{self.game_name} · {title}", False), (what, False)][-len(geometry.header) :]
         for span, (name, bold) in zip(geometry.header, names, strict=False):
             self._in_span(geometry, span, lambda r, n=name, b=bold: self.label(r, n, size=7, bold=b))
-        notes = [self.say(DOUBLE_SIDED[self.duplex]), self.say(N_("QR code and help: first page"))]
+        sides = N_("One-sided: fold on the dashed guides") if self.fold else DOUBLE_SIDED[self.duplex]
+        notes = [self.say(sides), self.say(N_("QR code and help: first page"))]
         bar_span = max(geometry.footer, key=lambda s: s.h if geometry.vertical_labels else s.w)
         self._in_span(geometry, bar_span, self._centred_bar)
         others = [span for span in geometry.footer if span is not bar_span]
@@ -816,25 +924,54 @@ class Document:
             steps.append(N_("Ink saver: backgrounds are printed as outlines."))
         elif self.rich_backs:
             steps.append(N_("Rich backs: the backs are printed in full colour, which takes a lot of ink."))
-        steps = [self.say(step) for step in steps]
+        steps += self._offset_sentences()
         y = content.top
         self.text(content.x, y - 6, self.say(N_("How to print")), size=13, bold=True)
         y -= 10
         for step in steps:
-            y = self.text_block(Rect(content.x, y - 40, content.w, 40), step, size=10) - 2
+            y = self.text_block(Rect(content.x, y - 40, content.w, 40), self.say(step), size=10) - 2
+        self._duplex_check(content)
+
+    def _duplex_check(self, content: Rect) -> None:
+        """The duplex check on this page and, moved by the back offset, on its back."""
+        check = self._duplex_check_front(content)
+        self.new_page()
+        with self.shifted(*layout.back_shift(self.back_offset, self.duplex)):
+            self._duplex_check_back(check)
+
+    def _offset_sentences(self) -> list[Message]:
+        """What the first page says of the back offset: its value, and a warning past the bleed."""
+        right, down = self.back_offset
+        if not (right or down):
+            return []
+        said = [Message(BACK_OFFSET, right=f"{right:g}", down=f"{down:g}")]
+        if max(abs(right), abs(down)) > layout.BLEED:
+            said.append(Message(OFFSET_PAST_BLEED))
+        return said
+
+    def _duplex_check_front(self, content: Rect) -> Rect:
+        """The duplex check on the front: a cross with scales to read the back's cross on, and how
+        to read them; returns the check's square."""
         check = Rect(content.x, content.y + DUPLEX_CHECK_RISE, DUPLEX_CHECK, DUPLEX_CHECK)
         self._target(check)
+        self._scales(check)
         self.text_block(
-            Rect(check.right + 4, check.y, content.w - check.w - 4, check.h),
+            Rect(check.right + 4, check.y - 6, content.w - check.w - 4, check.h + 6),
             self.say(
                 N_(
                     "Duplex check: hold this sheet against the light. The cross printed on its back should lie "
-                    "on this cross."
+                    "on this cross. If it does not, read where its upright line crosses the scale at the foot "
+                    "(millimetres right or left) and where its level line crosses the scale on the left "
+                    "(millimetres down or up), and enter both as the back offset on the print page: the backs "
+                    "are then moved to cancel it. Print this sheet again to check."
                 )
             ),
-            size=10,
+            size=9,
         )
-        self.new_page()
+        return check
+
+    def _duplex_check_back(self, check: Rect) -> None:
+        """The back of the check: the cross that lands behind the front's, and what to do with it."""
         content = self.frame()
         behind = check.mirrored(self.page, self.duplex)
         top = content.top if behind.cy < self.page.cy else behind.y - 4
@@ -844,14 +981,36 @@ class Document:
             self.say(
                 N_(
                     "Hold this sheet against the light: this cross should lie on the cross printed on the other "
-                    "side. If they are up to 3 mm apart, the cards will still be fine. If they are further apart, "
-                    "or one cross is turned, check the duplex edge in the print dialog, or print the fronts, put "
-                    "the pages back in the tray and print the backs."
+                    "side. If they are up to 3 mm apart, the cards will still be fine; the scales on the other "
+                    "side say how far apart they are, for the back offset on the print page. If one cross is "
+                    "turned, check the duplex edge in the print dialog, or print the fronts, put the pages back "
+                    "in the tray and print the backs."
                 )
             ),
             size=10,
         )
         self._target(behind)
+
+    def _scales(self, check: Rect) -> None:
+        """Half-millimetre scales along the check's foot and its left side, 0 on its cross: where the
+        back's cross crosses them reads how far the backs lie right and down, as the offset is entered."""
+        half_steps = round(SCALE_REACH * 2)
+        for i in range(-half_steps, half_steps + 1):
+            tick = 3.0 if i % 4 == 0 else 2.0 if i % 2 == 0 else 1.2
+            x, y = check.cx + i / 2, check.cy - i / 2  # down the page reads as a positive offset
+            self.line(x, check.y, x, check.y + tick, width=0.1)
+            self.line(check.x, y, check.x + tick, y, width=0.1)
+            if i % 4 == 0 and i:
+                self.text(x, check.y + 3.6, f"{abs(i) / 2:g}", size=7, align="centre")
+                self.text(check.x + 3.6, y - 1.2, f"{abs(i) / 2:g}", size=7)
+        words = [
+            (N_("left"), check.cx - SCALE_REACH - 1.5, "right"),
+            (N_("right"), check.cx + SCALE_REACH + 1.5, "left"),
+        ]
+        for word, x, align in words:
+            self.text(x, check.y + 1.2, self.say(word), size=7, align=align, color=MUTED)
+        self.text(check.x + 1.5, check.cy + SCALE_REACH + 2.5, self.say(N_("up")), size=7, color=MUTED)
+        self.text(check.x + 1.5, check.cy - SCALE_REACH - 4.5, self.say(N_("down")), size=7, color=MUTED)
 
     def _target(self, rect: Rect) -> None:
         """A cross in a square, to compare the two sides of a sheet against the light."""

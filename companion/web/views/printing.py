@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from itertools import groupby
 
-from flask import Blueprint, abort, current_app, render_template, request, send_file
+from flask import Blueprint, abort, current_app, make_response, render_template, request, send_file
 from flask_babel import gettext
 
 import printables
@@ -16,13 +16,17 @@ from companion.i18n import lang_for_print
 from companion.rules.errors import N_
 from companion.web.pdf_cache import Busy, SheetCache
 from printables.draw import QRTooLarge
-from printables.layout import DUPLEX
+from printables.layout import BLEED, DUPLEX, back_offset
 
 bp = Blueprint("printing", __name__)
 QR_TOO_LONG = N_(
     "The address %(address)s is too long for a sheet's QR code to scan. "
     "Open Castellan by a shorter address, or set CASTELLAN_BASE_URL to one."
 )
+OFFSET_COOKIE = (
+    "back_offset"  # "right:down" (a comma would be quoted): the phone remembers it, not the server
+)
+OFFSET_DAYS = 365
 
 
 @bp.get("/print")
@@ -33,32 +37,71 @@ def index():
     by_game = [(game, list(group)) for game, group in groupby(sheets, key=lambda sheet: sheet.game)]
     options = {
         key: value
-        for key, value in (("ink", "saver"), ("duplex", "short"), ("back", "rich"))
+        for key, value in (("ink", "saver"), ("duplex", "short"), ("back", "rich"), ("layout", "fold"))
         if request.args.get(key) == value
     }
-    return render_template(
-        "print/page.html",
-        by_game=by_game,
-        paper_names=printables.PAPER_NAMES,
-        options=options,
-        edge=options.get("duplex", "long"),
-        address=printed_base_url() + "/",
+    offset, refused = _entered_offset()
+    if any(offset):
+        options["offset"] = f"{offset[0]:g},{offset[1]:g}"
+    response = make_response(
+        render_template(
+            "print/page.html",
+            by_game=by_game,
+            paper_names=printables.PAPER_NAMES,
+            options=options,
+            edge=options.get("duplex", "long"),
+            fold="layout" in options,
+            address=printed_base_url() + "/",
+            offset=offset,
+            offset_refused=refused,
+            past_bleed=max(map(abs, offset)) > BLEED,
+        )
     )
+    if "right" in request.args and not refused:
+        response.set_cookie(
+            OFFSET_COOKIE,
+            options.get("offset", "0,0").replace(",", ":"),
+            max_age=OFFSET_DAYS * 24 * 3600,
+            samesite="Lax",
+        )
+    return response
+
+
+def _entered_offset() -> tuple[tuple[float, float], bool]:
+    """The back offset the form sends (``right`` and ``down``, mm), else the one this phone remembers,
+    and whether the form's was refused (then the remembered one stands)."""
+    remembered = _offset(request.cookies.get(OFFSET_COOKIE, "0:0").replace(":", ",")) or (0.0, 0.0)
+    if "right" not in request.args:
+        return remembered, False
+    entered = _offset(f"{request.args.get('right') or 0},{request.args.get('down') or 0}")
+    return (entered, False) if entered else (remembered, True)
+
+
+def _offset(text: str) -> tuple[float, float] | None:
+    try:
+        return back_offset(text)
+    except ValueError:
+        return None
 
 
 @bp.get("/print/<slug>.pdf")
 @security.limited("pdfs")
 def sheet(slug: str):
     """One sheet as a PDF: ``?paper=a4|letter`` (a mat also ``a3|tabloid``), ``&ink=saver``,
-    ``&duplex=long|short``, ``&back=rich``, ``&lang=en|fr|pl`` (else the page's language); its
-    QR codes carry ``printed_base_url``."""
+    ``&duplex=long|short``, ``&back=rich``, ``&offset=X,Y`` (the back offset, mm right and down),
+    ``&layout=fold`` (a deck as fold-over cards, also on ``a3|tabloid``),
+    ``&lang=en|fr|pl`` (else the page's language); its QR codes carry ``printed_base_url``."""
     try:
         chosen = printables.get_sheet(slug)
     except KeyError:
         abort(404)
     paper = request.args.get("paper", "a4")
     duplex = request.args.get("duplex", "long")
-    if paper not in chosen.papers or duplex not in DUPLEX:
+    offset = _offset(request.args.get("offset", "0,0"))
+    fold = request.args.get("layout") == "fold"
+    if paper not in chosen.papers_for(fold) or duplex not in DUPLEX or offset is None:
+        abort(404)
+    if fold and not chosen.foldable:
         abort(404)
     base_url = printed_base_url()
     options = {
@@ -68,6 +111,8 @@ def sheet(slug: str):
         "duplex": duplex,
         "rich_backs": request.args.get("back") == "rich",
         "lang": lang_for_print(request.args.get("lang")),
+        "back_offset": offset,
+        "fold": fold,
     }
 
     def build() -> bytes:
@@ -84,6 +129,5 @@ def sheet(slug: str):
         abort(503)
     if built:
         security.count("pdfs")
-    return send_file(
-        io.BytesIO(pdf), mimetype="application/pdf", download_name=f"{slug}-{paper}.pdf", max_age=0
-    )
+    name = f"{slug}-fold-{paper}.pdf" if fold else f"{slug}-{paper}.pdf"
+    return send_file(io.BytesIO(pdf), mimetype="application/pdf", download_name=name, max_age=0)
