@@ -4,6 +4,7 @@ castellan serve [--host 0.0.0.0] [--port 5000] [--workers N] [--threads N]
 castellan print SHEET --paper letter --lang pl -o sheet.pdf   (a mat also on --paper a3 or tabloid)
 castellan print --list
 castellan print zamek-deck --fold --paper a3   (fold-over cards: front beside back, for a printer without duplex)
+castellan print tactics-own --deck my-faction.json   (or zamek-own: a deck of your own, as a table takes it)
 castellan print castle-deck --back-offset 1.5,-0.5   (backs read 1.5 mm right, 0.5 mm up: moved to cancel it)
 castellan db [--clean] [--days 90]
 castellan plays export -o plays.json    (every play, to import on another server)
@@ -28,10 +29,14 @@ import printables
 from companion.app import default_database
 from companion.http import netinfo
 from companion.i18n import LANGUAGES, say
+from companion.rules.errors import RuleError
 from companion.service import games
 from companion.web import views
 from printables import layout
+from printables import own as own_deck
 from printables.draw import QRTooLarge
+
+OWN_SHEETS = {"tactics-own": "tactics", "zamek-own": "zamek"}  # a deck of one's own, from --deck FILE
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -263,14 +268,19 @@ def print_sheet(args: argparse.Namespace) -> int:
     if args.list or not args.sheet:
         for sheet in sheets:
             print(f"{sheet.slug:24} {sheet.game:11} {say(sheet.title, args.lang)}")
+        for slug, game in OWN_SHEETS.items():
+            print(f"{slug:24} {game:11} {say(own_deck.GAMES[game], args.lang)} (--deck FILE.json)")
         return 0 if args.list else 2
     try:
-        sheet = printables.get_sheet(args.sheet)
+        sheet = _own_sheet(args) if args.sheet in OWN_SHEETS else printables.get_sheet(args.sheet)
     except KeyError:
         print(
             f"castellan print: no sheet called {args.sheet!r}; `castellan print --list` shows them.",
             file=sys.stderr,
         )
+        return 2
+    except (OSError, RuleError) as refused:
+        print(f"castellan print: {refused}", file=sys.stderr)
         return 2
     if args.fold and not sheet.foldable:
         print(f"castellan print: {sheet.slug} is not a deck, so it has no fold-over cards.", file=sys.stderr)
@@ -317,6 +327,20 @@ def print_sheet(args: argparse.Namespace) -> int:
     return 0
 
 
+def _own_sheet(args: argparse.Namespace) -> printables.Sheet:
+    """The sheet of the deck of one's own that ``--deck FILE`` holds; RuleError naming the wrong field."""
+    if not args.deck:
+        raise RuleError(
+            "bad_deck", f"{args.sheet} prints the deck of your own that --deck FILE.json holds", "deck"
+        )
+    with open(args.deck, encoding="utf-8") as file:
+        text = file.read()
+    try:
+        return own_deck.own_sheet(OWN_SHEETS[args.sheet], own_deck.read_deck(text))
+    except RuleError as refused:
+        raise RuleError(refused.code, f"{args.deck}: {refused.field}: {refused}", refused.field) from None
+
+
 def _parser(extra: dict) -> argparse.ArgumentParser:
     parser = _Parser(prog="castellan", description="Castellan, the paper-play companion.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -343,6 +367,11 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     )
     print_cmd.add_argument(
         "--duplex", choices=("long", "short"), default="long", help="which edge the backs flip on"
+    )
+    print_cmd.add_argument(
+        "--deck",
+        metavar="FILE.json",
+        help="with the sheet tactics-own or zamek-own: the deck of your own to print, as a table takes it",
     )
     print_cmd.add_argument(
         "--fold",

@@ -23,7 +23,7 @@ from printables.tiling import MatSpec
 PAPERS = ("a4", "letter")  # every sheet comes on these
 LARGE_PAPERS = ("a3", "tabloid")  # mats come on these as well, in one piece where they fit
 PAPER_NAMES = {"a4": "A4", "letter": "Letter", "a3": "A3", "tabloid": "Tabloid"}
-FOLDABLE = ("cards", "memory cards")  # the kinds of sheet that are decks
+FOLDABLE = ("cards", "memory cards")  # the kinds of sheet that are decks; a kit passes the option on
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,16 @@ ADVICE = {
         sleeves=N_("No sleeve; cut along the dashed line, and laminate the cards if you like."),
         printer=N_("Printer: actual size (100 %), one-sided."),
     ),
+    "kit": Advice(
+        paper=N_(
+            "Paper: the sheets of a kit want different paper; its first page says which pages go on which."
+        ),
+        sleeves=N_("Sleeves: as its first page says, sheet by sheet."),
+        printer=N_(
+            "Printer: actual size (100 %); print each group of pages on its paper, two-sided or one-sided as "
+            "its first page says."
+        ),
+    ),
     "pad": Advice(
         paper=N_("Paper: plain 80 g/m² paper."),
         sleeves=N_("No sleeve: you write on it."),
@@ -138,12 +148,12 @@ class Sheet:
 
     @property
     def foldable(self) -> bool:
-        """Whether the sheet is a deck, which also comes as fold-over cards (``build(fold=True)``)."""
-        return self.kind in FOLDABLE
+        """Whether the sheet's decks also come as fold-over cards (``build(fold=True)``): a deck's, a kit's."""
+        return self.kind in (*FOLDABLE, "kit")
 
     def papers_for(self, fold: bool) -> tuple[str, ...]:
         """The papers the sheet comes on, fold-over decks on the large ones too."""
-        return PAPERS + LARGE_PAPERS if fold and self.foldable else self.papers
+        return PAPERS + LARGE_PAPERS if fold and self.kind in FOLDABLE else self.papers
 
     def mat_pages(self, paper: str) -> int | None:
         """How many pages the mat takes on this paper; None for a sheet that is not a mat."""

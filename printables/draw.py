@@ -15,6 +15,7 @@ standard page ``frame``, the card-sheet engine ``card_sheet`` and the mat engine
 from __future__ import annotations
 
 import functools
+import io
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -136,6 +137,17 @@ class Document:
         self.page = layout.page_rect(paper)
         self.sheet, self.paper, self.duplex = sheet, paper, duplex
         self.back_offset, self.fold = back_offset, fold
+        self._options = {  # to draw another sheet alike (``pages_of``)
+            "paper": paper,
+            "base_url": base_url,
+            "ink_saver": ink_saver,
+            "duplex": duplex,
+            "rich_backs": rich_backs,
+            "lang": lang,
+            "back_offset": back_offset,
+            "fold": fold,
+        }
+        self._in_kit = False
         self.base_url, self.ink_saver, self.rich_backs = base_url.rstrip("/"), ink_saver, rich_backs
         self.lang = lang
         self.pages = 0
@@ -179,6 +191,23 @@ class Document:
             self._canvas.showPage()
             self.pages += 1
             self._blank = True
+
+    def include(self, sheet: Sheet) -> None:
+        """Draw another sheet into this document from a new page, with its own headers and
+        advice, as a kit does; the PDF asks for no duplex edge, since a kit's sheets differ."""
+        outer, self.sheet, self._in_kit = self.sheet, sheet, True
+        try:
+            self.new_page()
+            sheet.draw(self)
+        finally:
+            self.sheet, self._in_kit = outer, False
+
+    def pages_of(self, sheet: Sheet) -> int:
+        """How many pages ``sheet`` takes with this document's options (drawn aside to count them)."""
+        scratch = Document(io.BytesIO(), sheet, **self._options)
+        sheet.draw(scratch)
+        scratch.finish()
+        return scratch.pages
 
     def finish(self) -> None:
         """End the last page and write the PDF."""
@@ -606,7 +635,8 @@ class Document:
         if self.fold:
             self._fold_cards(faces, backs, spec)
             return
-        self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[self.duplex])
+        if not self._in_kit:
+            self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[self.duplex])
         geometry = layout.card_sheet(self.paper, spec)
         starts = range(0, len(faces), spec.per_page)
         self._card_info_pages(len(faces), 2 + 2 * len(starts))

@@ -20,7 +20,7 @@ from printables import LARGE_PAPERS, PAPERS, Sheet, layout
 from tests.printables.test_print_quality import box, px
 
 ALL_PAPERS = PAPERS + LARGE_PAPERS
-DECKS = [sheet for sheet in printables.all_sheets() if sheet.foldable]
+DECKS = [sheet for sheet in printables.all_sheets() if sheet.kind in printables.FOLDABLE]
 PER_PAGE = {"a4": 4, "letter": 4, "a3": 9, "tabloid": 6}
 CARDS = {"castle-deck": 52, "blank-cards": 8, "zamek-deck": 50}
 

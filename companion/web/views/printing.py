@@ -12,9 +12,10 @@ import printables
 from companion.http import security
 from companion.http.context import registry
 from companion.http.requests import printed_base_url
-from companion.i18n import lang_for_print
-from companion.rules.errors import N_
+from companion.i18n import lang_for_print, say
+from companion.rules.errors import N_, RuleError
 from companion.web.pdf_cache import Busy, SheetCache
+from printables import own as own_deck
 from printables.draw import QRTooLarge
 from printables.layout import BLEED, DUPLEX, back_offset
 
@@ -32,6 +33,11 @@ OFFSET_DAYS = 365
 @bp.get("/print")
 def index():
     """Every sheet of every game, with a link per paper (a mat's says how many pages) and the printing options."""
+    return _print_page()
+
+
+def _print_page(own: dict | None = None, status: int = 200):
+    """The print page; ``own`` is the deck of one's own just refused (game, deck, refusal) to show again."""
     order = {game.slug: game.order for game in registry().ordered()}
     sheets = sorted(printables.all_sheets(), key=lambda sheet: order.get(sheet.game, 1000))
     by_game = [(game, list(group)) for game, group in groupby(sheets, key=lambda sheet: sheet.game)]
@@ -55,7 +61,10 @@ def index():
             offset=offset,
             offset_refused=refused,
             past_bleed=max(map(abs, offset)) > BLEED,
-        )
+            own_games=own_deck.GAMES,
+            own=own or {},
+        ),
+        status,
     )
     if "right" in request.args and not refused:
         response.set_cookie(
@@ -95,6 +104,25 @@ def sheet(slug: str):
         chosen = printables.get_sheet(slug)
     except KeyError:
         abort(404)
+    return _send(chosen, (slug,))
+
+
+@bp.get("/print/own.pdf")
+@security.limited("pdfs")
+def own():
+    """A deck of one's own as a PDF: ``?game=tactics|zamek&deck=<the JSON a table accepts>``, with
+    the options of ``sheet``; a deck the rules refuse brings the print page back with the wrong field."""
+    game, text = request.args.get("game", ""), request.args.get("deck", "")[: own_deck.LONGEST_TEXT]
+    try:
+        chosen = own_deck.own_sheet(game, own_deck.read_deck(text))
+    except RuleError as refused:
+        return _print_page({"game": game, "deck": text, "refusal": say(refused), "field": refused.field}, 400)
+    return _send(chosen, (game, text))
+
+
+def _send(chosen: printables.Sheet, key: tuple):
+    """The sheet's PDF with the request's options, built once per ``key`` and options; 404 for options
+    the sheet does not take."""
     paper = request.args.get("paper", "a4")
     duplex = request.args.get("duplex", "long")
     offset = _offset(request.args.get("offset", "0,0"))
@@ -122,12 +150,13 @@ def sheet(slug: str):
 
     try:
         sheets = current_app.extensions.setdefault("castellan.sheets", SheetCache())
-        pdf, built = sheets.get((slug, *sorted(options.items())), build)
+        pdf, built = sheets.get((*key, *sorted(options.items())), build)
     except QRTooLarge:
         abort(400, description=gettext(QR_TOO_LONG, address=base_url[:80]))
     except Busy:
         abort(503)
     if built:
         security.count("pdfs")
+    slug = chosen.slug
     name = f"{slug}-fold-{paper}.pdf" if fold else f"{slug}-{paper}.pdf"
     return send_file(io.BytesIO(pdf), mimetype="application/pdf", download_name=name, max_age=0)
