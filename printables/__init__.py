@@ -17,7 +17,7 @@ from typing import BinaryIO
 
 from companion.rules.errors import N_, Message
 from printables import tiling
-from printables.draw import Document
+from printables.draw import Document, Overflow
 from printables.tiling import MatSpec
 
 PAPERS = ("a4", "letter")  # every sheet comes on these
@@ -194,7 +194,8 @@ def build(
     lang: str = "en",
     back_offset: tuple[float, float] = (0.0, 0.0),
     fold: bool = False,
-) -> None:
+    check_text: bool = False,
+) -> list[Overflow]:
     """Draw a sheet and write its PDF to the binary file-like object out.
 
     paper is one of the sheet's ``papers``; base_url is where Castellan is served (the QR codes point
@@ -204,6 +205,9 @@ def build(
     "pl"); back_offset is the misalignment read on the duplex check, (right, down) in mm, which
     every page of backs is moved to cancel; fold lays card sheets out as fold-over cards, each front
     beside its back on one side of the paper (``layout.FoldSheet``). Same arguments, same bytes.
+
+    With check_text every text run is measured against the boxes it was drawn in (a label's, a
+    paragraph's, a card's safe area): the runs that cross one are returned (``draw.Overflow``).
     """
     sheet = get_sheet(slug_or_sheet) if isinstance(slug_or_sheet, str) else slug_or_sheet
     if fold and not sheet.foldable:
@@ -221,6 +225,8 @@ def build(
         lang=lang,
         back_offset=back_offset,
         fold=fold,
+        check_text=check_text,
     )
     sheet.draw(doc)
     doc.finish()
+    return doc.overflows

@@ -92,9 +92,23 @@ CAP_HEIGHT = 0.73  # DejaVu Sans capitals, as a fraction of the font size
 PT = 25.4 / 72  # millimetres in a point
 MIN_TEXT = 7.0  # points: no type is set smaller
 
+SAFE_AREA = 3.0  # mm inside a card's cut line: its text keeps inside, where a cut a little off spares it
+BOX_TOLERANCE = 0.05  # mm a text run may cross its box by: rounding, not overflow
+
 CardDrawer = Callable[["Document", Rect], None]
 SlotDrawer = Callable[["Document", int, Rect], None]
 BorderDrawer = Callable[["Document", str, int, Rect], None]
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """A text run that crosses a box it was drawn in (``Document(check_text=True)``): the page it is
+    on, its words, where its ink lies and the box, both in page millimetres."""
+
+    page: int
+    text: str
+    extent: Rect
+    box: Rect
 
 
 @dataclass(frozen=True)
@@ -130,6 +144,7 @@ class Document:
         lang: str = "en",
         back_offset: tuple[float, float] = (0.0, 0.0),
         fold: bool = False,
+        check_text: bool = False,
     ) -> None:
         if duplex not in layout.DUPLEX:
             raise ValueError(f"duplex must be one of {layout.DUPLEX}, not {duplex!r}")
@@ -137,7 +152,7 @@ class Document:
         self.page = layout.page_rect(paper)
         self.sheet, self.paper, self.duplex = sheet, paper, duplex
         self.back_offset, self.fold = back_offset, fold
-        self._options = {  # to draw another sheet alike (``pages_of``)
+        self._options = {  # to draw another sheet alike (``pages_of``), unchecked
             "paper": paper,
             "base_url": base_url,
             "ink_saver": ink_saver,
@@ -148,6 +163,9 @@ class Document:
             "fold": fold,
         }
         self._in_kit = False
+        # The text-in-box check: each run is measured against every box it is drawn in, in page mm.
+        self.check_text, self.overflows = check_text, []
+        self._placement, self._boxes = layout.Placement(), []
         self.base_url, self.ink_saver, self.rich_backs = base_url.rstrip("/"), ink_saver, rich_backs
         self.lang = lang
         self.pages = 0
@@ -234,11 +252,36 @@ class Document:
         Type is never set under ``MIN_TEXT`` points, the smallest a player reads easily on paper.
         """
         size = max(size, MIN_TEXT)
+        if self.check_text:
+            self._check(x, y, s, size, bold, align)
         c = self._pen()
         c.setFont(fonts.font_name(bold), size)
         c.setFillColor(HexColor(color))
         draw = {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align]
         draw(x * mm, y * mm, s)
+
+    @contextmanager
+    def within(self, rect: Rect) -> Iterator[Rect]:
+        """Text drawn inside the block belongs inside rect: with ``check_text``, a run crossing it is
+        recorded in ``overflows``."""
+        if not self.check_text:
+            yield rect
+            return
+        self._boxes.append(self._placement.rect(rect))
+        try:
+            yield rect
+        finally:
+            self._boxes.pop()
+
+    def _check(self, x: float, y: float, s: str, size: float, bold: bool, align: str) -> None:
+        """Record the run if its ink (its width, baseline to capital height) crosses a box it is in."""
+        width = self.text_width(s, size=size, bold=bold)
+        left = {"left": x, "centre": x - width / 2, "right": x - width}[align]
+        extent = self._placement.rect(Rect(left, y, width, CAP_HEIGHT * size * PT))
+        for box in self._boxes:
+            if not box.contains(extent, tol=BOX_TOLERANCE):
+                self.overflows.append(Overflow(self.pages + 1, s, extent, box))
+                return
 
     def text_width(self, s: str, *, size: float = 9, bold: bool = False) -> float:
         """The width of a line of text, in mm."""
@@ -256,6 +299,13 @@ class Document:
     ) -> None:
         """One line of text centred vertically in rect, shrunk if need be to fit its width, but
         never under ``MIN_TEXT``: text that does not fit then wraps onto lines centred on rect."""
+        if not self.check_text:  # the usual build: no measuring, no context to enter
+            self._label(rect, s, size=size, bold=bold, align=align, color=color)
+            return
+        with self.within(rect):
+            self._label(rect, s, size=size, bold=bold, align=align, color=color)
+
+    def _label(self, rect: Rect, s: str, *, size: float, bold: bool, align: str, color: str) -> None:
         size = max(size, MIN_TEXT)
         width = self.text_width(s, size=size, bold=bold)
         if width > rect.w:
@@ -287,6 +337,24 @@ class Document:
         leading: float = 1.3,
     ) -> float:
         """Wrap text into rect from its top; returns the y just below the last line."""
+        if not self.check_text:  # the usual build: no measuring, no context to enter
+            return self._text_block(rect, s, size=size, bold=bold, color=color, leading=leading)
+        with self.within(rect):
+            return self._text_block(rect, s, size=size, bold=bold, color=color, leading=leading)
+
+    def _fitted_block(self, rect: Rect, s: str, *, size: float, color: str = INK) -> float:
+        """``text_block`` set smaller, as far as ``MIN_TEXT``, until its lines fit rect's height
+        (a longer translation of a sheet's description)."""
+        while size > MIN_TEXT:
+            lines = len(simpleSplit(s, fonts.font_name(False), size, rect.w * mm))
+            if lines * size * 1.3 * PT <= rect.h:
+                break
+            size = max(MIN_TEXT, size - 0.25)
+        return self.text_block(rect, s, size=size, color=color)
+
+    def _text_block(
+        self, rect: Rect, s: str, *, size: float, bold: bool, color: str, leading: float
+    ) -> float:
         size = max(size, MIN_TEXT)
         step = size * leading * PT
         y = rect.top
@@ -334,13 +402,14 @@ class Document:
         lowest = min(rect.top for rect, _paragraphs in columns)
         for rect, paragraphs in columns:
             y = rect.top
-            for title, text in paragraphs:
-                y = self.text_block(Rect(rect.x, y - 40, rect.w, 40), title, size=head * scale, bold=True)
-                y = self.text_block(
-                    Rect(rect.x, y - 60, rect.w, 60), text, size=body * scale, leading=leading
-                )
-                lowest = min(lowest, y)
-                y -= gap
+            with self.within(rect):
+                for title, text in paragraphs:
+                    y = self.text_block(Rect(rect.x, y - 40, rect.w, 40), title, size=head * scale, bold=True)
+                    y = self.text_block(
+                        Rect(rect.x, y - 60, rect.w, 60), text, size=body * scale, leading=leading
+                    )
+                    lowest = min(lowest, y)
+                    y -= gap
         return lowest
 
     # Shapes
@@ -506,9 +575,11 @@ class Document:
         c.translate(corner[0] * mm, corner[1] * mm)
         c.rotate(90 * quarters)
         size = Rect(0.0, 0.0, rect.h, rect.w) if quarters % 2 else Rect(0.0, 0.0, rect.w, rect.h)
+        outer, self._placement = self._placement, self._placement.moved(*corner).turned(quarters)
         try:
             yield size
         finally:
+            self._placement = outer
             c.restoreState()
 
     @contextmanager
@@ -520,9 +591,11 @@ class Document:
         c = self._pen()
         c.saveState()
         c.translate(dx * mm, dy * mm)
+        outer, self._placement = self._placement, self._placement.moved(dx, dy)
         try:
             yield
         finally:
+            self._placement = outer
             c.restoreState()
 
     @contextmanager
@@ -590,7 +663,7 @@ class Document:
             Rect(band.x, band.top - 2.5, band.w, 2.5), self.game_name.upper(), size=8, bold=True, color=fg
         )
         self.label(Rect(band.x, band.y, band.w, 5), self.say(self.sheet.title), size=15, bold=True, color=fg)
-        self.text_block(f.description.inset(1.5), self.say(self.sheet.description), size=8.5, color=MUTED)
+        self._fitted_block(f.description.inset(1.5), self.say(self.sheet.description), size=8.5, color=MUTED)
         self.qr(self.game_url, f.qr)
         self.calibration_bar(f.footer.x, f.footer.cy - layout.CALIBRATION_HEIGHT / 2)
         self.label(
@@ -887,7 +960,11 @@ class Document:
         self.new_page()
         with self.shifted(*shift):
             for draw, slot, bleed in cards:
-                with self.clipped(bleed), self.turned(slot, turns) as upright:
+                with (
+                    self.clipped(bleed),
+                    self.turned(slot, turns) as upright,
+                    self.within(upright.inset(SAFE_AREA)),
+                ):
                     draw(self, upright)
             for guide in geometry.guides:
                 self.line(guide.x1, guide.y1, guide.x2, guide.y2, width=HAIRLINE)

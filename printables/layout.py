@@ -98,6 +98,44 @@ class Rect:
 
 
 @dataclass(frozen=True)
+class Placement:
+    """Where drawing in turned or moved coordinates lands on the page: the map (x, y) ->
+    (a x + c y + e, b x + d y + f), in mm. Turns are quarter turns, so rectangles stay rectangles."""
+
+    a: float = 1.0
+    b: float = 0.0
+    c: float = 0.0
+    d: float = 1.0
+    e: float = 0.0
+    f: float = 0.0
+
+    def moved(self, dx: float, dy: float) -> Placement:
+        """This placement, after moving the origin to (dx, dy)."""
+        return Placement(self.a, self.b, self.c, self.d, *self.point(dx, dy))
+
+    def turned(self, quarters: int) -> Placement:
+        """This placement, after turning ``quarters`` quarters anticlockwise about the origin."""
+        cos, sin = ((1, 0), (0, 1), (-1, 0), (0, -1))[quarters % 4]
+        return Placement(
+            self.a * cos + self.c * sin,
+            self.b * cos + self.d * sin,
+            -self.a * sin + self.c * cos,
+            -self.b * sin + self.d * cos,
+            self.e,
+            self.f,
+        )
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        """Where the point (x, y) lands on the page."""
+        return (self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f)
+
+    def rect(self, rect: Rect) -> Rect:
+        """Where the rectangle lands on the page."""
+        (x1, y1), (x2, y2) = self.point(rect.x, rect.y), self.point(rect.right, rect.top)
+        return Rect(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
+
+
+@dataclass(frozen=True)
 class Segment:
     """A straight line from (x1, y1) to (x2, y2), in mm."""
 
