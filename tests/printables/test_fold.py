@@ -139,8 +139,10 @@ def test_the_print_page_offers_fold_over_decks_on_four_papers(app):
     client = app.test_client()
     page = client.get("/print?layout=fold").get_data(as_text=True)
     assert "/print/castle-deck.pdf?paper=tabloid&amp;layout=fold" in page
-    assert "/print/score-pad.pdf?paper=a4&amp;layout=fold" in page  # not a deck: the option is ignored
+    assert "/print/score-pad.pdf?paper=a4&amp;layout=fold" in page  # not a deck: the sheet ignores it
     assert "/print/castle-deck.pdf?paper=a3" not in client.get("/print").get_data(as_text=True)
     pdf = client.get("/print/castle-deck.pdf?paper=a3&layout=fold&lang=en")
     assert pdf.status_code == 200 and "castle-deck-fold-a3.pdf" in pdf.headers["Content-Disposition"]
-    assert client.get("/print/score-pad.pdf?paper=a4&layout=fold").status_code == 404
+    pad = client.get("/print/score-pad.pdf?paper=a4&layout=fold&lang=en")  # a link of the page: not a deck
+    assert pad.status_code == 200 and pad.data == client.get("/print/score-pad.pdf?paper=a4&lang=en").data
+    assert client.get("/print/score-pad.pdf?paper=a3&layout=fold").status_code == 404

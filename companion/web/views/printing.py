@@ -126,10 +126,10 @@ def _send(chosen: printables.Sheet, key: tuple):
     paper = request.args.get("paper", "a4")
     duplex = request.args.get("duplex", "long")
     offset = _offset(request.args.get("offset", "0,0"))
-    fold = request.args.get("layout") == "fold"
+    fold = (
+        request.args.get("layout") == "fold" and chosen.foldable
+    )  # the page's links carry it for every sheet
     if paper not in chosen.papers_for(fold) or duplex not in DUPLEX or offset is None:
-        abort(404)
-    if fold and not chosen.foldable:
         abort(404)
     base_url = printed_base_url()
     options = {
