@@ -3,6 +3,9 @@
 castellan serve [--host 0.0.0.0] [--port 5000] [--workers N] [--threads N]
 castellan print SHEET --paper letter --lang pl -o sheet.pdf   (a mat also on --paper a3 or tabloid)
 castellan print --list
+castellan print zamek-deck --fold --paper a3   (fold-over cards: front beside back, for a printer without duplex)
+castellan print tactics-own --deck my-faction.json   (or zamek-own: a deck of your own, as a table takes it)
+castellan print castle-deck --back-offset 1.5,-0.5   (backs read 1.5 mm right, 0.5 mm up: moved to cancel it)
 castellan db [--clean] [--days 90]
 castellan plays export -o plays.json    (every play, to import on another server)
 castellan plays import plays.json
@@ -26,9 +29,14 @@ import printables
 from companion.app import default_database
 from companion.http import netinfo
 from companion.i18n import LANGUAGES, say
+from companion.rules.errors import RuleError
 from companion.service import games
 from companion.web import views
+from printables import layout
+from printables import own as own_deck
 from printables.draw import QRTooLarge
+
+OWN_SHEETS = {"tactics-own": "tactics", "zamek-own": "zamek"}  # a deck of one's own, from --deck FILE
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,6 +102,13 @@ def _host(text: str) -> str:
 def _base_url(text: str) -> str:
     try:
         return netinfo.check_base_url(text)
+    except ValueError as wrong:
+        raise argparse.ArgumentTypeError(str(wrong)) from None
+
+
+def _back_offset(text: str) -> tuple[float, float]:
+    try:
+        return layout.back_offset(text)
     except ValueError as wrong:
         raise argparse.ArgumentTypeError(str(wrong)) from None
 
@@ -253,22 +268,31 @@ def print_sheet(args: argparse.Namespace) -> int:
     if args.list or not args.sheet:
         for sheet in sheets:
             print(f"{sheet.slug:24} {sheet.game:11} {say(sheet.title, args.lang)}")
+        for slug, game in OWN_SHEETS.items():
+            print(f"{slug:24} {game:11} {say(own_deck.GAMES[game], args.lang)} (--deck FILE.json)")
         return 0 if args.list else 2
     try:
-        sheet = printables.get_sheet(args.sheet)
+        sheet = _own_sheet(args) if args.sheet in OWN_SHEETS else printables.get_sheet(args.sheet)
     except KeyError:
         print(
             f"castellan print: no sheet called {args.sheet!r}; `castellan print --list` shows them.",
             file=sys.stderr,
         )
         return 2
-    if args.paper not in sheet.papers:
+    except (OSError, RuleError) as refused:
+        print(f"castellan print: {refused}", file=sys.stderr)
+        return 2
+    if args.fold and not sheet.foldable:
+        print(f"castellan print: {sheet.slug} is not a deck, so it has no fold-over cards.", file=sys.stderr)
+        return 2
+    papers = sheet.papers_for(args.fold)
+    if args.paper not in papers:
         print(
-            f"castellan print: {sheet.slug} comes on {' or '.join(sheet.papers)} paper, not {args.paper}.",
+            f"castellan print: {sheet.slug} comes on {' or '.join(papers)} paper, not {args.paper}.",
             file=sys.stderr,
         )
         return 2
-    output = args.output or f"{sheet.slug}-{args.paper}.pdf"
+    output = args.output or f"{sheet.slug}-{'fold-' if args.fold else ''}{args.paper}.pdf"
     try:
         base_url = args.base_url or netinfo.check_base_url(
             os.environ.get("CASTELLAN_BASE_URL") or netinfo.lan_base_url(args.port)
@@ -286,6 +310,8 @@ def print_sheet(args: argparse.Namespace) -> int:
             rich_backs=args.rich_backs,
             duplex=args.duplex,
             lang=args.lang,
+            back_offset=args.back_offset,
+            fold=args.fold,
         )
     except QRTooLarge:
         return _fail(
@@ -299,6 +325,20 @@ def print_sheet(args: argparse.Namespace) -> int:
         return _fail("print", f"cannot write {output}: {refused.strerror or refused}.")
     print(f"Wrote {output}")
     return 0
+
+
+def _own_sheet(args: argparse.Namespace) -> printables.Sheet:
+    """The sheet of the deck of one's own that ``--deck FILE`` holds; RuleError naming the wrong field."""
+    if not args.deck:
+        raise RuleError(
+            "bad_deck", f"{args.sheet} prints the deck of your own that --deck FILE.json holds", "deck"
+        )
+    with open(args.deck, encoding="utf-8") as file:
+        text = file.read()
+    try:
+        return own_deck.own_sheet(OWN_SHEETS[args.sheet], own_deck.read_deck(text))
+    except RuleError as refused:
+        raise RuleError(refused.code, f"{args.deck}: {refused.field}: {refused}", refused.field) from None
 
 
 def _parser(extra: dict) -> argparse.ArgumentParser:
@@ -318,7 +358,7 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
         "--paper",
         choices=printables.PAPERS + printables.LARGE_PAPERS,
         default="a4",
-        help="a3 and tabloid: mats only",
+        help="a3 and tabloid: mats, and decks with --fold",
     )
     print_cmd.add_argument("-o", "--output", help="the PDF file to write (default: SHEET-PAPER.pdf)")
     print_cmd.add_argument("--ink-saver", action="store_true", help="no filled backgrounds")
@@ -327,6 +367,24 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     )
     print_cmd.add_argument(
         "--duplex", choices=("long", "short"), default="long", help="which edge the backs flip on"
+    )
+    print_cmd.add_argument(
+        "--deck",
+        metavar="FILE.json",
+        help="with the sheet tactics-own or zamek-own: the deck of your own to print, as a table takes it",
+    )
+    print_cmd.add_argument(
+        "--fold",
+        action="store_true",
+        help="a deck as fold-over cards, front beside back on one side, for a printer without duplex",
+    )
+    print_cmd.add_argument(
+        "--back-offset",
+        type=_back_offset,
+        default=(0.0, 0.0),
+        metavar="X,Y",
+        help="mm the duplex check reads the backs right and down of their fronts (negative: left, up); "
+        "the backs are moved to cancel it",
     )
     print_cmd.add_argument(
         "--lang", choices=LANGUAGES, default="en", help="the language of the sheet's words"

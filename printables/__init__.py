@@ -17,11 +17,12 @@ from typing import BinaryIO
 
 from companion.rules.sentences import N_, Message
 from printables import tiling
-from printables.draw import Document
+from printables.draw import Document, Overflow
 from printables.tiling import MatSpec
 
 PAPERS = ("a4", "letter")  # every sheet comes on these
 LARGE_PAPERS = ("a3", "tabloid")  # mats come on these as well, in one piece where they fit
+FOLDABLE = ("cards", "memory cards")  # the kinds of sheet that are decks; a kit passes the option on
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,12 @@ ADVICE = {
         printer=_CARD_PRINTER,
         two_sided=True,
     ),
+    "duplex check": Advice(
+        paper=N_("Paper: the paper you print your cards on, since the check measures your printer with it."),
+        sleeves=N_("No sleeve: hold the sheet against the light."),
+        printer=_CARD_PRINTER,
+        two_sided=True,
+    ),
     "mat": Advice(
         paper=N_("Paper: 120 to 160 g/m², or card, so that the mat lies flat; 80 g/m² paper will do."),
         sleeves=N_("No sleeve; a clear sheet protector keeps the mat clean."),
@@ -75,6 +82,16 @@ ADVICE = {
         paper=N_("Paper: 120 to 160 g/m², or thin card."),
         sleeves=N_("No sleeve; cut along the dashed line, and laminate the cards if you like."),
         printer=N_("Printer: actual size (100 %), one-sided."),
+    ),
+    "kit": Advice(
+        paper=N_(
+            "Paper: the sheets of a kit want different paper; its first page says which pages go on which."
+        ),
+        sleeves=N_("Sleeves: as its first page says, sheet by sheet."),
+        printer=N_(
+            "Printer: actual size (100 %); print each group of pages on its paper, two-sided or one-sided as "
+            "its first page says."
+        ),
     ),
     "pad": Advice(
         paper=N_("Paper: plain 80 g/m² paper."),
@@ -128,6 +145,15 @@ class Sheet:
         """The papers the sheet comes on: a mat on the large ones too."""
         return PAPERS + LARGE_PAPERS if self.mat else PAPERS
 
+    @property
+    def foldable(self) -> bool:
+        """Whether the sheet's decks also come as fold-over cards (``build(fold=True)``): a deck's, a kit's."""
+        return self.kind in (*FOLDABLE, "kit")
+
+    def papers_for(self, fold: bool) -> tuple[str, ...]:
+        """The papers the sheet comes on, fold-over decks on the large ones too."""
+        return PAPERS + LARGE_PAPERS if fold and self.kind in FOLDABLE else self.papers
+
     def mat_pages(self, paper: str) -> int | None:
         """How many pages the mat takes on this paper; None for a sheet that is not a mat."""
         return len(tiling.mat_pages(paper, self.mat).tiles) if self.mat else None
@@ -165,18 +191,28 @@ def build(
     duplex: str = "long",
     rich_backs: bool = False,
     lang: str = "en",
-) -> None:
+    back_offset: tuple[float, float] = (0.0, 0.0),
+    fold: bool = False,
+    check_text: bool = False,
+) -> list[Overflow]:
     """Draw a sheet and write its PDF to the binary file-like object out.
 
     paper is one of the sheet's ``papers``; base_url is where Castellan is served (the QR codes point
     there); ink_saver prints backgrounds as outlines; duplex is "long" or "short", the edge
     the paper turns on when printing both sides; rich_backs prints card backs in full
     colour instead of a light pattern; lang is the language of every word on it ("en", "fr",
-    "pl"). Same arguments, same bytes.
+    "pl"); back_offset is the misalignment read on the duplex check, (right, down) in mm, which
+    every page of backs is moved to cancel; fold lays card sheets out as fold-over cards, each front
+    beside its back on one side of the paper (``layout.FoldSheet``). Same arguments, same bytes.
+
+    With check_text every text run is measured against the boxes it was drawn in (a label's, a
+    paragraph's, a card's safe area): the runs that cross one are returned (``draw.Overflow``).
     """
     sheet = get_sheet(slug_or_sheet) if isinstance(slug_or_sheet, str) else slug_or_sheet
-    if paper not in sheet.papers:
-        raise ValueError(f"paper must be one of {sheet.papers} for {sheet.slug}, not {paper!r}")
+    if fold and not sheet.foldable:
+        raise ValueError(f"{sheet.slug} is not a deck: it does not come as fold-over cards")
+    if paper not in sheet.papers_for(fold):
+        raise ValueError(f"paper must be one of {sheet.papers_for(fold)} for {sheet.slug}, not {paper!r}")
     doc = Document(
         out,
         sheet,
@@ -186,6 +222,10 @@ def build(
         duplex=duplex,
         rich_backs=rich_backs,
         lang=lang,
+        back_offset=back_offset,
+        fold=fold,
+        check_text=check_text,
     )
     sheet.draw(doc)
     doc.finish()
+    return doc.overflows

@@ -72,6 +72,17 @@ _DOOR = [(-3.5, -22.0), (-3.5, -14.0), (0.0, -10.0), (3.5, -14.0), (3.5, -22.0)]
 
 SHEETS = [
     Sheet(
+        slug="duplex-check",
+        kind="duplex check",
+        game="castellan",
+        title=N_("Duplex check"),
+        description=N_(
+            "Measures how far your printer puts the backs off their fronts. Print it on your card paper, "
+            "read the offset on its scales and enter it; printed again with it, its crosses meet."
+        ),
+        draw=Document.duplex_check,
+    ),
+    Sheet(
         slug="blank-cards",
         kind="cards",
         game="castellan",

@@ -15,6 +15,7 @@ standard page ``frame``, the card-sheet engine ``card_sheet`` and the mat engine
 from __future__ import annotations
 
 import functools
+import io
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -51,7 +52,8 @@ LIGHT_FILL = 0.45  # the filled shapes of its emblem, outlined in the colour its
 RICH_LATTICE_TINT = 0.75  # the lines of a rich back's lattice, its colour lightened
 LATTICE = 6.0  # mm between the lines of a card back's lattice
 DUPLEX_NAMES = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge"}
-DUPLEX_CHECK = 24.0  # mm: the square of the duplex check on a card sheet's first page
+DUPLEX_CHECK = 40.0  # mm: the square of the duplex check on a card sheet's first page
+SCALE_REACH = 6.0  # mm each way on the duplex check's scales, in half millimetres
 DUPLEX_CHECK_RISE = 36.0  # mm above the content's foot, so that turned on the short edge it misses the header
 QR_MIN_MODULE = 0.5  # mm: smaller modules stop scanning reliably on a phone
 CALIBRATION_SENTENCE = N_("This bar measures 50 mm: print at 100 %.")
@@ -77,13 +79,35 @@ PRINT_TWO_SIDED = {
     "long": N_("Print at 100 %, double-sided, flip on long edge."),
     "short": N_("Print at 100 %, double-sided, flip on short edge."),
 }
+BACK_OFFSET = N_(
+    "Back offset: %(right)s mm right and %(down)s mm down, as read on the duplex check (a negative number "
+    "is left or up); every page of backs is moved to cancel it."
+)
+OFFSET_PAST_BLEED = N_(
+    "Warning: this back offset is more than the 3 mm the bleed absorbs. Check the flip edge and the paper "
+    "guides of your printer, then print the duplex check again with this offset: its crosses must meet."
+)
 CAP_HEIGHT = 0.73  # DejaVu Sans capitals, as a fraction of the font size
 PT = 25.4 / 72  # millimetres in a point
 MIN_TEXT = 7.0  # points: no type is set smaller
 
+SAFE_AREA = 3.0  # mm inside a card's cut line: its text keeps inside, where a cut a little off spares it
+BOX_TOLERANCE = 0.05  # mm a text run may cross its box by: rounding, not overflow
+
 CardDrawer = Callable[["Document", Rect], None]
 SlotDrawer = Callable[["Document", int, Rect], None]
 BorderDrawer = Callable[["Document", str, int, Rect], None]
+
+
+@dataclass(frozen=True)
+class Overflow:
+    """A text run that crosses a box it was drawn in (``Document(check_text=True)``): the page it is
+    on, its words, where its ink lies and the box, both in page millimetres."""
+
+    page: int
+    text: str
+    extent: Rect
+    box: Rect
 
 
 @dataclass(frozen=True)
@@ -117,11 +141,30 @@ class Document:
         duplex: str = "long",
         rich_backs: bool = False,
         lang: str = "en",
+        back_offset: tuple[float, float] = (0.0, 0.0),
+        fold: bool = False,
+        check_text: bool = False,
     ) -> None:
         if duplex not in layout.DUPLEX:
             raise ValueError(f"duplex must be one of {layout.DUPLEX}, not {duplex!r}")
+        layout.back_offset(",".join(str(d) for d in back_offset))  # refused past MAX_BACK_OFFSET
         self.page = layout.page_rect(paper)
         self.sheet, self.paper, self.duplex = sheet, paper, duplex
+        self.back_offset, self.fold = back_offset, fold
+        self._options = {  # to draw another sheet alike (``pages_of``), unchecked
+            "paper": paper,
+            "base_url": base_url,
+            "ink_saver": ink_saver,
+            "duplex": duplex,
+            "rich_backs": rich_backs,
+            "lang": lang,
+            "back_offset": back_offset,
+            "fold": fold,
+        }
+        self._in_kit = False
+        # The text-in-box check: each run is measured against every box it is drawn in, in page mm.
+        self.check_text, self.overflows = check_text, []
+        self._placement, self._boxes = layout.Placement(), []
         self.base_url, self.ink_saver, self.rich_backs = base_url.rstrip("/"), ink_saver, rich_backs
         self.lang = lang
         self.pages = 0
@@ -136,7 +179,7 @@ class Document:
             pdfVersion=(1, 7),  # the version that defines /Duplex
         )
         self._canvas.setViewerPreference("PrintScaling", "None")
-        if sheet.advice.two_sided:
+        if sheet.advice.two_sided and not fold:
             self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[duplex])
         self._canvas.setTitle(self.say(sheet.title))
         self._canvas.setSubject(self.say(sheet.description))
@@ -166,6 +209,23 @@ class Document:
             self.pages += 1
             self._blank = True
 
+    def include(self, sheet: Sheet) -> None:
+        """Draw another sheet into this document from a new page, with its own headers and
+        advice, as a kit does; the PDF asks for no duplex edge, since a kit's sheets differ."""
+        outer, self.sheet, self._in_kit = self.sheet, sheet, True
+        try:
+            self.new_page()
+            sheet.draw(self)
+        finally:
+            self.sheet, self._in_kit = outer, False
+
+    def pages_of(self, sheet: Sheet) -> int:
+        """How many pages ``sheet`` takes with this document's options (drawn aside to count them)."""
+        scratch = Document(io.BytesIO(), sheet, **self._options)
+        sheet.draw(scratch)
+        scratch.finish()
+        return scratch.pages
+
     def finish(self) -> None:
         """End the last page and write the PDF."""
         if not self._blank or self.pages == 0:
@@ -191,11 +251,36 @@ class Document:
         Type is never set under ``MIN_TEXT`` points, the smallest a player reads easily on paper.
         """
         size = max(size, MIN_TEXT)
+        if self.check_text:
+            self._check(x, y, s, size, bold, align)
         c = self._pen()
         c.setFont(fonts.font_name(bold), size)
         c.setFillColor(HexColor(color))
         draw = {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align]
         draw(x * mm, y * mm, s)
+
+    @contextmanager
+    def within(self, rect: Rect) -> Iterator[Rect]:
+        """Text drawn inside the block belongs inside rect: with ``check_text``, a run crossing it is
+        recorded in ``overflows``."""
+        if not self.check_text:
+            yield rect
+            return
+        self._boxes.append(self._placement.rect(rect))
+        try:
+            yield rect
+        finally:
+            self._boxes.pop()
+
+    def _check(self, x: float, y: float, s: str, size: float, bold: bool, align: str) -> None:
+        """Record the run if its ink (its width, baseline to capital height) crosses a box it is in."""
+        width = self.text_width(s, size=size, bold=bold)
+        left = {"left": x, "centre": x - width / 2, "right": x - width}[align]
+        extent = self._placement.rect(Rect(left, y, width, CAP_HEIGHT * size * PT))
+        for box in self._boxes:
+            if not box.contains(extent, tol=BOX_TOLERANCE):
+                self.overflows.append(Overflow(self.pages + 1, s, extent, box))
+                return
 
     def text_width(self, s: str, *, size: float = 9, bold: bool = False) -> float:
         """The width of a line of text, in mm."""
@@ -213,6 +298,13 @@ class Document:
     ) -> None:
         """One line of text centred vertically in rect, shrunk if need be to fit its width, but
         never under ``MIN_TEXT``: text that does not fit then wraps onto lines centred on rect."""
+        if not self.check_text:  # the usual build: no measuring, no context to enter
+            self._label(rect, s, size=size, bold=bold, align=align, color=color)
+            return
+        with self.within(rect):
+            self._label(rect, s, size=size, bold=bold, align=align, color=color)
+
+    def _label(self, rect: Rect, s: str, *, size: float, bold: bool, align: str, color: str) -> None:
         size = max(size, MIN_TEXT)
         width = self.text_width(s, size=size, bold=bold)
         if width > rect.w:
@@ -244,6 +336,24 @@ class Document:
         leading: float = 1.3,
     ) -> float:
         """Wrap text into rect from its top; returns the y just below the last line."""
+        if not self.check_text:  # the usual build: no measuring, no context to enter
+            return self._text_block(rect, s, size=size, bold=bold, color=color, leading=leading)
+        with self.within(rect):
+            return self._text_block(rect, s, size=size, bold=bold, color=color, leading=leading)
+
+    def _fitted_block(self, rect: Rect, s: str, *, size: float, color: str = INK) -> float:
+        """``text_block`` set smaller, as far as ``MIN_TEXT``, until its lines fit rect's height
+        (a longer translation of a sheet's description)."""
+        while size > MIN_TEXT:
+            lines = len(simpleSplit(s, fonts.font_name(False), size, rect.w * mm))
+            if lines * size * 1.3 * PT <= rect.h:
+                break
+            size = max(MIN_TEXT, size - 0.25)
+        return self.text_block(rect, s, size=size, color=color)
+
+    def _text_block(
+        self, rect: Rect, s: str, *, size: float, bold: bool, color: str, leading: float
+    ) -> float:
         size = max(size, MIN_TEXT)
         step = size * leading * PT
         y = rect.top
@@ -291,13 +401,14 @@ class Document:
         lowest = min(rect.top for rect, _paragraphs in columns)
         for rect, paragraphs in columns:
             y = rect.top
-            for title, text in paragraphs:
-                y = self.text_block(Rect(rect.x, y - 40, rect.w, 40), title, size=head * scale, bold=True)
-                y = self.text_block(
-                    Rect(rect.x, y - 60, rect.w, 60), text, size=body * scale, leading=leading
-                )
-                lowest = min(lowest, y)
-                y -= gap
+            with self.within(rect):
+                for title, text in paragraphs:
+                    y = self.text_block(Rect(rect.x, y - 40, rect.w, 40), title, size=head * scale, bold=True)
+                    y = self.text_block(
+                        Rect(rect.x, y - 60, rect.w, 60), text, size=body * scale, leading=leading
+                    )
+                    lowest = min(lowest, y)
+                    y -= gap
         return lowest
 
     # Shapes
@@ -463,9 +574,27 @@ class Document:
         c.translate(corner[0] * mm, corner[1] * mm)
         c.rotate(90 * quarters)
         size = Rect(0.0, 0.0, rect.h, rect.w) if quarters % 2 else Rect(0.0, 0.0, rect.w, rect.h)
+        outer, self._placement = self._placement, self._placement.moved(*corner).turned(quarters)
         try:
             yield size
         finally:
+            self._placement = outer
+            c.restoreState()
+
+    @contextmanager
+    def shifted(self, dx: float, dy: float) -> Iterator[None]:
+        """Everything drawn inside the block is moved dx mm right and dy mm up."""
+        if not (dx or dy):  # the same bytes as before there were offsets
+            yield
+            return
+        c = self._pen()
+        c.saveState()
+        c.translate(dx * mm, dy * mm)
+        outer, self._placement = self._placement, self._placement.moved(dx, dy)
+        try:
+            yield
+        finally:
+            self._placement = outer
             c.restoreState()
 
     @contextmanager
@@ -533,7 +662,7 @@ class Document:
             Rect(band.x, band.top - 2.5, band.w, 2.5), self.game_name.upper(), size=8, bold=True, color=fg
         )
         self.label(Rect(band.x, band.y, band.w, 5), self.say(self.sheet.title), size=15, bold=True, color=fg)
-        self.text_block(f.description.inset(1.5), self.say(self.sheet.description), size=8.5, color=MUTED)
+        self._fitted_block(f.description.inset(1.5), self.say(self.sheet.description), size=8.5, color=MUTED)
         self.qr(self.game_url, f.qr)
         self.calibration_bar(f.footer.x, f.footer.cy - layout.CALIBRATION_HEIGHT / 2)
         self.label(
@@ -544,6 +673,16 @@ class Document:
             color=MUTED,
         )
         return f.content
+
+    def duplex_check(self) -> None:
+        """The duplex check as a sheet of its own, to measure a printer's back offset, then, printed
+        with that offset, to confirm that the crosses now meet."""
+        self.new_page()
+        content = self.frame()
+        y = content.top
+        for step in [PRINT_TWO_SIDED[self.duplex], *self._offset_sentences()]:
+            y = self.text_block(Rect(content.x, y - 40, content.w, 40), self.say(step), size=10) - 2
+        self._duplex_check(content)
 
     def card_sheet(
         self,
@@ -565,7 +704,11 @@ class Document:
         backs = [back] * len(faces) if callable(back) else list(back)
         if len(backs) != len(faces):
             raise ValueError(f"{len(faces)} faces need {len(faces)} backs, not {len(backs)}")
-        self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[self.duplex])
+        if self.fold:
+            self._fold_cards(faces, backs, spec)
+            return
+        if not self._in_kit:
+            self._canvas.setViewerPreference("Duplex", DUPLEX_NAMES[self.duplex])
         geometry = layout.card_sheet(self.paper, spec)
         starts = range(0, len(faces), spec.per_page)
         self._card_info_pages(len(faces), 2 + 2 * len(starts))
@@ -589,9 +732,69 @@ class Document:
                 backs_here,
                 back_turns,
                 self.say(Message(N_("Backs, page %(page)s of %(pages)s"), **where)),
+                shift=layout.back_shift(self.back_offset, self.duplex),
             )
 
     # Private helpers
+
+    def _fold_cards(self, faces: Sequence[CardDrawer], backs: Sequence[CardDrawer], spec: CardSpec) -> None:
+        """The fold-over layout (``layout.FoldSheet``): a page of how to print, then pages of cards
+        with each front beside its back, printed on one side."""
+        geometry = layout.fold_sheet(self.paper, spec)
+        per_page = len(geometry.fronts)
+        starts = range(0, len(faces), per_page)
+        self._fold_info_page(len(starts))
+        for number, start in enumerate(starts, start=1):
+            end = start + per_page
+            cards = [
+                *zip(faces[start:end], geometry.fronts, geometry.bleeds, strict=False),
+                *zip(backs[start:end], geometry.backs, geometry.back_bleeds, strict=False),
+            ]
+            what = self.say(
+                Message(N_("Fold-over, page %(page)s of %(pages)s"), page=number, pages=len(starts))
+            )
+            self._card_page(
+                geometry, iter(cards), 1, what
+            )  # folded, a back is a front turned on its long edge
+            for guide in geometry.fold_guides:
+                self.line(guide.x1, guide.y1, guide.x2, guide.y2, width=0.3, dash=(1.2, 0.8))
+
+    def _fold_info_page(self, pages: int) -> None:
+        """The page of instructions that opens a fold-over card sheet."""
+        self.new_page()
+        content = self.frame()
+        advice = self.sheet.advice
+        steps = [
+            N_("Fold-over cards: print at 100 %, one-sided. Each card's front lies beside its back."),
+            N_(
+                "Print at actual size, never “fit to page”: the bar at the foot of this page must measure 50 mm."
+            ),
+            advice.paper,
+            advice.sleeves,
+            N_(
+                "Cut each pair of cards out along the solid guides in the margins, never on a dashed one. Fold "
+                "each pair on the dashed guides, so that the back lies behind its front, and glue the halves "
+                "together; or slip the folded card into a sleeve in front of an old playing card. The printing "
+                "runs 3 mm past the cut lines, so a cut or fold a little off still leaves no white edge."
+            ),
+            Message(
+                NP_(
+                    "%(count)s page of cards after this one. Paper size: %(paper)s.",
+                    "%(count)s pages of cards after this one. Paper size: %(paper)s.",
+                ),
+                count=pages,
+                paper=layout.PAPER_NAMES[self.paper],
+            ),
+        ]
+        if self.ink_saver:
+            steps.append(N_("Ink saver: backgrounds are printed as outlines."))
+        elif self.rich_backs:
+            steps.append(N_("Rich backs: the backs are printed in full colour, which takes a lot of ink."))
+        y = content.top
+        self.text(content.x, y - 6, self.say(N_("How to print")), size=13, bold=True)
+        y -= 10
+        for step in steps:
+            y = self.text_block(Rect(content.x, y - 40, content.w, 40), self.say(step), size=10) - 2
 
     def _mat_header(self, pages: tiling.MatPages, tile: tiling.Tile, note: str) -> None:
         """The names, which page this is and how it joins its neighbours, the QR code."""
@@ -745,15 +948,26 @@ class Document:
         c.restoreState()
 
     def _card_page(
-        self, geometry: CardSheet, cards: Iterator[tuple[CardDrawer, Rect, Rect]], turns: int, what: str
+        self,
+        geometry: CardSheet,
+        cards: Iterator[tuple[CardDrawer, Rect, Rect]],
+        turns: int,
+        what: str,
+        shift: tuple[float, float] = (0.0, 0.0),
     ) -> None:
+        """A page of cards with its cut guides and margin labels, all of it moved by ``shift`` (mm)."""
         self.new_page()
-        for draw, slot, bleed in cards:
-            with self.clipped(bleed), self.turned(slot, turns) as upright:
-                draw(self, upright)
-        for guide in geometry.guides:
-            self.line(guide.x1, guide.y1, guide.x2, guide.y2, width=HAIRLINE)
-        self._margin_labels(geometry, what)
+        with self.shifted(*shift):
+            for draw, slot, bleed in cards:
+                with (
+                    self.clipped(bleed),
+                    self.turned(slot, turns) as upright,
+                    self.within(upright.inset(SAFE_AREA)),
+                ):
+                    draw(self, upright)
+            for guide in geometry.guides:
+                self.line(guide.x1, guide.y1, guide.x2, guide.y2, width=HAIRLINE)
+            self._margin_labels(geometry, what)
 
     def _margin_labels(self, geometry: CardSheet, what: str) -> None:
         title = self.say(self.sheet.title)
@@ -762,7 +976,8 @@ class Document:
             names = [(f"{self.game_name} · {title}", False), (what, False)][-len(geometry.header) :]
         for span, (name, bold) in zip(geometry.header, names, strict=False):
             self._in_span(geometry, span, lambda r, n=name, b=bold: self.label(r, n, size=7, bold=b))
-        notes = [self.say(DOUBLE_SIDED[self.duplex]), self.say(N_("QR code and help: first page"))]
+        sides = N_("One-sided: fold on the dashed guides") if self.fold else DOUBLE_SIDED[self.duplex]
+        notes = [self.say(sides), self.say(N_("QR code and help: first page"))]
         bar_span = max(geometry.footer, key=lambda s: s.h if geometry.vertical_labels else s.w)
         self._in_span(geometry, bar_span, self._centred_bar)
         others = [span for span in geometry.footer if span is not bar_span]
@@ -815,25 +1030,54 @@ class Document:
             steps.append(N_("Ink saver: backgrounds are printed as outlines."))
         elif self.rich_backs:
             steps.append(N_("Rich backs: the backs are printed in full colour, which takes a lot of ink."))
-        steps = [self.say(step) for step in steps]
+        steps += self._offset_sentences()
         y = content.top
         self.text(content.x, y - 6, self.say(N_("How to print")), size=13, bold=True)
         y -= 10
         for step in steps:
-            y = self.text_block(Rect(content.x, y - 40, content.w, 40), step, size=10) - 2
+            y = self.text_block(Rect(content.x, y - 40, content.w, 40), self.say(step), size=10) - 2
+        self._duplex_check(content)
+
+    def _duplex_check(self, content: Rect) -> None:
+        """The duplex check on this page and, moved by the back offset, on its back."""
+        check = self._duplex_check_front(content)
+        self.new_page()
+        with self.shifted(*layout.back_shift(self.back_offset, self.duplex)):
+            self._duplex_check_back(check)
+
+    def _offset_sentences(self) -> list[Message]:
+        """What the first page says of the back offset: its value, and a warning past the bleed."""
+        right, down = self.back_offset
+        if not (right or down):
+            return []
+        said = [Message(BACK_OFFSET, right=f"{right:g}", down=f"{down:g}")]
+        if max(abs(right), abs(down)) > layout.BLEED:
+            said.append(Message(OFFSET_PAST_BLEED))
+        return said
+
+    def _duplex_check_front(self, content: Rect) -> Rect:
+        """The duplex check on the front: a cross with scales to read the back's cross on, and how
+        to read them; returns the check's square."""
         check = Rect(content.x, content.y + DUPLEX_CHECK_RISE, DUPLEX_CHECK, DUPLEX_CHECK)
         self._target(check)
+        self._scales(check)
         self.text_block(
-            Rect(check.right + 4, check.y, content.w - check.w - 4, check.h),
+            Rect(check.right + 4, check.y - 6, content.w - check.w - 4, check.h + 6),
             self.say(
                 N_(
                     "Duplex check: hold this sheet against the light. The cross printed on its back should lie "
-                    "on this cross."
+                    "on this cross. If it does not, read where its upright line crosses the scale at the foot "
+                    "(millimetres right or left) and where its level line crosses the scale on the left "
+                    "(millimetres down or up), and enter both as the back offset on the print page: the backs "
+                    "are then moved to cancel it. Print this sheet again to check."
                 )
             ),
-            size=10,
+            size=9,
         )
-        self.new_page()
+        return check
+
+    def _duplex_check_back(self, check: Rect) -> None:
+        """The back of the check: the cross that lands behind the front's, and what to do with it."""
         content = self.frame()
         behind = check.mirrored(self.page, self.duplex)
         top = content.top if behind.cy < self.page.cy else behind.y - 4
@@ -843,14 +1087,36 @@ class Document:
             self.say(
                 N_(
                     "Hold this sheet against the light: this cross should lie on the cross printed on the other "
-                    "side. If they are up to 3 mm apart, the cards will still be fine. If they are further apart, "
-                    "or one cross is turned, check the duplex edge in the print dialog, or print the fronts, put "
-                    "the pages back in the tray and print the backs."
+                    "side. If they are up to 3 mm apart, the cards will still be fine; the scales on the other "
+                    "side say how far apart they are, for the back offset on the print page. If one cross is "
+                    "turned, check the duplex edge in the print dialog, or print the fronts, put the pages back "
+                    "in the tray and print the backs."
                 )
             ),
             size=10,
         )
         self._target(behind)
+
+    def _scales(self, check: Rect) -> None:
+        """Half-millimetre scales along the check's foot and its left side, 0 on its cross: where the
+        back's cross crosses them reads how far the backs lie right and down, as the offset is entered."""
+        half_steps = round(SCALE_REACH * 2)
+        for i in range(-half_steps, half_steps + 1):
+            tick = 3.0 if i % 4 == 0 else 2.0 if i % 2 == 0 else 1.2
+            x, y = check.cx + i / 2, check.cy - i / 2  # down the page reads as a positive offset
+            self.line(x, check.y, x, check.y + tick, width=0.1)
+            self.line(check.x, y, check.x + tick, y, width=0.1)
+            if i % 4 == 0 and i:
+                self.text(x, check.y + 3.6, f"{abs(i) / 2:g}", size=7, align="centre")
+                self.text(check.x + 3.6, y - 1.2, f"{abs(i) / 2:g}", size=7)
+        words = [
+            (N_("left"), check.cx - SCALE_REACH - 1.5, "right"),
+            (N_("right"), check.cx + SCALE_REACH + 1.5, "left"),
+        ]
+        for word, x, align in words:
+            self.text(x, check.y + 1.2, self.say(word), size=7, align=align, color=MUTED)
+        self.text(check.x + 1.5, check.cy + SCALE_REACH + 2.5, self.say(N_("up")), size=7, color=MUTED)
+        self.text(check.x + 1.5, check.cy - SCALE_REACH - 4.5, self.say(N_("down")), size=7, color=MUTED)
 
     def _target(self, rect: Rect) -> None:
         """A cross in a square, to compare the two sides of a sheet against the light."""

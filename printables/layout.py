@@ -34,6 +34,7 @@ QR_SIZE = 26.0  # the QR square of a page frame, quiet zone included
 HEADER_HEIGHT = 16.0
 FOOTER_HEIGHT = 10.0
 GAP = 4.0
+MAX_BACK_OFFSET = 10.0  # mm: a printer further off than this has the wrong flip edge or tray, not a shift
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,44 @@ class Rect:
         if duplex == "short":
             return Rect(self.x, page.y + page.top - self.top, self.w, self.h)
         raise ValueError(f"duplex must be one of {DUPLEX}, not {duplex!r}")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where drawing in turned or moved coordinates lands on the page: the map (x, y) ->
+    (a x + c y + e, b x + d y + f), in mm. Turns are quarter turns, so rectangles stay rectangles."""
+
+    a: float = 1.0
+    b: float = 0.0
+    c: float = 0.0
+    d: float = 1.0
+    e: float = 0.0
+    f: float = 0.0
+
+    def moved(self, dx: float, dy: float) -> Placement:
+        """This placement, after moving the origin to (dx, dy)."""
+        return Placement(self.a, self.b, self.c, self.d, *self.point(dx, dy))
+
+    def turned(self, quarters: int) -> Placement:
+        """This placement, after turning ``quarters`` quarters anticlockwise about the origin."""
+        cos, sin = ((1, 0), (0, 1), (-1, 0), (0, -1))[quarters % 4]
+        return Placement(
+            self.a * cos + self.c * sin,
+            self.b * cos + self.d * sin,
+            -self.a * sin + self.c * cos,
+            -self.b * sin + self.d * cos,
+            self.e,
+            self.f,
+        )
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        """Where the point (x, y) lands on the page."""
+        return (self.a * x + self.c * y + self.e, self.b * x + self.d * y + self.f)
+
+    def rect(self, rect: Rect) -> Rect:
+        """Where the rectangle lands on the page."""
+        (x1, y1), (x2, y2) = self.point(rect.x, rect.y), self.point(rect.right, rect.top)
+        return Rect(min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
 
 
 @dataclass(frozen=True)
@@ -200,6 +239,37 @@ class CardSheet:
 
 
 @dataclass(frozen=True)
+class FoldSheet:
+    """One page of fold-over cards, for printers without duplex: each card's front and its back side
+    by side on one side of the paper, to fold along the line between them (a long edge of the card).
+
+    The cards lie sideways in columns of pairs: a front above its back, then, in the next pair down,
+    a back above its front, so that backs meet backs and a cut a hair off shows the same back.
+    ``backs[i]`` is ``fronts[i]`` mirrored across ``folds[i]``, the fold's y. Each card bleeds
+    ``BLEED`` past its outer edges, never across its fold. The cut lines (``cuts_x``, ``cuts_y``)
+    run around the pairs, never along a fold; ``guides`` mark them and ``fold_guides`` mark the
+    folds in the margins. ``header``, ``footer`` and ``vertical_labels`` are as ``CardSheet``'s.
+    """
+
+    paper: str
+    spec: CardSpec
+    page: Rect
+    area: Rect
+    fronts: tuple[Rect, ...]
+    backs: tuple[Rect, ...]
+    bleeds: tuple[Rect, ...]
+    back_bleeds: tuple[Rect, ...]
+    folds: tuple[float, ...]
+    cuts_x: tuple[float, ...]
+    cuts_y: tuple[float, ...]
+    guides: tuple[Segment, ...]
+    fold_guides: tuple[Segment, ...]
+    header: tuple[Rect, ...]
+    footer: tuple[Rect, ...]
+    vertical_labels: bool
+
+
+@dataclass(frozen=True)
 class PageFrame:
     """The standard frame of a sheet's page: header band, QR square, description, content, footer."""
 
@@ -209,6 +279,33 @@ class PageFrame:
     description: Rect
     content: Rect
     footer: Rect
+
+
+def back_offset(text: str) -> tuple[float, float]:
+    """The offset read on the duplex check, "X,Y": the backs X mm right and Y mm down of their fronts as
+    seen through the sheet from the front (negative: left, up), rounded to 0.1 mm; ValueError when it
+    is not two numbers or either is past ``MAX_BACK_OFFSET``."""
+    try:
+        x, y = (round(float(part), 1) for part in text.split(","))
+    except ValueError:
+        raise ValueError(
+            f"a back offset is two numbers of mm, right and down, like 1.5,-0.5, not {text!r}"
+        ) from None
+    if not (abs(x) <= MAX_BACK_OFFSET and abs(y) <= MAX_BACK_OFFSET):
+        raise ValueError(f"a back offset is at most {MAX_BACK_OFFSET:g} mm each way, not {text!r}")
+    return (x + 0.0, y + 0.0)  # + 0.0: no -0.0 printed
+
+
+def back_shift(offset: tuple[float, float], duplex: str) -> tuple[float, float]:
+    """How far to move a page of backs, in its own coordinates (mm, y up), to cancel ``offset`` (backs
+    right and down as seen from the front): turned on the long edge the back's left and right swap,
+    on the short edge its top and bottom."""
+    right, down = offset
+    if duplex == "long":
+        return (right, down)
+    if duplex == "short":
+        return (-right, -down)
+    raise ValueError(f"duplex must be one of {DUPLEX}, not {duplex!r}")
 
 
 def page_rect(paper: str) -> Rect:
@@ -246,6 +343,59 @@ def card_sheet(paper: str, spec: CardSpec = POKER) -> CardSheet:
         cuts_x=cuts_x,
         cuts_y=cuts_y,
         guides=_guides(bands, cuts_x, cuts_y),
+        header=header,
+        footer=footer,
+        vertical_labels=vertical,
+    )
+
+
+def fold_sheet(paper: str, spec: CardSpec = POKER) -> FoldSheet:
+    """Lay out one page of fold-over cards (``FoldSheet``) of spec's size on a paper, as many as fit:
+    the columns ``2 * BLEED`` apart where that costs no card, else touching."""
+    page = page_rect(paper)
+    width, height = spec.height, spec.width  # sideways: the fold runs along a long edge of the card
+    needed = MIN_MARGIN + MIN_GUIDE + GUIDE_CLEARANCE + BLEED
+    pairs = int((page.h - 2 * needed) // (2 * height))
+    fits = [(int((page.w - 2 * needed + gap) // (width + gap)), gap) for gap in (2 * BLEED, 0.0)]
+    columns, gap = max(fits, key=lambda fit: fit[0])  # the first, with gaps, on a tie
+    if columns < 1 or pairs < 1:
+        raise ValueError(f"a fold-over card of {spec.width:g} x {spec.height:g} mm does not fit on {paper}")
+    area = Rect((page.w - columns * width - (columns - 1) * gap) / 2, (page.h - 2 * pairs * height) / 2, 0, 0)
+    area = Rect(area.x, area.y, page.w - 2 * area.x, page.h - 2 * area.y)
+    fronts, backs, folds = [], [], []
+    for pair in range(pairs):
+        fold = area.top - (2 * pair + 1) * height
+        for column in range(columns):
+            x = area.x + column * (width + gap)
+            upper, lower = Rect(x, fold, width, height), Rect(x, fold - height, width, height)
+            front, back = (upper, lower) if pair % 2 == 0 else (lower, upper)
+            fronts.append(front)
+            backs.append(back)
+            folds.append(fold)
+    slots = (*fronts, *backs)
+    fold_lines = tuple(sorted({round(fold, 6) for fold in folds}))
+    cuts_x = tuple(sorted({round(edge, 6) for slot in fronts for edge in (slot.x, slot.right)}))
+    edges = {round(edge, 6) for slot in slots for edge in (slot.y, slot.top)}
+    cuts_y = tuple(sorted(edges - set(fold_lines)))
+    bands = _margin_bands(page, area)
+    vertical = min(bands["left"].w, bands["right"].w) > min(bands["top"].h, bands["bottom"].h)
+    header, footer = _label_spans(bands, cuts_x, tuple(sorted(edges)), vertical)
+    return FoldSheet(
+        paper=paper,
+        spec=spec,
+        page=page,
+        area=area,
+        fronts=tuple(fronts),
+        backs=tuple(backs),
+        bleeds=tuple(_bleed(slot, slots) for slot in fronts),
+        back_bleeds=tuple(_bleed(slot, slots) for slot in backs),
+        folds=tuple(folds),
+        cuts_x=cuts_x,
+        cuts_y=cuts_y,
+        guides=_guides(bands, cuts_x, cuts_y),
+        fold_guides=tuple(
+            Segment(band.x, y, band.right, y) for y in fold_lines for band in (bands["left"], bands["right"])
+        ),
         header=header,
         footer=footer,
         vertical_labels=vertical,

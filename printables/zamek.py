@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from urllib.parse import urlencode
 
 from companion.i18n import say
 from companion.rules import zamek
 from companion.rules.sentences import N_, Message
 from printables import Sheet
-from printables.draw import INK, MUTED, PAPER, SHADE, SLATE, Document
+from printables.draw import INK, MUTED, PAPER, SHADE, SLATE, CardDrawer, Document
 from printables.layout import BLEED, POKER, Rect
 from printables.tiling import SPARE, MatSpec
 
@@ -71,32 +72,49 @@ SCORE_ROWS = (
 CASTLES = zamek.MAX_PLAYERS
 
 
-def deck_url(doc: Document) -> str:
-    """Where the deck card's QR code leads: the Zamek page naming this deck."""
-    return f"{doc.base_url}/zamek/?deck={DECK_REFERENCE}"
+def deck_url(doc: Document, deck: dict = DECK) -> str:
+    """Where a deck's QR codes lead: the Zamek page naming the shipped deck, or for a deck of one's
+    own the Zamek page with the new table's form filled with it."""
+    if zamek.deck_reference(deck) == DECK_REFERENCE:
+        return f"{doc.base_url}/zamek/?deck={DECK_REFERENCE}"
+    fields = {f"deck_{key}": deck[key] for key in (*zamek.FIGURES, *zamek.GROUPS)}
+    fields = {
+        key: " ".join(map(str, value)) if isinstance(value, list) else value for key, value in fields.items()
+    }
+    return f"{doc.base_url}/zamek/?" + urlencode({"deck": "custom", **fields, "deck_name": deck["name"]})
 
 
 def draw_deck(doc: Document) -> None:
     """The 45 cards, the four starting tiles and the deck card, with their backs."""
-    faces = [_card_face(number) for number in NUMBERS]
+    doc.card_sheet(*deck_cards(DECK))
+
+
+def deck_cards(deck: dict) -> tuple[list[CardDrawer], list[CardDrawer]]:
+    """The faces and backs of a deck (``zamek.parse_deck``'s): 45 numbered cards with its pictures,
+    the four starting tiles and the card that names the deck."""
+    faces = [_card_face(deck, number) for number in NUMBERS]
     faces += [_tile_face(*colour) for colour in TILE_COLOURS]
     backs = [card_back] * len(NUMBERS) + [tile_back] * (len(TILE_COLOURS) + 1)
-    doc.card_sheet([*faces, deck_card], backs)
+    return [*faces, _deck_card(deck)], backs
 
 
-def deck_card(doc: Document, slot: Rect) -> None:
+def _deck_card(deck: dict) -> CardDrawer:
     """The card that names the deck: its reference, its pictures and a QR code to its page."""
-    inner = slot.inset(4)
-    doc.box(slot.inset(3), radius=2.5, width=0.35)
-    doc.label(Rect(inner.x, inner.top - 7, inner.w, 6), "ZAMEK", size=12, bold=True, align="centre")
-    doc.label(
-        Rect(inner.x, inner.top - 12, inner.w, 4), doc.say(zamek.SHIPPED_DECK_NAME), size=8, align="centre"
-    )
-    qr = Rect(inner.x, inner.top - 52, inner.w, 39)
-    doc.qr(deck_url(doc), qr)
-    y = doc.text_block(Rect(inner.x + 1, qr.y - 4, inner.w - 2, 3.5), DECK_REFERENCE, size=7)
-    for line in _deck_lines():
-        y = doc.text_block(Rect(inner.x + 1, y - 7.5, inner.w - 2, 7.5), doc.say(line), size=7)
+    reference = zamek.deck_reference(deck)
+    name = Message(zamek.SHIPPED_DECK_NAME) if reference == DECK_REFERENCE else deck["name"]
+
+    def draw(doc: Document, slot: Rect) -> None:
+        inner = slot.inset(4)
+        doc.box(slot.inset(3), radius=2.5, width=0.35)
+        doc.label(Rect(inner.x, inner.top - 7, inner.w, 6), "ZAMEK", size=12, bold=True, align="centre")
+        doc.label(Rect(inner.x, inner.top - 12, inner.w, 4), doc.say(name), size=8, align="centre")
+        qr = Rect(inner.x, inner.top - 52, inner.w, 39)
+        doc.qr(deck_url(doc, deck), qr)
+        y = doc.text_block(Rect(inner.x + 1, qr.y - 4, inner.w - 2, 3.5), reference, size=7)
+        for line in _deck_lines(deck):
+            y = doc.text_block(Rect(inner.x + 1, y - 7.5, inner.w - 2, 7.5), doc.say(line), size=7)
+
+    return draw
 
 
 def card_back(doc: Document, slot: Rect) -> None:
@@ -144,7 +162,7 @@ def draw_layout(doc: Document) -> None:
 def draw_score_pad(doc: Document) -> None:
     """A score pad for the extended game: four castles, the breakdown, the tie-break, the deck's pictures."""
     content = doc.frame()
-    king, knights, princesses = _deck_lines()
+    king, knights, princesses = _deck_lines(DECK)
     deck = Message(
         N_("Deck %(reference)s: %(name)s. %(king)s; %(knights)s; %(princesses)s."),
         reference=DECK_REFERENCE,
@@ -183,9 +201,9 @@ def _place_number(doc: Document, index: int, band: Rect) -> None:
     doc.label(band, str(zamek.POSITIONS[index]), size=11, bold=True, align="centre")
 
 
-def _card_face(number: int) -> Callable[[Document, Rect], None]:
-    """The face of one card: its number, big, and its picture if it has one."""
-    pic = zamek.picture(DECK, number)
+def _card_face(deck: dict, number: int) -> Callable[[Document, Rect], None]:
+    """The face of one card: its number, big, and its picture in the deck if it has one."""
+    pic = zamek.picture(deck, number)
 
     def draw(doc: Document, slot: Rect) -> None:
         inner = slot.inset(4)
@@ -243,17 +261,17 @@ def _in_both(doc: Document, word: str) -> tuple[str, str]:
     return doc.say(word), ("" if doc.lang == GAME_LANGUAGE else say(word, GAME_LANGUAGE))
 
 
-def _deck_lines() -> list[Message]:
+def _deck_lines(deck: dict) -> list[Message]:
     """The deck's pictures in words."""
     return [
         Message(
             N_("King %(king)s, queen %(queen)s, wizard %(wizard)s"),
-            king=DECK["king"],
-            queen=DECK["queen"],
-            wizard=DECK["wizard"],
+            king=deck["king"],
+            queen=deck["queen"],
+            wizard=deck["wizard"],
         ),
-        Message(N_("Knights %(numbers)s"), numbers=", ".join(map(str, DECK["knights"]))),
-        Message(N_("Princesses %(numbers)s"), numbers=", ".join(map(str, DECK["princesses"]))),
+        Message(N_("Knights %(numbers)s"), numbers=", ".join(map(str, deck["knights"]))),
+        Message(N_("Princesses %(numbers)s"), numbers=", ".join(map(str, deck["princesses"]))),
     ]
 
 

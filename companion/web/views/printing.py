@@ -5,60 +5,132 @@ from __future__ import annotations
 import io
 from itertools import groupby
 
-from flask import Blueprint, abort, current_app, render_template, request, send_file
+from flask import Blueprint, abort, current_app, make_response, render_template, request, send_file
 from flask_babel import gettext
 
 import printables
 from companion.http import security
 from companion.http.context import registry
 from companion.http.requests import printed_base_url
-from companion.i18n import lang_for_print
+from companion.i18n import lang_for_print, say
+from companion.rules.errors import RuleError
 from companion.rules.sentences import N_
 from companion.web.pdf_cache import Busy, SheetCache
+from printables import own as own_deck
 from printables.draw import QRTooLarge
-from printables.layout import DUPLEX, PAPER_NAMES
+from printables.layout import BLEED, DUPLEX, PAPER_NAMES, back_offset
 
 bp = Blueprint("printing", __name__)
 QR_TOO_LONG = N_(
     "The address %(address)s is too long for a sheet's QR code to scan. "
     "Open Castellan by a shorter address, or set CASTELLAN_BASE_URL to one."
 )
+OFFSET_COOKIE = (
+    "back_offset"  # "right:down" (a comma would be quoted): the phone remembers it, not the server
+)
+OFFSET_DAYS = 365
 
 
 @bp.get("/print")
 def index():
     """Every sheet of every game, with a link per paper (a mat's says how many pages) and the printing options."""
+    return _print_page()
+
+
+def _print_page(own: dict | None = None, status: int = 200):
+    """The print page; ``own`` is the deck of one's own just refused (game, deck, refusal) to show again."""
     order = {game.slug: game.order for game in registry().ordered()}
     sheets = sorted(printables.all_sheets(), key=lambda sheet: order.get(sheet.game, 1000))
     by_game = [(game, list(group)) for game, group in groupby(sheets, key=lambda sheet: sheet.game)]
     options = {
         key: value
-        for key, value in (("ink", "saver"), ("duplex", "short"), ("back", "rich"))
+        for key, value in (("ink", "saver"), ("duplex", "short"), ("back", "rich"), ("layout", "fold"))
         if request.args.get(key) == value
     }
-    return render_template(
-        "print/page.html",
-        by_game=by_game,
-        paper_names=PAPER_NAMES,
-        options=options,
-        edge=options.get("duplex", "long"),
-        address=printed_base_url() + "/",
+    offset, refused = _entered_offset()
+    if any(offset):
+        options["offset"] = f"{offset[0]:g},{offset[1]:g}"
+    response = make_response(
+        render_template(
+            "print/page.html",
+            by_game=by_game,
+            paper_names=PAPER_NAMES,
+            options=options,
+            edge=options.get("duplex", "long"),
+            fold="layout" in options,
+            address=printed_base_url() + "/",
+            offset=offset,
+            offset_refused=refused,
+            past_bleed=max(map(abs, offset)) > BLEED,
+            own_games=own_deck.GAMES,
+            own=own or {},
+        ),
+        status,
     )
+    if "right" in request.args and not refused:
+        response.set_cookie(
+            OFFSET_COOKIE,
+            options.get("offset", "0,0").replace(",", ":"),
+            max_age=OFFSET_DAYS * 24 * 3600,
+            samesite="Lax",
+        )
+    return response
+
+
+def _entered_offset() -> tuple[tuple[float, float], bool]:
+    """The back offset the form sends (``right`` and ``down``, mm), else the one this phone remembers,
+    and whether the form's was refused (then the remembered one stands)."""
+    remembered = _offset(request.cookies.get(OFFSET_COOKIE, "0:0").replace(":", ",")) or (0.0, 0.0)
+    if "right" not in request.args:
+        return remembered, False
+    entered = _offset(f"{request.args.get('right') or 0},{request.args.get('down') or 0}")
+    return (entered, False) if entered else (remembered, True)
+
+
+def _offset(text: str) -> tuple[float, float] | None:
+    try:
+        return back_offset(text)
+    except ValueError:
+        return None
 
 
 @bp.get("/print/<slug>.pdf")
 @security.limited("pdfs")
 def sheet(slug: str):
     """One sheet as a PDF: ``?paper=a4|letter`` (a mat also ``a3|tabloid``), ``&ink=saver``,
-    ``&duplex=long|short``, ``&back=rich``, ``&lang=en|fr|pl`` (else the page's language); its
-    QR codes carry ``printed_base_url``."""
+    ``&duplex=long|short``, ``&back=rich``, ``&offset=X,Y`` (the back offset, mm right and down),
+    ``&layout=fold`` (a deck as fold-over cards, also on ``a3|tabloid``),
+    ``&lang=en|fr|pl`` (else the page's language); its QR codes carry ``printed_base_url``."""
     try:
         chosen = printables.get_sheet(slug)
     except KeyError:
         abort(404)
+    return _send(chosen, (slug,))
+
+
+@bp.get("/print/own.pdf")
+@security.limited("pdfs")
+def own():
+    """A deck of one's own as a PDF: ``?game=tactics|zamek&deck=<the JSON a table accepts>``, with
+    the options of ``sheet``; a deck the rules refuse brings the print page back with the wrong field."""
+    game, text = request.args.get("game", ""), request.args.get("deck", "")[: own_deck.LONGEST_TEXT]
+    try:
+        chosen = own_deck.own_sheet(game, own_deck.read_deck(text))
+    except RuleError as refused:
+        return _print_page({"game": game, "deck": text, "refusal": say(refused), "field": refused.field}, 400)
+    return _send(chosen, (game, text))
+
+
+def _send(chosen: printables.Sheet, key: tuple):
+    """The sheet's PDF with the request's options, built once per ``key`` and options; 404 for options
+    the sheet does not take."""
     paper = request.args.get("paper", "a4")
     duplex = request.args.get("duplex", "long")
-    if paper not in chosen.papers or duplex not in DUPLEX:
+    offset = _offset(request.args.get("offset", "0,0"))
+    fold = (
+        request.args.get("layout") == "fold" and chosen.foldable
+    )  # the page's links carry it for every sheet
+    if paper not in chosen.papers_for(fold) or duplex not in DUPLEX or offset is None:
         abort(404)
     base_url = printed_base_url()
     options = {
@@ -68,6 +140,8 @@ def sheet(slug: str):
         "duplex": duplex,
         "rich_backs": request.args.get("back") == "rich",
         "lang": lang_for_print(request.args.get("lang")),
+        "back_offset": offset,
+        "fold": fold,
     }
 
     def build() -> bytes:
@@ -77,13 +151,13 @@ def sheet(slug: str):
 
     try:
         sheets = current_app.extensions.setdefault("castellan.sheets", SheetCache())
-        pdf, built = sheets.get((slug, *sorted(options.items())), build)
+        pdf, built = sheets.get((*key, *sorted(options.items())), build)
     except QRTooLarge:
         abort(400, description=gettext(QR_TOO_LONG, address=base_url[:80]))
     except Busy:
         abort(503)
     if built:
         security.count("pdfs")
-    return send_file(
-        io.BytesIO(pdf), mimetype="application/pdf", download_name=f"{slug}-{paper}.pdf", max_age=0
-    )
+    slug = chosen.slug
+    name = f"{slug}-fold-{paper}.pdf" if fold else f"{slug}-{paper}.pdf"
+    return send_file(io.BytesIO(pdf), mimetype="application/pdf", download_name=name, max_age=0)
