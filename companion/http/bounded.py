@@ -34,6 +34,7 @@ class Bounded(OrderedDict):
     def put(self, key, value):
         """Keep ``value`` for ``key`` (nothing when ``size`` is 0), and give it back."""
         if self.size:
+            self.pop(key, None)  # a key put again is the most recently used
             self[key] = value
             while len(self) > self.size:
                 try:
