@@ -114,7 +114,7 @@ def escape_output(value):
 
 # Pieces drawn by ``once``, kept per macro (each wrapped macro has a cache of its own, made with the
 # template's module, so a template reloaded starts anew), by language and arguments: at most
-# PIECES_KEPT pieces a macro, the least recently used forgotten first (about 60 macros are wrapped;
+# PIECES_KEPT pieces a macro, the least recently used forgotten first (65 macros are wrapped;
 # a piece is a few hundred characters, a Square Tactics score sheet a few thousand).
 PIECES_KEPT = 2048
 
