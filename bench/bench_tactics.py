@@ -26,7 +26,7 @@ def main() -> None:
     print("\nSquare Tactics balance simulator (castellan tactics-balance, 4 factions, 6 pairings)")
     runs = []
     for _ in range(RUNS):
-        tactics_balance._SIDES.clear()  # each run fills its caches, as a fresh `castellan tactics-balance` does
+        tactics_balance._side.cache_clear()  # each run fills its caches, as a fresh `castellan tactics-balance` does
         runs.append(_timed(lambda: tactics_balance.balance(factions, GAMES, 1, jobs=1)))
     one, wall, cpu = sorted(runs, key=lambda run: run[2])[RUNS // 2]
     games = _games(one)

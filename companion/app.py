@@ -6,6 +6,7 @@ imports both the web pages and the JSON API.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import secrets
@@ -42,15 +43,9 @@ class Castellan(Flask):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._sync: dict = {}
-
-    def ensure_sync(self, func):
-        sync = self._sync.get(func)
-        if sync is None:
-            if len(self._sync) >= self.SYNC_KEPT:  # a function made per request (after_this_request)
-                self._sync.clear()
-            sync = self._sync[func] = super().ensure_sync(func)
-        return sync
+        # Flask's answer kept per function, the least recently used forgotten first: a function made
+        # per request (after_this_request) is asked about once.
+        self.ensure_sync = functools.lru_cache(maxsize=self.SYNC_KEPT)(super().ensure_sync)
 
 
 def default_database(instance_path: str | None = None) -> str:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import html
 import logging
 
-from flask import Flask, jsonify, render_template, request
-from flask.globals import request_ctx
+from flask import Flask, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
 
@@ -60,13 +59,22 @@ def _answer(status: int, error: HTTPException):
         message = say(_MESSAGES.get(status, N_("That did not work.")))
     if request.path.startswith("/api/"):
         answer = jsonify({"error": {"code": _CODES.get(status, "http_error"), "message": message}})
-    elif request_ctx.url_adapter is None:
+    elif not _routable():
         # Routing never happened, so no url_for works: the page without the layout's links.
         answer = _STATIC_PAGE.format(status=status, message=html.escape(message))
     else:
         answer = render_template("errors/page.html", status=status, message=message)
     retry = _retry_after(status, error)
     return (answer, status) if retry is None else (answer, status, {"Retry-After": str(retry)})
+
+
+def _routable() -> bool:
+    """Whether this request's URLs can be matched and built: not when Flask could not bind its URL map
+    to the request (an untrusted host, say), which it does with this same public call."""
+    try:
+        return current_app.create_url_adapter(request) is not None
+    except HTTPException:
+        return False
 
 
 def _retry_after(status: int, error: HTTPException) -> int | None:

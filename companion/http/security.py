@@ -35,6 +35,7 @@ from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.http import netinfo, sessions
+from companion.http.bounded import Bounded
 from companion.http.requests import add_vary, is_htmx
 from companion.i18n import say
 from companion.rules.sentences import NP_, Message
@@ -314,7 +315,7 @@ def init_app(app: Flask) -> None:
     processors = app.template_context_processors[None]
     processors[:] = [func for func in processors if getattr(func, "__module__", None) != "flask_wtf.csrf"]
 
-    checked: set[tuple] = set()  # (form token, session's token): pairs whose signature held (see below)
+    checked = Bounded(SESSIONS_REMEMBERED)  # (form token, session's token...): pairs whose signature held
 
     @app.before_request
     def check_csrf() -> None:
@@ -337,14 +338,12 @@ def init_app(app: Flask) -> None:
             app.secret_key,
             app.config.get("WTF_CSRF_SECRET_KEY"),
         )
-        if lasting and pair[0] and pair in checked:
+        if lasting and pair[0] and checked.get(pair):
             g.csrf_valid = True
             return
         csrf.protect()  # aborts with 400 when the token does not hold
         if lasting and pair[0] and pair[1]:
-            if len(checked) >= SESSIONS_REMEMBERED:
-                checked.clear()
-            checked.add(pair)
+            checked.put(pair, True)
 
     @app.after_request
     def add_headers(response):

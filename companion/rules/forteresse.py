@@ -240,17 +240,10 @@ def _first_hit(walls, besieged, shot: dict) -> tuple[str, str | None]:
     return "miss", None
 
 
+@functools.lru_cache(maxsize=256)  # 4 answers, 2 of them at one of 25 cells: all of them fit
 def announce(outcome: str, cell: str | None) -> str:
     """What the defender says aloud: "Wall destroyed at B2.", "Besieged killed at C4.", "Wall.", "Miss."."""
-    said = _ANNOUNCED.get((outcome, cell))
-    if said is None:
-        said = str(announcement(outcome, cell))
-        if len(_ANNOUNCED) < 256:  # 4 answers, 2 of them at one of 25 cells: all of them fit
-            _ANNOUNCED[outcome, cell] = said
-    return said
-
-
-_ANNOUNCED: dict = {}
+    return str(announcement(outcome, cell))
 
 
 def announcement(outcome: str, cell: str | None) -> Message:
@@ -540,13 +533,7 @@ def _record(own: list[dict]) -> dict:
     """``attack_record`` of one shooter's shots (``own``), in the order fired: worked out once for
     the same shots (each move changes one seat's record, and every phone reads both), and given
     as a copy of its own, as a view's parts are."""
-    key = tuple(map(_RECORDED, own))
-    record = _RECORDS.get(key)
-    if record is None:
-        record = _worked_record(own)
-        if len(_RECORDS) >= _RECORDS_MAX:
-            _RECORDS.clear()
-        _RECORDS[key] = record
+    record = _worked_record(tuple(map(_RECORDED, own)))
     return {
         "used": [dict(used) for used in record["used"]],
         "destroyed_walls": [*record["destroyed_walls"]],
@@ -557,12 +544,16 @@ def _record(own: list[dict]) -> dict:
 
 
 # Records worked out, by their shots' values (a record is a few hundred bytes).
-_RECORDS: dict = {}
 _RECORDS_MAX = 4096
-_RECORDED = itemgetter("from", "direction", "weapon", "outcome", "cell")
+_RECORDED_FIELDS = ("from", "direction", "weapon", "outcome", "cell")
+_RECORDED = itemgetter(*_RECORDED_FIELDS)
 
 
-def _worked_record(own: list[dict]) -> dict:
+@functools.lru_cache(maxsize=_RECORDS_MAX)
+def _worked_record(shots: tuple[tuple, ...]) -> dict:
+    """The record of one shooter's shots, given as their ``_RECORDED`` values (never changed: its
+    reader copies it)."""
+    own = [dict(zip(_RECORDED_FIELDS, shot, strict=True)) for shot in shots]
     hit_at = {shot["cell"]: time for time, shot in enumerate(own) if shot["cell"]}
     empty = _seen_empty(own, hit_at)
     walls = set()

@@ -6,6 +6,7 @@ factions, each faction starting half of them, and the win rate of each pairing i
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import sys
@@ -34,9 +35,7 @@ START = sum(x << at for x, at in enumerate(AT))  # the empty board's keys
 LAID = tuple(OCCUPIED << at for at in AT)  # what a card laid on a cell adds to both players' keys of it
 GROUP = SIZE * BITS  # one column's three keys, in a player's nine keys
 COLUMN = (1 << GROUP) - 1
-POSITIONS_KEPT = (
-    32_768  # a side's cache of positions is emptied past this many (it refills): about 15 MB a side
-)
+POSITIONS_KEPT = 32_768  # the positions a side keeps (``_positions``): about 15 MB a side
 
 
 # --- the board as integer tables, derived once from the rules module ---------------------
@@ -166,23 +165,16 @@ class _GroupGains(dict):
         return gains
 
 
-class _Positions(dict):
+def _positions(groups: _GroupGains):
     """A side's nine keys in one integer -> every card's gain on every cell (the sum of the cells'
-    ``_CellGains``): the same positions come back game after game (three turns in four). A plain
-    dict read with ``get``, filled by ``fill`` (quicker per turn than ``__missing__``), bounded."""
+    ``_CellGains``): the same positions come back game after game (three turns in four), so the
+    last ``POSITIONS_KEPT`` are kept, the least recently used forgotten first."""
 
-    def __init__(self, groups: _GroupGains):
-        super().__init__()
-        self.groups = groups
+    @functools.lru_cache(maxsize=POSITIONS_KEPT)
+    def gains(keys: int) -> int:
+        return groups[keys & COLUMN] + groups[keys >> GROUP & COLUMN] + groups[keys >> 2 * GROUP]
 
-    def fill(self, keys: int) -> int:
-        if len(self) >= POSITIONS_KEPT:
-            self.clear()
-        groups = self.groups
-        gains = self[keys] = (
-            groups[keys & COLUMN] + groups[keys >> GROUP & COLUMN] + groups[keys >> 2 * GROUP]
-        )
-        return gains
+    return gains
 
 
 class _Captures(dict):
@@ -228,7 +220,7 @@ class Side:
             for edge in range(len(tactics.EDGES))
         )
         self.cells = _CellGains(self)
-        self.positions = _Positions(_GroupGains(self.cells))
+        self.positions = _positions(_GroupGains(self.cells))
         self.cardmask = tuple(
             sum(
                 1 << (gain * self.level + x * self.stride + card)
@@ -253,8 +245,7 @@ class Side:
             for cell in range(len(CELLS))
         )
         self.turn = (
-            self.positions.get,
-            self.positions.fill,
+            self.positions,
             self.cardmask,
             self.level,
             self.spread,
@@ -303,8 +294,7 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
             sign,
             hand,
             deck,
-            known,
-            fill,
+            positions,
             cardmask,
             level,
             spread,
@@ -315,9 +305,7 @@ def play_game(sides: tuple[Side, Side], rng: random.Random) -> int:
             if not hand:
                 continue  # no card in hand: pass
             mine = keys[player]
-            gains = known(mine)
-            if gains is None:
-                gains = fill(mine)
+            gains = positions(mine)
             try:
                 card0, card1, card2 = hand
             except ValueError:  # fewer cards in hand, at the end
@@ -513,15 +501,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if not outside else 1
 
 
-_SIDES: dict[tuple[int, tuple], Side] = {}
-
-
+@functools.lru_cache(maxsize=16)  # the shipped 4 factions in 2 seats, twice over: each side's caches are MBs
 def _side(player: int, cards: tuple) -> Side:
-    """The side of these cards in this seat, kept for the process's life: its caches fill once."""
-    key = (player, cards)
-    if key not in _SIDES:
-        _SIDES[key] = Side(player, cards)
-    return _SIDES[key]
+    """The side of these cards in this seat, kept: its caches fill once."""
+    return Side(player, cards)
 
 
 def _svg_cell(x: float, y: float, size: int, record: dict | None) -> str:

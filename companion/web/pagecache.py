@@ -16,7 +16,8 @@ a rendering needs per response is a placeholder while it is cached:
 player's text can know. One cache per app (``for_app``), per process: several workers each
 keep their own, which is correct because every key names the table's version. It holds at
 most ``PAGE_CACHE_ENTRIES`` renderings and ``PAGE_CACHE_BYTES`` bytes (app config),
-dropping the least recently used first; ``PAGE_CACHE_ENTRIES = 0`` turns it off.
+dropping the least recently used first; ``PAGE_CACHE_ENTRIES = 0`` turns it off, and so does
+Flask's ``TEMPLATES_AUTO_RELOAD`` (on in debug mode): the key names no template's version.
 """
 
 from __future__ import annotations
@@ -215,8 +216,9 @@ class PageCache:
 
 
 def for_app(app: Flask) -> PageCache | None:
-    """This app's cache in this process (None when ``PAGE_CACHE_ENTRIES`` is 0)."""
-    if not app.config.get("PAGE_CACHE_ENTRIES", ENTRIES):
+    """This app's cache in this process (None when ``PAGE_CACHE_ENTRIES`` is 0, or while Jinja reloads
+    a template that changed: a page's key names no template, so a page kept would outlive it)."""
+    if not app.config.get("PAGE_CACHE_ENTRIES", ENTRIES) or app.jinja_env.auto_reload:
         return None
     cache = app.extensions.get("castellan.pages")
     if cache is None:

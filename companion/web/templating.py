@@ -10,6 +10,7 @@ and Jinja's own way everywhere else.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from types import FunctionType
 
@@ -111,12 +112,11 @@ def escape_output(value):
     return markupsafe.escape(value)
 
 
-# Pieces drawn by ``once``: (macro, language, arguments) -> the HTML. Emptied when it holds
-# PIECES_MAX pieces or PIECES_CHARS characters of HTML (a Forteresse board is about 5,000).
-PIECES_MAX = 8192
-PIECES_CHARS = 8_000_000
-_pieces: dict = {}
-_pieces_chars = [0]
+# Pieces drawn by ``once``, kept per macro (each wrapped macro has a cache of its own, made with the
+# template's module, so a template reloaded starts anew), by language and arguments: at most
+# PIECES_KEPT pieces a macro, the least recently used forgotten first (65 macros are wrapped;
+# a piece is a few hundred characters, a Square Tactics score sheet a few thousand).
+PIECES_KEPT = 2048
 
 
 def once_per(variant: Callable[[], object]):
@@ -128,40 +128,32 @@ def once_per(variant: Callable[[], object]):
     a macro call costs Jinja about as much as a small page. A template file wraps such a macro
     where it defines it (``{% set tcard = once(_tcard) %}``), so the templates importing it
     are unchanged. Arguments are told apart by type as well as value (``True`` is not ``1``);
-    arguments that cannot be told apart that way (objects) draw anew each time.
+    arguments that cannot be told apart that way (objects) draw anew each time. The key is
+    values only: the macro is the cache's own, never part of its key.
     """
 
     def once(macro):
-        code = getattr(getattr(macro, "_func", None), "__code__", macro)
+        @functools.lru_cache(maxsize=PIECES_KEPT, typed=True)
+        def drawn_flat(_variant, *args, **kwargs):
+            return macro(*args, **kwargs)
+
+        @functools.lru_cache(maxsize=PIECES_KEPT)
+        def drawn_frozen(_variant, args: tuple, kwargs: tuple):
+            return macro(*map(_thawed, args), **{name: _thawed(value) for name, value in kwargs})
 
         def drawn(*args, **kwargs):
+            if _FLAT.issuperset(map(type, args)) and (
+                not kwargs or _FLAT.issuperset(map(type, kwargs.values()))
+            ):
+                return drawn_flat(variant(), *args, **kwargs)  # each argument its own key, with its type
             try:
-                if _FLAT.issuperset(map(type, args)) and (
-                    not kwargs or _FLAT.issuperset(map(type, kwargs.values()))
-                ):
-                    # Each argument is its own key, told apart by its type: five parts, never equal
-                    # to the four below.
-                    key = (
-                        code,
-                        variant(),
-                        args,
-                        tuple(kwargs.items()) if kwargs else None,
-                        (*map(type, args), *map(type, kwargs.values())) if kwargs else tuple(map(type, args)),
-                    )
-                else:
-                    key = (code, variant(), _frozen(args), _frozen(kwargs) if kwargs else None)
-                html = _pieces.get(key)
+                frozen = (
+                    tuple(map(_frozen, args)),
+                    tuple([(name, _frozen(value)) for name, value in kwargs.items()]),
+                )
             except TypeError:  # an argument that is not plain data
                 return macro(*args, **kwargs)
-            if html is None:
-                html = macro(*args, **kwargs)
-                if PIECES_MAX:
-                    if len(_pieces) >= PIECES_MAX or _pieces_chars[0] >= PIECES_CHARS:
-                        _pieces.clear()
-                        _pieces_chars[0] = 0
-                    _pieces[key] = html
-                    _pieces_chars[0] += len(html)
-            return html
+            return drawn_frozen(variant(), *frozen)
 
         return drawn
 
@@ -207,3 +199,18 @@ def _frozen(value):
     if kind is bool or kind is float or kind is markupsafe.Markup or kind in _KEYED_AS_THEY_ARE:
         return (kind, value)
     raise TypeError(kind)
+
+
+def _thawed(frozen):
+    """The value ``_frozen`` made ``frozen`` from (an equal copy): what a kept piece's macro is given
+    when it draws it."""
+    if type(frozen) is not tuple:
+        return frozen  # text, a whole number, None
+    kind, value = frozen
+    if kind is dict:
+        return {key: _thawed(item) for key, item in value}
+    if kind is list:
+        return list(map(_thawed, value))
+    if kind is tuple:
+        return tuple(map(_thawed, value))
+    return value  # a bool, a float, a Markup, a value keyed as it is

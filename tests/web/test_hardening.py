@@ -146,15 +146,17 @@ def test_good_hosts_are_served(browser, host):
     assert browser.get("/", headers={"Host": host}).status_code == 200
 
 
-def test_the_error_page_renders_without_routing(app):
-    from flask.globals import request_ctx
-    from werkzeug.exceptions import NotFound
-
-    with app.test_request_context("/somewhere"):
-        request_ctx.url_adapter = None
-        body, status = app.handle_user_exception(NotFound())
-    assert status == 404
-    assert "There is nothing here." in body and 'href="/"' in body
+def test_the_error_page_renders_without_routing(tmp_path):
+    """A request Flask cannot even route (its host is not among TRUSTED_HOSTS: no URL can be built)
+    gets the page without the layout; a plain 404 gets the layout's."""
+    phone = _app(tmp_path, TRUSTED_HOSTS=["castellan.local"]).test_client()
+    refused = phone.get("/somewhere", headers={"Host": "elsewhere.example"})
+    body = refused.get_data(as_text=True)
+    assert refused.status_code == 400 and body.startswith('<!doctype html>\n<html lang="en"><head>')
+    assert '<p><a href="/">Back to the games</a></p>' in body and 'id="trouble"' not in body
+    missing = phone.get("/somewhere", headers={"Host": "castellan.local"})
+    page = missing.get_data(as_text=True)
+    assert missing.status_code == 404 and "There is nothing here." in page and 'id="trouble"' in page
 
 
 def test_without_trusted_proxies_forwarded_headers_are_ignored_and_the_cookie_is_plain(browser):

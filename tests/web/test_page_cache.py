@@ -5,12 +5,16 @@ another phone's page."""
 from __future__ import annotations
 
 import gzip
+import os
 import re
+import shutil
 
 import pytest
 
+from companion import app as app_module
 from companion import store
 from companion.app import create_app
+from companion.rules import scorepad
 from companion.store import db
 from companion.web import pagecache
 from companion.web.views import tables as tables_view
@@ -300,3 +304,28 @@ def test_placeholders_are_filled_per_response():
     assert (
         pagecache.CachedPage([b"plain"]).body(lambda: 1 / 0, lambda: 1 / 0) == b"plain"
     )  # no form: no token made
+
+
+@pytest.mark.parametrize("reloading", [True, False])
+def test_a_changed_template_is_served_at_once_while_jinja_reloads_templates(tmp_path, monkeypatch, reloading):
+    """A page's key names no template: while Flask's TEMPLATES_AUTO_RELOAD (development) reloads a
+    changed template, no page is kept, so the next page shows the change (a macro kept by ``once``
+    included: its cache is its template's); without it, pages are kept (templates never change)."""
+    templates = tmp_path / "templates"
+    shutil.copytree(app_module._templates_dir(), templates)
+    monkeypatch.setattr(app_module, "_templates_dir", lambda: templates)
+    database = str(tmp_path / "castellan.sqlite3")
+    db.migrate(database)
+    with db.connect(database) as conn:
+        table, links = store.create_table(conn, scorepad, "scorepad", {"players": ["Ola", "Kuba"]})
+        store.act(conn, scorepad, table.id, "referee", {"type": "round", "points": [3, 5]}, table.version)
+    config = {"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "SWEEP_DAYS": 0}
+    app = create_app({**config, "TEMPLATES_AUTO_RELOAD": reloading})
+    phone, path = app.test_client(), f"/t/{links[0].token}"
+    before = [_get(phone, path), _get(phone, path)]
+    assert (pagecache.for_app(app) is None) is reloading and _blank(before[0]) == _blank(before[1])
+    macros = templates / "scorepad" / "_macros.html"
+    macros.write_text(macros.read_text().replace("<td>{{ value }}</td>", '<td class="seen">{{ value }}</td>'))
+    os.utime(macros, (1, 1))  # another time than the one Jinja loaded it at
+    after = _get(phone, path)
+    assert ('<td class="seen">5</td>' in after) is reloading and "<td>5</td>" in before[0]

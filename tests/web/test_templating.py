@@ -72,13 +72,11 @@ def test_pages_are_what_plain_jinja_draws(tmp_path, monkeypatch):
 
     monkeypatch.setattr(templating, "TemplateEnvironment", FlaskEnvironment)
     monkeypatch.setattr(templating, "TemplateClass", jinja2.Template)
-    monkeypatch.setattr(templating, "PIECES_MAX", 0)
-    templating._pieces.clear()
+    monkeypatch.setattr(templating, "PIECES_KEPT", 0)  # each macro's cache, made with its template: none
     plain = create_app(config)
     assert type(plain.jinja_env) is FlaskEnvironment and plain.jinja_env.template_class is jinja2.Template
     for lang, (first, again) in drawn.items():
         expected = _pages(plain, tokens, lang)
-        assert not templating._pieces
         assert expected.keys() == first.keys()
         for page, text in expected.items():
             assert first[page] == text, page
@@ -94,24 +92,56 @@ def test_pages_are_what_plain_jinja_draws(tmp_path, monkeypatch):
     )
 
 
+def test_each_macro_is_wrapped_once_per_template_so_its_pieces_last(tmp_path):
+    """A macro's kept pieces live in its template's module: Jinja makes that module once (the
+    environment's globals are every template's, ``make_globals``), not at each page drawn, so the
+    second page draws from what the first kept."""
+    database = str(tmp_path / "castellan.sqlite3")
+    tokens = _mid_game_tables(database)
+    app = create_app({"DATABASE": database, "SECRET_KEY": "test", "TESTING": True, "PAGE_CACHE_ENTRIES": 0})
+    wrapped = []
+    once = app.jinja_env.globals["once"]
+    app.jinja_env.globals["once"] = lambda macro: wrapped.append(macro) or once(macro)
+    first = _pages(app, tokens, "en")
+    count = len(wrapped)
+    assert count >= 30 and _pages(app, tokens, "en") == first and len(wrapped) == count
+
+
 @pytest.mark.parametrize("value", [1, True, 1.0, "1"])
 def test_kept_pieces_tell_arguments_apart_by_type(value):
     frozen = {type(other): templating._frozen(other) for other in (1, True, 1.0, "1")}
     assert [kind for kind, key in frozen.items() if key == templating._frozen(value)] == [type(value)]
 
 
-def test_kept_pieces_are_bounded(monkeypatch):
-    monkeypatch.setattr(templating, "PIECES_MAX", 3)
-    monkeypatch.setattr(templating, "_pieces", {})
-    drawn = templating.once_per(lambda: "en")(lambda number: f"<b>{number}</b>")
-    assert [drawn(number) for number in range(10)] + [drawn(9)] == [
-        f"<b>{number}</b>" for number in range(10)
-    ] + ["<b>9</b>"]
-    assert 1 <= len(templating._pieces) <= 3
+def test_kept_pieces_are_bounded_and_the_least_recently_used_go_first(monkeypatch):
+    monkeypatch.setattr(templating, "PIECES_KEPT", 3)
+    calls = []
+
+    def piece(number):
+        calls.append(number)
+        return f"<b>{number}</b>"
+
+    drawn = templating.once_per(lambda: "en")(piece)
+    assert [drawn(number) for number in (1, 2, 3, 1, 4)] == [f"<b>{number}</b>" for number in (1, 2, 3, 1, 4)]
+    assert calls == [1, 2, 3, 4]  # 1 was used again: 2 was forgotten for 4, not 1
+    assert [drawn(1), drawn(2)] == ["<b>1</b>", "<b>2</b>"] and calls == [1, 2, 3, 4, 2]
 
 
-def test_plain_arguments_and_declared_values_are_keys_told_apart_by_type(monkeypatch):
-    monkeypatch.setattr(templating, "_pieces", {})
+def test_each_macro_keeps_its_own_pieces_by_value():
+    """Two macros given the same arguments each draw their own: the macro is the cache's, not a key's
+    part; a list or dict argument is a key by its values, and its macro is given an equal copy."""
+    once = templating.once_per(lambda: "en")
+    bold, italic = once(lambda text: f"<b>{text}</b>"), once(lambda text: f"<i>{text}</i>")
+    assert [bold("x"), italic("x"), bold("x")] == ["<b>x</b>", "<i>x</i>", "<b>x</b>"]
+    given = []
+    listed = once(lambda items, named=None: given.append((items, named)) or len(given))
+    value = [{"cell": "A1", "free": True, "marks": [1, 2.5]}, ("B2", None)]
+    assert [listed(value, named={"a": [1]}), listed([*value], named={"a": [1]})] == [1, 1]
+    assert given == [(value, {"a": [1]})] and type(given[0][0][1]) is tuple
+    assert type(given[0][0][0]["free"]) is bool and listed(value, named={"a": [True]}) == 2
+
+
+def test_plain_arguments_and_declared_values_are_keys_told_apart_by_type():
     calls = []
 
     def piece(value, flag=False):

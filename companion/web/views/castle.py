@@ -312,45 +312,44 @@ def castle_seats(seats_head, seat_row, seats: tuple, turn: str | None, dealer: s
     return Markup(f"{seats_head()}{rows}    </tbody>\n  </table>\n  </div>")
 
 
-# Piles as drawn, by (language, Cell, pick, checked, tap): a finite set (12 piles, their cards,
-# values and heights), emptied past _DRAWN_MAX all the same.
-_DRAWN_PILES: dict = {}
-_DRAWN_MAX = 20_000
+# Piles as drawn, by (language, Cell, pick, checked, tap), in an lru_cache of the piles made for
+# their macros (once per template module): a finite set (12 piles, their cards, values and heights),
+# bounded all the same.
+PILES_KEPT = 20_000
 
 
 @bp.app_template_global("castle_piles")
-def castle_piles(
-    card, pile_value, pile_height, rows, pick: str | None, target: str | None, tap: str | None
-) -> Markup:
-    """A castle's piles, row by row: radio choices named ``pick`` (``target`` checked), submit buttons
-    named ``tap``, or plain boxes. Each pile is drawn here from the macros kept by ``once`` for its
-    card, value and height, the first time it is seen in this language, and joined: a move redraws
-    the piles it changed (two to six), and a pile macro cost more than the rest of the grid. A pile
-    given as a dict (the calculator's, the help page's) is read as a ``Cell``."""
-    language = current_language()
-    drawn = _DRAWN_PILES
-    html = []
-    for row in rows:
-        for cell in row:
-            if type(cell) is not Cell:
-                cell = Cell(
-                    cell["pile"],
-                    cell.get("card"),
-                    cell.get("value"),
-                    cell.get("height"),
-                    cell.get("legal"),
-                    bool(cell.get("last")),
-                    bool(cell.get("highlight")),
-                )
-            checked = cell.pile == target if pick else None
-            key = (language, cell, pick, checked, tap)
-            text = drawn.get(key)
-            if text is None:
-                if len(drawn) >= _DRAWN_MAX:
-                    drawn.clear()
-                text = drawn[key] = _drawn_pile(card, pile_value, pile_height, cell, pick, checked, tap)
-            html.append(text)
-    return Markup("".join(html))
+def castle_piles(card, pile_value, pile_height):
+    """_grid.html's ``piles(rows, pick, target, tap)``: a castle's piles, row by row: radio choices
+    named ``pick`` (``target`` checked), submit buttons named ``tap``, or plain boxes. Each pile is
+    drawn here from the macros kept by ``once`` for its card, value and height, the first time it is
+    seen in this language, and joined: a move redraws the piles it changed (two to six), and a pile
+    macro cost more than the rest of the grid. A pile given as a dict (the calculator's, the help
+    page's) is read as a ``Cell``."""
+
+    @functools.lru_cache(maxsize=PILES_KEPT)
+    def drawn(_language: str, cell: Cell, pick: str | None, checked: bool | None, tap: str | None) -> str:
+        return _drawn_pile(card, pile_value, pile_height, cell, pick, checked, tap)
+
+    def piles(rows, pick: str | None, target: str | None, tap: str | None) -> Markup:
+        language = current_language()
+        html = []
+        for row in rows:
+            for cell in row:
+                if type(cell) is not Cell:
+                    cell = Cell(
+                        cell["pile"],
+                        cell.get("card"),
+                        cell.get("value"),
+                        cell.get("height"),
+                        cell.get("legal"),
+                        bool(cell.get("last")),
+                        bool(cell.get("highlight")),
+                    )
+                html.append(drawn(language, cell, pick, cell.pile == target if pick else None, tap))
+        return Markup("".join(html))
+
+    return piles
 
 
 # A pile's words for the card being checked, and the last move's tag.

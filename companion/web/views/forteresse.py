@@ -10,6 +10,7 @@ draws from the view alone, so a hidden fortress never reaches a phone that may n
 
 from __future__ import annotations
 
+import functools
 import re
 from operator import itemgetter
 from typing import NamedTuple
@@ -490,69 +491,46 @@ def forteresse_table(view: dict, link, can_act: bool, args, form, refused: bool)
 
 
 # Boards as drawn, by (language, Board, label, pick, id); their rows, by (language, Row, pick); their
-# cells, by (language, Cell, pick). Finite sets (49 cells, their marks and shots), emptied past their
-# bounds all the same (a board's HTML is about 5,000 characters).
-_DRAWN_BOARDS: dict = {}
-_DRAWN_ROWS: dict = {}
-_DRAWN_CELLS: dict = {}
-_BOARDS_MAX = 2_000
-_DRAWN_MAX = 20_000
+# cells, by (language, Cell, pick): each in an lru_cache of the board made for its ``mark_text``
+# (once per template module). Finite sets (49 cells, their marks and shots), bounded all the same (a
+# board's HTML is about 5,000 characters).
+BOARDS_KEPT = 2_000
+DRAWN_KEPT = 20_000
 _AXES = "".join(f'<span class="axis">{column}</span>' for column in ("", *forteresse.COLUMNS))
 
 
 @bp.app_template_global("forteresse_board")
 def forteresse_board(mark_text):
     """_board.html's ``board(rows, label, pick=False, id=None)``: a board's HTML, each cell's marks
-    said by ``mark_text`` (a macro kept by ``once``), kept whole and by row here."""
+    said by ``mark_text`` (a macro kept by ``once``), kept whole, by row and by cell here."""
+
+    @functools.lru_cache(maxsize=DRAWN_KEPT)
+    def drawn_cell(_language: str, cell: Cell, pick: bool) -> str:
+        return f"  {_drawn_cell(mark_text, cell, pick)}\n"  # the cell on its own indented line
+
+    @functools.lru_cache(maxsize=DRAWN_KEPT)
+    def drawn_row(language: str, row: Row, pick: bool) -> str:
+        """A board's row: its number then its seven cells: a move redraws only the rows a shot's
+        path crossed."""
+        cells = [drawn_cell(language, cell, pick) for cell in row]
+        return f'  <span class="axis">{row[0].cell[1:]}</span>\n{"".join(cells)}'
+
+    @functools.lru_cache(maxsize=BOARDS_KEPT)
+    def drawn(language: str, rows: Board, _kind: type, label: str, pick: bool, id: str | None) -> Markup:  # noqa: A002
+        picking = " picking" if pick else ""
+        named = f' id="{escape(id)}"' if id else ""
+        drawn_rows = "".join([drawn_row(language, row, pick) for row in rows])
+        return Markup(
+            f'<div class="fort-board{picking}"{named} role="group" aria-label="{escape(label)}">\n'
+            f"  {_AXES}\n{drawn_rows}</div>\n"
+        )
 
     def drawn_board(rows: Board, label: str, pick: bool = False, id: str | None = None) -> Markup:  # noqa: A002 - the macro's name
-        language = current_language()
-        key = (language, rows, type(label), label, pick, id)  # a Markup label is written as it is
-        html = _DRAWN_BOARDS.get(key)
-        if html is None:
-            picking = " picking" if pick else ""
-            named = f' id="{escape(id)}"' if id else ""
-            html = Markup(
-                f'<div class="fort-board{picking}"{named} role="group" aria-label="{escape(label)}">\n'
-                f"  {_AXES}\n{_drawn_rows(mark_text, language, rows, pick)}</div>\n"
-            )
-            if len(_DRAWN_BOARDS) >= _BOARDS_MAX:
-                _DRAWN_BOARDS.clear()
-            _DRAWN_BOARDS[key] = html
-        return html
+        return drawn(
+            current_language(), rows, type(label), label, pick, id
+        )  # a Markup label is written as it is
 
     return drawn_board
-
-
-def _drawn_rows(mark_text, language: str, rows: Board, pick: bool) -> str:
-    """A board's seven rows, each its number then its seven cells on their own indented lines: a
-    move redraws only the rows a shot's path crossed."""
-    drawn_rows = _DRAWN_ROWS
-    html = []
-    for row in rows:
-        key = (language, row, pick)
-        text = drawn_rows.get(key)
-        if text is None:
-            text = _drawn_row(mark_text, language, row, pick)
-            if len(drawn_rows) >= _DRAWN_MAX:
-                drawn_rows.clear()
-            drawn_rows[key] = text
-        html.append(text)
-    return "".join(html)
-
-
-def _drawn_row(mark_text, language: str, row: Row, pick: bool) -> str:
-    cells = _DRAWN_CELLS
-    if len(cells) >= _DRAWN_MAX:
-        cells.clear()
-    parts = [f'  <span class="axis">{row[0].cell[1:]}</span>\n']
-    for cell in row:
-        key = (language, cell, pick)
-        line = cells.get(key)  # the cell on its own indented line
-        if line is None:
-            line = cells[key] = f"  {_drawn_cell(mark_text, cell, pick)}\n"
-        parts.append(line)
-    return "".join(parts)
 
 
 def _drawn_cell(mark_text, cell: Cell, pick: bool) -> str:
@@ -614,8 +592,6 @@ def forteresse_score_table(score_words, score_head, score_rule):
     return score_table
 
 
-# Shots said, by (language, shooter's name, the shot's values): a finite set too.
-_SAID_SHOTS: dict = {}
 _SHOT_VALUES = itemgetter("from", "weapon", "direction", "outcome", "cell")
 
 
@@ -659,33 +635,24 @@ def forteresse_shot_words(
     """A shot and its answer in the page's language, HTML: "Ola: rifle from A4 → E — <strong>Besieged
     killed at D4.</strong>" (``name`` None: without it). Kept by (language, name, shot): the sentence
     said with its values escaped, as ``{% trans %}`` says it, the first time it is seen."""
-    language = current_language()
-    key = (
-        language,
-        type(name),
-        name,
-        cell,
-        weapon,
-        direction,
-        outcome,
-        at,
-    )  # a Markup name is written as it is
-    said = _SAID_SHOTS.get(key)
-    if said is None:
-        words = _SHOT_WORDS[name is not None, "cannon" if weapon == "cannon" else "rifle"]
-        values = {
-            "cell": cell,
-            "arrow": forteresse_arrow(direction),
-            "direction": direction,
-            "answer": forteresse_answer(outcome, at),
-        }
-        if name is not None:
-            values["name"] = name
-        said = Markup(say(words)) % values
-        if len(_SAID_SHOTS) >= _DRAWN_MAX:
-            _SAID_SHOTS.clear()
-        _SAID_SHOTS[key] = said
-    return said
+    # a Markup name is written as it is: told apart from text by its type
+    return _said_shot(current_language(), type(name), name, cell, weapon, direction, outcome, at)
+
+
+@functools.lru_cache(maxsize=DRAWN_KEPT)  # a finite set too
+def _said_shot(
+    _language: str, _kind: type, name: str | None, cell: str, weapon: str, direction: str, outcome: str, at
+) -> Markup:
+    words = _SHOT_WORDS[name is not None, "cannon" if weapon == "cannon" else "rifle"]
+    values = {
+        "cell": cell,
+        "arrow": forteresse_arrow(direction),
+        "direction": direction,
+        "answer": forteresse_answer(outcome, at),
+    }
+    if name is not None:
+        values["name"] = name
+    return Markup(say(words)) % values
 
 
 @bp.app_template_global("forteresse_arrow")
@@ -698,16 +665,12 @@ def forteresse_arrow(direction: str) -> str:
 def forteresse_answer(outcome: str, cell: str | None) -> str:
     """The defender's answer in the page's language: "Besieged killed at D4.", "Assiégé tué en D4."
     (kept by language: 4 answers, 2 of them at one of 25 cells)."""
-    key = (current_language(), outcome, cell)
-    said = _ANSWERS.get(key)
-    if said is None:
-        said = say(forteresse.announcement(outcome, cell))
-        if len(_ANSWERS) < _DRAWN_MAX:
-            _ANSWERS[key] = said
-    return said
+    return _said_answer(current_language(), outcome, cell)
 
 
-_ANSWERS: dict = {}
+@functools.lru_cache(maxsize=1024)  # all of them, in every language
+def _said_answer(_language: str, outcome: str, cell: str | None) -> str:
+    return say(forteresse.announcement(outcome, cell))
 
 
 # --- JSON API -------------------------------------------------------------------------

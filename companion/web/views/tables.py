@@ -35,6 +35,7 @@ from werkzeug.wrappers import Request
 
 from companion import i18n, store
 from companion.http import compression, netinfo, requests, security
+from companion.http.bounded import Bounded
 from companion.http.context import get_db, registry
 from companion.http.requests import form_dict, is_htmx, public_base_url
 from companion.i18n import current_language, say
@@ -480,15 +481,14 @@ def _refused_link(refused: service.Refusal) -> NoReturn:
 
 def _note_game(link: store.Link, game) -> None:
     """Note the table's game for ``_kept`` and ``CachedPages``."""
-    if len(_TABLE_GAMES) >= TABLE_GAMES_KEPT:
-        _TABLE_GAMES.clear()
-    _TABLE_GAMES[link.table_id] = game.slug
+    _TABLE_GAMES.put(link.table_id, game.slug)
 
 
 # A table's game (which never changes) by its id, noted when ``_open`` loads it: a cached page is
-# answered (``_kept``) without loading the table's state, only its version.
+# answered (``_kept``) without loading the table's state, only its version. The least recently used
+# forgotten first.
 TABLE_GAMES_KEPT = 65_536
-_TABLE_GAMES: dict[str, str] = {}
+_TABLE_GAMES = Bounded(TABLE_GAMES_KEPT)
 
 
 def _kept(token: str, fragment: bool | None = None, version: int | None = None):

@@ -20,6 +20,7 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from companion import store
+from companion.http.bounded import Bounded
 from companion.i18n import current_language, say_name
 from companion.rules import tactics, tactics_balance
 from companion.rules.errors import RuleError
@@ -457,34 +458,20 @@ def tactics_board(view: dict, seen: str, picked: object = None) -> tuple[BoardRo
         if card is None:
             made = _empty_cell(name, cell["value"])
         else:
-            kept = _PLACED.get((id(card), seen))
-            if kept is None or kept[0] is not card:
-                seat = seats[card["owner"]]
-                kept = (
-                    card,
-                    Cell(
-                        name,
-                        cell["value"],
-                        _card(card),
-                        tactics.PLAYER_IDS.index(card["owner"]) + 1,
-                        seat,
-                        (TURN_DEGREES[seat] - TURN_DEGREES[seen]) % 360,
-                    ),
-                )
-                if len(_PLACED) >= CARDS_KEPT:
-                    _PLACED.clear()
-                _PLACED[id(card), seen] = kept
-            made = kept[1]
+            seat = seats[card["owner"]]
+            made = Cell(
+                name,
+                cell["value"],
+                _card(card),
+                tactics.PLAYER_IDS.index(card["owner"]) + 1,
+                seat,
+                (TURN_DEGREES[seat] - TURN_DEGREES[seen]) % 360,
+            )
         if name in (marked, picked) or name in freed:
             made = made._replace(marked=name == marked, freed=name in freed, picked=name == picked)
         cells.append(made)
     size = view["size"]
     return tuple(BoardRow(tuple(cells[start : start + size])) for start in range(0, len(cells), size))
-
-
-# A cell with a card, seen from a seat, by the identity of the card laid there (a card on the board is
-# never changed; laid again after a capture, it is a new one): kept as ``_card`` keeps a card.
-_PLACED: dict[tuple[int, str], tuple[dict, Cell]] = {}
 
 
 @cache
@@ -525,19 +512,18 @@ def _screen_sides(seen: str) -> tuple[tuple[str, str], ...]:
 # rows) are joined here from pieces kept by (language, what a piece draws), each drawn by its macro the
 # first time: a Jinja loop calling a kept macro cost more than the pieces (a few microseconds a call,
 # a hundred calls a move), a look-up here a fraction of one. A piece's key holds only the named
-# tuples above, text, whole numbers and booleans (never a view's dict).
-_PIECES: dict[tuple, str] = {}
+# tuples above, text, whole numbers and booleans (never a view's dict), and a word naming the macro
+# (the macro itself is passed in, not part of the key). At most PIECES_KEPT, the least recently used
+# forgotten first.
 PIECES_KEPT = 8192
+_PIECES = Bounded(PIECES_KEPT)
 
 
 def _piece(key: tuple, draw, *args) -> str:
-    """The HTML ``draw(*args)`` gives (a macro), kept by ``key``."""
+    """The HTML ``draw(*args)`` gives (a macro), kept by ``key`` (which names what it draws)."""
     text = _PIECES.get(key)
     if text is None:
-        text = str(draw(*args))
-        if len(_PIECES) >= PIECES_KEPT:
-            _PIECES.clear()
-        _PIECES[key] = text
+        text = _PIECES.put(key, str(draw(*args)))
     return text
 
 
@@ -706,62 +692,30 @@ def _board_cell(size: int, screen_row: int, screen_column: int, right, down) -> 
     return f"{chr(ord('A') + column)}{row + 1}"
 
 
-# Cards made of the view's dicts, by the dict's identity: a state's cards and the cards laid on its
-# board are never changed once made and are shared by the states that follow (companion/rules/tactics.py,
-# apply), so a table's cards are made once, not on every move. The dict is kept with its card, so
-# that its identity is not given to another while it is here.
-_CARDS: dict[int, tuple[dict, Card]] = {}
-CARDS_KEPT = 8192
-
-
-_LISTS: dict[tuple[int, ...], tuple[tuple[dict, ...], Cards]] = {}
-
-
 def _cards(cards: list[dict]) -> Cards:
-    """A list of the state's cards (a hand, the cards unplayed) as ``Cards``, kept by the cards'
-    identities as ``_card`` keeps one: most players' lists are as they were one move ago."""
-    key = tuple(map(id, cards))
-    kept = _LISTS.get(key)
-    if kept is not None:
-        return kept[1]
-    made = Cards(tuple(map(_card, cards)))
-    if len(_LISTS) >= CARDS_KEPT:
-        _LISTS.clear()
-    _LISTS[key] = (tuple(cards), made)
-    return made
-
-
-# Each player's name as the page says it, by language and name ("Player 2" in French is "Joueur 2"): a
-# table's names are said on every move.
-_NAMES: dict[tuple[str, str], str] = {}
+    """A list of the state's cards (a hand, the cards unplayed) as ``Cards``."""
+    return Cards(tuple(map(_card, cards)))
 
 
 def _said_name(name: str) -> str:
-    """``say_name(name)``, kept per language and name."""
-    key = (current_language(), name)
-    said = _NAMES.get(key)
-    if said is None:
-        if len(_NAMES) >= CARDS_KEPT:
-            _NAMES.clear()
-        said = _NAMES[key] = say_name(name)
-    return said
+    """``say_name(name)``, kept per language and name ("Player 2" in French is "Joueur 2"): a table's
+    names are said on every move."""
+    return _said_name_in(current_language(), name)
+
+
+@lru_cache(maxsize=8192)
+def _said_name_in(_language: str, name: str) -> str:
+    return say_name(name)  # in this request's catalog, whose language is ``_language``
 
 
 def _card(card: dict) -> Card:
     """A card of the state (in a hand, or laid: its id under ``card``) as a ``Card``."""
-    kept = _CARDS.get(id(card))
-    if kept is not None and kept[0] is card:
-        return kept[1]
-    made = Card(
+    return Card(
         card["id"] if "id" in card else card["card"],
         card["name"],
         tuple(card["edges"]),
         bool(card.get("typed")),
     )
-    if len(_CARDS) >= CARDS_KEPT:
-        _CARDS.clear()
-    _CARDS[id(card)] = (card, made)
-    return made
 
 
 def _example_card(seat: str) -> tuple[BoardRow]:
