@@ -77,7 +77,8 @@ def list_plays(
     limit: int = PLAYS_PAGE,
     before: str | None = None,
 ) -> list[Play]:
-    """The plays, newest first; ``game`` and ``player`` (a name or an id) filter, ``before`` (a play's id) starts after that play: the next page."""
+    """The plays, newest first; ``game`` and ``player`` (a name or an id) filter, ``before`` (a
+    play's id) starts after that play: the next page."""
     scope = _plays_query(conn, game, player)
     if scope is None:
         return []
