@@ -39,7 +39,7 @@ def _bench(database: str) -> None:
     store.import_plays(conn, _plays())
     took = time.perf_counter() - start
     busiest = max(store.players(conn), key=lambda player: player["plays"])
-    deep = store.list_plays(conn, limit=500)[-1]["id"]
+    deep = store.list_plays(conn, limit=500)[-1].id
     queries = {
         "newest 50": lambda: store.list_plays(conn),
         "newest 50 of one game": lambda: store.list_plays(conn, game="castle"),

@@ -28,7 +28,28 @@ def plays():
     found = store.list_plays(get_db(), game, player, limit + 1, before)
     more = len(found) > limit
     found = found[:limit]
-    return jsonify({"plays": found, "next": found[-1]["id"] if more else None})
+    return jsonify({"plays": [play_answer(play) for play in found], "next": found[-1].id if more else None})
+
+
+def play_answer(play: store.Play) -> dict:
+    """A play in the API's shape (``Play`` in the OpenAPI document)."""
+    return {
+        "id": play.id,
+        "game": play.game,
+        "started": play.started,
+        "finished": play.finished,
+        "players": [
+            {
+                "name": seat.name,
+                "score": seat.score,
+                "winner": seat.winner,
+                "team": seat.team,
+                "player": seat.player_id,
+            }
+            for seat in play.players
+        ],
+        "details": play.details,
+    }
 
 
 @bp.get("/plays.csv")
@@ -43,22 +64,22 @@ def plays_csv():
         page = min(store.MAX_PAGE, left) if left is not None else store.MAX_PAGE
         found = store.list_plays(get_db(), game, player, page, before)
         for play in found:
-            for seat in play["players"]:
+            for seat in play.players:
                 writer.writerow(
                     [
-                        play["id"],
-                        play["game"],
-                        play["started"],
-                        play["finished"],
-                        _cell(seat["name"]),
-                        _cell(seat["team"] or ""),
-                        "" if seat["score"] is None else seat["score"],
-                        "true" if seat["winner"] else "false",
+                        play.id,
+                        play.game,
+                        play.started,
+                        play.finished,
+                        _cell(seat.name),
+                        _cell(seat.team or ""),
+                        "" if seat.score is None else seat.score,
+                        "true" if seat.winner else "false",
                     ]
                 )
         if len(found) < page:
             break
-        before = found[-1]["id"]
+        before = found[-1].id
         left = None if left is None else left - len(found)
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = 'attachment; filename="castellan-plays.csv"'

@@ -1,6 +1,6 @@
 """The plays as files: Castellan's own export (to move a club's history to another server) and
 a file the BG Stats app imports. No Flask: the API, the pages and the ``castellan`` command
-all turn the store's plays (``store.list_plays``' dicts) into documents here.
+all turn the store's plays (``store.Play``) into documents here.
 
 Castellan's document is ``{"format": "castellan-plays", "version": 1, "plays": [...]}``, the
 plays oldest first, each with its id, game, start and end (ISO 8601, UTC), players in the
@@ -37,43 +37,40 @@ BGSTATS_DATE = "%Y-%m-%d %H:%M:%S"  # BG Stats' "playDate": the local wall-clock
 DEFAULT_LOCATION = "Castellan"
 
 
-def every_play(conn: Connection, game: str | None = None, player: str | int | None = None) -> list[dict]:
+def every_play(
+    conn: Connection, game: str | None = None, player: str | int | None = None
+) -> list[store.Play]:
     """Every play with these filters (as ``store.list_plays`` has them), oldest first."""
-    found: list[dict] = []
+    found: list[store.Play] = []
     before = None
     while True:
         page = store.list_plays(conn, game=game, player=player, limit=PAGE, before=before)
         found += page
         if len(page) < PAGE:
             break
-        before = page[-1]["id"]
+        before = page[-1].id
     return sorted(found, key=_chronological)
 
 
 # --- Castellan's own file -----------------------------------------------------------------
 
 
-def castellan_document(plays: Iterable[dict]) -> dict:
+def castellan_document(plays: Iterable[store.Play]) -> dict:
     """Castellan's export of these plays: versioned, oldest first, nothing but what the history holds."""
     return {
         "format": FORMAT,
         "version": VERSION,
         "plays": [
             {
-                "id": play["id"],
-                "game": play["game"],
-                "started": play["started"],
-                "finished": play["finished"],
+                "id": play.id,
+                "game": play.game,
+                "started": play.started,
+                "finished": play.finished,
                 "players": [
-                    {
-                        "name": seat["name"],
-                        "team": seat.get("team"),
-                        "score": seat.get("score"),
-                        "winner": bool(seat.get("winner")),
-                    }
-                    for seat in play["players"]
+                    {"name": seat.name, "team": seat.team, "score": seat.score, "winner": seat.winner}
+                    for seat in play.players
                 ],
-                "details": play.get("details") or {},
+                "details": play.details,
             }
             for play in sorted(plays, key=_chronological)
         ],
@@ -140,7 +137,7 @@ def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
 
 
 def bgstats_document(
-    plays: Iterable[dict],
+    plays: Iterable[store.Play],
     game_names: dict[str, str],
     location: str = DEFAULT_LOCATION,
     zone: tzinfo | None = None,
@@ -160,15 +157,15 @@ def bgstats_document(
     player_ids: dict[str, int] = {}
     player_rows: list[dict] = []
     for play in plays:
-        for seat in play["players"]:
-            key = store.name_key(seat["name"])
+        for seat in play.players:
+            key = store.name_key(seat.name)
             if key not in player_ids:
                 player_ids[key] = len(player_ids) + 1
                 player_rows.append(
                     {
                         "id": player_ids[key],
                         "uuid": _uuid("player", key),
-                        "name": seat["name"],
+                        "name": seat.name,
                         "isAnonymous": False,
                     }
                 )
@@ -186,15 +183,15 @@ def bgstats_document(
     return document
 
 
-def _game_key(play: dict) -> tuple[str, bool]:
+def _game_key(play: store.Play) -> tuple[str, bool]:
     """The BG Stats game a play belongs to: its game, and whether its scores count down. BG Stats
     knows one direction per game, so a "lowest total wins" score pad is a game of its own there."""
-    return play["game"], store.lowest_wins(play["details"])
+    return play.game, play.lowest_wins
 
 
-def _bgstats_game(key: tuple[str, bool], number: int, name: str, plays: list[dict]) -> dict:
+def _bgstats_game(key: tuple[str, bool], number: int, name: str, plays: list[store.Play]) -> dict:
     slug, lowest = key
-    seats = [seat for play in plays if _game_key(play) == key for seat in play["players"]]
+    seats = [seat for play in plays if _game_key(play) == key for seat in play.players]
     return {
         "id": number,
         "uuid": _uuid("game", f"{slug}:lowest" if lowest else slug),
@@ -203,34 +200,34 @@ def _bgstats_game(key: tuple[str, bool], number: int, name: str, plays: list[dic
         "bggName": "",
         "bggYear": 0,
         "highestWins": not lowest,  # the most points (or elements, or wins) win, but where the lowest total does
-        "noPoints": all(seat.get("score") is None for seat in seats),
+        "noPoints": all(seat.score is None for seat in seats),
         "cooperative": False,
-        "usesTeams": any(seat.get("team") for seat in seats),
+        "usesTeams": any(seat.team for seat in seats),
     }
 
 
 def _bgstats_play(
-    play: dict, game_ids: dict[tuple[str, bool], int], player_ids: dict[str, int], zone: tzinfo | None
+    play: store.Play, game_ids: dict[tuple[str, bool], int], player_ids: dict[str, int], zone: tzinfo | None
 ) -> dict:
-    started, finished = _moment(play["started"]), _moment(play["finished"])
-    teams = any(seat.get("team") for seat in play["players"])
+    started, finished = _moment(play.started), _moment(play.finished)
+    teams = any(seat.team for seat in play.players)
     scores = []
-    for seat in play["players"]:
+    for seat in play.players:
         entry = {
-            "playerRefId": player_ids[store.name_key(seat["name"])],
-            "winner": bool(seat.get("winner")),
+            "playerRefId": player_ids[store.name_key(seat.name)],
+            "winner": seat.winner,
             "newPlayer": False,
             "startPlayer": False,  # Castellan keeps who won, not who began
             "seatOrder": 0,
             "rank": 0,
         }
-        if seat.get("score") is not None:
-            entry["score"] = str(seat["score"])
-        if seat.get("team"):
-            entry["team"] = seat["team"]
+        if seat.score is not None:
+            entry["score"] = str(seat.score)
+        if seat.team:
+            entry["team"] = seat.team
         scores.append(entry)
     return {
-        "uuid": _uuid("play", play["id"]),
+        "uuid": _uuid("play", play.id),
         "gameRefId": game_ids[_game_key(play)],
         "locationRefId": 1,
         "playDate": started.astimezone(zone).strftime(BGSTATS_DATE),
@@ -259,8 +256,8 @@ def _moment(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
 
 
-def _chronological(play: dict) -> tuple[str, str]:
-    return (play["finished"], play["id"])
+def _chronological(play: store.Play) -> tuple[str, str]:
+    return (play.finished, play.id)
 
 
 def import_document(conn: Connection, document: object, games: dict) -> tuple[int, int]:

@@ -20,7 +20,7 @@ app lives here and nowhere else. Each module holds one job:
 - ``backfill``: the data step run once after migrating a database from before plays were kept;
 - ``limits``: the rate limits' counters; ``jsontext``: JSON text that costs what changed.
 
-This face hands on the names the other layers use: ``store.act(...)``, ``store.Link``.
+This face hands on the names the other layers use: ``store.act(...)``, ``store.Link``, ``store.Play``.
 """
 
 from companion.store.backfill import migrate
@@ -42,6 +42,8 @@ from companion.store.pieces import PIECE, replace_state, stored_state
 from companion.store.plays import (
     MAX_DETAILS,
     PLAYS_PAGE,
+    Play,
+    PlaySeat,
     count_plays,
     game_stats,
     import_plays,
@@ -101,6 +103,8 @@ __all__ = [
     "TITLE_LENGTH",
     "Link",
     "Once",
+    "Play",
+    "PlaySeat",
     "Repeated",
     "StaleTable",
     "Table",

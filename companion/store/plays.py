@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -38,15 +39,46 @@ MAX_DETAILS = 256 * 1024  # bytes of one imported play's details: a long score p
 PLAYS_PAGE = 50  # plays per page of the history, unless asked for fewer
 
 
+@dataclass(frozen=True)
+class PlaySeat:
+    """One player of a play, in the result's order: their name and id on this server (``player_id``:
+    renaming or merging them changes every play at once), their score and team if the game has
+    them, and whether they won."""
+
+    name: str
+    score: int | None
+    winner: bool
+    team: str | None
+    player_id: int
+
+
+@dataclass(frozen=True)
+class Play:
+    """A table that ended (or a play imported from another server): its game, when it started and
+    ended (ISO 8601 in UTC, ``…Z``), its players and the game's own details (``rules.play_details``)."""
+
+    id: str
+    game: str
+    started: str
+    finished: str
+    players: tuple[PlaySeat, ...]
+    details: dict
+
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether this play's scores count down (see ``lowest_wins``)."""
+        return lowest_wins(self.details)
+
+
 def list_plays(
     conn: Connection,
     game: str | None = None,
     player: str | int | None = None,
     limit: int = PLAYS_PAGE,
     before: str | None = None,
-) -> list[dict]:
-    """The plays, newest first, in the API's shape (see ``play``); ``game`` and ``player`` (a name
-    or an id) filter, ``before`` (a play's id) starts after that play: the next page."""
+) -> list[Play]:
+    """The plays, newest first; ``game`` and ``player`` (a name or an id) filter, ``before`` (a
+    play's id) starts after that play: the next page."""
     scope = _plays_query(conn, game, player)
     if scope is None:
         return []
@@ -64,7 +96,7 @@ def list_plays(
     unique = list(
         {row.id: row for row in rows}.values()
     )  # a player seated twice in one play (merged) is one play
-    return _plays_answer(conn, unique)
+    return _read_plays(conn, unique)
 
 
 def count_plays(conn: Connection, game: str | None = None, player: str | int | None = None) -> int:
@@ -76,21 +108,20 @@ def count_plays(conn: Connection, game: str | None = None, player: str | int | N
     return conn.execute(query.with_only_columns(sa.func.count(sa.distinct(play_id)))).scalar()
 
 
-def play(conn: Connection, play_id: str) -> dict | None:
-    """One play: ``{"id", "game", "started", "finished", "players": [{"name", "score", "winner",
-    "team", "player"}], "details"}`` (times ISO 8601 in UTC, ``…Z``), or None."""
+def play(conn: Connection, play_id: str) -> Play | None:
+    """One play, or None."""
     if not isinstance(play_id, str) or not token_shaped(play_id):
         return None
     row = run(conn, _PLAY, {"id": play_id}).fetchone()
     if row is None:
         return None
-    # What _plays_answer gives for a page of plays, read for the one play a table's end shows.
-    return _play_answer(
-        *row, [_seat_answer(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()]
+    # What _read_plays gives for a page of plays, read for the one play a table's end shows.
+    return _read_play(
+        *row, [_read_seat(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()]
     )
 
 
-def table_play(conn: Connection, table_id: str) -> dict | None:
+def table_play(conn: Connection, table_id: str) -> Play | None:
     """The play a table became (as ``play`` gives it), or None while it is on, or if it is private."""
     return play(conn, _play_id(table_id))
 
@@ -206,7 +237,9 @@ def game_stats(conn: Connection, game: str) -> dict:
 
 
 def import_plays(conn: Connection, imported: list[dict]) -> int:
-    """Add plays exported by a Castellan server (each in ``play``'s shape); how many were new.
+    """Add plays exported by a Castellan server (each a play of its file: ``{"id", "game",
+    "started", "finished", "players": [{"name", "team", "score", "winner"}], "details"}``); how
+    many were new.
 
     A play already here (same id) is skipped, so importing a file twice adds nothing twice.
     A play's players are found by name, or created. ``RuleError`` for a play that is not in
@@ -373,10 +406,10 @@ def _plays_query(
     return query, finished, play_id
 
 
-def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
-    """Plays in the API's shape, their players read in one query."""
+def _read_plays(conn: Connection, rows: list[sa.Row]) -> list[Play]:
+    """The plays of these stored rows, their players read in one query."""
     ids = [row.id for row in rows]
-    seated: dict[str, list[dict]] = {play_id: [] for play_id in ids}
+    seated: dict[str, list[PlaySeat]] = {play_id: [] for play_id in ids}
     if ids:
         for row in conn.execute(
             sa.select(play_players, player_rows.c.name)
@@ -384,29 +417,22 @@ def _plays_answer(conn: Connection, rows: list[sa.Row]) -> list[dict]:
             .where(play_players.c.play_id.in_(ids))
             .order_by(play_players.c.play_id, play_players.c.position)
         ):
-            seated[row.play_id].append(_seat_answer(row.name, row.score, row.winner, row.team, row.player_id))
+            seated[row.play_id].append(_read_seat(row.name, row.score, row.winner, row.team, row.player_id))
     return [
-        _play_answer(row.id, row.game, row.started, row.finished, row.details, seated[row.id]) for row in rows
+        _read_play(row.id, row.game, row.started, row.finished, row.details, seated[row.id]) for row in rows
     ]
 
 
-def _seat_answer(name: str, score: int | None, winner: object, team: str | None, player_id: int) -> dict:
-    """One seat of a play in the API's shape."""
-    return {"name": name, "score": score, "winner": bool(winner), "team": team, "player": player_id}
+def _read_seat(name: str, score: int | None, winner: object, team: str | None, player_id: int) -> PlaySeat:
+    """One seat of a play, from its stored row's values (a database's winner may be 0 or 1)."""
+    return PlaySeat(name, score, bool(winner), team, player_id)
 
 
-def _play_answer(
-    play_id: str, game: str, started: str, finished: str, details: str, seated: list[dict]
-) -> dict:
-    """One play in the API's shape, from its stored row's values and its seats."""
-    return {
-        "id": play_id,
-        "game": game,
-        "started": utc(started),
-        "finished": utc(finished),
-        "players": seated,
-        "details": json.loads(details),
-    }
+def _read_play(
+    play_id: str, game: str, started: str, finished: str, details: str, seated: list[PlaySeat]
+) -> Play:
+    """One play, from its stored row's values and its seats."""
+    return Play(play_id, game, utc(started), utc(finished), tuple(seated), json.loads(details))
 
 
 def _imported(entry: object, index: int) -> dict:

@@ -220,7 +220,7 @@ def test_the_tables_that_ended_before_0009_become_plays_once_migrated(empty_data
     assert store.migrate(empty_database) == db.head()
     with db.connect(empty_database) as conn:
         [play] = store.list_plays(conn)
-        assert (play["finished"], [(p["name"], p["score"], p["winner"]) for p in play["players"]]) == (
+        assert (play.finished, [(p.name, p.score, p.winner) for p in play.players]) == (
             "2026-11-20T19:30:00Z",
             [("Ola", 5, True), ("Kuba", 3, False)],
         )

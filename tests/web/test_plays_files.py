@@ -6,6 +6,7 @@ the same from one export (and one server) to the next. On SQLite and on PostgreS
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 import re
@@ -101,12 +102,14 @@ def _export(client) -> dict:
     return response.get_json()
 
 
-def _all_plays(app) -> list[dict]:
+def _all_plays(app) -> list[store.Play]:
     """Every play as the history pages read it, less the player's number (each server's own)."""
     with app.app_context():
         plays = plays_export.every_play(get_db())
     return [
-        {**play, "players": [{k: v for k, v in seat.items() if k != "player"} for seat in play["players"]]}
+        dataclasses.replace(
+            play, players=tuple(dataclasses.replace(seat, player_id=0) for seat in play.players)
+        )
         for play in plays
     ]
 
@@ -339,18 +342,18 @@ def test_the_bgstats_file_holds_every_play_with_its_scores_winners_and_teams(app
     )
     assert [location["name"] for location in document["locations"]] == ["Castellan"]
     for ours, theirs in zip(plays, document["plays"], strict=True):
-        assert theirs["uuid"] == str(uuid.uuid5(plays_export.NAMESPACE, f"play:{ours['id']}")).upper()
+        assert theirs["uuid"] == str(uuid.uuid5(plays_export.NAMESPACE, f"play:{ours.id}")).upper()
         assert [
             (names[s["playerRefId"]], s.get("score"), s["winner"], s.get("team"))
             for s in theirs["playerScores"]
         ] == [
             (
-                seat["name"],
-                None if seat["score"] is None else str(seat["score"]),
-                seat["winner"],
-                seat["team"] or None,
+                seat.name,
+                None if seat.score is None else str(seat.score),
+                seat.winner,
+                seat.team or None,
             )
-            for seat in ours["players"]
+            for seat in ours.players
         ]
     [teams] = [
         play

@@ -5,6 +5,7 @@ On SQLite and on a throwaway PostgreSQL server."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -13,6 +14,7 @@ import sqlalchemy as sa
 from companion import store
 from companion.rules import castle, scorepad
 from companion.rules.errors import RuleError
+from companion.service import plays_export
 from companion.store import backfill, base, db
 
 pytestmark = pytest.mark.both_backends
@@ -45,20 +47,20 @@ def _pad(conn, names=("Ola", "Kuba"), rounds=((5, 3),), private=False, lowest_wi
 def test_a_finished_pad_is_one_play_with_its_scores_winners_and_rounds(conn):
     table = _pad(conn, rounds=((5, 3), (2, 7), (1, 1)))
     [play] = store.list_plays(conn)
-    assert play["game"] == "scorepad" and store.count_plays(conn) == 1
-    assert [(p["name"], p["score"], p["winner"], p["team"]) for p in play["players"]] == [
+    assert play.game == "scorepad" and store.count_plays(conn) == 1
+    assert [(p.name, p.score, p.winner, p.team) for p in play.players] == [
         ("Ola", 8, False, None),
         ("Kuba", 11, True, None),
     ]
-    assert play["details"] == {"rounds": [[5, 3], [2, 7], [1, 1]], "lowest_wins": False}
-    assert play["started"].endswith("Z") and play["finished"].endswith("Z")
-    assert play["started"] == store.utc(table.created_at) and play["started"] <= play["finished"]
-    assert store.play(conn, play["id"]) == play == store.table_play(conn, table.id)
+    assert play.details == {"rounds": [[5, 3], [2, 7], [1, 1]], "lowest_wins": False}
+    assert play.started.endswith("Z") and play.finished.endswith("Z")
+    assert play.started == store.utc(table.created_at) and play.started <= play.finished
+    assert store.play(conn, play.id) == play == store.table_play(conn, table.id)
 
 
 def test_undoing_the_finish_withdraws_the_play_and_finishing_again_brings_it_back_with_the_same_id(conn):
     table = _pad(conn)
-    first = store.list_plays(conn)[0]["id"]
+    first = store.list_plays(conn)[0].id
     table = store.undo(conn, scorepad, table.id, table.version)
     assert store.list_plays(conn) == [] and store.count_plays(conn) == 0 and not table.finished
     assert store.table_play(conn, table.id) is None
@@ -66,7 +68,7 @@ def test_undoing_the_finish_withdraws_the_play_and_finishing_again_brings_it_bac
     assert store.list_plays(conn) == []  # an open pad is no play
     store.finish(conn, scorepad, table.id, table.version)
     [again] = store.list_plays(conn)
-    assert again["id"] == first and [p["score"] for p in again["players"]] == [5, 12]
+    assert again.id == first and [p.score for p in again.players] == [5, 12]
 
 
 def test_a_game_over_by_its_rules_is_a_play_from_its_last_move_and_undo_withdraws_it(conn):
@@ -81,10 +83,10 @@ def test_a_game_over_by_its_rules_is_a_play_from_its_last_move_and_undo_withdraw
         state = table.state
     [play] = store.list_plays(conn)
     result = castle.result(state, False)
-    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [
+    assert [(p.name, p.score, p.winner) for p in play.players] == [
         (p["name"], p["score"], p["winner"]) for p in result["players"]
     ]
-    assert [side["players"] for side in play["details"]["sides"]] == [[0], [1]]
+    assert [side["players"] for side in play.details["sides"]] == [[0], [1]]
     store.undo(conn, castle, table.id, table.version)
     assert store.list_plays(conn) == []
 
@@ -122,7 +124,7 @@ def test_renaming_changes_every_play_at_once_and_a_taken_name_asks_for_a_merge(c
     ola = store.find_player(conn, "OLA")
     assert ola["plays"] == 2 and store.find_player(conn, str(ola["id"])) == ola
     store.rename_player(conn, ola["id"], "Aleksandra")
-    assert [p["players"][0]["name"] for p in store.list_plays(conn)] == ["Aleksandra", "Aleksandra"]
+    assert [p.players[0].name for p in store.list_plays(conn)] == ["Aleksandra", "Aleksandra"]
     assert store.player_names(conn, "ol") == []
     store.rename_player(conn, ola["id"], "aleksandra")  # the same key: just a new spelling
     assert store.player(conn, ola["id"])["name"] == "aleksandra"
@@ -156,7 +158,7 @@ def test_forgetting_replaces_the_name_in_every_play_with_a_new_player_number_at_
     ola = store.find_player(conn, "Ola")
     forgotten = store.forget_player(conn, ola["id"])
     assert forgotten["name"] == "Player 2"  # "Player 1" is someone's name already
-    names = [[p["name"] for p in play["players"]] for play in store.list_plays(conn)]
+    names = [[p.name for p in play.players] for play in store.list_plays(conn)]
     assert names == [["Ewa", "Player 2"], ["Player 2", "Kuba"]]
     assert store.find_player(conn, "Ola") is None and "Player 2" not in store.player_names(conn)
     assert store.forget_player(conn, store.find_player(conn, "Ewa")["id"])["name"] == "Player 3"
@@ -176,12 +178,12 @@ def test_filters_by_game_and_player_and_pages_newest_first(conn, monkeypatch):
         _pad(conn, names=("Ola", f"P{number}"), rounds=((number, 0),))
     _pad(conn, names=("Kuba", "Ada"))
     newest = store.list_plays(conn)
-    assert len(newest) == 8 and [p["players"][0]["name"] for p in newest[:2]] == ["Kuba", "Ola"]
-    assert [p["finished"] for p in newest] == sorted((p["finished"] for p in newest), reverse=True)
+    assert len(newest) == 8 and [p.players[0].name for p in newest[:2]] == ["Kuba", "Ola"]
+    assert [p.finished for p in newest] == sorted((p.finished for p in newest), reverse=True)
     ola = store.list_plays(conn, player="ola", limit=3)
-    assert [p["players"][1]["name"] for p in ola] == ["P6", "P5", "P4"]
-    rest = store.list_plays(conn, player="Ola", limit=10, before=ola[-1]["id"])
-    assert [p["players"][1]["name"] for p in rest] == ["P3", "P2", "P1", "P0"]
+    assert [p.players[1].name for p in ola] == ["P6", "P5", "P4"]
+    rest = store.list_plays(conn, player="Ola", limit=10, before=ola[-1].id)
+    assert [p.players[1].name for p in rest] == ["P3", "P2", "P1", "P0"]
     assert (
         store.count_plays(conn, player="Ola") == 7
         and store.count_plays(conn, game="scorepad", player="Ada") == 1
@@ -222,7 +224,7 @@ def test_a_players_and_a_games_statistics(conn):
 
 def test_an_import_adds_each_play_once_and_refuses_a_broken_file_whole(conn):
     _pad(conn, names=("Ola", "Kuba"))
-    exported = store.list_plays(conn)
+    exported = plays_export.castellan_document(store.list_plays(conn))["plays"]
     moved = {
         "id": "from-another-server-1",
         "game": "castle",
@@ -237,10 +239,14 @@ def test_an_import_adds_each_play_once_and_refuses_a_broken_file_whole(conn):
     assert store.import_plays(conn, [*exported, moved]) == 1
     assert store.import_plays(conn, [*exported, moved]) == 0
     got = store.play(conn, "from-another-server-1")
-    assert {k: v for k, v in got.items() if k != "players"} == {
-        k: v for k, v in moved.items() if k != "players"
-    }
-    assert [(p["name"], p["score"], p["winner"], p["team"]) for p in got["players"]] == [
+    assert (got.id, got.game, got.started, got.finished, got.details) == (
+        moved["id"],
+        moved["game"],
+        moved["started"],
+        moved["finished"],
+        moved["details"],
+    )
+    assert [(p.name, p.score, p.winner, p.team) for p in got.players] == [
         ("Ewa", 12, True, "NS"),
         ("Ola", 7, False, "EW"),  # the same player as here's Ola
     ]
@@ -266,9 +272,11 @@ def test_the_tables_that_ended_before_plays_were_kept_become_plays_on_upgrade(co
     with conn.begin():
         assert backfill.record_past_plays(conn, {"scorepad": scorepad}.get) == 1
     [play] = store.list_plays(conn)
-    assert {**play, "players": [], "finished": ""} == {**before[0], "players": [], "finished": ""}
-    assert play["finished"] == store.utc(store.get_table(conn, pad.id).finished_at)
-    assert [(p["name"], p["score"], p["winner"]) for p in play["players"]] == [
+    assert dataclasses.replace(play, players=(), finished="") == dataclasses.replace(
+        before[0], players=(), finished=""
+    )
+    assert play.finished == store.utc(store.get_table(conn, pad.id).finished_at)
+    assert [(p.name, p.score, p.winner) for p in play.players] == [
         ("Ola", 5, True),
         ("Kuba", 3, False),
     ]
@@ -328,7 +336,7 @@ def test_an_imported_play_keeps_its_direction_from_its_details(conn):
     )
     kuba = store.player_stats(conn, store.find_player(conn, "Kuba")["id"])
     assert [(row["lowest_wins"], row["best_score"]) for row in kuba["games"]] == [(True, 12)]
-    assert store.play(conn, "imported-low-pad-1")["details"] == low  # the API's play is as it was
+    assert store.play(conn, "imported-low-pad-1").details == low  # the API's play is as it was
 
 
 def test_a_players_days_are_counted_from_the_readers_midnight(conn):

@@ -151,7 +151,7 @@ def test_a_forgotten_player_in_the_history_in_the_readers_words(app, browser, la
     assert browser.post(f"/t/{token}/finish", {"version": "1"}).status_code == 303
     with db.connect(app.config["DATABASE"]) as conn:
         ola = store.find_player(conn, "Ola")["id"]
-        play = store.list_plays(conn)[0]["id"]
+        play = store.list_plays(conn)[0].id
     browser.get(f"/language/{lang}?next=/")
     response = browser.post(f"/players/{ola}/forget")
     player_page = _words(text(browser.get(response.headers["Location"])))

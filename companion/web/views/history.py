@@ -37,7 +37,7 @@ def index():
     """Plays newest first, filtered by game and by player (a GET form), a page at a time."""
     filters = _filters()
     plays = store.list_plays(get_db(), limit=PAGE + 1, before=request.args.get("before") or None, **filters)
-    older = plays[PAGE - 1]["id"] if len(plays) > PAGE else None  # one more than shown: is there a next page?
+    older = plays[PAGE - 1].id if len(plays) > PAGE else None  # one more than shown: is there a next page?
     return render_template(
         "history/index.html",
         plays=plays[:PAGE],
@@ -56,7 +56,7 @@ def play_page(play_id: str):
     play = store.play(get_db(), play_id)
     if play is None:
         abort(404)
-    game = registry().games.get(play["game"])
+    game = registry().games.get(play.game)
     return render_template(
         "history/play.html",
         play=play,
@@ -228,7 +228,7 @@ def _player_page(player: dict, status: int = 200, error: str | None = None, kept
 UNREADABLE = (TypeError, KeyError, IndexError, AttributeError, ValueError, ArithmeticError, UndefinedError)
 
 
-def _details(play: dict, game) -> Markup | None:
+def _details(play: store.Play, game) -> Markup | None:
     """The game's own details of the play, as its ``<game>/_play.html`` draws them; None when the game
     has no such template or the details are not in its shape (a play imported from elsewhere)."""
     if game is None:
@@ -241,15 +241,15 @@ def _details(play: dict, game) -> Markup | None:
         return None
 
 
-def _rounds_chart(play: dict, game) -> dict | None:
+def _rounds_chart(play: store.Play, game) -> dict | None:
     """The play's running totals round by round (SVG, and the same numbers for the table beside
     it), where its game's rules module says what its rounds were (``round_scores``)."""
     reader = getattr(game.rules, "round_scores", None) if game else None
     try:
-        unit, rounds = reader(play["details"]) if reader else ("round", [])
+        unit, rounds = reader(play.details) if reader else ("round", [])
     except UNREADABLE:
         return None
-    names = [say_name(seat["name"]) for seat in play["players"]]
+    names = [say_name(seat.name) for seat in play.players]
     whole = all(
         isinstance(value, int) and not isinstance(value, bool) for points in rounds for value in points
     )
@@ -263,7 +263,7 @@ def _rounds_chart(play: dict, game) -> dict | None:
         unit_name = gettext("Round")
         title = gettext("%(game)s: running totals after each round", game=say(game.name))
         lines = gettext("One line per player, from 0 before the first round.")
-    leaders = [say_name(seat["name"]) for seat in play["players"] if seat["winner"]]
+    leaders = [say_name(seat.name) for seat in play.players if seat.winner]
     if leaders:
         won = say(
             Message(
@@ -279,7 +279,7 @@ def _rounds_chart(play: dict, game) -> dict | None:
         totals.append(running)
     return {
         "svg": charts.rounds_chart(
-            f"play-chart-{play['id']}", title, description, unit_name, names, rounds, number
+            f"play-chart-{play.id}", title, description, unit_name, names, rounds, number
         ),
         "unit": unit_name,
         "names": names,
