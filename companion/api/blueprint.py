@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import pkgutil
 from collections.abc import Callable
 
 from flask import Blueprint, jsonify, request
@@ -19,6 +18,7 @@ from flask import Blueprint, jsonify, request
 from companion.i18n import say
 from companion.rules.errors import RuleError
 from companion.rules.sentences import N_
+from companion.service import games
 
 API_VERSION = "1.1.0"
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -184,6 +184,4 @@ def error_response(description: str) -> dict:
 
 def discover() -> None:
     """Import every module of ``companion.api``: each adds its routes to ``bp`` (the app registers it once)."""
-    package = importlib.import_module("companion.api")
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda info: info.name):
-        importlib.import_module(f"companion.api.{info.name}")
+    games.modules_of(importlib.import_module("companion.api"))

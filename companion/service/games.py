@@ -115,8 +115,7 @@ def discover(package: ModuleType) -> Registry:
     """Import every module of ``package`` (the pages' views) and collect its ``GAME`` and ``bp``."""
     games: dict[str, Game] = {}
     blueprints: list[Blueprint] = []
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda info: info.name):
-        module = importlib.import_module(f"{package.__name__}.{info.name}")
+    for module in modules_of(package):
         game = getattr(module, "GAME", None)
         if game is not None:
             if game.slug in games:
@@ -126,3 +125,10 @@ def discover(package: ModuleType) -> Registry:
         if blueprint is not None:
             blueprints.append(blueprint)
     return Registry(games, blueprints)
+
+
+def modules_of(package: ModuleType) -> list[ModuleType]:
+    """Every module of ``package``, imported in the order of their names: a game or a door adds
+    itself by being a file there, never by an entry in a list."""
+    names = sorted(info.name for info in pkgutil.iter_modules(package.__path__))
+    return [importlib.import_module(f"{package.__name__}.{name}") for name in names]
