@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import jsonify, make_response, request, url_for
+from flask import Response, current_app, jsonify, make_response, request, url_for
 
 from companion import api, store
 from companion.api import Refused, bp, json_body
@@ -204,7 +204,13 @@ def _change(link: store.Link, game: Game, change):
         response = jsonify(first)
         response.headers["Idempotent-Replayed"] = "true"
         return response
-    return jsonify(answer(table))
+    return _written(answer(table))
+
+
+def _written(answer: dict) -> Response:
+    """A change's answer, written by the store (the parts it shares with the state it just wrote,
+    such as a long score pad's rounds, cost nothing more): a move's answer costs what the move changed."""
+    return current_app.response_class(store.answer_text(answer) + "\n", mimetype="application/json")
 
 
 def _once(link: store.Link, answer) -> store.Once | None:

@@ -26,7 +26,7 @@ This face hands on the names the other layers use: ``store.act(...)``, ``store.L
 from companion.store.backfill import migrate
 from companion.store.base import new_token, token_shaped, utc
 from companion.store.browsers import remember, remembered_tables, tables_for_tokens
-from companion.store.heads import HEADS_KEPT, forget_head
+from companion.store.heads import HEADS_KEPT, answer_text, forget_head
 from companion.store.idempotency import KEY_LIFETIME, Once, Repeated
 from companion.store.links import (
     ROLES,
@@ -92,6 +92,7 @@ __all__ = [
     "migrate",
     "FINISH",
     "HEADS_KEPT",
+    "answer_text",
     "KEY_LIFETIME",
     "MAX_DETAILS",
     "MAX_PAGE",

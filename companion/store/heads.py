@@ -103,6 +103,16 @@ def state_text(rules: ModuleType, state: dict, kept: bool) -> str:
     return TEXTS.dumps(state) if kept and getattr(rules, "SHARED_STATES", False) else base.dump(state)
 
 
+def answer_text(answer: dict) -> str:
+    """The JSON text of an answer that shows a table (the API's): the parts it shares with a state
+    written here (a score pad's rounds, Forteresse's shots) cost nothing more to write. The same JSON
+    as ``json.dumps`` writes with sorted keys, compact, in UTF-8."""
+    try:
+        return TEXTS.dumps(answer)
+    except TypeError:  # a view keyed by other than strings: written as JSON writes it
+        return base.dump(answer)
+
+
 def forget_head(table_id: str) -> None:
     """Forget the states kept for a table, after its state was written otherwise than by this module."""
     HEADS.forget(table_id)

@@ -168,7 +168,7 @@ def test_a_table_read_while_a_move_lands_has_the_state_of_the_version_it_says(co
     assert (read.version, read.state["rounds"]) == (table.version + 1, [[1, 2, 3], [2, 3, 4]])
 
 
-def test_the_items_compared_at_once_are_compared_as_is_compares_them():
+def test_a_list_begins_with_another_only_when_it_holds_the_very_same_items():
     """The encoder's test that a list begins with another's very items (``jsontext.same_items``)."""
     rounds = [[n, n] for n in range(300)]
     assert jsontext.same_items(rounds, [*rounds, [1, 1]], 300)
