@@ -118,6 +118,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     security.apply_limits(app)
     compression.init_compression(app)
     _init_templates(app, registry)
+    templating.run_per_reader(app.jinja_env.filters)  # after every blueprint has added its own
     return app
 
 

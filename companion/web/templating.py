@@ -79,6 +79,29 @@ class TemplateEnvironment(FlaskEnvironment):
         return super().getattr(obj, attribute)
 
 
+def run_per_reader(filters: dict) -> None:
+    """Make each of Castellan's own filters run at every rendering, for its reader.
+
+    Jinja runs a filter given a constant (``'king' | zamek_picture_name``, ``3 | number``) once,
+    when it compiles the template, and writes its answer into the compiled template for every
+    later reader: a French page then named Zamek's king in Polish when a Polish reader came
+    first. Jinja never does that to a filter that takes the context, so each of Castellan's
+    filters (they say words, numbers and names in the reader's language) is given one."""
+    for name, function in list(filters.items()):
+        if getattr(function, "__module__", "").startswith("companion.") and not hasattr(
+            function, "jinja_pass_arg"
+        ):
+            filters[name] = _per_reader(function)
+
+
+def _per_reader(function: Callable) -> Callable:
+    @functools.wraps(function)
+    def per_reader(_context, *args, **kwargs):
+        return function(*args, **kwargs)
+
+    return jinja2.pass_context(per_reader)
+
+
 class TemplateClass(jinja2.Template):
     """Jinja's template, writing ``{{ value }}`` with ``escape_output``."""
 
