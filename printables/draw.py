@@ -79,10 +79,26 @@ PRINT_TWO_SIDED = {
     "long": N_("Print at 100 %, double-sided, flip on long edge."),
     "short": N_("Print at 100 %, double-sided, flip on short edge."),
 }
-BACK_OFFSET = N_(
-    "Back offset: %(right)s mm right and %(down)s mm down, as read on the duplex check (a negative number "
-    "is left or up); every page of backs is moved to cancel it."
-)
+# The back offset in words, by the way it goes across (right, left) and along (down, up): one
+# whole sentence each, its numbers never negative.
+BACK_OFFSET = {
+    (True, True): N_(
+        "Back offset: the backs read %(across)s mm right and %(along)s mm down on the duplex check; every "
+        "page of backs is moved to cancel it."
+    ),
+    (True, False): N_(
+        "Back offset: the backs read %(across)s mm right and %(along)s mm up on the duplex check; every "
+        "page of backs is moved to cancel it."
+    ),
+    (False, True): N_(
+        "Back offset: the backs read %(across)s mm left and %(along)s mm down on the duplex check; every "
+        "page of backs is moved to cancel it."
+    ),
+    (False, False): N_(
+        "Back offset: the backs read %(across)s mm left and %(along)s mm up on the duplex check; every "
+        "page of backs is moved to cancel it."
+    ),
+}
 OFFSET_PAST_BLEED = N_(
     "Warning: this back offset is more than the 3 mm the bleed absorbs. Check the flip edge and the paper "
     "guides of your printer, then print the duplex check again with this offset: its crosses must meet."
@@ -1050,7 +1066,8 @@ class Document:
         right, down = self.back_offset
         if not (right or down):
             return []
-        said = [Message(BACK_OFFSET, right=f"{right:g}", down=f"{down:g}")]
+        sentence = BACK_OFFSET[right >= 0, down >= 0]
+        said = [Message(sentence, across=f"{abs(right):g}", along=f"{abs(down):g}")]
         if max(abs(right), abs(down)) > layout.BLEED:
             said.append(Message(OFFSET_PAST_BLEED))
         return said

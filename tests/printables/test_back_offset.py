@@ -70,7 +70,8 @@ def test_the_first_page_says_the_offset_and_warns_past_the_bleed(build_pdf, read
 
     assert "Back offset" not in first((0.0, 0.0))
     said = first(OFFSET)
-    assert "Back offset: 2.5 mm right and -1 mm down" in said and "Warning" not in said
+    assert "the backs read 2.5 mm right and 1 mm up" in said and "Warning" not in said
+    assert "the backs read 0.5 mm left and 2 mm down" in first((-0.5, 2.0))
     assert "more than the 3 mm the bleed absorbs" in first((3.5, 0.0))
 
 
