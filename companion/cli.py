@@ -5,6 +5,7 @@ castellan print SHEET --paper letter --lang pl -o sheet.pdf   (a mat also on --p
 castellan print --list
 castellan print zamek-deck --fold --paper a3   (fold-over cards: front beside back, for a printer without duplex)
 castellan print tactics-own --deck my-faction.json   (or zamek-own: a deck of your own, as a table takes it)
+castellan print zamek-kit --deck my-deck.json        (the game's kit, with that deck of your own in it)
 castellan print castle-deck --back-offset 1.5,-0.5   (backs read 1.5 mm right, 0.5 mm up: moved to cancel it)
 castellan db [--clean] [--days 90]
 castellan plays export -o plays.json    (every play, to import on another server)
@@ -32,7 +33,7 @@ from companion.i18n import LANGUAGES, say
 from companion.rules.errors import RuleError
 from companion.service import games
 from companion.web import views
-from printables import layout
+from printables import kit, layout
 from printables import own as own_deck
 from printables.draw import QRTooLarge
 
@@ -273,6 +274,8 @@ def print_sheet(args: argparse.Namespace) -> int:
         return 0 if args.list else 2
     try:
         sheet = _own_sheet(args) if args.sheet in OWN_SHEETS else printables.get_sheet(args.sheet)
+        if args.deck and sheet.kind == "kit" and sheet.game in own_deck.GAMES:  # the kit with one's own deck
+            sheet = kit.kit_sheet(sheet.game, _own_sheet(args, sheet.game))
     except KeyError:
         print(
             f"castellan print: no sheet called {args.sheet!r}; `castellan print --list` shows them.",
@@ -327,8 +330,9 @@ def print_sheet(args: argparse.Namespace) -> int:
     return 0
 
 
-def _own_sheet(args: argparse.Namespace) -> printables.Sheet:
-    """The sheet of the deck of one's own that ``--deck FILE`` holds; RuleError naming the wrong field."""
+def _own_sheet(args: argparse.Namespace, game: str | None = None) -> printables.Sheet:
+    """The sheet of the deck of one's own that ``--deck FILE`` holds (for ``game``, else the sheet
+    named); RuleError naming the wrong field."""
     if not args.deck:
         raise RuleError(
             "bad_deck", f"{args.sheet} prints the deck of your own that --deck FILE.json holds", "deck"
@@ -336,7 +340,7 @@ def _own_sheet(args: argparse.Namespace) -> printables.Sheet:
     with open(args.deck, encoding="utf-8") as file:
         text = file.read()
     try:
-        return own_deck.own_sheet(OWN_SHEETS[args.sheet], own_deck.read_deck(text))
+        return own_deck.own_sheet(game or OWN_SHEETS[args.sheet], own_deck.read_deck(text))
     except RuleError as refused:
         raise RuleError(refused.code, f"{args.deck}: {refused.field}: {refused}", refused.field) from None
 
@@ -371,7 +375,8 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     print_cmd.add_argument(
         "--deck",
         metavar="FILE.json",
-        help="with the sheet tactics-own or zamek-own: the deck of your own to print, as a table takes it",
+        help="with tactics-own or zamek-own: the deck of your own to print, as a table takes it; "
+        "with tactics-kit or zamek-kit: the kit with that deck in it",
     )
     print_cmd.add_argument(
         "--fold",

@@ -25,24 +25,47 @@ KITS = {  # each game with a kit, and the sheets of other games it borrows
 }
 GAME_NAMES = {"tactics": "Square Tactics"}  # where the slug capitalised is not the name
 ONE_SIDED = N_("Printer: actual size (100 %), one-sided.")  # a deck's, printed as fold-over cards
+# A deck of one's own in a kit: a Zamek table plays one deck, so one's own takes the shipped deck's
+# place; each Square Tactics player brings a faction, so one's own comes first among the four shipped.
+OWN_REPLACES_SHIPPED = frozenset({"zamek"})
 
 
-def kit_sheets(game: str) -> list[Sheet]:
-    """The sheets of a game's kit in the kit's order: grouped by the paper they want, by title within."""
+def kit_sheets(game: str, own: Sheet | None = None) -> list[Sheet]:
+    """The sheets of a game's kit in the kit's order: grouped by the paper they want, by title within;
+    with ``own`` (a deck of one's own, ``printables.own``), that deck with them."""
     kinds = list(ADVICE)
     sheets = [
         sheet
         for sheet in printables.all_sheets()
-        if (sheet.game == game or sheet.slug in KITS[game]) and sheet.kind != "kit"
+        if (sheet.game == game or sheet.slug in KITS[game])
+        and sheet.kind != "kit"
+        and not (own and game in OWN_REPLACES_SHIPPED and sheet.kind == own.kind)
     ]
+    sheets = [own, *sheets] if own else sheets
     return sorted(sheets, key=lambda sheet: kinds.index(sheet.kind))  # sorted() keeps the titles' order
 
 
-def draw_kit(game: str):
+def kit_sheet(game: str, own: Sheet | None = None) -> Sheet:
+    """The sheet of a game's kit; with ``own``, the kit with that deck of one's own."""
+    return Sheet(
+        slug=f"{game}-kit-own" if own else f"{game}-kit",
+        game=game,
+        game_name=GAME_NAMES.get(game, ""),
+        kind="kit",
+        title=Message(N_("Everything for a %(game)s evening"), game=GAME_NAMES.get(game, game.title())),
+        description=N_(
+            "Every sheet the game needs in one PDF, grouped by the paper each wants; the first page says "
+            "which pages go on which paper."
+        ),
+        draw=draw_kit(game, own),
+    )
+
+
+def draw_kit(game: str, own: Sheet | None = None):
     """The drawing of a game's kit: its advice page, then each of its sheets."""
 
     def draw(doc: Document) -> None:
-        sheets = kit_sheets(game)
+        sheets = kit_sheets(game, own)
         advice_page(doc, sheets, [doc.pages_of(sheet) for sheet in sheets])
         for sheet in sheets:
             doc.include(sheet)
@@ -98,18 +121,4 @@ def _groups(sheets: list[Sheet], pages: list[int]) -> list[tuple[int, int, list[
     return groups
 
 
-SHEETS = [
-    Sheet(
-        slug=f"{game}-kit",
-        game=game,
-        game_name=GAME_NAMES.get(game, ""),
-        kind="kit",
-        title=Message(N_("Everything for a %(game)s evening"), game=GAME_NAMES.get(game, game.title())),
-        description=N_(
-            "Every sheet the game needs in one PDF, grouped by the paper each wants; the first page says "
-            "which pages go on which paper."
-        ),
-        draw=draw_kit(game),
-    )
-    for game in KITS
-]
+SHEETS = [kit_sheet(game) for game in KITS]

@@ -15,7 +15,7 @@ import pytest
 from companion import cli
 from companion.rules import zamek
 from companion.rules.errors import RuleError
-from printables import own
+from printables import kit, own
 
 FACTION = {
     "name": "Ravens of Kraków",
@@ -149,3 +149,35 @@ def test_castellan_print_prints_a_deck_of_your_own(tmp_path, build_pdf, capsys):
     deck.write_text(json.dumps({**FACTION, "cards": []}), encoding="utf-8")
     assert cli.main(args) == 2
     assert "deck.cards: A faction has 12 to 18 cards." in capsys.readouterr().err
+
+
+def test_a_zamek_kit_with_a_deck_of_your_own_prints_it_in_the_shipped_deck_s_place(build_pdf, read_pdf):
+    mine = own.own_sheet("zamek", ZAMEK)
+    assert [sheet.slug for sheet in kit.kit_sheets("zamek", mine)] == [
+        "zamek-own",
+        "zamek-layout",
+        "zamek-score-pad",
+    ]
+    reader = read_pdf(build_pdf(kit.kit_sheet("zamek", mine)))
+    alone = read_pdf(build_pdf(mine)).pages
+    first = " ".join(reader.pages[0].extract_text().split())
+    assert f"Pages 2 to {1 + len(alone)}: Mój zamek (custom-" in first
+    assert [" ".join(page.extract_text().split()) for page in reader.pages[1 : 1 + len(alone)]] == [
+        " ".join(page.extract_text().split()) for page in alone
+    ]
+
+
+def test_a_tactics_kit_with_a_faction_of_your_own_keeps_the_four_shipped_ones(build_pdf, read_pdf):
+    slugs = [sheet.slug for sheet in kit.kit_sheets("tactics", own.own_sheet("tactics", FACTION))]
+    assert slugs[0] == "tactics-own" and {"tactics-roost", "tactics-marches"} <= set(slugs[:5])
+
+
+def test_the_print_page_and_castellan_print_put_a_deck_of_your_own_in_its_kit(app, tmp_path, build_pdf):
+    query = {"game": "zamek", "deck": json.dumps(ZAMEK), "kit": "1"}
+    answer = app.test_client().get("/print/own.pdf", query_string=query)
+    assert answer.status_code == 200 and "zamek-kit-own-a4.pdf" in answer.headers["Content-Disposition"]
+    deck, out = tmp_path / "mine.json", tmp_path / "kit.pdf"
+    deck.write_text(json.dumps(ZAMEK), encoding="utf-8")
+    args = ["print", "zamek-kit", "--deck", str(deck), "-o", str(out), "--base-url", "http://localhost:5000"]
+    assert cli.main(args) == 0
+    assert out.read_bytes() == build_pdf(kit.kit_sheet("zamek", own.own_sheet("zamek", ZAMEK)))

@@ -16,6 +16,7 @@ from companion.i18n import lang_for_print, say
 from companion.rules.errors import RuleError
 from companion.rules.sentences import N_
 from companion.web.pdf_cache import Busy, SheetCache
+from printables import kit
 from printables import own as own_deck
 from printables.draw import QRTooLarge
 from printables.layout import BLEED, DUPLEX, PAPER_NAMES, back_offset
@@ -112,13 +113,24 @@ def sheet(slug: str):
 @security.limited("pdfs")
 def own():
     """A deck of one's own as a PDF: ``?game=tactics|zamek&deck=<the JSON a table accepts>``, with
-    the options of ``sheet``; a deck the rules refuse brings the print page back with the wrong field."""
+    the options of ``sheet``, alone or (``&kit=1``) inside the game's kit; a deck the rules refuse
+    brings the print page back with the wrong field."""
     game, text = request.args.get("game", ""), request.args.get("deck", "")[: own_deck.LONGEST_TEXT]
     try:
         chosen = own_deck.own_sheet(game, own_deck.read_deck(text))
     except RuleError as refused:
-        return _print_page({"game": game, "deck": text, "refusal": say(refused), "field": refused.field}, 400)
-    return _send(chosen, (game, text))
+        return _print_page(
+            {
+                "game": game,
+                "deck": text,
+                "kit": request.args.get("kit") == "1",
+                "refusal": say(refused),
+                "field": refused.field,
+            },
+            400,
+        )
+    in_kit = request.args.get("kit") == "1"
+    return _send(kit.kit_sheet(game, chosen) if in_kit else chosen, (game, text, in_kit))
 
 
 def _send(chosen: printables.Sheet, key: tuple):
