@@ -20,6 +20,7 @@ from companion.rules import tactics
 DEFAULT_GAMES = 1000  # per pairing and seating
 BLOCK = 250  # games per unit of work; a unit's seed never depends on --jobs
 FAIR_LOW, FAIR_HIGH = 0.40, 0.60
+OWN = "~own"  # a faction of one's own among the shipped ones (no shipped id starts with ~)
 SIZE = 3
 SEATS = ("S", "N")  # player 0 sits S and starts, player 1 sits N
 PLAYERS = ("p1", "p2")  # the rules module's names of players 0 and 1
@@ -388,6 +389,12 @@ def balance(factions: dict[str, dict], games: int, seed: int, jobs: int = 1) -> 
             results = list(pool.map(run_unit, work))
     else:
         results = [run_unit(unit) for unit in work]
+    return records(results)
+
+
+def records(results) -> dict[tuple[str, str], dict]:
+    """The records of ``run_unit``'s results, summed per pairing: ``{(a, b): a's record against b}``,
+    both ways round."""
     tallies: dict[tuple[str, str], list[int]] = {}
     for a, b, *tally in results:
         total = tallies.setdefault((a, b), [0, 0, 0])
@@ -411,6 +418,13 @@ def balance(factions: dict[str, dict], games: int, seed: int, jobs: int = 1) -> 
             "rate": (losses + draws / 2) / played,
         }
     return table
+
+
+def units_against(own: dict, games: int, seed: int) -> list[tuple]:
+    """The work of pitting a faction of one's own (validated: ``tactics.validate_faction``) against
+    each shipped faction, ``games`` games per pairing and seating; it is known as ``OWN``."""
+    factions = {**tactics.load_factions(), OWN: own}
+    return [unit for unit in units(factions, games, seed) if OWN in unit[:2]]
 
 
 def unfair(table: dict[tuple[str, str], dict]) -> list[tuple[str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from itertools import groupby
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request, send_file
@@ -11,8 +12,9 @@ from flask_babel import gettext
 import printables
 from companion.http import security
 from companion.http.context import registry
-from companion.http.requests import printed_base_url
+from companion.http.requests import is_htmx, printed_base_url
 from companion.i18n import lang_for_print, say
+from companion.rules import tactics, tactics_balance
 from companion.rules.errors import RuleError
 from companion.rules.sentences import N_
 from companion.web.pdf_cache import Busy, SheetCache
@@ -30,6 +32,10 @@ OFFSET_COOKIE = (
     "back_offset"  # "right:down" (a comma would be quoted): the phone remembers it, not the server
 )
 OFFSET_DAYS = 365
+# The balance check before printing a faction of one's own: one block of the simulator per pairing and
+# seating (500 games a pairing, a rate within about 2 points), eight steps of a fraction of a second.
+BALANCE_GAMES = tactics_balance.BLOCK
+BALANCE_SEED = 1  # as `castellan tactics-balance`'s default
 
 
 @bp.get("/print")
@@ -65,6 +71,7 @@ def _print_page(own: dict | None = None, status: int = 200):
             past_bleed=max(map(abs, offset)) > BLEED,
             own_games=own_deck.GAMES,
             own=own or {},
+            balance_games=len(tactics.load_factions()) * 2 * BALANCE_GAMES,
         ),
         status,
     )
@@ -131,6 +138,65 @@ def own():
         )
     in_kit = request.args.get("kit") == "1"
     return _send(kit.kit_sheet(game, chosen) if in_kit else chosen, (game, text, in_kit))
+
+
+@bp.get("/print/balance")
+def balance():
+    """A faction of one's own against the four shipped ones, before printing it: one step of the
+    simulator per request (``?deck=<JSON>&played=<the steps' results so far>``), the page showing
+    its progress and asking for the next step (by itself with htmx, a button without), then the
+    win rate against each shipped faction. Nothing is kept on the server: each step carries the
+    results before it, so any worker can play the next."""
+    text = request.args.get("deck", "")[: own_deck.LONGEST_TEXT]
+    try:
+        faction = tactics.validate_faction(own_deck.read_deck(text), own_deck.FIELD)
+    except RuleError as refused:
+        own = {"game": "tactics", "deck": text, "refusal": say(refused), "field": refused.field}
+        return _print_page(own, 400)
+    work = tactics_balance.units_against(faction, BALANCE_GAMES, BALANCE_SEED)
+    played = _played(request.args.get("played", ""), len(work))
+    if len(played) < len(work):
+        played.append(tactics_balance.run_unit(work[len(played)])[2:])
+    shown = {
+        "deck": text,
+        "faction": faction["name"],
+        "played": ",".join(".".join(map(str, tally)) for tally in played),
+        "steps": (len(played), len(work)),
+        "games": 2 * BALANCE_GAMES,  # a pairing's, both seatings
+        "rates": _rates(work, played) if len(played) == len(work) else None,
+    }
+    template = "print/_balance.html" if is_htmx() else "print/balance.html"
+    return render_template(
+        template, balance=shown, low=tactics_balance.FAIR_LOW, high=tactics_balance.FAIR_HIGH
+    )
+
+
+def _played(text: str, steps: int) -> list[tuple[int, ...]]:
+    """The results of the steps played so far, as a step carries them ("w.d.l,w.d.l"); none when
+    they are not that shape (each step is ``BALANCE_GAMES`` games)."""
+    if not text:
+        return []
+    if not re.fullmatch(
+        r"[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,4}(,[0-9]{1,4}\.[0-9]{1,4}\.[0-9]{1,4})*", text, re.ASCII
+    ):
+        return []
+    played = [tuple(int(count) for count in step.split(".")) for step in text.split(",")]
+    return played if len(played) <= steps and all(sum(step) == BALANCE_GAMES for step in played) else []
+
+
+def _rates(work: list[tuple], played: list[tuple[int, ...]]) -> list[tuple[str, int, str]]:
+    """Each shipped faction's name, the win rate of one's own faction against it (in %) and its
+    verdict: "strong" above ``FAIR_HIGH``, "weak" below ``FAIR_LOW``, else "fair"."""
+    results = [(unit[0], unit[1], *tally) for unit, tally in zip(work, played, strict=True)]
+    table = tactics_balance.records(results)
+    rates = []
+    for shipped, faction in sorted(tactics.load_factions().items()):
+        rate = table[(tactics_balance.OWN, shipped)]["rate"]
+        fair = tactics_balance.FAIR_LOW <= rate <= tactics_balance.FAIR_HIGH
+        rates.append(
+            (faction["name"], round(rate * 100), "fair" if fair else "strong" if rate > 0.5 else "weak")
+        )
+    return rates
 
 
 def _send(chosen: printables.Sheet, key: tuple):
