@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
 import random
 import sys
@@ -16,6 +17,7 @@ from itertools import combinations
 from xml.sax.saxutils import escape
 
 from companion.rules import tactics
+from companion.rules.errors import RuleError
 
 DEFAULT_GAMES = 1000  # per pairing and seating
 BLOCK = 250  # games per unit of work; a unit's seed never depends on --jobs
@@ -420,6 +422,19 @@ def records(results) -> dict[tuple[str, str], dict]:
     return table
 
 
+def _own_faction(parser: argparse.ArgumentParser, path: str) -> dict:
+    """The faction of one's own that the file at ``path`` holds; the parser's error when it cannot be read
+    or the rules refuse it (naming the field)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            return tactics.validate_faction(json.load(file), "faction")
+    except RuleError as refused:  # before ValueError, which it is
+        parser.error(f"{path}: {refused.field}: {refused}")
+    except (OSError, ValueError) as unread:
+        parser.error(f"{path}: {unread}")
+    raise AssertionError("parser.error exits")
+
+
 def units_against(own: dict, games: int, seed: int) -> list[tuple]:
     """The work of pitting a faction of one's own (validated: ``tactics.validate_faction``) against
     each shipped faction, ``games`` games per pairing and seating; it is known as ``OWN``."""
@@ -492,12 +507,19 @@ def main(argv: list[str] | None = None) -> int:
         help="processes to play in (default: one per core); the result does not depend on it",
     )
     parser.add_argument("--svg", metavar="PATH", help="also write a heatmap of the win rates as SVG")
+    parser.add_argument(
+        "--faction",
+        metavar="FILE.json",
+        help="a faction of your own (the JSON a table takes), played against the shipped ones too",
+    )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
     factions = tactics.load_factions()
+    if args.faction:
+        factions[OWN] = _own_faction(parser, args.faction)
     started = time.perf_counter()
     table = balance(factions, args.games, args.seed, args.jobs)
     elapsed = time.perf_counter() - started

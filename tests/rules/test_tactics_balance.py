@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import random
+
+import pytest
 
 from companion.rules import tactics, tactics_balance
 
@@ -106,6 +109,18 @@ def test_jobs_on_the_command_line(capsys):
     assert tactics_balance.main(["--games", "4", "--jobs", "2"]) in (0, 1)
     out = capsys.readouterr().out
     assert "48 games in" in out and "with 2 processes" in out
+
+
+def test_a_faction_of_your_own_joins_the_table_on_the_command_line(tmp_path, capsys):
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps({**tactics.load_factions()["roost"], "name": "Ravens"}), encoding="utf-8")
+    assert tactics_balance.main(["--games", "4", "--jobs", "1", "--faction", str(mine)]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "| Ravens |" in out and "80 games in" in out  # ten pairings now, 8 games each
+    mine.write_text(json.dumps({"name": "Empty", "cards": []}), encoding="utf-8")
+    with pytest.raises(SystemExit):
+        tactics_balance.main(["--games", "4", "--faction", str(mine)])
+    assert "faction.cards: A faction has 12 to 18 cards." in capsys.readouterr().err
 
 
 # Pinned from the simulator as it stood before its engine was rewritten for speed (issue 15):
