@@ -8,6 +8,8 @@ from flask import make_response, render_template
 from markupsafe import Markup, escape
 
 from companion.http.requests import add_vary, is_htmx
+from companion.i18n import say
+from companion.rules.sentences import N_
 
 
 def render(page: str, fragment: str, status: int = 200, **context):
@@ -21,6 +23,7 @@ def render(page: str, fragment: str, status: int = 200, **context):
     return response
 
 
+CONTENTS = N_("Contents")  # a help page's list of its sections, as a screen reader names it
 _HEADING = re.compile(r'<h2(?: id="([\w-]+)")?>(.*?)</h2>', re.S)
 
 
@@ -44,4 +47,5 @@ def with_contents(html: str) -> Markup:
 
     body = _HEADING.sub(anchor, str(html))
     links = "".join(f'<li><a href="#{key}">{escape(title)}</a></li>' for key, title in sections)
-    return Markup(f'<nav class="contents" aria-label="Contents"><ol>{links}</ol></nav>\n{body}')
+    label = escape(say(CONTENTS))
+    return Markup(f'<nav class="contents" aria-label="{label}"><ol>{links}</ol></nav>\n{body}')

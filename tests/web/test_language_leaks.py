@@ -60,3 +60,20 @@ def test_a_page_is_the_same_after_the_other_languages_drew_it(database, lang):
 def test_the_zamek_pictures_are_named_in_the_readers_language_after_a_polish_reader(database):
     page = _pages(database, "fr", ("pl",))["/zamek/help"]
     assert "Roi" in page and "Reine" in page and "Król" not in page and "Królowa" not in page
+
+
+# Words that are the same in the three languages: names, and French's own "Site".
+SAME_IN_EVERY_LANGUAGE = {"Square Tactics", "Zamek", "Castle", "Fort", "Forteresse", "Castellan", "Site"}
+_ATTRIBUTE = re.compile(r'\b(?:aria-label|aria-description|title|alt|placeholder)="([^"]*)"')
+
+
+@pytest.mark.parametrize("lang", ["fr", "pl"])
+def test_every_attribute_a_person_or_a_screen_reader_meets_is_in_the_page_language(database, lang):
+    english, other = _pages(database, "en", ()), _pages(database, lang, ())
+    left = {
+        (path, said)
+        for path in PAGES
+        for said in set(_ATTRIBUTE.findall(english[path])) & set(_ATTRIBUTE.findall(other[path]))
+        if re.search("[A-Za-z]{3}", said) and said not in SAME_IN_EVERY_LANGUAGE
+    }
+    assert left == set()
