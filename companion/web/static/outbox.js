@@ -108,39 +108,36 @@
   function show(html, always) {
     var el = live();
     if (!el || (!always && versionOf(html) <= shown())) { return; }
-    var holder = document.createElement("div");
-    holder.innerHTML = html.trim();
-    var fresh = holder.firstElementChild;
-    if (!fresh || fresh.id !== "live") { return; }
-    el.replaceWith(fresh);
-    if (window.htmx) { window.htmx.process(fresh); }
+    // Through htmx, as a tap's own answer is: castellan.js hears its swap (the form is no longer half-typed).
+    window.htmx.swap(el, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 20 });
   }
 
   // Send the waiting moves of this page's table, in order, until one fails to arrive or is refused.
-  function flush() {
+  function flush(one) {
     if (sending) { return sending; }
     var state = read();
     var here = table();
     if (!here || state.stopped[here] || !waiting(state).length) { return Promise.resolve(); }
     said("sending");
-    sending = next().then(function () { sending = null; draw(); }, function () { sending = null; draw(); });
+    sending = next(one).then(function () { sending = null; draw(); }, function () { sending = null; draw(); });
     return sending;
   }
 
-  function next() {
+  function next(one) {
     var state = read();
     var move = waiting(state)[0];
     if (!move) { return Promise.resolve(); }
     var chain = state.chain[move.table];
     var version = move.rebased ? shown() : (move.after && chain && chain.id === move.after ? chain.produced : move.version);
     return post(move, version).then(function (response) {
-      return response.text().then(function (html) { return answered(move, response.status, html); });
+      return response.text().then(function (html) { return answered(move, response.status, html, one); });
     });
   }
 
   // What the server said to one move: recorded (on to the next), refused (stop and say so), or
   // something that is no answer to the move (an expired form, the server's own trouble): it waits.
-  function answered(move, status, html) {
+  // After "Send anyway" (``one``), the moves still waiting wait for the person's word too.
+  function answered(move, status, html, one) {
     var state = read();
     var refused = status === 403 || status === 409 || status === 422;
     if (status !== 200 && !refused) {
@@ -149,15 +146,17 @@
       return;
     }
     state.moves = state.moves.filter(function (other) { return other.id !== move.id; });
-    if (refused) {
-      state.stopped[move.table] = true;
-    } else {
+    if (refused || one) {
+      // Only moves still waiting need the person's word; the refused one is said in place.
+      if (waiting(state).length) { state.stopped[move.table] = true; }
+    }
+    if (!refused) {
       state.chain[move.table] = { id: move.id, produced: versionOf(html) };
     }
     write(state);
-    if (refused || !waiting(state).length) {
+    if (refused || one || !waiting(state).length) {
       show(html, refused);
-      if (!refused) { said("sent"); }
+      if (!refused && !waiting(state).length) { said("sent"); }
       return;
     }
     return next();
@@ -234,7 +233,7 @@
     if (!waiting(state).length) { delete state.stopped[table()]; }
     write(state);
     draw();
-    if (action === "send-anyway") { flush(); }
+    if (action === "send-anyway") { flush(true); }
   }
 
   function tableMove(event) {
