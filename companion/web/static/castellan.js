@@ -207,7 +207,9 @@
     box.querySelector(".trouble-text").textContent = text;
     // Only now an alert, drawn as one: an empty one on every page would be one more live region.
     box.setAttribute("role", "alert");
-    box.classList.remove("notice-success", "trouble-over");
+    box.classList.remove("notice-success");
+    box.style.inset = "";
+    box.querySelector(".trouble-do").hidden = false;
     box.classList.add("notice", "notice-error");
     box.hidden = false;
   }
@@ -247,9 +249,11 @@
       box.querySelector(".trouble-text").textContent = box.getAttribute("data-connected");
       box.setAttribute("role", "status");
       box.classList.remove("notice-error");
-      box.classList.add("notice-success", "trouble-over");
+      box.classList.add("notice-success");
+      box.style.inset = "0 0 auto";  // at the top, where it covers no control (the stylesheet is full)
+      box.querySelector(".trouble-do").hidden = true;
       clearTimeout(connectedTimer);
-      connectedTimer = setTimeout(function () { box.hidden = true; box.classList.remove("trouble-over"); }, 4000);
+      connectedTimer = setTimeout(function () { box.hidden = true; }, 4000);
     }
     var outbox = window.CastellanOutbox;
     if (outbox) { outbox.flush(); }
