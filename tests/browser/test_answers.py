@@ -135,19 +135,41 @@ def test_a_move_on_an_expired_form_says_so_keeps_the_table_and_a_reload_mends_it
     context.close()
 
 
-def test_a_move_that_cannot_reach_castellan_says_so_and_the_next_try_records_it(server, chromium):
+def test_a_move_that_cannot_reach_castellan_waits_on_the_phone_and_goes_by_itself(server, chromium):
     context, page = own_phone(chromium, viewport={"width": 360, "height": 740})
     _scorepad(page, server, "Ola\nKuba")
     page.route("**/act", lambda route: route.abort("internetdisconnected"))  # the Wi-Fi is gone
     page.get_by_label("Kuba", exact=True).fill("4")
     page.get_by_role("button", name="Record round").click()
+    said = page.locator("#outbox .outbox-status")
+    expect(said).to_have_text("Not connected: 1 move waits on this phone.")
+    expect(page.locator("#outbox li")).to_have_text("Waiting, not recorded yet: Record round: Kuba 4")
+    expect(page.locator("#trouble")).to_be_hidden()  # said once, by the outbox
+    expect(page.locator("#live tfoot .total")).to_have_text(["0", "0"])
+    page.reload()  # kept on the phone, not in the page
+    expect(said).to_have_text("Not connected: 1 move waits on this phone.")
+    page.unroute("**/act")
+    page.get_by_role("button", name="Send now").click()
+    expect(said).to_have_text("Sent: the table shows your moves.")
+    expect(page.locator("#live tfoot .total")).to_have_text(["0", "4"])
+    context.close()
+
+
+def test_could_not_be_reached_gives_way_to_connected_again_once_a_request_gets_through(server, chromium):
+    context, page = own_phone(chromium, viewport={"width": 360, "height": 740})
+    _scorepad(page, server, "Ola\nKuba")
+    page.get_by_label("Kuba", exact=True).fill("4")
+    page.get_by_role("button", name="Record round").click()
+    expect(page.locator("#live tfoot .total")).to_have_text(["0", "4"])
+    page.route("**/t/*", lambda route: route.abort("internetdisconnected"))
+    page.get_by_role("link", name="Correct round 1").click()  # a look, not a move: nothing to keep
     said = page.locator("#trouble .trouble-text")
     expect(said).to_have_text("Castellan could not be reached. Check the Wi-Fi, then try again.")
-    on_screen(page, said)
-    page.unroute("**/act")
-    page.locator("#trouble").get_by_role("button", name="Close").click()
-    expect(page.locator("#trouble")).to_be_hidden()
-    page.get_by_role("button", name="Record round").click()  # the form is as it was: tap again
-    expect(page.locator("#live tfoot .total")).to_have_text(["0", "4"])
-    expect(page.locator("#trouble")).to_be_hidden()
+    page.unroute("**/t/*")
+    expect(said).to_have_text("Connected again.")  # the next poll got through
+    expect(page.locator("#trouble")).to_have_attribute("role", "status")
+    button = page.get_by_role("button", name="Record round").bounding_box()
+    box = page.locator("#trouble").bounding_box()
+    assert box["y"] + box["height"] <= button["y"] or box["y"] >= button["y"] + button["height"]
+    expect(page.locator("#trouble")).to_be_hidden(timeout=6_000)
     context.close()

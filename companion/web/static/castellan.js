@@ -60,6 +60,7 @@
     fetch(el.getAttribute("data-live-url"), { headers: headers, cache: "no-store", credentials: "same-origin" })
       .then(function (response) {
         failures = 0;
+        reached();
         if (response.status === 200) {
           return response.text().then(function (html) {
             if (asking || taps !== sent || !live()) { return; }  // a tap went out meanwhile: its answer wins
@@ -206,6 +207,9 @@
     box.querySelector(".trouble-text").textContent = text;
     // Only now an alert, drawn as one: an empty one on every page would be one more live region.
     box.setAttribute("role", "alert");
+    box.classList.remove("notice-success");
+    box.style.inset = "";
+    box.querySelector(".trouble-do").hidden = false;
     box.classList.add("notice", "notice-error");
     box.hidden = false;
   }
@@ -221,8 +225,13 @@
   }
   // A start form's failure is said the same way: what was filled in stays, to be sent again.
   document.addEventListener("htmx:responseError", function (event) { trouble(troubleOf(event.detail.xhr)); });
-  function unreachable() {
-    if (troubleBox()) { trouble(troubleBox().getAttribute("data-unreachable")); }
+  // A move the outbox kept (outbox.js) is said there, with what waits; anything else, here.
+  function unreachable(event) {
+    if (event.detail && event.detail.kept) { return; }
+    if (troubleBox()) {
+      trouble(troubleBox().getAttribute("data-unreachable"));
+      troubleBox().setAttribute("data-unreachable-shown", "");
+    }
   }
   document.addEventListener("htmx:sendError", unreachable);
   document.addEventListener("htmx:timeout", unreachable);
@@ -230,12 +239,39 @@
     if (troubleBox()) { troubleBox().hidden = true; }
   }
   document.addEventListener("htmx:beforeSend", troubleGone);
+  // The first request that gets through after "could not be reached" says so, as a status that
+  // covers nothing (the box leaves the screen's foot), then goes by itself; the outbox sends.
+  var connectedTimer = null;
+  function reached() {
+    var box = troubleBox();
+    if (box && box.hasAttribute("data-unreachable-shown")) {
+      box.removeAttribute("data-unreachable-shown");
+      box.querySelector(".trouble-text").textContent = box.getAttribute("data-connected");
+      box.setAttribute("role", "status");
+      box.classList.remove("notice-error");
+      box.classList.add("notice-success");
+      box.style.inset = "0 0 auto";  // at the top, where it covers no control (the stylesheet is full)
+      box.querySelector(".trouble-do").hidden = true;
+      clearTimeout(connectedTimer);
+      connectedTimer = setTimeout(function () { box.hidden = true; }, 4000);
+    }
+    var outbox = window.CastellanOutbox;
+    if (outbox) { outbox.flush(); }
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail && event.detail.successful) { reached(); }
+  });
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#trouble button");
     if (!button) { return; }
     if (button.hasAttribute("data-reload")) { location.reload(); } else { troubleGone(); }
   });
-  function wake() { failures = 0; poll(); }
+  // On waking, the phone's own waiting moves go first, so that the table then polled includes them.
+  function wake() {
+    failures = 0;
+    var outbox = window.CastellanOutbox;
+    if (outbox) { outbox.flush().then(poll); } else { poll(); }
+  }
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden) { wake(); }
   });
