@@ -3,6 +3,8 @@ to format, a ``next`` that leaves the site, settings that make no sense, and the
 
 from __future__ import annotations
 
+from urllib.parse import urljoin, urlsplit
+
 import pytest
 
 from tests.conftest import text
@@ -65,3 +67,58 @@ def test_a_score_pad_round_too_big_to_format_is_refused_at_import(client):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+BYPASSES = [
+    "//evil.example",
+    "/%09/evil.example",
+    "/\t/evil.example",
+    "/\r\n/evil.example",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "/\\/evil.example",
+    "http:evil.example",
+    "https://evil.example/",
+    "javascript:alert(1)",
+    " //evil.example",
+    "\x00//evil.example",
+    "/%0d%0a/evil.example",
+    "%2F%2Fevil.example",
+    "/%5Cevil.example",
+    "\u0085//evil.example",
+    "evil.example",
+]
+
+
+@pytest.mark.parametrize("bypass", BYPASSES)
+def test_the_language_switch_never_leads_off_the_site(client, bypass):
+    answer = client.get("/language/fr", query_string={"next": bypass})
+    assert answer.status_code == 303
+    location = answer.headers["Location"]
+    assert location.startswith("/") and not location.startswith(("//", "/\\")), location
+    assert location.isprintable() and " " not in location
+    # Read as a browser reads it (backslashes as slashes), it stays on this site.
+    assert (
+        urlsplit(urljoin("https://castellan.example/x", location.replace("\\", "/"))).netloc
+        == "castellan.example"
+    )
+
+
+@pytest.mark.parametrize(
+    "page, back", [("/history?player=Ola", "/history?player=Ola"), ("/t/abc\tdef", "/t/abcdef"), ("/", "/")]
+)
+def test_the_language_switch_goes_back_to_this_sites_page(client, page, back):
+    assert client.get("/language/pl", query_string={"next": page}).headers["Location"] == back
+
+
+def test_the_language_cookie_is_secure_behind_https(tmp_path):
+    from companion.app import create_app
+
+    app = create_app(
+        {"DATABASE": str(tmp_path / "c.sqlite3"), "SECRET_KEY": "t", "TESTING": True, "TRUSTED_PROXIES": 1}
+    )
+    client = app.test_client()
+    behind = client.get("/language/pl", headers={"X-Forwarded-Proto": "https"}).headers["Set-Cookie"]
+    assert "; Secure" in behind and behind.startswith("lang=pl")
+    plain = client.get("/language/pl").headers["Set-Cookie"]
+    assert "Secure" not in plain
