@@ -217,7 +217,11 @@ class HostCheck:
         body = b"Bad Request: the Host header is not a valid host name.\n"
         start_response(
             "400 Bad Request",
-            [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))],
+            [
+                ("Content-Type", "text/plain; charset=utf-8"),
+                ("Content-Length", str(len(body))),
+                *FRAGMENT_HEADERS.items(),  # nosniff: the text is read as text only
+            ],
         )
         return [body]
 
@@ -326,6 +330,8 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def check_csrf() -> None:
+        if request.routing_exception is not None:
+            return  # no view will run: its 404 or 405 (PUT /) says what is wrong, not a missing token
         upload = getattr(app.view_functions.get(request.endpoint), "castellan_upload", None)
         if upload:
             request.max_content_length = upload

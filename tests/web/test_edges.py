@@ -122,3 +122,22 @@ def test_the_language_cookie_is_secure_behind_https(tmp_path):
     assert "; Secure" in behind and behind.startswith("lang=pl")
     plain = client.get("/language/pl").headers["Set-Cookie"]
     assert "Secure" not in plain
+
+
+def test_a_seats_export_is_never_kept_by_a_cache(browser):
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
+    exported = browser.get(f"/t/{token}/export.json")
+    assert exported.status_code == 200 and exported.headers["Cache-Control"] == "no-store"
+
+
+def test_a_bad_host_is_refused_as_plain_text_never_sniffed(client):
+    refused = client.get("/", headers={"Host": "bad host!"})
+    assert refused.status_code == 400 and refused.headers["X-Content-Type-Options"] == "nosniff"
+    assert refused.headers["Content-Type"].startswith("text/plain")
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
+def test_a_method_no_page_takes_is_a_405(client, method):
+    refused = client.open("/", method=method)
+    assert refused.status_code == 405
+    assert client.open("/history/files", method=method).status_code == 405
