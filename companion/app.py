@@ -20,6 +20,7 @@ from companion import api, i18n, store
 from companion.api import plays as plays_api
 from companion.api import tables as tables_api
 from companion.http import compression, error_pages, netinfo, security
+from companion.rules.numbers import whole_number
 from companion.service import games
 from companion.store import db, limits
 from companion.web import languages, pagecache, rendering, templating, views
@@ -48,6 +49,36 @@ class Castellan(Flask):
         self.ensure_sync = functools.lru_cache(maxsize=self.SYNC_KEPT)(super().ensure_sync)
 
 
+# The whole-number settings (``CASTELLAN_<NAME>``): default, least, most, and what each counts. Each is
+# checked when the app is made, so that ``castellan serve`` refuses a bad one in one line before it
+# does anything (a sweep of -1 days deleted every open table).
+SETTINGS = {
+    "TABLES_PER_MINUTE": (20, 1, 1_000_000, "tables one address may create in a minute"),
+    "PDFS_PER_MINUTE": (30, 1, 1_000_000, "sheets one address may have built in a minute"),
+    "IMPORTS_PER_MINUTE": (5, 1, 1_000_000, "files of plays one address may import in a minute"),
+    "TRUSTED_PROXIES": (0, 0, 10, "reverse proxies in front of Castellan"),
+    "SWEEP_DAYS": (90, 0, 36_500, "days an untouched table is kept; 0 keeps it for ever"),
+}
+
+
+def setting(name: str) -> int:
+    """The setting ``CASTELLAN_<name>`` from the environment, or its default; ``ValueError`` saying in
+    one sentence what it may be when it is not a whole number in its range."""
+    text = os.environ.get(f"CASTELLAN_{name}", "").strip()
+    return SETTINGS[name][0] if not text else checked_setting(name, whole_number(text), text)
+
+
+def checked_setting(name: str, value: object, given: object = None) -> int:
+    """``value`` when it is a whole number within the setting's range; else ``ValueError``."""
+    _default, least, most, what = SETTINGS[name]
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        shown = value if given is None else given
+        raise ValueError(
+            f"CASTELLAN_{name} is a whole number from {least:,} to {most:,} ({what}), not {str(shown)[:20]!r}."
+        )
+    return value
+
+
 def default_database(instance_path: str | None = None) -> str:
     """The database Castellan uses: ``CASTELLAN_DATABASE``, else ``castellan.sqlite3`` in Flask's
     instance folder (``instance_path``; by default the app's: ``instance/`` beside the package in a
@@ -71,12 +102,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         DATABASE=default_database(app.instance_path),
         BASE_URL=os.environ.get("CASTELLAN_BASE_URL", ""),
         POLL_SECONDS=POLL_SECONDS,
-        TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
-        PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
-        IMPORTS_PER_MINUTE=int(os.environ.get("CASTELLAN_IMPORTS_PER_MINUTE", "5")),
+        **{name: setting(name) for name in SETTINGS},
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
-        TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
-        SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
         LOCATION_NAME=os.environ.get(
             "CASTELLAN_LOCATION", "Castellan"
         ),  # where the plays happened, for BG Stats
@@ -88,6 +115,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["SECRET_KEY"] = os.environ.get("SECRET_KEY") or _instance_secret(app.instance_path)
     if test_config:
         app.config.update(test_config)
+    for name in SETTINGS:
+        checked_setting(name, app.config[name])
     if app.config["BASE_URL"]:
         app.config["BASE_URL"] = netinfo.check_base_url(app.config["BASE_URL"])
 

@@ -27,7 +27,7 @@ import sys
 from sqlalchemy.exc import SQLAlchemyError
 
 import printables
-from companion.app import default_database
+from companion.app import default_database, setting
 from companion.http import netinfo
 from companion.i18n import LANGUAGES, say
 from companion.rules.errors import RuleError
@@ -162,7 +162,10 @@ def database(clean: bool, days: int | None) -> int:
     path = _existing_database("db")
     if path is None:
         return 1
-    days = sweep_days() if days is None else days
+    try:
+        days = sweep_days() if days is None else days
+    except ValueError as wrong:
+        return _fail("db", str(wrong))
     try:
         store.migrate(path)
         with db.connect(path) as conn:
@@ -241,9 +244,9 @@ def _existing_database(command: str) -> str | None:
 
 def sweep_days() -> int:
     """How long a table untouched and never finished is kept: ``CASTELLAN_SWEEP_DAYS`` when it is 1 or
-    more, else 90 (``0`` turns the sweep at start off, which does not make ``castellan db --clean`` sweep everything)."""
-    days = os.environ.get("CASTELLAN_SWEEP_DAYS", "").strip()
-    return int(days) if days.isdigit() and int(days) >= 1 else 90
+    more, else 90 (``0`` turns the sweep at start off, which does not make ``castellan db --clean`` sweep
+    everything); ``ValueError`` for a value it may not be."""
+    return setting("SWEEP_DAYS") or 90
 
 
 def _size(conn, path: str) -> str:

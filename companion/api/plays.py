@@ -15,6 +15,7 @@ from flask import Response, jsonify, request
 from companion import api, store
 from companion.api import Refused, bp
 from companion.http.context import get_db, registry
+from companion.rules.numbers import whole_number
 from companion.rules.sentences import N_
 
 CSV_HEADER = ("play", "game", "started", "finished", "player", "team", "score", "winner")
@@ -110,7 +111,7 @@ def _filters(default_limit: int | None) -> tuple[str | None, str | None, int | N
     limit = default_limit
     if args.get("limit"):
         text = args["limit"]
-        if not (text.isascii() and text.isdigit() and 1 <= int(text) <= store.MAX_PAGE):
+        if not 1 <= (whole_number(text) or 0) <= store.MAX_PAGE:
             raise Refused(
                 422,
                 "bad_limit",

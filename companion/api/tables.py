@@ -37,8 +37,9 @@ CLAIM_HEADER = "Seat-Claim"  # the secret of a seat's claim, proving a program h
 def create():
     """Create a table: ``{"game", "options", "private"?}`` → 201 with its links and the referee's table."""
     body = _object(json_body(), "body")
-    game = registry().games.get(body.get("game"))
-    if not isinstance(body.get("game"), str) or game is None or not game.has_tables:
+    slug = body.get("game")
+    game = registry().games.get(slug) if isinstance(slug, str) else None  # [1] cannot be looked up
+    if game is None or not game.has_tables:
         playable = ", ".join(slug for slug, known in registry().games.items() if known.has_tables)
         raise Refused(422, "unknown_game", N_("The game must be one of: %(games)s."), "game", games=playable)
     fields = body.get("options", {})

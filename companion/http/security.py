@@ -165,14 +165,21 @@ def apply_limits(app: Flask) -> None:
 
 def _limited(view, counter: FixedWindowRateLimiter, kind: str, message, per_minute: int):
     """``view`` refused (429) once this address used up ``per_minute`` in this minute's window: one
-    count per kind, shared by its views (the API and the pages create tables alike), which counts a
-    request only when the view said so (``count``)."""
+    count per kind, shared by its views (the API and the pages create tables alike).
+
+    The count is taken before the view runs, in one step of the storage (the database's row lock),
+    so that requests arriving together cannot all find room: the one that takes the count past the
+    limit is refused. A refusal, or a view that did not say it did the work (``count``), gives
+    its count back.
+    """
     limit = RateLimitItemPerMinute(per_minute)
+    expiry = limit.get_expiry()
 
     @functools.wraps(view)
     def limited_view(*args, **kwargs):
         address = request.remote_addr or "127.0.0.1"
-        if not counter.test(limit, kind, address):
+        if not counter.hit(limit, kind, address):
+            counter.storage.incr(limit.key_for(kind, address), expiry, amount=-1)
             reset_at = counter.get_window_stats(limit, kind, address).reset_time
             raise TooManyRequests(
                 say(Message(message, count=per_minute)), retry_after=max(1, math.ceil(reset_at - time.time()))
@@ -180,8 +187,8 @@ def _limited(view, counter: FixedWindowRateLimiter, kind: str, message, per_minu
         try:
             return view(*args, **kwargs)
         finally:
-            if kind in g.get("castellan_counted", ()):
-                counter.hit(limit, kind, address)
+            if kind not in g.get("castellan_counted", ()):
+                counter.storage.incr(limit.key_for(kind, address), expiry, amount=-1)
 
     return limited_view
 
@@ -210,7 +217,11 @@ class HostCheck:
         body = b"Bad Request: the Host header is not a valid host name.\n"
         start_response(
             "400 Bad Request",
-            [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))],
+            [
+                ("Content-Type", "text/plain; charset=utf-8"),
+                ("Content-Length", str(len(body))),
+                *FRAGMENT_HEADERS.items(),  # nosniff: the text is read as text only
+            ],
         )
         return [body]
 
@@ -319,6 +330,8 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def check_csrf() -> None:
+        if request.routing_exception is not None:
+            return  # no view will run: its 404 or 405 (PUT /) says what is wrong, not a missing token
         upload = getattr(app.view_functions.get(request.endpoint), "castellan_upload", None)
         if upload:
             request.max_content_length = upload

@@ -4,7 +4,8 @@ A limit (http.security) keeps its counts in a ``limits`` storage; the in-memory 
 with N workers an address could make N times its limit. This storage (``castellan://`` followed
 by the quoted ``CASTELLAN_DATABASE``) keeps one fixed-window counter per key in the
 ``rate_limits`` table: one short write per limited request (a table created, a sheet built),
-nothing for any other request.
+nothing for any other request. A count is taken before the work, in one statement (the row is locked
+while it changes), and given back when the work was refused (a negative ``amount``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,12 @@ from companion.store import db
 
 SCHEME = "castellan"
 
+# One statement, so that requests at once each see the count the others left (a lock on the row).
+# A count given back (``amount`` below 0) after its window ended leaves the new window at 0.
 _INCREMENT = sa.text(
-    "INSERT INTO rate_limits (key, hits, expires_at) VALUES (:key, :amount, :expires)"
+    "INSERT INTO rate_limits (key, hits, expires_at) VALUES (:key, :fresh, :expires)"
     " ON CONFLICT (key) DO UPDATE SET"
-    " hits = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.hits + :amount END,"
+    " hits = CASE WHEN rate_limits.expires_at <= :now THEN :fresh ELSE rate_limits.hits + :amount END,"
     " expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :expires ELSE rate_limits.expires_at END"
     " RETURNING hits"
 )
@@ -47,13 +50,20 @@ class DatabaseStorage(Storage):
         return sa.exc.SQLAlchemyError
 
     def incr(self, key: str, expiry: float, amount: int = 1) -> int:
-        """Count ``amount`` more hits in the key's window (a new window if the last one ended)."""
+        """Count ``amount`` more hits in the key's window (a new window if the last one ended); a
+        negative ``amount`` gives hits back. The count after it."""
         now = time.time()
         with db.connect(self.database) as conn:
             conn.info["immediate"] = True  # SQLite: take the write lock at once, never upgrade to it
             try:
                 with conn.begin():
-                    params = {"key": key, "amount": amount, "expires": now + expiry, "now": now}
+                    params = {
+                        "key": key,
+                        "amount": amount,
+                        "fresh": max(amount, 0),
+                        "expires": now + expiry,
+                        "now": now,
+                    }
                     return conn.execute(_INCREMENT, params).scalar_one()
             finally:
                 conn.info.pop("immediate", None)

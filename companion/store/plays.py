@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from companion.rules.errors import RuleError
+from companion.rules.numbers import within_bounds
 from companion.rules.sentences import N_
 from companion.store import base
 from companion.store.base import token_shaped, utc
@@ -463,8 +464,8 @@ def _imported(entry: object, index: int) -> dict:
     ):
         raise refuse()
     try:
-        if (
-            len(base.dump(details).encode("utf-8")) > MAX_DETAILS
+        if len(base.dump(details).encode("utf-8")) > MAX_DETAILS or not within_bounds(
+            details
         ):  # a lone surrogate cannot be stored: refused here
             raise ValueError("details")
         started, finished = _stored_time(entry.get("started")), _stored_time(entry.get("finished"))

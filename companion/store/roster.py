@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from companion.rules.errors import RuleError
+from companion.rules.numbers import whole_number
 from companion.rules.sentences import N_
 from companion.store import base
 from companion.store.db import (
@@ -78,7 +79,7 @@ def player(conn: Connection, player_id: int) -> dict | None:
 
 def find_player(conn: Connection, name_or_id: str | int) -> dict | None:
     """The player with this id (a number) or this name (any spelling of it), or None."""
-    if isinstance(name_or_id, int) or (isinstance(name_or_id, str) and name_or_id.isdigit()):
+    if isinstance(name_or_id, int) or whole_number(name_or_id) is not None:
         found = player(conn, int(name_or_id))
         if found is not None or isinstance(name_or_id, int):
             return found

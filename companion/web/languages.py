@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import Blueprint, Flask, redirect, request
 from flask.json.provider import DefaultJSONProvider
@@ -176,13 +176,35 @@ def here() -> str:
 @bp.get("/language/<lang>")
 def choose(lang: str):
     """The language switch: remember ``lang`` in the cookie and go back to the page it was chosen on."""
-    back = request.args.get("next", "/")
-    if not back.startswith("/") or back.startswith(("//", "/\\")):  # only this site's own pages
-        back = "/"
-    response = redirect(back, 303)
+    response = redirect(own_page(request.args.get("next", "/")), 303)
     if lang in LANGUAGES:
-        response.set_cookie(COOKIE, lang, max_age=COOKIE_DAYS * 24 * 3600, samesite="Lax", httponly=True)
+        response.set_cookie(
+            COOKIE,
+            lang,
+            max_age=COOKIE_DAYS * 24 * 3600,
+            samesite="Lax",
+            httponly=True,
+            secure=request.is_secure,  # as the session cookie: sent back over HTTPS only once it came by it
+        )
     return response
+
+
+# Characters a browser drops from a URL (every C0 control, DEL, and the C1 controls): "/\t/evil" is "//evil".
+_DROPPED = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)])
+
+
+def own_page(text: str) -> str:
+    """``text`` if it is a page of this site (a path, and a query), else ``/``.
+
+    The controls a browser would drop are dropped first, and a backslash read as the slash a
+    browser reads it as, so that no spelling of another site's address (``//evil``, ``/\\evil``,
+    ``/%09/evil``, ``http:evil``) passes as a path.
+    """
+    cleaned = text.translate(_DROPPED).replace("\\", "/")
+    parts = urlsplit(cleaned)
+    if parts.scheme or parts.netloc or not parts.path.startswith("/") or parts.path.startswith("//"):
+        return "/"
+    return urlunsplit(("", "", parts.path, parts.query, ""))
 
 
 def _vary(response):

@@ -91,3 +91,38 @@ def test_serve_with_a_bad_base_url_says_so_in_one_line(tmp_path, monkeypatch, ca
     assert "must be an http:// or https:// address" in _refused(
         ["serve", "--host", "127.0.0.1", "--port", str(port)], capsys
     )
+
+
+@pytest.mark.parametrize(
+    "name, value, words",
+    [
+        ("SWEEP_DAYS", "-1", "CASTELLAN_SWEEP_DAYS is a whole number from 0 to 36,500"),
+        ("SWEEP_DAYS", "99999999999", "not '99999999999'"),
+        ("TABLES_PER_MINUTE", "0", "CASTELLAN_TABLES_PER_MINUTE is a whole number from 1 to 1,000,000"),
+        ("PDFS_PER_MINUTE", "ten", "CASTELLAN_PDFS_PER_MINUTE is a whole number from 1"),
+        ("IMPORTS_PER_MINUTE", "²", "CASTELLAN_IMPORTS_PER_MINUTE is a whole number from 1"),
+        ("TRUSTED_PROXIES", "-2", "CASTELLAN_TRUSTED_PROXIES is a whole number from 0 to 10"),
+    ],
+)
+def test_serve_refuses_a_bad_setting_in_one_line_before_it_touches_a_table(
+    tmp_path, monkeypatch, capsys, name, value, words
+):
+    from companion.app import create_app
+    from companion.store import db
+    from tests.conftest import Browser
+
+    database = str(tmp_path / "c.sqlite3")
+    monkeypatch.setenv("CASTELLAN_DATABASE", database)
+    Browser(create_app({"SECRET_KEY": "t", "TESTING": True}).test_client()).create_table(
+        "scorepad", {"players": "Ola"}
+    )  # changed a second ago: a sweep of -1 days deleted it
+    monkeypatch.setenv(f"CASTELLAN_{name}", value)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    line = _refused(["serve", "--host", "127.0.0.1", "--port", str(port)], capsys)
+    assert line.startswith("castellan serve: ") and words in line
+    with db.connect(database) as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM tables").scalar() == 1
+    if name == "SWEEP_DAYS":
+        assert words in _refused(["db", "--clean"], capsys)

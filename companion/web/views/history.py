@@ -23,6 +23,7 @@ from companion.http.context import get_db, registry
 from companion.http.requests import form_dict
 from companion.i18n import current_language, number, say, say_name
 from companion.rules.errors import RuleError
+from companion.rules.numbers import whole_number
 from companion.rules.sentences import NP_, Message
 from companion.web import charts
 
@@ -116,7 +117,7 @@ def merge(player_id: int):
     """Make another player (a duplicate name) this one: their plays become this player's."""
     player = _player(player_id)
     chosen = str(form_dict().get("other", ""))
-    other = store.player(get_db(), int(chosen)) if chosen.isdigit() else None
+    other = store.player(get_db(), number) if (number := whole_number(chosen)) is not None else None
     if other is None:
         return _player_page(player, 422, gettext("Choose from the list the player to merge into this one."))
     try:

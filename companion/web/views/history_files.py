@@ -14,6 +14,7 @@ from companion.http import security
 from companion.http.context import get_db, registry
 from companion.i18n import say
 from companion.rules.errors import RuleError
+from companion.rules.numbers import whole_number
 from companion.rules.sentences import N_, NP_, Message
 from companion.service import plays_export
 
@@ -106,7 +107,7 @@ def _imported_sentence(imported: int, skipped: int) -> str:
 
 def _count(name: str) -> int | None:
     value = request.args.get(name, "")
-    return int(value) if value.isdigit() and len(value) <= 9 else None
+    return whole_number(value, most_digits=9)
 
 
 def _no_constant(name: str) -> None:

@@ -81,6 +81,7 @@ def _print_page(own: dict | None = None, status: int = 200):
             options.get("offset", "0,0").replace(",", ":"),
             max_age=OFFSET_DAYS * 24 * 3600,
             samesite="Lax",
+            secure=request.is_secure,
         )
     return response
 

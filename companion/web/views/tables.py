@@ -441,6 +441,7 @@ def export(token: str):
     response.headers["Content-Disposition"] = (
         f'attachment; filename="castellan-{game.slug}-{table.created_at[:10]}.json"'
     )
+    response.headers["Cache-Control"] = "no-store"  # a seat's hand: no cache on the way may keep it
     return response
 
 
