@@ -74,6 +74,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         TABLES_PER_MINUTE=int(os.environ.get("CASTELLAN_TABLES_PER_MINUTE", "20")),
         PDFS_PER_MINUTE=int(os.environ.get("CASTELLAN_PDFS_PER_MINUTE", "30")),
         IMPORTS_PER_MINUTE=int(os.environ.get("CASTELLAN_IMPORTS_PER_MINUTE", "5")),
+        IMPORT_BOUNDS=store.ImportBounds.from_environment(os.environ),  # plays and players per file and hour
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         TRUSTED_PROXIES=int(os.environ.get("CASTELLAN_TRUSTED_PROXIES", "0")),
         SWEEP_DAYS=int(os.environ.get("CASTELLAN_SWEEP_DAYS", "90")),
