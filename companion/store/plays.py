@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from types import ModuleType
@@ -276,12 +277,17 @@ def import_plays(
         imports.take(conn, bounds, address or "", len(new), len(players))
     added = 0
     for start in range(0, len(new), IMPORT_CHUNK):
+        if start and conn.dialect.name == "sqlite":
+            # SQLite wakes a move waiting for the lock every 100 ms at most: left free this long,
+            # the lock goes to the move, not straight back to the next chunk.
+            time.sleep(IMPORT_PAUSE)
         with base.write(conn):
             added += _write_imported(conn, _not_here(conn, new[start : start + IMPORT_CHUNK]))
     return added
 
 
-IMPORT_CHUNK = 250  # plays per write of an import: a few tens of milliseconds of the write lock
+IMPORT_CHUNK = 500  # plays per write of an import: about a quarter of a second of the write lock
+IMPORT_PAUSE = 0.1  # seconds the lock is left free between two chunks (SQLite)
 
 
 def _not_here(conn: Connection, entries: list[dict]) -> list[dict]:
