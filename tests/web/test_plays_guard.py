@@ -202,6 +202,7 @@ def test_every_page_and_export_of_plays_at_the_calendars_edges_answers_in_every_
         "/history/game/scorepad",
         f"/players/{ola}",
         "/players",
+        "/history/files",
         *[f"/history/{play_id}" for play_id in [*EDGE_STAMPS, "first-play-0001", "last-play-00001"]],
     ]
     for zone in ZONES:
