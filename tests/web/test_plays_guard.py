@@ -521,6 +521,7 @@ def test_the_referee_deletes_the_play_after_confirming_and_the_log_says_so(app, 
     with caplog.at_level(logging.WARNING, logger="castellan"):
         done = referee.post(f"/history/{play_id}/delete/{token}", data={})
     assert done.status_code == 303
+    assert "The play is deleted from the history." in text(referee.get(done.headers["Location"]))
     assert _plays(app) == []
     assert (
         f"Play {play_id} (scorepad, ended" in caplog.text and "deleted by its table's referee" in caplog.text
