@@ -103,6 +103,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         BASE_URL=os.environ.get("CASTELLAN_BASE_URL", ""),
         POLL_SECONDS=POLL_SECONDS,
         **{name: setting(name) for name in SETTINGS},
+        IMPORT_BOUNDS=store.ImportBounds.from_environment(os.environ),  # plays and players per file and hour
         RATELIMIT_STORAGE_URI=os.environ.get("CASTELLAN_RATELIMIT_STORAGE"),  # None: counted in the database
         LOCATION_NAME=os.environ.get(
             "CASTELLAN_LOCATION", "Castellan"

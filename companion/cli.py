@@ -10,6 +10,7 @@ castellan print castle-deck --back-offset 1.5,-0.5   (backs read 1.5 mm right, 0
 castellan db [--clean] [--days 90]
 castellan plays export -o plays.json    (every play, to import on another server)
 castellan plays import plays.json
+castellan plays delete PLAY-ID [--yes]   (take one play out of the history, after asking)
 """
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
         return print_sheet(args)
     if args.command == "db":
         return database(args.clean, args.days)
+    if args.command == "plays" and args.action == "delete":
+        if not args.file:
+            parser.error("name the play, for example: castellan plays delete 3f2a9c1e0b7d4e5f6a7b8c9d")
+        return delete_play(args.file, args.yes)
     if args.command == "plays":
         file = args.output if args.action == "export" else args.file
         if not file:
@@ -225,6 +230,50 @@ def plays(action: str, file: str, registry: games.Registry) -> int:
         return _fail("plays", f"cannot open {path} as Castellan's database: {reason}.")
     print(f"Plays added: {added}. Plays of the file already here, left as they were: {len(found) - added}.")
     return 0
+
+
+def delete_play(play_id: str, yes: bool) -> int:
+    """Take one play out of the history for good, once the server's owner said yes (``yes``, or at
+    the prompt); say so, in the output and in the log. What goes wrong is said in one line, exit 1."""
+    import logging
+
+    from companion import store
+    from companion.store import db
+
+    path = _existing_database("plays")
+    if path is None:
+        return 1
+    try:
+        store.migrate(path)
+        with db.connect(path) as conn:
+            found = store.play(conn, play_id)
+            if found is None:
+                return _fail("plays", f"there is no play {play_id[:64]!r} in {path}.")
+            players = ", ".join(
+                seat.name if seat.score is None else f"{seat.name} {seat.score}" for seat in found.players
+            )
+            summary = f"{found.game} play {found.id}, ended {found.finished} ({players})"
+            if not yes and not _confirmed(f"Delete the {summary} from the history for good? [y/N] "):
+                print("Nothing was deleted.")
+                return 1
+            store.delete_play(conn, found.id)
+    except (sqlite3.Error, SQLAlchemyError, RuntimeError) as broken:
+        reason = str(getattr(broken, "orig", None) or broken).splitlines()[0]
+        return _fail("plays", f"cannot open {path} as Castellan's database: {reason}.")
+    logging.getLogger("castellan").warning(
+        "Play %s deleted by the server's owner (castellan plays delete).", found.id
+    )
+    print(f"Deleted the {summary}.")
+    return 0
+
+
+def _confirmed(question: str) -> bool:
+    """Whether the person at the terminal answers yes; no for anything else, or no terminal at all."""
+    try:
+        return input(question).strip().casefold() in ("y", "yes")
+    except EOFError:
+        print()
+        return False
 
 
 def _existing_database(command: str) -> str | None:
@@ -412,9 +461,14 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
         type=_at_least_one,
         help="a table untouched this long and never finished is abandoned (default: CASTELLAN_SWEEP_DAYS, else 90)",
     )
-    plays_cmd = commands.add_parser("plays", help="export every play to a file, or import such a file")
-    plays_cmd.add_argument("action", choices=("export", "import"))
-    plays_cmd.add_argument("file", nargs="?", help="the file to import (- reads standard input)")
+    plays_cmd = commands.add_parser(
+        "plays", help="export every play to a file, import such a file, or delete one play"
+    )
+    plays_cmd.add_argument("action", choices=("export", "import", "delete"))
+    plays_cmd.add_argument(
+        "file", nargs="?", help="the file to import (- reads standard input); the play's id to delete"
+    )
+    plays_cmd.add_argument("--yes", action="store_true", help="delete without asking first")
     plays_cmd.add_argument("-o", "--output", help="the file to export to (- writes standard output)")
     for name, (summary, _run) in extra.items():
         commands.add_parser(name, help=summary, add_help=False)

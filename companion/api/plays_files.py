@@ -13,13 +13,14 @@ import json
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from flask import Response, current_app, request
+from flask import Response, current_app, jsonify, request
 
-from companion import api
+from companion import api, store
 from companion.api import Refused, bp, json_body
 from companion.api import plays as plays_api
 from companion.http import security
 from companion.http.context import get_db, registry
+from companion.i18n import say
 from companion.rules.sentences import N_
 from companion.service import plays_export
 
@@ -39,9 +40,12 @@ def plays_export_file():
 def plays_import():
     """Add the plays of a Castellan export that are not here yet: ``{"imported", "skipped", "plays"}``."""
     security.count("imports")  # read and checked, refused or not: a few a minute from one address
-    added, total = plays_export.import_document(
-        get_db(), json_body(), registry().games
-    )  # a RuleError is the API's 422
+    try:
+        added, total = plays_export.import_document(
+            get_db(), json_body(), registry().games, current_app.config["IMPORT_BOUNDS"], request.remote_addr
+        )  # any other RuleError is the API's 422
+    except store.OverQuota as over:  # this address's hour is used up: ask again when it ends
+        return jsonify({"error": over.as_dict(say)}), 429, {"Retry-After": str(over.retry_after)}
     return {"imported": added, "skipped": total - added, "plays": total}
 
 
@@ -151,7 +155,12 @@ api.document(
                 "413": api.error_response("The file is larger than an import takes."),
                 "415": api.error_response("The body is not declared as application/json."),
                 "422": api.error_response(
-                    "The file is not a Castellan export of plays; the message says why."
+                    "The file is not a Castellan export of plays, or holds more plays or new players"
+                    " than one file may; the message says why (and names the play at fault)."
+                ),
+                "429": api.error_response(
+                    "This address imported too many files this minute, or the file would take it past"
+                    " the plays or new players it may import in an hour; Retry-After says when to ask again."
                 ),
             },
         }

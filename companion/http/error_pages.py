@@ -5,9 +5,10 @@ from __future__ import annotations
 import html
 import logging
 
+import sqlalchemy as sa
 from flask import Flask, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError, TooManyRequests
+from werkzeug.exceptions import HTTPException, InternalServerError, ServiceUnavailable, TooManyRequests
 
 from companion.i18n import say
 from companion.rules.sentences import N_
@@ -33,6 +34,14 @@ _MESSAGES = {
 }
 # A 503 is a sheet queue that was full for a few seconds: a program may ask again after this long.
 BUSY_RETRY_SECONDS = 5
+BUSY_DATABASE = N_(
+    "Castellan is busy writing just now, and nothing was recorded. Try again in a few seconds."
+)
+
+
+class DatabaseBusy(ServiceUnavailable):
+    """The database's write lock was held past its busy timeout (SQLite's "database is locked"):
+    a 503 to ask again, never a 500. Imports write a chunk at a time, so this is rare."""
 
 
 def init_app(app: Flask) -> None:
@@ -41,6 +50,15 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         return _answer(error.code or 500, error)
+
+    @app.errorhandler(sa.exc.OperationalError)
+    def database_error(error: sa.exc.OperationalError):
+        if "database is locked" not in str(error.orig):
+            return unexpected(error)
+        logging.getLogger("castellan").warning(
+            "The database stayed locked past its busy timeout: answered 503"
+        )
+        return _answer(503, DatabaseBusy())
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):
@@ -53,6 +71,8 @@ def _answer(status: int, error: HTTPException):
     # the others have a fixed sentence.
     if isinstance(error, CSRFError):
         message = say(EXPIRED_FORM)
+    elif isinstance(error, DatabaseBusy):
+        message = say(BUSY_DATABASE)
     elif status in (400, 403, 429) and error.description:
         message = error.description
     else:

@@ -143,7 +143,7 @@ def valid_host(host: str) -> bool:
         labels = name.removesuffix(".").split(".")
         if not name or len(name) > 253 or not all(_LABEL.fullmatch(label) for label in labels):
             return False
-    return not port or (port.isdigit() and len(port) <= 5 and 1 <= int(port) <= 65535)
+    return not port or (port.isascii() and port.isdigit() and len(port) <= 5 and 1 <= int(port) <= 65535)
 
 
 def check_base_url(url: str) -> str:

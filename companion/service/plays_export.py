@@ -25,7 +25,7 @@ from companion.rules.sentences import N_, NP_
 
 FORMAT = "castellan-plays"
 VERSION = 1
-MAX_PLAYS = 20_000  # in one file: a club's years of evenings; importing them holds the write lock for seconds
+MAX_PLAYS = store.ImportBounds().plays_per_file  # in one file, by default (CASTELLAN_IMPORT_PLAYS_PER_FILE)
 MAX_FILE_BYTES = 16 * 1024 * 1024  # an upload of Castellan's export: 10,000 plays take about 5 MB
 PAGE = store.MAX_PAGE  # plays per call of store.list_plays (its most)
 
@@ -33,7 +33,6 @@ PAGE = store.MAX_PAGE  # plays per call of store.list_plays (its most)
 # location always gets the same one (from any server), so importing a newer file again adds
 # only what is new. The namespace is Castellan's own; only its constancy matters.
 NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "https://castellan.invalid/bgstats")
-BGSTATS_DATE = "%Y-%m-%d %H:%M:%S"  # BG Stats' "playDate": the local wall-clock time, no zone
 DEFAULT_LOCATION = "Castellan"
 
 
@@ -77,10 +76,11 @@ def castellan_document(plays: Iterable[store.Play]) -> dict:
     }
 
 
-def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
+def plays_to_import(document: object, games: Iterable[str], most: int | None = MAX_PLAYS) -> list[dict]:
     """The plays of a file made by ``castellan_document``, for ``store.import_plays`` (which checks
     each play's own fields). ``RuleError`` saying what is wrong with the file, in a player's
-    terms, when it is not such a file or holds a game this server does not have."""
+    terms, when it is not such a file, holds more than ``most`` plays (None: any number) or holds a
+    game this server does not have."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise RuleError(
             "not_castellan_plays",
@@ -106,7 +106,7 @@ def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
     plays = document.get("plays")
     if not isinstance(plays, list):
         raise RuleError("no_plays", N_("This file has no list of plays."), "plays")
-    if len(plays) > MAX_PLAYS:
+    if most is not None and len(plays) > most:
         raise RuleError(
             "too_many_plays",
             NP_(
@@ -115,7 +115,7 @@ def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:
             ),
             "plays",
             count=len(plays),
-            most=MAX_PLAYS,
+            most=most,
         )
     known = set(games)
     for index, play in enumerate(plays):
@@ -230,9 +230,9 @@ def _bgstats_play(
         "uuid": _uuid("play", play.id),
         "gameRefId": game_ids[_game_key(play)],
         "locationRefId": 1,
-        "playDate": started.astimezone(zone).strftime(BGSTATS_DATE),
-        "entryDate": finished.astimezone(zone).strftime(BGSTATS_DATE),
-        "modificationDate": finished.astimezone(zone).strftime(BGSTATS_DATE),
+        "playDate": _bgstats_date(started, zone),
+        "entryDate": _bgstats_date(finished, zone),
+        "modificationDate": _bgstats_date(finished, zone),
         "durationMin": max(0, round((finished - started).total_seconds() / 60)),
         "ignored": False,
         "manualWinner": True,  # the winners are the rules' (a tie-break, a shared win), not the highest score's
@@ -248,6 +248,12 @@ def _bgstats_play(
     }
 
 
+def _bgstats_date(moment: datetime, zone: tzinfo | None) -> str:
+    """A moment as BG Stats writes its dates, on the clocks of ``zone``: the year always four digits
+    (``strftime`` writes the year 1 as "1")."""
+    return store.in_zone(moment, zone).replace(tzinfo=None).isoformat(sep=" ", timespec="seconds")
+
+
 def _uuid(kind: str, key: str) -> str:
     return str(uuid.uuid5(NAMESPACE, f"{kind}:{key}")).upper()
 
@@ -260,10 +266,18 @@ def _chronological(play: store.Play) -> tuple[str, str]:
     return (play.finished, play.id)
 
 
-def import_document(conn: Connection, document: object, games: dict) -> tuple[int, int]:
-    """Import a Castellan export into the database: (plays added, plays in the file).
+def import_document(
+    conn: Connection,
+    document: object,
+    games: dict,
+    bounds: store.ImportBounds | None = None,
+    address: str | None = None,
+) -> tuple[int, int]:
+    """Import a Castellan export into the database: (plays added, plays in the file), within
+    ``bounds`` for ``address`` (None: the server's owner, on the command line, is not bounded).
 
-    ``RuleError`` in a player's terms when the file is not one; then nothing is added.
+    ``RuleError`` in a player's terms when the file is not one, or is more than the bounds take
+    (``store.OverQuota`` past this hour's); then nothing is added.
     """
-    plays = plays_to_import(document, games)
-    return store.import_plays(conn, plays), len(plays)
+    plays = plays_to_import(document, games, bounds.plays_per_file if bounds else None)
+    return store.import_plays(conn, plays, bounds, address), len(plays)

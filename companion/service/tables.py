@@ -229,6 +229,14 @@ def may_act(link: store.Link) -> None:
         )
 
 
+def may_delete_play(conn: Connection, link: store.Link | None, play_id: str) -> bool:
+    """True when ``link`` is the referee's link of the table that became this play: its referee may
+    take the play out of the history (an imported play has no table here, so no referee)."""
+    if link is None or link.role != "referee":
+        return False
+    return store.table_of_play(conn, play_id) == link.table_id
+
+
 def act(
     conn: Connection,
     link: store.Link,

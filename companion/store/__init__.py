@@ -17,6 +17,7 @@ app lives here and nowhere else. Each module holds one job:
 - ``browsers``: the tables a browser opened, for its home page;
 - ``roster``: the players, one per name however it is spelled;
 - ``plays``: a table that ended, its players' scores, the history and its figures;
+- ``imports``: how much one file, and one address in an hour, may import;
 - ``backfill``: the data step run once after migrating a database from before plays were kept;
 - ``limits``: the rate limits' counters; ``jsontext``: JSON text that costs what changed.
 
@@ -24,10 +25,11 @@ This face hands on the names the other layers use: ``store.act(...)``, ``store.L
 """
 
 from companion.store.backfill import migrate
-from companion.store.base import new_token, token_shaped, utc
+from companion.store.base import in_zone, new_token, token_shaped, utc
 from companion.store.browsers import remember, remembered_tables, tables_for_tokens
 from companion.store.heads import HEADS_KEPT, answer_text, forget_head
 from companion.store.idempotency import KEY_LIFETIME, Once, Repeated
+from companion.store.imports import ImportBounds, OverQuota
 from companion.store.links import (
     ROLES,
     Link,
@@ -45,6 +47,7 @@ from companion.store.plays import (
     Play,
     PlaySeat,
     count_plays,
+    delete_play,
     game_stats,
     import_plays,
     list_plays,
@@ -52,6 +55,7 @@ from companion.store.plays import (
     play,
     player_days,
     player_stats,
+    table_of_play,
     table_play,
 )
 from companion.store.roster import (
@@ -111,7 +115,10 @@ __all__ = [
     "Table",
     "act",
     "claim_seat",
+    "ImportBounds",
+    "OverQuota",
     "count_plays",
+    "delete_play",
     "create_table",
     "find_link",
     "find_player",
@@ -122,6 +129,7 @@ __all__ = [
     "get_table",
     "history",
     "import_plays",
+    "in_zone",
     "last_action",
     "link_and_game",
     "list_plays",
@@ -148,6 +156,7 @@ __all__ = [
     "stored_state",
     "sweep",
     "table_links",
+    "table_of_play",
     "table_play",
     "table_version",
     "tables_for_tokens",

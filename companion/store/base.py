@@ -7,7 +7,7 @@ import json
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 
 from sqlalchemy.engine import Connection
 
@@ -45,9 +45,34 @@ def dump(value: object) -> str:
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """This moment as the store keeps times (``stamp``)."""
+    return stamp(datetime.now(UTC))
 
 
-def utc(stamp: str) -> str:
-    """A stored time as the API gives it: ``2026-11-23T20:14:05.123+00:00`` → ``2026-11-23T20:14:05Z``."""
-    return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def stamp(moment: datetime) -> str:
+    """A moment as the store keeps times: UTC to the millisecond, always 29 characters
+    (``2026-11-23T20:14:05.123+00:00``, the year written with four digits), so that the text
+    sorts as the moments do."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def utc(stored: str) -> str:
+    """A stored time as the API gives it: ``2026-11-23T20:14:05.123+00:00`` → ``2026-11-23T20:14:05Z``,
+    the year always with four digits (``strftime`` writes the year 1 as "1", which nothing reads back).
+    A moment the store keeps is in UTC already; one with another offset that would leave the calendar
+    when moved to UTC (the year 1 at +05:00) keeps its clock's reading."""
+    moment = datetime.fromisoformat(stored)
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
+
+
+def in_zone(moment: datetime, zone: tzinfo | None) -> datetime:
+    """A moment on the clocks of ``zone`` (None: this computer's); in UTC where that would leave the
+    calendar (the last hours of the year 9999 in Tokyo, the first of the year 1 in New York)."""
+    try:
+        return moment.astimezone(zone)
+    except OverflowError:
+        return moment.astimezone(UTC)

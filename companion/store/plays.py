@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from types import ModuleType
@@ -18,7 +20,7 @@ from sqlalchemy.engine import Connection
 from companion.rules.errors import RuleError
 from companion.rules.numbers import within_bounds
 from companion.rules.sentences import N_
-from companion.store import base
+from companion.store import base, imports
 from companion.store.base import token_shaped, utc
 from companion.store.db import (
     Sql,
@@ -38,6 +40,13 @@ MAX_DETAILS = 256 * 1024  # bytes of one imported play's details: a long score p
 
 
 PLAYS_PAGE = 50  # plays per page of the history, unless asked for fewer
+
+
+# An imported play's id: what this server's own ids are made of (hexadecimal), and what is safe in
+# a link, an attribute and a spreadsheet's cell alike.
+PLAY_ID = re.compile(r"[A-Za-z0-9_-]{10,64}")
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)  # an imported play's dates: from then
+YEARS_AHEAD = 50  # to the end of the year this many years from now
 
 
 @dataclass(frozen=True)
@@ -201,7 +210,7 @@ def player_days(conn: Connection, player_id: int, zone: tzinfo | None = None) ->
     days: dict[str, list[int]] = {}
     for row in rows:
         moment = datetime.fromisoformat(row.minute).replace(tzinfo=UTC)
-        counted = days.setdefault(moment.astimezone(zone or UTC).date().isoformat(), [0, 0])
+        counted = days.setdefault(base.in_zone(moment, zone or UTC).date().isoformat(), [0, 0])
         counted[0] += row.plays
         counted[1] += int(row.wins)
     return [(day, plays, wins) for day, (plays, wins) in sorted(days.items())]
@@ -237,72 +246,111 @@ def game_stats(conn: Connection, game: str) -> dict:
     }
 
 
-def import_plays(conn: Connection, imported: list[dict]) -> int:
+def import_plays(
+    conn: Connection,
+    imported: list[dict],
+    bounds: imports.ImportBounds | None = None,
+    address: str | None = None,
+) -> int:
     """Add plays exported by a Castellan server (each a play of its file: ``{"id", "game",
     "started", "finished", "players": [{"name", "team", "score", "winner"}], "details"}``); how
     many were new.
 
     A play already here (same id) is skipped, so importing a file twice adds nothing twice.
     A play's players are found by name, or created. ``RuleError`` for a play that is not in
-    that shape (then nothing is added).
+    that shape, or (with ``bounds``) for a file that would add more new players than a file may, or
+    more plays or new players than ``address`` may still add this hour (``imports.OverQuota``):
+    then nothing is added.
+
+    The plays are written ``IMPORT_CHUNK`` at a time, each chunk its own short transaction, so that
+    a move on another table waits for one chunk at most, never for the whole file. A file cut short
+    (the server stopped midway) has its first chunks here: importing it again adds the rest.
     """
     checked = list(
         {
             entry["id"]: entry for entry in (_imported(entry, index) for index, entry in enumerate(imported))
         }.values()
     )
-    known: dict[str, int] = {}  # a player's id by name key, for this import
+    new = _not_here(conn, checked)
+    if bounds is not None:
+        players = _new_names(conn, new)
+        imports.check_file(bounds, len(players))
+        imports.take(conn, bounds, address or "", len(new), len(players))
     added = 0
-    with base.write(conn):
-        for start in range(0, len(checked), 500):
-            chunk = checked[start : start + 500]
-            present = set(
-                conn.execute(
-                    sa.select(play_rows.c.id).where(play_rows.c.id.in_([entry["id"] for entry in chunk]))
-                ).scalars()
-            )
-            new = [entry for entry in chunk if entry["id"] not in present]
-            if not new:
-                continue
-            conn.execute(
-                play_rows.insert(),
-                [
-                    {
-                        "id": entry["id"],
-                        "table_id": None,
-                        "game": entry["game"],
-                        "started": entry["started"],
-                        "finished": entry["finished"],
-                        "seconds": _seconds(entry["started"], entry["finished"]),
-                        "details": base.dump(entry["details"]),
-                        "lowest_wins": lowest_wins(entry["details"]),
-                    }
-                    for entry in new
-                ],
-            )
-            for entry in new:
-                for seat in entry["players"]:
-                    key = name_key(seat["name"])
-                    if key not in known:
-                        known[key] = find_or_add_player(conn, seat["name"])
-            conn.execute(
-                play_players.insert(),
-                [
-                    {
-                        "play_id": entry["id"],
-                        "position": position,
-                        "player_id": known[name_key(seat["name"])],
-                        "finished": entry["finished"],
-                        "team": seat["team"],
-                        "score": seat["score"],
-                        "winner": seat["winner"],
-                    }
-                    for entry in new
-                    for position, seat in enumerate(entry["players"])
-                ],
-            )
-            added += len(new)
+    for start in range(0, len(new), IMPORT_CHUNK):
+        if start and conn.dialect.name == "sqlite":
+            # SQLite wakes a move waiting for the lock every 100 ms at most: left free this long,
+            # the lock goes to the move, not straight back to the next chunk.
+            time.sleep(IMPORT_PAUSE)
+        with base.write(conn):
+            added += _write_imported(conn, _not_here(conn, new[start : start + IMPORT_CHUNK]))
     return added
+
+
+IMPORT_CHUNK = 500  # plays per write of an import: about a quarter of a second of the write lock
+IMPORT_PAUSE = 0.1  # seconds the lock is left free between two chunks (SQLite)
+
+
+def _not_here(conn: Connection, entries: list[dict]) -> list[dict]:
+    """The checked plays whose ids this server does not have yet."""
+    present: set[str] = set()
+    for start in range(0, len(entries), MAX_PAGE):
+        ids = [entry["id"] for entry in entries[start : start + MAX_PAGE]]
+        present |= set(conn.execute(sa.select(play_rows.c.id).where(play_rows.c.id.in_(ids))).scalars())
+    return [entry for entry in entries if entry["id"] not in present]
+
+
+def _new_names(conn: Connection, entries: list[dict]) -> set[str]:
+    """The name keys of these plays' players that no player here has yet."""
+    keys = sorted({name_key(seat["name"]) for entry in entries for seat in entry["players"]})
+    known: set[str] = set()
+    for start in range(0, len(keys), MAX_PAGE):
+        chunk = keys[start : start + MAX_PAGE]
+        known |= set(conn.execute(sa.select(player_rows.c.key).where(player_rows.c.key.in_(chunk))).scalars())
+    return set(keys) - known
+
+
+def _write_imported(conn: Connection, new: list[dict]) -> int:
+    """Inside a write: these checked plays (none of them here yet), and their players; how many."""
+    if not new:
+        return 0
+    conn.execute(
+        play_rows.insert(),
+        [
+            {
+                "id": entry["id"],
+                "table_id": None,
+                "game": entry["game"],
+                "started": entry["started"],
+                "finished": entry["finished"],
+                "seconds": _seconds(entry["started"], entry["finished"]),
+                "details": base.dump(entry["details"]),
+                "lowest_wins": lowest_wins(entry["details"]),
+            }
+            for entry in new
+        ],
+    )
+    # Players found (or made) in the order of their keys, as everywhere: two transactions adding
+    # the same new names never wait for each other in a circle.
+    names = {name_key(seat["name"]): seat["name"] for entry in new for seat in entry["players"]}
+    known = {key: find_or_add_player(conn, names[key]) for key in sorted(names)}
+    conn.execute(
+        play_players.insert(),
+        [
+            {
+                "play_id": entry["id"],
+                "position": position,
+                "player_id": known[name_key(seat["name"])],
+                "finished": entry["finished"],
+                "team": seat["team"],
+                "score": seat["score"],
+                "winner": seat["winner"],
+            }
+            for entry in new
+            for position, seat in enumerate(entry["players"])
+        ],
+    )
+    return len(new)
 
 
 def record_play(
@@ -346,6 +394,26 @@ def record_play(
         run(conn, _SET_PLAY_DETAILS, values)
         run(conn, _DROP_PLAY_SEATS, values)
     _write_play_players(conn, play_id, kept, result["players"])
+
+
+def delete_play(conn: Connection, play_id: str) -> Play | None:
+    """Take a play out of the history for good, with every row that hangs on it (its seats); the
+    play as it was, or None when there is no such play. The one way a play is deleted: whatever
+    else a play gains rows in (photos, ratings) is deleted here too."""
+    found = play(conn, play_id)
+    if found is None:
+        return None
+    with base.write(conn):
+        run(conn, _DROP_PLAY_SEATS, {"id": play_id})
+        run(conn, _DROP_PLAY, {"id": play_id})
+    return found
+
+
+def table_of_play(conn: Connection, play_id: str) -> str | None:
+    """The id of the table a play was (None for an imported play, or no such play)."""
+    if not isinstance(play_id, str) or not token_shaped(play_id):
+        return None
+    return conn.execute(sa.select(play_rows.c.table_id).where(play_rows.c.id == play_id)).scalar()
 
 
 def lowest_wins(details: object) -> bool:
@@ -451,12 +519,17 @@ def _imported(entry: object, index: int) -> dict:
         raise refuse()
     play_id, game, details = entry.get("id"), entry.get("game"), entry.get("details", {})
     entries = entry.get("players")
+    if not isinstance(play_id, str) or not PLAY_ID.fullmatch(play_id):
+        raise RuleError(
+            "bad_play_id",
+            N_(
+                "Play number %(number)s of the file has an id Castellan cannot keep: an id is 10 to 64 letters A to Z, digits, hyphens and underscores."
+            ),
+            f"plays.{index}.id",
+            number=index + 1,
+        )
     if not (
-        isinstance(play_id, str)
-        and token_shaped(play_id)
-        and play_id.isascii()
-        and play_id.isprintable()
-        and isinstance(game, str)
+        isinstance(game, str)
         and 0 < len(game) <= 40
         and isinstance(details, dict)
         and isinstance(entries, list)
@@ -468,10 +541,11 @@ def _imported(entry: object, index: int) -> dict:
             details
         ):  # a lone surrogate cannot be stored: refused here
             raise ValueError("details")
-        started, finished = _stored_time(entry.get("started")), _stored_time(entry.get("finished"))
+        moments = {field: _moment(entry.get(field)) for field in ("started", "finished")}
         names = [checked_name(seat.get("name")) for seat in entries]
     except (RuleError, ValueError, TypeError, AttributeError):
         raise refuse() from None
+    started, finished = (_kept_time(moments[field], entry[field], index, field) for field in moments)
     seats = []
     for name, seat in zip(names, entries, strict=True):
         score, team = seat.get("score"), seat.get("team")
@@ -491,12 +565,31 @@ def _imported(entry: object, index: int) -> dict:
     }
 
 
-def _stored_time(text: object) -> str:
-    """``2026-11-23T20:14:05Z`` as this store keeps times (UTC, milliseconds)."""
+def _moment(text: object) -> datetime:
+    """An imported time (``2026-11-23T20:14:05Z``, any offset) as a datetime; ``ValueError`` without an offset."""
     moment = datetime.fromisoformat(str(text).replace("Z", "+00:00"))
     if moment.tzinfo is None:
         raise ValueError(text)
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+    return moment
+
+
+def _kept_time(moment: datetime, text: str, index: int, field: str) -> str:
+    """An imported time as this store keeps it (``base.stamp``), when it is one the history keeps:
+    from 1970 to the end of the year ``YEARS_AHEAD`` from now; else ``RuleError`` naming the play."""
+    latest = datetime.now(UTC).year + YEARS_AHEAD
+    # Compared before it is moved to UTC: the year 1 at +05:00 would leave the calendar on the way.
+    if not EARLIEST <= moment < datetime(latest + 1, 1, 1, tzinfo=UTC):
+        raise RuleError(
+            "bad_play_date",
+            N_(
+                "Play number %(number)s of the file is dated %(date)s: Castellan keeps plays from 1970 to %(latest)s."
+            ),
+            f"plays.{index}.{field}",
+            number=index + 1,
+            date=str(text)[:40],
+            latest=str(latest),
+        )
+    return base.stamp(moment)
 
 
 def _seconds(started: str, finished: str) -> int:

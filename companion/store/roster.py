@@ -50,16 +50,33 @@ def player_names(conn: Connection, prefix: str = "", limit: int = 20) -> list[st
     return list(conn.execute(query).scalars())
 
 
-def players(conn: Connection) -> list[dict]:
-    """Every player: ``{"id", "name", "plays"}``, by name."""
-    count = sa.func.count(play_players.c.play_id).label("plays")
-    rows = conn.execute(
-        sa.select(player_rows.c.id, player_rows.c.name, count)
-        .select_from(player_rows.outerjoin(play_players, play_players.c.player_id == player_rows.c.id))
-        .group_by(player_rows.c.id, player_rows.c.name)
-        .order_by(player_rows.c.key)
+def players(
+    conn: Connection,
+    search: str = "",
+    after: str | None = None,
+    limit: int = MAX_PAGE,
+    leave_out: int | None = None,
+) -> list[dict]:
+    """A page of players by name: ``{"id", "name", "plays", "key"}``, those whose name holds ``search``
+    (any spelling of it), after the player whose name key is ``after`` (the last ``key`` of the page
+    before), at most ``limit``; ``leave_out`` is a player's id not to list (the one merged into)."""
+    query = sa.select(player_rows.c.id, player_rows.c.name, player_rows.c.key).order_by(player_rows.c.key)
+    key = name_key(search)
+    if key:
+        query = query.where(player_rows.c.key.contains(key, autoescape=True))
+    if after:
+        query = query.where(player_rows.c.key > after)
+    if leave_out is not None:
+        query = query.where(player_rows.c.id != leave_out)
+    page = conn.execute(query.limit(max(1, min(int(limit), MAX_PAGE)))).all()
+    counts = dict(
+        conn.execute(
+            sa.select(play_players.c.player_id, sa.func.count())
+            .where(play_players.c.player_id.in_([row.id for row in page]))
+            .group_by(play_players.c.player_id)
+        ).all()
     )
-    return [{"id": row.id, "name": row.name, "plays": row.plays} for row in rows]
+    return [{"id": row.id, "name": row.name, "plays": counts.get(row.id, 0), "key": row.key} for row in page]
 
 
 def player(conn: Connection, player_id: int) -> dict | None:

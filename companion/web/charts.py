@@ -71,6 +71,7 @@ def line_chart(
 
     legend_rows = math.ceil(len(series) / 2)
     height = TOP + PLOT_HEIGHT + AXIS_BELOW + legend_rows * LEGEND_ROW + 4
+    chart_id = escape(chart_id)  # written into attributes: an imported play's id is not this server's
     parts = [
         f'<svg class="chart" id="{chart_id}" role="img" aria-labelledby="{chart_id}-title {chart_id}-desc"'
         f' viewBox="0 0 {WIDTH} {height}" width="100%" font-size="{FONT_SIZE}"'

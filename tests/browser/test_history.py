@@ -163,3 +163,28 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
     assert_fits(phone, "player, fr", tables=False)
     assert_accessible(phone, both_widths=False)
     context.close()
+
+
+def test_the_referee_deletes_a_play_after_confirming_and_a_player_is_found_by_name(server, narrow_phone):
+    phone = narrow_phone
+    ola, kuba = f"Ola {secrets.token_hex(3)}", f"Kuba {secrets.token_hex(3)}"
+    _start_pad(phone, server, ola, kuba)
+    _rounds_then_finish(phone, (ola, kuba), [(4, 1)])
+    phone.get_by_role("link", name="See this play in the history").click()
+    play_page = phone.url
+    phone.get_by_role("link", name="Delete this play from the history…").click()
+    expect(phone.get_by_role("heading", level=1)).to_have_text("Delete this play?")
+    _checked(phone)
+    phone.get_by_role("link", name="Keep the play").click()
+    assert phone.url == play_page
+    phone.get_by_role("link", name="Delete this play from the history…").click()
+    phone.get_by_role("button", name="Delete the play").click()
+    expect(phone.get_by_text("The play is deleted from the history.")).to_be_visible()
+    assert phone.request.get(play_page).status == 404  # a request, not a page: a 404 page logs an error
+
+    phone.goto(server + "/players")
+    phone.get_by_role("searchbox", name="Name").fill(kuba.split()[1])
+    phone.get_by_role("button", name="Find").click()
+    expect(phone.locator("ul.tables > li")).to_have_count(1)
+    expect(phone.locator("ul.tables > li")).to_contain_text(kuba)
+    _checked(phone)

@@ -8,12 +8,13 @@ the same numbers. Not a game: the module declares a blueprint and no ``GAME``.
 
 from __future__ import annotations
 
+import logging
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_date, format_skeleton
 from babel.numbers import format_decimal
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext, pgettext
 from jinja2 import TemplateNotFound, UndefinedError
 from markupsafe import Markup
@@ -25,11 +26,14 @@ from companion.i18n import current_language, number, say, say_name
 from companion.rules.errors import RuleError
 from companion.rules.numbers import whole_number
 from companion.rules.sentences import NP_, Message
+from companion.service import tables as table_service
 from companion.web import charts
 
 bp = Blueprint("history", __name__)
 PAGE = 20  # plays per page of the history: a phone's screenful or three
 OFFERED_NAMES = 100  # the datalist of a start form: a club's regulars, and still a small page
+PLAYERS_PAGE = 100  # players per page of /players: a long scroll on a phone, still a small page
+MERGE_CHOICES = 50  # players the merge list offers at once; a typed name finds the others
 ZONE_COOKIE = "tz"  # the phone's time zone, set by castellan.js: a player's days start at its midnight
 
 
@@ -64,6 +68,7 @@ def play_page(play_id: str):
         game=game,
         details=_details(play, game),
         chart=_rounds_chart(play, game),
+        referee=_referee_link(play.id),
     )
 
 
@@ -81,8 +86,15 @@ def game_page(slug: str):
 
 @bp.get("/players")
 def players():
-    """Every player the server remembers, by name, with their number of plays."""
-    return render_template("history/players.html", players=store.players(get_db()))
+    """The players the server remembers, by name, with their number of plays, a page at a time;
+    ``?name=`` finds those whose name holds what was typed."""
+    search = request.args.get("name", "").strip()[: store.PLAYER_NAME_LENGTH]
+    after = request.args.get("after", "")[: 4 * store.PLAYER_NAME_LENGTH] or None
+    found = store.players(get_db(), search, after, PLAYERS_PAGE + 1)
+    more = found[PLAYERS_PAGE - 1]["key"] if len(found) > PLAYERS_PAGE else None
+    return render_template(
+        "history/players.html", players=found[:PLAYERS_PAGE], search=search, after=after, more=more
+    )
 
 
 @bp.get("/players/<int:player_id>")
@@ -157,6 +169,24 @@ def forget(player_id: int):
     return redirect(url_for("history.player_page", player_id=player_id), code=303)
 
 
+@bp.get("/history/<play_id>/delete/<token>")
+def delete_page(play_id: str, token: str):
+    """The confirmation step for the play's referee: what deleting does, and the button that does it."""
+    return render_template("history/delete.html", play=_refereed_play(play_id, token), token=token)
+
+
+@bp.post("/history/<play_id>/delete/<token>")
+def delete(play_id: str, token: str):
+    """Take the play out of the history for good (its referee only), and say so in the server's log."""
+    play = _refereed_play(play_id, token)
+    store.delete_play(get_db(), play.id)
+    logging.getLogger("castellan").warning(
+        "Play %s (%s, ended %s) deleted by its table's referee.", play.id, play.game, play.finished
+    )
+    flash(gettext("The play is deleted from the history."), "success")
+    return redirect(url_for("history.index"), code=303)
+
+
 def duration(started: str, finished: str) -> str:
     """How long a play lasted, in words: "under a minute", "25 min", "1 h 05 min"."""
     seconds = max(0, int((_moment(finished) - _moment(started)).total_seconds()))
@@ -200,6 +230,26 @@ def _filters() -> dict:
     }
 
 
+def _refereed_play(play_id: str, token: str) -> store.Play:
+    """The play, when ``token`` is its table's referee's link; else a 404 page (as for a mistyped link)."""
+    play = store.play(get_db(), play_id)
+    link = store.find_link(get_db(), token) if store.token_shaped(token) else None
+    if play is None or not table_service.may_delete_play(get_db(), link, play.id):
+        abort(404)
+    return play
+
+
+def _referee_link(play_id: str) -> str | None:
+    """The token of the referee's link of the play's table, when this browser opened it (only its
+    referee is offered the play's deletion)."""
+    if "member" not in session:
+        return None
+    for link, _table in store.remembered_tables(get_db(), session["member"]):
+        if table_service.may_delete_play(get_db(), link, play_id):
+            return link.token
+    return None
+
+
 def _player(player_id: int) -> dict:
     """The player with this id, or a 404 page (a merged player's old page is gone)."""
     player = store.player(get_db(), player_id)
@@ -211,13 +261,16 @@ def _player(player_id: int) -> dict:
 def _player_page(player: dict, status: int = 200, error: str | None = None, kept: dict | None = None):
     """A player's page; after a refused form, with the refusal and what was typed."""
     stats = store.player_stats(get_db(), player["id"])
-    others = [other for other in store.players(get_db()) if other["id"] != player["id"]]
+    typed = request.args.get("other_name", "").strip()[: store.PLAYER_NAME_LENGTH]
+    others = store.players(get_db(), typed, limit=MERGE_CHOICES + 1, leave_out=player["id"])
     return render_template(
         "history/player.html",
         player=player,
         stats=stats,
         plays=store.list_plays(get_db(), player=player["id"], limit=PAGE),
-        others=others,
+        others=others[:MERGE_CHOICES],
+        more_others=len(others) > MERGE_CHOICES,
+        other_name=typed,
         chart=_wins_chart(player, stats),
         error=error,
         kept=kept or {},

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from companion import store
 from companion.http import security
 from companion.http.context import get_db, registry
 from companion.i18n import say
@@ -43,7 +44,12 @@ def upload():
     try:
         document = _uploaded()
         security.count("imports")  # a file was read: the page's and the API's imports share one limit
-        added, total = plays_export.import_document(get_db(), document, registry().games)
+        added, total = plays_export.import_document(
+            get_db(), document, registry().games, current_app.config["IMPORT_BOUNDS"], request.remote_addr
+        )
+    except store.OverQuota as over:  # this address's hour is used up
+        page, status = _render([("error", say(over))], status=429)
+        return page, status, {"Retry-After": str(over.retry_after)}
     except RuleError as refused:
         return _render([("error", say(refused))], status=422)
     return redirect(url_for("history_files.page", imported=added, skipped=total - added), 303)
