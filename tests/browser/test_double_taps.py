@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import settled
+
 pytestmark = pytest.mark.browser
 
 NARROW = {"width": 360, "height": 740}
@@ -40,12 +42,6 @@ def undo_under(page, x: float, y: float) -> bool:
         })""",
         [x, y],
     )
-
-
-def settled(page) -> None:
-    """Wait until the table takes taps again (its settling time over, no move on its way)."""
-    page.wait_for_function("() => document.getElementById('live') && !document.getElementById('live').hasAttribute('data-settling')")
-    page.wait_for_load_state("networkidle")
 
 
 @pytest.mark.parametrize("gap", GAPS)
