@@ -245,7 +245,12 @@ def _to_move(state: dict) -> str | None:
     names, turn = state.get("names"), state.get("turn")
     if isinstance(names, dict) and isinstance(turn, str):
         return names.get(turn)
-    if isinstance(names, list) and isinstance(turn, int) and not isinstance(turn, bool) and 0 <= turn < len(names):
+    if (
+        isinstance(names, list)
+        and isinstance(turn, int)
+        and not isinstance(turn, bool)
+        and 0 <= turn < len(names)
+    ):
         return names[turn]
     return None
 

@@ -8,8 +8,8 @@ from flask import Flask, current_app, has_request_context, request, url_for
 from markupsafe import Markup
 
 from companion import store
-from companion.service import tables as service
 from companion.http import security
+from companion.service import tables as service
 from companion.web import pagecache, templating
 
 

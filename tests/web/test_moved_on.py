@@ -40,8 +40,13 @@ def test_a_move_refused_at_the_same_moment_keeps_what_was_chosen(browser):
     """Another round recorded meanwhile: the score pad's typed points were for the round that passed."""
     token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
     moment = _MOMENT.search(text(browser.get(f"/t/{token}"))).group(1)
-    assert browser.post(f"/t/{token}/act", {"version": "0", "moment": moment, "points": ["3", "4"]}).status_code == 303
-    late = browser.post(f"/t/{token}/act", {"version": "0", "moment": moment, "points": ["7", "8"]}, htmx=True)
+    assert (
+        browser.post(f"/t/{token}/act", {"version": "0", "moment": moment, "points": ["3", "4"]}).status_code
+        == 303
+    )
+    late = browser.post(
+        f"/t/{token}/act", {"version": "0", "moment": moment, "points": ["7", "8"]}, htmx=True
+    )
     assert late.status_code == 409
     assert "The game has moved on: your choices were cleared. Nothing was recorded." in text(late)
     assert 'value="7"' not in text(late)
