@@ -584,7 +584,8 @@ def play_details(state: dict) -> dict:
 
 
 def _burnable(state: dict) -> dict[str, list[str]]:
-    """The fort cards each player may burn now: before the game, or the player whose turn it is."""
+    """The fort cards each player may burn now: before the game, or the player whose turn it is. A
+    player with no card to burn is left out, so that no burn is offered to them."""
     if state["pending"]:
         return {}
     if state["phase"] == "setup":
@@ -595,11 +596,11 @@ def _burnable(state: dict) -> dict[str, list[str]]:
                 allowed[player] = [
                     card for card in state["forts"][player] if _pre_burn_ok(card, player, forts)
                 ]
-        return allowed
+        return {player: cards for player, cards in allowed.items() if cards}
     player = state["turn"]
     if state["phase"] != "play" or state["step"] != "main" or state["burned"] or state["campaigns"][player]:
         return {}
-    return {player: list(state["forts"][player])}
+    return {player: list(state["forts"][player])} if state["forts"][player] else {}
 
 
 def _pre_burn_ok(card: str, player: str, forts: dict[str, list[Card]]) -> bool:
@@ -1770,7 +1771,7 @@ def _random_setup(state: dict, rng: random.Random) -> dict:
     waiting = [p for p in state["players"] if p not in state["pre_burned"]]
     if waiting and rng.random() < 0.3:
         player = rng.choice(waiting)
-        allowed = _burnable(state)[player]
+        allowed = _burnable(state).get(player)
         if allowed:
             card = rng.choice(allowed)
             return {"type": "burn", "player": player, "card": card, "draws": _random_draws(parse(card), rng)}

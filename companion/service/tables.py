@@ -23,6 +23,8 @@ reads no request state: nothing of Flask here.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -204,6 +206,53 @@ def log(conn: Connection, link: store.Link, game: Game) -> list[dict]:
         for entry in entries:
             entry.pop("action")
     return entries
+
+
+# --- The moment a move is chosen for ---------------------------------------------------------
+
+# What says which move a form is for: the game of a match, the phase, the step, the player to move.
+_MOMENT_KEYS = ("game", "phase", "step", "turn", "over", "match_over")
+
+
+def moment(state: dict) -> str:
+    """A short text naming the moment of ``state`` a move is chosen for (the player to move, the phase,
+    the round), carried by every table form: a move refused because the table changed keeps what
+    was chosen only while the moment is the same (``moved_on``)."""
+    rounds = state.get("rounds")
+    parts = [state.get(key) for key in _MOMENT_KEYS] + [len(rounds) if isinstance(rounds, list) else None]
+    text = json.dumps(parts, sort_keys=True, default=str).encode()
+    return hashlib.blake2s(text, digest_size=6).hexdigest()
+
+
+def moved_on(sent: object, table: store.Table) -> Refusal | None:
+    """The refusal of a move chosen at the moment ``sent`` (``moment``) on a table that has since
+    moved on to another (None when it is the same, or when the form named none): what was chosen
+    then no longer means the same move, so it is cleared, and this says what changed."""
+    if not isinstance(sent, str) or not sent or sent == moment(table.state):
+        return None
+    player = _to_move(table.state)
+    if player:
+        return Refusal(
+            "moved_on",
+            N_("It is now %(player)s's turn: your choices were cleared. Nothing was recorded."),
+            player=player,
+        )
+    return Refusal("moved_on", N_("The game has moved on: your choices were cleared. Nothing was recorded."))
+
+
+def _to_move(state: dict) -> str | None:
+    """The name of the player (or team) to move in ``state``, when the rules name one."""
+    names, turn = state.get("names"), state.get("turn")
+    if isinstance(names, dict) and isinstance(turn, str):
+        return names.get(turn)
+    if (
+        isinstance(names, list)
+        and isinstance(turn, int)
+        and not isinstance(turn, bool)
+        and 0 <= turn < len(names)
+    ):
+        return names[turn]
+    return None
 
 
 # --- Changes ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from markupsafe import Markup
 
 from companion import store
 from companion.http import security
+from companion.service import tables as service
 from companion.web import pagecache, templating
 
 
@@ -40,10 +41,11 @@ def template_url_for(endpoint: str, **values) -> str:
 _new_key = pagecache.template_token(store.new_token)
 
 
-def table_form_start(token: str, version, action: str, cls: str) -> Markup:
+def table_form_start(token: str, table, action: str, cls: str) -> Markup:
     """What ``table_form`` (templates/_macros.html) writes before its fields: the form posting to the
-    table's ``action`` (plain and htmx), the session's CSRF token, the version the form was drawn
-    from and a fresh idempotency key, each escaped as ``{{ }}`` would.
+    table's ``action`` (plain and htmx), the session's CSRF token, the version and the moment
+    (``service.moment``) the form was drawn for and a fresh idempotency key, each escaped as
+    ``{{ }}`` would.
 
     A move answer draws three of them or more; in the macro each cost a dozen Jinja calls, for text
     that only its address and class decide (kept, ``_form_start``) but for the tokens.
@@ -52,7 +54,9 @@ def table_form_start(token: str, version, action: str, cls: str) -> Markup:
         _form_start(template_url_for("tables." + action, token=token), cls)
         + templating.escape_text(csrf_token())
         + '">\n  <input type="hidden" name="version" value="'
-        + str(templating.escape_output(version))
+        + str(templating.escape_output(table.version))
+        + '">\n  <input type="hidden" name="moment" value="'
+        + service.moment(table.state)
         + '">\n  <input type="hidden" name="idempotency_key" value="'
         + templating.escape_text(_new_key())
         + '">'

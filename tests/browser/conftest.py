@@ -160,3 +160,9 @@ def invite_href(page, label: str) -> str:
     card's name alone: the addresses' random tokens could hold the name's letters ("...PLrOLA")."""
     name = page.locator("figcaption strong", has_text=re.compile(rf"^\s*{re.escape(label)}\s*$"))
     return page.locator(".invite-card").filter(has=name).locator("a.address").get_attribute("href")
+
+
+def settled(page) -> None:
+    """Wait until the table takes taps again: a swap's settling time over, no move on its way
+    (castellan.js). A click sent before would wait too, but Playwright scrolls while it waits."""
+    page.wait_for_function("() => !document.querySelector('#live[data-settling]')")

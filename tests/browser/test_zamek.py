@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.accessibility import assert_accessible
-from tests.browser.conftest import PHONE, invite_href
+from tests.browser.conftest import PHONE, invite_href, settled
 
 pytestmark = pytest.mark.browser
 
@@ -163,6 +163,7 @@ def test_a_team_link_is_the_whole_teams_and_an_outvoted_member_hears_the_decisio
     # A tie: Ala is the captain, so her place wins and Bea's phone says so where she is looking.
     second_phone.get_by_role("button", name="Vote for place 4", exact=True).click()
     expect(third_phone.get_by_text("Ala: 4")).to_be_visible(timeout=3_000)
+    settled(third_phone)  # Ala's vote just swapped in: Bea taps once it has settled
     third_phone.get_by_role("button", name="Vote for place 9", exact=True).click()
     told = third_phone.get_by_role("status").filter(
         has_text="Your team chose place 4; you had voted for place 9."

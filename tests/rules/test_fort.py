@@ -684,6 +684,17 @@ def test_only_a_fort_card_can_be_burned():
     refuse(campaign, {"type": "burn", "card": "9H"}, "on_campaign")  # the set-aside watchtower neither
 
 
+def test_no_burn_is_offered_to_a_player_with_no_fort_card():
+    """Issue 37.5: the view offers a burn only to a player who has a fort card to burn."""
+    state = play(table(), DRAW)
+    mover = state["turn"]
+    assert state["step"] == "main" and fort.view(state, "referee")["burnable"] == {
+        mover: state["forts"][mover]
+    }
+    emptied = {**state, "forts": {**state["forts"], mover: []}}
+    assert fort.view(emptied, "referee")["burnable"] == {}
+
+
 @pytest.mark.parametrize(("draws", "army"), [(1, 6), (2, 7), (None, 7)])
 def test_burning_a_royal_or_an_ace_draws_one_or_two(draws, army):
     """Issue 11.2: after burning a royal or an ace the player draws one or two, as recorded."""

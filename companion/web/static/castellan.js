@@ -43,6 +43,7 @@
     if (!fresh || fresh.id !== "live") { return; }
     el.replaceWith(fresh);
     if (window.htmx) { window.htmx.process(fresh); }
+    settle(fresh);
   }
 
   function version(html) {
@@ -159,6 +160,73 @@
   document.addEventListener("htmx:afterSwap", function () { dirty = false; etag = null; });
   document.addEventListener("htmx:afterSettle", restoreFocus);
   document.addEventListener("htmx:afterSettle", settleAnswer);
+
+  // --- A tap records what the person meant (docs/taps.md) ---------------------------------------
+  // A double tap, or a thumb that bounces, taps the same spot twice within about 300 ms. So:
+  // - after any swap of the table, its new controls take no tap for SETTLE_MS (the table is marked
+  //   data-settling: castellan.css lets taps through to nothing beneath it), and a tap that still
+  //   reaches one is dropped;
+  // - while a move's own request is out, the table takes no other tap: its answer is on its way;
+  // - a destructive or turn-ending control (Undo, data-guard) that a swap put where the finger was is
+  //   moved out of its way: the pinned answer is let go to its own place, else the page scrolls.
+  var SETTLE_MS = 450;
+  var settledAt = 0;
+  var moving = 0;    // the table's own move requests (posts) now out
+  var finger = null; // where the last tap in the table landed
+  document.addEventListener("pointerdown", function (event) {
+    finger = { x: event.clientX, y: event.clientY };
+  }, true);
+  function settle(table) {
+    if (!table || table.id !== "live") { return; }
+    settledAt = Date.now() + SETTLE_MS;
+    table.setAttribute("data-settling", "");
+    setTimeout(function () { table.removeAttribute("data-settling"); }, SETTLE_MS);
+  }
+  function guarded() { return document.querySelectorAll("#live .undo button, #live [data-guard]"); }
+  function underFinger(element) {
+    var box = element.getBoundingClientRect();
+    return box.width > 0 && finger.x >= box.left - 8 && finger.x <= box.right + 8 &&
+      finger.y >= box.top - 8 && finger.y <= box.bottom + 8;
+  }
+  function clearFinger() {
+    if (!finger || byKeyboard) { return; }
+    var controls = guarded();
+    for (var i = 0; i < controls.length; i++) {
+      if (!underFinger(controls[i])) { continue; }
+      var pinned = controls[i].closest(".answer-fresh:not([data-kept])");
+      if (pinned) { pinned.setAttribute("data-kept", ""); }
+      if (underFinger(controls[i])) {
+        window.scrollBy(0, controls[i].getBoundingClientRect().top - finger.y - 12);
+      }
+    }
+  }
+  // A part of the table swapped alone (Castle's ✓/✗ marks) moves no control: only the whole table settles.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "live") { settle(live()); }
+  });
+  document.addEventListener("htmx:afterSettle", clearFinger);
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var detail = event.detail || {};
+    var from = detail.elt;
+    if (!detail.xhr || !from || !live() || !live().contains(from)) { return; }
+    if ((detail.requestConfig && detail.requestConfig.verb) !== "post") { return; }
+    moving += 1;
+    live().setAttribute("data-settling", "");
+    detail.xhr.addEventListener("loadend", function () {
+      moving -= 1;
+      // Refused for want of the network: the table as it was takes taps again.
+      if (!moving && live() && Date.now() >= settledAt) { live().removeAttribute("data-settling"); }
+    });
+  });
+  document.addEventListener("click", function (event) {
+    var table = live();
+    if (byKeyboard || !table || !table.contains(event.target)) { return; }
+    if (Date.now() < settledAt || moving) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
 
   // Times are sent in UTC, labelled so; shown here in the phone's own time zone, named, and
   // written as the page's language writes them.

@@ -607,6 +607,10 @@ def _changed(link, game, change):
     try:
         return change(form_dict(game.list_fields)), None
     except store.StaleTable as stale:
+        # Chosen for another moment (another player's turn, phase or round): kept, it would mean another move.
+        moved_on = service.moved_on(request.form.get("moment"), stale.table)
+        if moved_on is not None:
+            return None, _refuse(link, stale.table, game, 409, say(moved_on), keep=False)
         return None, _refuse(link, stale.table, game, 409, say(str(stale)))
     except store.Repeated:
         return None, _done(link, _table(link), game)
@@ -686,8 +690,9 @@ def _done(link, table, game, message: str | None = None):
     return redirect(url_for("tables.show", token=link.token), code=303)
 
 
-def _refuse(link, table, game, status: int, message: str):
-    """A refused action changes nothing: say why, show the table as it is now, keep what was entered.
+def _refuse(link, table, game, status: int, message: str, keep: bool = True):
+    """A refused action changes nothing: say why, show the table as it is now, keep what was entered
+    (unless not to ``keep``: chosen for a moment that has passed).
 
     The one place a refusal is rendered, with or without JavaScript: htmx gets the live
     fragment, a plain post gets the whole page straight away (not a redirect, which would
@@ -697,10 +702,12 @@ def _refuse(link, table, game, status: int, message: str):
         refill = {
             key: value
             for key, value in form_dict(game.list_fields).items()
-            if key not in ("csrf_token", "version")
+            if key not in ("csrf_token", "version", "moment")
         }
     except RuleError:  # the form itself was refused (a field sent twice, or too long): nothing to refill
         refill = {}
+    if not keep:
+        refill = None  # drawn as a fresh screen: the templates refill nothing, from the form either
     return _render_table(link, table, game, status, [("error", message)], refill)
 
 
