@@ -17,7 +17,8 @@ from companion.api import Refused, bp
 from companion.http.context import get_db, registry
 from companion.rules.sentences import N_
 
-CSV_HEADER = ("play", "game", "started", "finished", "player", "team", "score", "winner")
+# ``began`` came last, after the contract's eight columns, so that a reader taking them by place still can.
+CSV_HEADER = ("play", "game", "started", "finished", "player", "team", "score", "winner", "began")
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
 
 
@@ -49,6 +50,7 @@ def play_answer(play: store.Play) -> dict:
             for seat in play.players
         ],
         "details": play.details,
+        "first_player": play.first_player,
     }
 
 
@@ -64,7 +66,7 @@ def plays_csv():
         page = min(store.MAX_PAGE, left) if left is not None else store.MAX_PAGE
         found = store.list_plays(get_db(), game, player, page, before)
         for play in found:
-            for seat in play.players:
+            for position, seat in enumerate(play.players):
                 writer.writerow(
                     [
                         play.id,
@@ -75,6 +77,7 @@ def plays_csv():
                         _cell(seat.team or ""),
                         "" if seat.score is None else seat.score,
                         "true" if seat.winner else "false",
+                        _began(play, position),
                     ]
                 )
         if len(found) < page:
@@ -84,6 +87,13 @@ def plays_csv():
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = 'attachment; filename="castellan-plays.csv"'
     return response
+
+
+def _began(play: store.Play, position: int) -> str:
+    """The ``began`` cell: ``true`` for who began, ``false`` for the others, empty when not known."""
+    if play.first_player is None:
+        return ""
+    return "true" if position == play.first_player else "false"
 
 
 def _cell(text: str) -> str:
@@ -199,12 +209,12 @@ def describe() -> None:
         "/plays.csv",
         {
             "get": {
-                "summary": "The plays as CSV, one row per player per play: play,game,started,finished,player,team,score,winner.",
+                "summary": "The plays as CSV, one row per player per play: play,game,started,finished,player,team,score,winner,began.",
                 "tags": ["plays"],
                 "parameters": filters,
                 "responses": {
                     "200": {
-                        "description": "CSV with a header row; `winner` is true or false.",
+                        "description": "CSV with a header row; `winner` is true or false; `began` is true for who began, false for the others, empty when not known.",
                         "content": {"text/csv": {"schema": {"type": "string"}}},
                     },
                     "422": refused,
@@ -243,6 +253,10 @@ _PLAY_SCHEMA = {
         "details": {
             "type": "object",
             "description": "The game's own details (rounds, captured ranks, tie-break...).",
+        },
+        "first_player": {
+            "type": ["integer", "null"],
+            "description": "Who began: a place in `players` (0 for the first); null when not known (plays kept before Castellan kept it).",
         },
     },
 }

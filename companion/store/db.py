@@ -145,6 +145,7 @@ plays = sa.Table(
     sa.Column(
         "lowest_wins", sa.Boolean, nullable=False, server_default=sa.false()
     ),  # its scores count down (store.lowest_wins)
+    sa.Column("first_player", sa.Integer),  # who began: a place in its players (none: not known)
     sa.Index("plays_by_finished", "finished", "id"),
     sa.Index("plays_by_game", "game", "finished", "id"),
 )

@@ -55,7 +55,9 @@ class PlaySeat:
 @dataclass(frozen=True)
 class Play:
     """A table that ended (or a play imported from another server): its game, when it started and
-    ended (ISO 8601 in UTC, ``…Z``), its players and the game's own details (``rules.play_details``)."""
+    ended (ISO 8601 in UTC, ``…Z``), its players and the game's own details (``rules.play_details``);
+    ``first_player``: the place in ``players`` of who began (None: not known, as for the plays kept
+    before Castellan kept it)."""
 
     id: str
     game: str
@@ -63,6 +65,7 @@ class Play:
     finished: str
     players: tuple[PlaySeat, ...]
     details: dict
+    first_player: int | None = None
 
     @property
     def lowest_wins(self) -> bool:
@@ -117,7 +120,7 @@ def play(conn: Connection, play_id: str) -> Play | None:
         return None
     # What _read_plays gives for a page of plays, read for the one play a table's end shows.
     return _read_play(
-        *row, [_read_seat(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()]
+        *row[:5], [_read_seat(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()], row[5]
     )
 
 
@@ -238,8 +241,8 @@ def game_stats(conn: Connection, game: str) -> dict:
 
 def import_plays(conn: Connection, imported: list[dict]) -> int:
     """Add plays exported by a Castellan server (each a play of its file: ``{"id", "game",
-    "started", "finished", "players": [{"name", "team", "score", "winner"}], "details"}``); how
-    many were new.
+    "started", "finished", "players": [{"name", "team", "score", "winner"}], "details"}``, and
+    ``first_player`` where it is known); how many were new.
 
     A play already here (same id) is skipped, so importing a file twice adds nothing twice.
     A play's players are found by name, or created. ``RuleError`` for a play that is not in
@@ -275,6 +278,7 @@ def import_plays(conn: Connection, imported: list[dict]) -> int:
                         "seconds": _seconds(entry["started"], entry["finished"]),
                         "details": base.dump(entry["details"]),
                         "lowest_wins": lowest_wins(entry["details"]),
+                        "first_player": entry["first_player"],
                     }
                     for entry in new
                 ],
@@ -338,6 +342,7 @@ def record_play(
             "started": table.created_at,
             "finished": kept,
             "seconds": _seconds(table.created_at, kept),
+            "first_player": _first_player(rules, state, len(result["players"])),
         }
         run(conn, _ADD_PLAY, values)
     else:
@@ -345,6 +350,12 @@ def record_play(
         run(conn, _SET_PLAY_DETAILS, values)
         run(conn, _DROP_PLAY_SEATS, values)
     _write_play_players(conn, play_id, kept, result["players"])
+
+
+def _first_player(rules: ModuleType, state: dict, seated: int) -> int | None:
+    """Who began, as the rules say: a place among the play's ``seated`` players, or None."""
+    first = rules.first_player(state)
+    return first if isinstance(first, int) and 0 <= first < seated else None
 
 
 def lowest_wins(details: object) -> bool:
@@ -419,7 +430,8 @@ def _read_plays(conn: Connection, rows: list[sa.Row]) -> list[Play]:
         ):
             seated[row.play_id].append(_read_seat(row.name, row.score, row.winner, row.team, row.player_id))
     return [
-        _read_play(row.id, row.game, row.started, row.finished, row.details, seated[row.id]) for row in rows
+        _read_play(row.id, row.game, row.started, row.finished, row.details, seated[row.id], row.first_player)
+        for row in rows
     ]
 
 
@@ -429,10 +441,16 @@ def _read_seat(name: str, score: int | None, winner: object, team: str | None, p
 
 
 def _read_play(
-    play_id: str, game: str, started: str, finished: str, details: str, seated: list[PlaySeat]
+    play_id: str,
+    game: str,
+    started: str,
+    finished: str,
+    details: str,
+    seated: list[PlaySeat],
+    first_player: int | None = None,
 ) -> Play:
     """One play, from its stored row's values and its seats."""
-    return Play(play_id, game, utc(started), utc(finished), tuple(seated), json.loads(details))
+    return Play(play_id, game, utc(started), utc(finished), tuple(seated), json.loads(details), first_player)
 
 
 def _imported(entry: object, index: int) -> dict:
@@ -480,6 +498,11 @@ def _imported(entry: object, index: int) -> dict:
         ) or (team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable())):
             raise refuse()
         seats.append({"name": name, "score": score, "team": team, "winner": seat.get("winner") is True})
+    first = entry.get("first_player")  # who began: absent from the files of a Castellan that did not keep it
+    if first is not None and (
+        isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(seats)
+    ):
+        raise refuse()
     return {
         "id": play_id,
         "game": game,
@@ -487,6 +510,7 @@ def _imported(entry: object, index: int) -> dict:
         "finished": finished,
         "players": seats,
         "details": details,
+        "first_player": first,
     }
 
 
@@ -510,8 +534,8 @@ _PLAY_FINISHED = Sql("SELECT finished FROM plays WHERE id = :id")
 
 
 _ADD_PLAY = Sql(
-    "INSERT INTO plays (id, table_id, game, started, finished, seconds, details, lowest_wins)"
-    " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details, :lowest_wins)"
+    "INSERT INTO plays (id, table_id, game, started, finished, seconds, details, lowest_wins, first_player)"
+    " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details, :lowest_wins, :first_player)"
 )
 _SET_PLAY_DETAILS = Sql("UPDATE plays SET details = :details, lowest_wins = :lowest_wins WHERE id = :id")
 _DROP_PLAY_SEATS = Sql("DELETE FROM play_players WHERE play_id = :id")
@@ -526,7 +550,7 @@ _ADD_PLAY_SEAT = Sql(
 )
 
 
-_PLAY = Sql("SELECT id, game, started, finished, details FROM plays WHERE id = :id")
+_PLAY = Sql("SELECT id, game, started, finished, details, first_player FROM plays WHERE id = :id")
 
 
 _PLAY_SEATS = Sql(
