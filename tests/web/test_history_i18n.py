@@ -222,7 +222,7 @@ def test_the_import_page_answers_in_each_language_and_the_files_stay_english(
     _record(app)
     exported = browser.client.get("/api/v1/plays/export.json", headers={"Accept-Language": lang}).get_json()
     csv = browser.client.get("/api/v1/plays.csv", headers={"Accept-Language": lang}).get_data(as_text=True)
-    assert csv.splitlines()[0] == "play,game,started,finished,player,team,score,winner"
+    assert csv.splitlines()[0] == "play,game,started,finished,player,team,score,winner,began"
     bgstats = browser.client.get(
         "/api/v1/plays/bgstats.json?tz=UTC", headers={"Accept-Language": lang}
     ).get_json()
