@@ -67,7 +67,8 @@ def castellan_document(plays: Iterable[store.Play]) -> dict:
 
 def _castellan_play(play: store.Play) -> dict:
     """One play of Castellan's file; ``first_player`` only where it is known, so that a file of plays
-    kept before Castellan noted who began is exported again as it was imported."""
+        kept before Castellan noted who began is exported again as it was imported; ``seconds`` (how long
+    it was played) only where it is not its start to its end."""
     entry = {
         "id": play.id,
         "game": play.game,
@@ -81,7 +82,14 @@ def _castellan_play(play: store.Play) -> dict:
     }
     if play.first_player is not None:
         entry["first_player"] = play.first_player
+    if play.seconds is not None and play.seconds != _whole_seconds(play.started, play.finished):
+        entry["seconds"] = play.seconds  # time in play, where pauses (or milliseconds) made it differ
     return entry
+
+
+def _whole_seconds(started: str, finished: str) -> int:
+    """A play's start to its end in whole seconds, as an import works it out from the file's times."""
+    return max(0, int((_moment(finished) - _moment(started)).total_seconds()))
 
 
 def plays_to_import(document: object, games: Iterable[str]) -> list[dict]:

@@ -164,6 +164,14 @@ play_players = sa.Table(
     sa.Index("play_players_by_player", "player_id", "finished", "play_id"),
 )
 
+# A table's clock (companion/rules/clock.py): its pauses, as JSON. A table never paused has no row.
+table_clocks = sa.Table(
+    "table_clocks",
+    metadata,
+    sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("clock", sa.Text, nullable=False),
+)
+
 # Where the Alembic scripts are: inside the package, so an installed wheel migrates too.
 SCRIPT_LOCATION = str(resources.files("companion.store").joinpath("migrations"))
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from companion.rules import clock
 from companion.rules.errors import RuleError
 from companion.rules.sentences import N_
 from companion.store import base
@@ -24,6 +25,7 @@ from companion.store.db import (
     play_players,
     run,
     run_many,
+    table_clocks,
 )
 from companion.store.db import players as player_rows
 from companion.store.db import plays as play_rows
@@ -66,6 +68,7 @@ class Play:
     players: tuple[PlaySeat, ...]
     details: dict
     first_player: int | None = None
+    seconds: int | None = None  # how long it was played: its start to its end, less the referee's pauses
 
     @property
     def lowest_wins(self) -> bool:
@@ -120,7 +123,7 @@ def play(conn: Connection, play_id: str) -> Play | None:
         return None
     # What _read_plays gives for a page of plays, read for the one play a table's end shows.
     return _read_play(
-        *row[:5], [_read_seat(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()], row[5]
+        *row[:5], [_read_seat(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()], *row[5:]
     )
 
 
@@ -275,7 +278,7 @@ def import_plays(conn: Connection, imported: list[dict]) -> int:
                         "game": entry["game"],
                         "started": entry["started"],
                         "finished": entry["finished"],
-                        "seconds": _seconds(entry["started"], entry["finished"]),
+                        "seconds": entry["seconds"],
                         "details": base.dump(entry["details"]),
                         "lowest_wins": lowest_wins(entry["details"]),
                         "first_player": entry["first_player"],
@@ -341,7 +344,7 @@ def record_play(
             "game": table.game,
             "started": table.created_at,
             "finished": kept,
-            "seconds": _seconds(table.created_at, kept),
+            "seconds": _in_play(conn, table.id, table.created_at, kept),
             "first_player": _first_player(rules, state, len(result["players"])),
         }
         run(conn, _ADD_PLAY, values)
@@ -350,6 +353,12 @@ def record_play(
         run(conn, _SET_PLAY_DETAILS, values)
         run(conn, _DROP_PLAY_SEATS, values)
     _write_play_players(conn, play_id, kept, result["players"])
+
+
+def _in_play(conn: Connection, table_id: str, started: str, finished: str) -> int:
+    """How long a table was played, in whole seconds: its start to its end, less the referee's pauses."""
+    kept = conn.execute(sa.select(table_clocks.c.clock).where(table_clocks.c.table_id == table_id)).scalar()
+    return int(clock.in_play(None if kept is None else json.loads(kept), started, finished))
 
 
 def _first_player(rules: ModuleType, state: dict, seated: int) -> int | None:
@@ -430,7 +439,16 @@ def _read_plays(conn: Connection, rows: list[sa.Row]) -> list[Play]:
         ):
             seated[row.play_id].append(_read_seat(row.name, row.score, row.winner, row.team, row.player_id))
     return [
-        _read_play(row.id, row.game, row.started, row.finished, row.details, seated[row.id], row.first_player)
+        _read_play(
+            row.id,
+            row.game,
+            row.started,
+            row.finished,
+            row.details,
+            seated[row.id],
+            row.first_player,
+            row.seconds,
+        )
         for row in rows
     ]
 
@@ -448,9 +466,12 @@ def _read_play(
     details: str,
     seated: list[PlaySeat],
     first_player: int | None = None,
+    seconds: int | None = None,
 ) -> Play:
     """One play, from its stored row's values and its seats."""
-    return Play(play_id, game, utc(started), utc(finished), tuple(seated), json.loads(details), first_player)
+    return Play(
+        play_id, game, utc(started), utc(finished), tuple(seated), json.loads(details), first_player, seconds
+    )
 
 
 def _imported(entry: object, index: int) -> dict:
@@ -498,6 +519,11 @@ def _imported(entry: object, index: int) -> dict:
         ) or (team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable())):
             raise refuse()
         seats.append({"name": name, "score": score, "team": team, "winner": seat.get("winner") is True})
+    seconds = entry.get("seconds")  # time in play: absent where it is the start to the end
+    if seconds is None:
+        seconds = _seconds(started, finished)
+    elif isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 0 or seconds > 10**9:
+        raise refuse()
     first = entry.get("first_player")  # who began: absent from the files of a Castellan that did not keep it
     if first is not None and (
         isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(seats)
@@ -511,6 +537,7 @@ def _imported(entry: object, index: int) -> dict:
         "players": seats,
         "details": details,
         "first_player": first,
+        "seconds": seconds,
     }
 
 
@@ -550,7 +577,7 @@ _ADD_PLAY_SEAT = Sql(
 )
 
 
-_PLAY = Sql("SELECT id, game, started, finished, details, first_player FROM plays WHERE id = :id")
+_PLAY = Sql("SELECT id, game, started, finished, details, first_player, seconds FROM plays WHERE id = :id")
 
 
 _PLAY_SEATS = Sql(

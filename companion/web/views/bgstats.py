@@ -17,4 +17,4 @@ bp = Blueprint("bgstats", __name__)
 def play_link(play: store.Play) -> str:
     """The "Send to BG Stats" address of a play (its game named in English, as BG Stats' file has it)."""
     game = registry().games.get(play.game)
-    return bgstats_link.link(play, str(game.name) if game else play.game)
+    return bgstats_link.link(play, str(game.name) if game else play.game, play.seconds)
