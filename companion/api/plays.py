@@ -18,6 +18,8 @@ from companion.http.context import get_db, registry
 from companion.rules.numbers import whole_number
 from companion.rules.sentences import N_
 
+# The contract's eight columns; ``?with=began`` adds who began as a ninth, so that a reader of the
+# contract's header gets it exactly.
 CSV_HEADER = ("play", "game", "started", "finished", "player", "team", "score", "winner")
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
 
@@ -50,6 +52,7 @@ def play_answer(play: store.Play) -> dict:
             for seat in play.players
         ],
         "details": play.details,
+        "first_player": play.first_player,
     }
 
 
@@ -57,27 +60,27 @@ def play_answer(play: store.Play) -> dict:
 def plays_csv():
     """The same plays as CSV, one row per player per play (every play unless ``limit`` is given)."""
     game, player, limit, before = _filters(default_limit=None)
+    began = request.args.get("with") == "began"
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_HEADER)
+    writer.writerow((*CSV_HEADER, "began") if began else CSV_HEADER)
     left = limit
     while left is None or left > 0:
         page = min(store.MAX_PAGE, left) if left is not None else store.MAX_PAGE
         found = store.list_plays(get_db(), game, player, page, before)
         for play in found:
-            for seat in play.players:
-                writer.writerow(
-                    [
-                        play.id,
-                        play.game,
-                        play.started,
-                        play.finished,
-                        _cell(seat.name),
-                        _cell(seat.team or ""),
-                        "" if seat.score is None else seat.score,
-                        "true" if seat.winner else "false",
-                    ]
-                )
+            for position, seat in enumerate(play.players):
+                row = [
+                    _cell(play.id),  # an imported id may begin with "-"
+                    play.game,
+                    play.started,
+                    play.finished,
+                    _cell(seat.name),
+                    _cell(seat.team or ""),
+                    "" if seat.score is None else seat.score,
+                    "true" if seat.winner else "false",
+                ]
+                writer.writerow([*row, _began(play, position)] if began else row)
         if len(found) < page:
             break
         before = found[-1].id
@@ -85,6 +88,13 @@ def plays_csv():
     response = Response(out.getvalue(), mimetype="text/csv")
     response.headers["Content-Disposition"] = 'attachment; filename="castellan-plays.csv"'
     return response
+
+
+def _began(play: store.Play, position: int) -> str:
+    """The ``began`` cell: ``true`` for who began, ``false`` for the others, empty when not known."""
+    if play.first_player is None:
+        return ""
+    return "true" if position == play.first_player else "false"
 
 
 def _cell(text: str) -> str:
@@ -200,9 +210,17 @@ def describe() -> None:
         "/plays.csv",
         {
             "get": {
-                "summary": "The plays as CSV, one row per player per play: play,game,started,finished,player,team,score,winner.",
+                "summary": "The plays as CSV, one row per player per play: play,game,started,finished,player,team,score,winner (with=began adds began).",
                 "tags": ["plays"],
-                "parameters": filters,
+                "parameters": [
+                    *filters,
+                    {
+                        "name": "with",
+                        "in": "query",
+                        "schema": {"enum": ["began"]},
+                        "description": "`began`: a ninth column, true for who began, false for the others, empty when not known.",
+                    },
+                ],
                 "responses": {
                     "200": {
                         "description": "CSV with a header row; `winner` is true or false.",
@@ -244,6 +262,10 @@ _PLAY_SCHEMA = {
         "details": {
             "type": "object",
             "description": "The game's own details (rounds, captured ranks, tie-break...).",
+        },
+        "first_player": {
+            "type": ["integer", "null"],
+            "description": "Who began: a place in `players` (0 for the first); null when not known (plays kept before Castellan kept it).",
         },
     },
 }

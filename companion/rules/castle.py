@@ -335,6 +335,13 @@ def rematch_options(options: dict, state: dict) -> dict:
     return {**options, "dealer": order[(order.index(state["dealer"]) + 1) % len(order)]}
 
 
+def first_player(state: dict) -> int | None:
+    """The place, in ``result``'s list, of the player who began: the dealer's left (the next seat
+    clockwise), who plays the first card."""
+    first = _next_seat(state, state["dealer"])
+    return [seat for members in TEAMS[state["players"]].values() for seat in members].index(first)
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after the referee's ``action`` (deal, play or pass); the input is never changed."""
     if actor != "referee":

@@ -388,6 +388,12 @@ def rematch_options(options: dict, state: dict) -> dict:
     return dict(options)
 
 
+def first_player(state: dict) -> int | None:
+    """The place, in ``result``'s list, of the player who began: the first in the start form's
+    order, who plays the first turn."""
+    return 0
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after the referee's ``action`` (a new state; the input is never changed)."""
     if actor != "referee":

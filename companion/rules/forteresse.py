@@ -351,6 +351,11 @@ def rematch_options(options: dict, state: dict) -> dict:
     return {**options, "first": _other(state["rounds"][0]["first"])}
 
 
+def first_player(state: dict) -> int | None:
+    """The place, in ``result``'s list, of the player who fired the match's first shot (round 1's)."""
+    return SEATS.index(state["rounds"][0]["first"])
+
+
 def round_scores(details: dict) -> tuple[str, list[list[int]]]:
     """A finished match's points in each of its two rounds (``details`` is its play's
     ``play_details``), for the history's chart: ``("round", [[points per player] per round])``."""

@@ -26,6 +26,9 @@ class TableRules(Protocol):
     def rematch_options(self, options: dict, state: dict) -> dict:
         """The options of the next table of the same players, as the rules say who begins."""
 
+    def first_player(self, state: dict) -> int | None:
+        """The place, in ``result``'s list of players, of who began the game (None: nobody said)."""
+
     def apply(self, state: dict, action: dict, actor: str) -> dict:
         """A new state after ``actor`` (``"referee"`` or a seat id) did ``action``; ``RuleError`` if refused."""
 

@@ -52,12 +52,41 @@ def new_table(options: dict, seed: int) -> dict:
         raise RuleError(
             "bad_lowest_wins", N_("Say whether the lowest total wins: true or false."), "lowest_wins"
         )
-    return {"players": names, "rounds": [], "corrected": [], "lowest_wins": lowest_wins, "seed": seed}
+    return {
+        "players": names,
+        "rounds": [],
+        "corrected": [],
+        "lowest_wins": lowest_wins,
+        "seed": seed,
+        "first": _first(options.get("first"), names),
+    }
+
+
+def _first(typed: object, names: list[str]) -> int | None:
+    """The place of the player who begins, typed as their name (any capitals and spaces); None when
+    left empty."""
+    if typed is None or (isinstance(typed, str) and not typed.strip()):
+        return None
+    keys = [" ".join(name.split()).casefold() for name in names]
+    key = " ".join(typed.split()).casefold() if isinstance(typed, str) else None
+    if key not in keys:
+        raise RuleError(
+            "bad_first",
+            N_("Who begins is one of the players: type their name as in the list, or leave it empty."),
+            "first",
+        )
+    return keys.index(key)
 
 
 def rematch_options(options: dict, state: dict) -> dict:
     """The options of a new pad: the same players in the same order, and the same way of winning."""
     return dict(options)
+
+
+def first_player(state: dict) -> int | None:
+    """The place of the player the referee said begins, as typed on the start form; None when
+    nobody was named."""
+    return state.get("first")
 
 
 def round_scores(details: dict) -> tuple[str, list[list[int]]]:

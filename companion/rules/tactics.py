@@ -364,6 +364,12 @@ def rematch_options(options: dict, state: dict) -> dict:
     return {key: value for key, value in options.items() if key != "seed"}
 
 
+def first_player(state: dict) -> int | None:
+    """The place, in ``result``'s list, of the player who started the match's first game (drawn)."""
+    starter = state["results"][0]["starter"] if state["results"] else state["starter"]
+    return state["players"].index(starter)
+
+
 def round_scores(details: dict) -> tuple[str, list[list[int]]]:
     """A finished match's points in each of its three games (``details`` is its play's
     ``play_details``), for the history's chart: ``("game", [[points per player] per game])``."""

@@ -325,6 +325,12 @@ def rematch_options(options: dict, state: dict) -> dict:
     return dict(options)
 
 
+def first_player(state: dict) -> int | None:
+    """The place, in ``result``'s list, of the player (or team) who turned the first card: the
+    first in the start form's order."""
+    return 0
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after ``actor`` (``"referee"`` or a team's seat) does ``action``; the input is untouched."""
     action = _read_object(action, "action")

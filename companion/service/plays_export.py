@@ -4,7 +4,8 @@ all turn the store's plays (``store.Play``) into documents here.
 
 Castellan's document is ``{"format": "castellan-plays", "version": 1, "plays": [...]}``, the
 plays oldest first, each with its id, game, start and end (ISO 8601, UTC), players in the
-result's order (name, team, score, winner) and the game's own details: everything the history
+result's order (name, team, score, winner), who began (``first_player``, a place in that list; left
+out when not known) and the game's own details: everything the history
 holds, so exporting, importing on a fresh server and exporting again gives the same document.
 
 The BG Stats document follows the backup file that BG Stats itself exports and imports (see
@@ -59,21 +60,35 @@ def castellan_document(plays: Iterable[store.Play]) -> dict:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "plays": [
-            {
-                "id": play.id,
-                "game": play.game,
-                "started": play.started,
-                "finished": play.finished,
-                "players": [
-                    {"name": seat.name, "team": seat.team, "score": seat.score, "winner": seat.winner}
-                    for seat in play.players
-                ],
-                "details": play.details,
-            }
-            for play in sorted(plays, key=_chronological)
-        ],
+        "plays": [_castellan_play(play) for play in sorted(plays, key=_chronological)],
     }
+
+
+def _castellan_play(play: store.Play) -> dict:
+    """One play of Castellan's file; ``first_player`` only where it is known, so that a file of plays
+    kept before Castellan noted who began is exported again as it was imported; ``seconds`` (how long
+    it was played) only where it is not its start to its end."""
+    entry = {
+        "id": play.id,
+        "game": play.game,
+        "started": play.started,
+        "finished": play.finished,
+        "players": [
+            {"name": seat.name, "team": seat.team, "score": seat.score, "winner": seat.winner}
+            for seat in play.players
+        ],
+        "details": play.details,
+    }
+    if play.first_player is not None:
+        entry["first_player"] = play.first_player
+    if play.seconds is not None and play.seconds != _whole_seconds(play.started, play.finished):
+        entry["seconds"] = play.seconds  # time in play, where pauses (or milliseconds) made it differ
+    return entry
+
+
+def _whole_seconds(started: str, finished: str) -> int:
+    """A play's start to its end in whole seconds, as an import works it out from the file's times."""
+    return max(0, int((_moment(finished) - _moment(started)).total_seconds()))
 
 
 def plays_to_import(document: object, games: Iterable[str], most: int | None = MAX_PLAYS) -> list[dict]:
@@ -212,12 +227,12 @@ def _bgstats_play(
     started, finished = _moment(play.started), _moment(play.finished)
     teams = any(seat.team for seat in play.players)
     scores = []
-    for seat in play.players:
+    for position, seat in enumerate(play.players):
         entry = {
             "playerRefId": player_ids[store.name_key(seat.name)],
             "winner": seat.winner,
             "newPlayer": False,
-            "startPlayer": False,  # Castellan keeps who won, not who began
+            "startPlayer": position == play.first_player,  # false for all when not known (older plays)
             "seatOrder": 0,
             "rank": 0,
         }

@@ -383,6 +383,14 @@ def release(conn: Connection, link: store.Link, seat: str) -> store.Link:
         ) from None
 
 
+def set_paused(conn: Connection, link: store.Link, paused: bool) -> bool:
+    """The referee pauses (``paused``) or resumes the table's clock, for dinner: the time paused is left
+    out of the play's length. False when the table was so already (a second tap changes nothing)."""
+    if link.role != "referee":
+        raise NotAllowed("referee_only", N_("Only the referee can pause or resume the table."))
+    return store.set_paused(conn, link.table_id, paused)
+
+
 def _sent(version: int | None) -> int:
     """The version a change was chosen on; a change sent without one is refused."""
     if version is None:

@@ -145,6 +145,7 @@ plays = sa.Table(
     sa.Column(
         "lowest_wins", sa.Boolean, nullable=False, server_default=sa.false()
     ),  # its scores count down (store.lowest_wins)
+    sa.Column("first_player", sa.Integer),  # who began: a place in its players (none: not known)
     sa.Index("plays_by_finished", "finished", "id"),
     sa.Index("plays_by_game", "game", "finished", "id"),
 )
@@ -161,6 +162,14 @@ play_players = sa.Table(
     sa.Column("score", sa.BigInteger),
     sa.Column("winner", sa.Boolean, nullable=False),
     sa.Index("play_players_by_player", "player_id", "finished", "play_id"),
+)
+
+# A table's clock (companion/rules/clock.py): its pauses, as JSON. A table never paused has no row.
+table_clocks = sa.Table(
+    "table_clocks",
+    metadata,
+    sa.Column("table_id", sa.Text, sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("clock", sa.Text, nullable=False),
 )
 
 # Where the Alembic scripts are: inside the package, so an installed wheel migrates too.

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from companion.rules import clock
 from companion.rules.errors import RuleError
 from companion.rules.numbers import within_bounds
 from companion.rules.sentences import N_
@@ -27,6 +28,7 @@ from companion.store.db import (
     play_players,
     run,
     run_many,
+    table_clocks,
 )
 from companion.store.db import players as player_rows
 from companion.store.db import plays as play_rows
@@ -65,7 +67,9 @@ class PlaySeat:
 @dataclass(frozen=True)
 class Play:
     """A table that ended (or a play imported from another server): its game, when it started and
-    ended (ISO 8601 in UTC, ``…Z``), its players and the game's own details (``rules.play_details``)."""
+    ended (ISO 8601 in UTC, ``…Z``), its players and the game's own details (``rules.play_details``);
+    ``first_player``: the place in ``players`` of who began (None: not known, as for the plays kept
+    before Castellan kept it)."""
 
     id: str
     game: str
@@ -73,6 +77,8 @@ class Play:
     finished: str
     players: tuple[PlaySeat, ...]
     details: dict
+    first_player: int | None = None
+    seconds: int | None = None  # how long it was played: its start to its end, less the referee's pauses
 
     @property
     def lowest_wins(self) -> bool:
@@ -127,7 +133,7 @@ def play(conn: Connection, play_id: str) -> Play | None:
         return None
     # What _read_plays gives for a page of plays, read for the one play a table's end shows.
     return _read_play(
-        *row, [_read_seat(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()]
+        *row[:5], [_read_seat(*seat) for seat in run(conn, _PLAY_SEATS, {"id": play_id}).fetchall()], *row[5:]
     )
 
 
@@ -253,8 +259,8 @@ def import_plays(
     address: str | None = None,
 ) -> int:
     """Add plays exported by a Castellan server (each a play of its file: ``{"id", "game",
-    "started", "finished", "players": [{"name", "team", "score", "winner"}], "details"}``); how
-    many were new.
+    "started", "finished", "players": [{"name", "team", "score", "winner"}], "details"}``, and
+    ``first_player`` where it is known); how many were new.
 
     A play already here (same id) is skipped, so importing a file twice adds nothing twice.
     A play's players are found by name, or created. ``RuleError`` for a play that is not in
@@ -323,9 +329,10 @@ def _write_imported(conn: Connection, new: list[dict]) -> int:
                 "game": entry["game"],
                 "started": entry["started"],
                 "finished": entry["finished"],
-                "seconds": _seconds(entry["started"], entry["finished"]),
+                "seconds": entry["seconds"],
                 "details": base.dump(entry["details"]),
                 "lowest_wins": lowest_wins(entry["details"]),
+                "first_player": entry["first_player"],
             }
             for entry in new
         ],
@@ -386,7 +393,8 @@ def record_play(
             "game": table.game,
             "started": table.created_at,
             "finished": kept,
-            "seconds": _seconds(table.created_at, kept),
+            "seconds": _in_play(conn, table.id, table.created_at, kept),
+            "first_player": _first_player(rules, state, len(result["players"])),
         }
         run(conn, _ADD_PLAY, values)
     else:
@@ -414,6 +422,18 @@ def table_of_play(conn: Connection, play_id: str) -> str | None:
     if not isinstance(play_id, str) or not token_shaped(play_id):
         return None
     return conn.execute(sa.select(play_rows.c.table_id).where(play_rows.c.id == play_id)).scalar()
+
+
+def _in_play(conn: Connection, table_id: str, started: str, finished: str) -> int:
+    """How long a table was played, in whole seconds: its start to its end, less the referee's pauses."""
+    kept = conn.execute(sa.select(table_clocks.c.clock).where(table_clocks.c.table_id == table_id)).scalar()
+    return int(clock.in_play(None if kept is None else json.loads(kept), started, finished))
+
+
+def _first_player(rules: ModuleType, state: dict, seated: int) -> int | None:
+    """Who began, as the rules say: a place among the play's ``seated`` players, or None."""
+    first = rules.first_player(state)
+    return first if isinstance(first, int) and 0 <= first < seated else None
 
 
 def lowest_wins(details: object) -> bool:
@@ -488,7 +508,17 @@ def _read_plays(conn: Connection, rows: list[sa.Row]) -> list[Play]:
         ):
             seated[row.play_id].append(_read_seat(row.name, row.score, row.winner, row.team, row.player_id))
     return [
-        _read_play(row.id, row.game, row.started, row.finished, row.details, seated[row.id]) for row in rows
+        _read_play(
+            row.id,
+            row.game,
+            row.started,
+            row.finished,
+            row.details,
+            seated[row.id],
+            row.first_player,
+            row.seconds,
+        )
+        for row in rows
     ]
 
 
@@ -498,10 +528,19 @@ def _read_seat(name: str, score: int | None, winner: object, team: str | None, p
 
 
 def _read_play(
-    play_id: str, game: str, started: str, finished: str, details: str, seated: list[PlaySeat]
+    play_id: str,
+    game: str,
+    started: str,
+    finished: str,
+    details: str,
+    seated: list[PlaySeat],
+    first_player: int | None = None,
+    seconds: int | None = None,
 ) -> Play:
     """One play, from its stored row's values and its seats."""
-    return Play(play_id, game, utc(started), utc(finished), tuple(seated), json.loads(details))
+    return Play(
+        play_id, game, utc(started), utc(finished), tuple(seated), json.loads(details), first_player, seconds
+    )
 
 
 def _imported(entry: object, index: int) -> dict:
@@ -555,6 +594,16 @@ def _imported(entry: object, index: int) -> dict:
         ) or (team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable())):
             raise refuse()
         seats.append({"name": name, "score": score, "team": team, "winner": seat.get("winner") is True})
+    seconds = entry.get("seconds")  # time in play: absent where it is the start to the end
+    if seconds is None:
+        seconds = _seconds(started, finished)
+    elif isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 0 or seconds > 10**9:
+        raise refuse()
+    first = entry.get("first_player")  # who began: absent from the files of a Castellan that did not keep it
+    if first is not None and (
+        isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(seats)
+    ):
+        raise refuse()
     return {
         "id": play_id,
         "game": game,
@@ -562,6 +611,8 @@ def _imported(entry: object, index: int) -> dict:
         "finished": finished,
         "players": seats,
         "details": details,
+        "first_player": first,
+        "seconds": seconds,
     }
 
 
@@ -604,8 +655,8 @@ _PLAY_FINISHED = Sql("SELECT finished FROM plays WHERE id = :id")
 
 
 _ADD_PLAY = Sql(
-    "INSERT INTO plays (id, table_id, game, started, finished, seconds, details, lowest_wins)"
-    " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details, :lowest_wins)"
+    "INSERT INTO plays (id, table_id, game, started, finished, seconds, details, lowest_wins, first_player)"
+    " VALUES (:id, :table_id, :game, :started, :finished, :seconds, :details, :lowest_wins, :first_player)"
 )
 _SET_PLAY_DETAILS = Sql("UPDATE plays SET details = :details, lowest_wins = :lowest_wins WHERE id = :id")
 _DROP_PLAY_SEATS = Sql("DELETE FROM play_players WHERE play_id = :id")
@@ -620,7 +671,7 @@ _ADD_PLAY_SEAT = Sql(
 )
 
 
-_PLAY = Sql("SELECT id, game, started, finished, details FROM plays WHERE id = :id")
+_PLAY = Sql("SELECT id, game, started, finished, details, first_player, seconds FROM plays WHERE id = :id")
 
 
 _PLAY_SEATS = Sql(

@@ -27,7 +27,7 @@ from types import ModuleType
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from companion.rules import sentences, stored_sentences
+from companion.rules import clock, sentences, stored_sentences
 from companion.rules.errors import RuleError
 from companion.rules.sentences import N_
 from companion.store import base, heads
@@ -41,6 +41,7 @@ from companion.store.db import (
     run,
     snapshots,
     state_pieces,
+    table_clocks,
     tables,
 )
 from companion.store.idempotency import Once, check_key, record_key
@@ -211,6 +212,47 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
             .values(version=tables.c.version + 1, updated_at=base.now())
         )
         return released
+
+
+def table_clock(conn: Connection, table_id: str) -> dict | None:
+    """The table's clock (``rules.clock``: its pauses), or None for a table never paused."""
+    text = conn.execute(sa.select(table_clocks.c.clock).where(table_clocks.c.table_id == table_id)).scalar()
+    return None if text is None else json.loads(text)
+
+
+def set_paused(conn: Connection, table_id: str, paused: bool) -> bool:
+    """The referee pauses (``paused``) or resumes the table's clock: written in the log (not a move:
+    undo skips it) and a new version, so every phone shows it. False when it was so already."""
+    with base.write(conn):
+        conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+        before = table_clock(conn, table_id)
+        if clock.is_paused(before) == paused:
+            return False
+        now = base.now()
+        after = (clock.pause if paused else clock.resume)(before, now)
+        if before is None:
+            conn.execute(table_clocks.insert().values(table_id=table_id, clock=base.dump(after)))
+        else:
+            conn.execute(
+                table_clocks.update()
+                .where(table_clocks.c.table_id == table_id)
+                .values(clock=base.dump(after))
+            )
+        said = N_("The referee paused the table.") if paused else N_("The referee resumed the table.")
+        _append(
+            conn,
+            table_id,
+            "referee",
+            {"type": "pause" if paused else "resume"},
+            sentences.Message(said),
+            "clock",
+        )
+        conn.execute(
+            tables.update()
+            .where(tables.c.id == table_id)
+            .values(version=tables.c.version + 1, updated_at=now)
+        )
+        return True
 
 
 def get_table(conn: Connection, table_id: str) -> Table:
@@ -467,7 +509,7 @@ def sweep(conn: Connection, untouched_for: timedelta, over: Callable[[str, dict]
         with base.write(conn):
             tokens = sa.select(links.c.token).where(links.c.table_id.in_(chunk))
             conn.execute(remembered.delete().where(remembered.c.token.in_(tokens)))
-            for kept in (action_keys, snapshots, state_pieces, actions, links):
+            for kept in (action_keys, snapshots, state_pieces, actions, links, table_clocks):
                 conn.execute(kept.delete().where(kept.c.table_id.in_(chunk)))
             conn.execute(tables.delete().where(tables.c.id.in_(chunk)))
     return len(stale)
@@ -508,7 +550,10 @@ def _caught_up(conn: Connection, rules: ModuleType, row: tuple, kept: heads.Head
     if kept.head_seq:  # the kept state's last entry, still in force, and one that made a state
         if not entries or entries[0][0] != kept.head_seq or entries[0][4] is not None:
             return None
-        if entries[0][3] not in ("move", "finish"):  # a release: undo goes past it to the move before
+        if entries[0][3] not in (
+            "move",
+            "finish",
+        ):  # a release, a pause: undo goes past it to the move before
             return None
         entries = entries[1:]
     if len(entries) > CATCH_UP_MOST:
@@ -661,7 +706,7 @@ _APPEND = Sql(  # the next seq is the INSERT's own: one statement, under the tab
 _HISTORY = {
     (in_force, limited): Sql(
         "SELECT seq, actor, payload, description, created_at, undone_at, kind FROM actions WHERE table_id = :table_id"
-        + (" AND undone_at IS NULL AND kind <> 'release'" if in_force else "")
+        + (" AND undone_at IS NULL AND kind NOT IN ('release', 'clock')" if in_force else "")
         + " ORDER BY seq DESC"
         + (" LIMIT :limit" if limited else "")
     )

@@ -170,12 +170,12 @@ def test_the_csv_has_one_row_per_player_per_play_and_reads_back(client):
         response.mimetype == "text/csv" and "castellan-plays.csv" in response.headers["Content-Disposition"]
     )
     rows = list(csv.reader(io.StringIO(response.data.decode())))
-    assert rows[0] == ["play", "game", "started", "finished", "player", "team", "score", "winner"]
+    assert rows[0] == ["play", "game", "started", "finished", "player", "team", "score", "winner", "began"]
     plays = _plays(client)
     assert [row[0] for row in rows[1:]] == [play["id"] for play in plays for _ in play["players"]]
     assert [row[4:] for row in rows[1:3]] == [
-        ["'=1+1", "", "-3", "false"],
-        ['Ada "the quick", jr', "", "4", "true"],
+        ["'=1+1", "", "-3", "false", ""],  # who began was not said
+        ['Ada "the quick", jr', "", "4", "true", ""],
     ]
     assert rows[1][1:4] == ["scorepad", plays[0]["started"], plays[0]["finished"]]
     assert [row[4] for row in rows[3:]] == ["Ola", "Guest 1", "Ola", "Guest 0"]

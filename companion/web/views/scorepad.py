@@ -108,13 +108,14 @@ def _fields(players: list[str], refill: dict, refused: bool, correcting: list[in
 def _options(options: dict) -> dict:
     """The creation options (typed): one player's name per line (or, from the API, a list of names),
     the players ticked among those of earlier tables (``known``, the page's only), and whether the
-    lowest total wins (true: a ticked box)."""
+    lowest total wins (true: a ticked box), and who begins (``first``: a player's name; none if empty)."""
     names = options.get("players", "")
     typed = names if isinstance(names, list) else str(names).splitlines()
     ticked = [name for name in options.get("known", []) if name not in typed]
     return {
         "players": typed + ticked,
         "lowest_wins": options.get("lowest_wins") is True,
+        "first": options.get("first") or None,
     }
 
 
@@ -179,6 +180,11 @@ GAME = Game(
                 ]
             },
             "lowest_wins": {"type": "boolean", "description": "The lowest total wins (false: the highest)."},
+            "first": {
+                "type": "string",
+                "maxLength": 100,
+                "description": "Who begins: one of the players' names (any capitals); empty or left out: not said.",
+            },
         },
         required=("players",),
     ),

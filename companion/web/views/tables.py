@@ -39,6 +39,7 @@ from companion.http.bounded import Bounded
 from companion.http.context import get_db, registry
 from companion.http.requests import form_dict, is_htmx, public_base_url
 from companion.i18n import current_language, say
+from companion.rules import clock as rules_clock
 from companion.rules.errors import RuleError
 from companion.service import tables as service
 from companion.store import db
@@ -319,6 +320,29 @@ def release(token: str):
     return _done(link, _table(link), game, message)
 
 
+@bp.post("/t/<token>/pause")
+def pause(token: str):
+    """The referee pauses the table, for dinner: the pause is left out of the play's length."""
+    return _set_paused(token, True)
+
+
+@bp.post("/t/<token>/resume")
+def resume(token: str):
+    """The referee resumes a paused table."""
+    return _set_paused(token, False)
+
+
+def _set_paused(token: str, paused: bool):
+    """Pause or resume the table through the table service; said on the page that asked."""
+    link, table, game = _open(token)
+    try:
+        service.set_paused(get_db(), link, paused)
+    except service.Refusal as refused:
+        return _refuse(link, table, game, refused.status, say(refused))
+    message = gettext("The table is paused.") if paused else gettext("The table is on again.")
+    return _done(link, _table(link), game, message)
+
+
 @bp.post("/t/<token>/undo")
 def undo(token: str):
     """Take back the last action still in force (the referee only); the log keeps it, marked undone."""
@@ -585,6 +609,7 @@ def _context(link, table, game, notices=(), refill: dict | None = None, last=_UN
         "can_act": service.can_act(link),
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "ending": _ending(link, table, game),
+        "paused": rules_clock.is_paused(store.table_clock(get_db(), table.id)),
     }
 
 
