@@ -16,6 +16,7 @@ from companion import api, store
 from companion.api import Refused, bp
 from companion.http.context import get_db, registry
 from companion.rules.sentences import N_
+from companion.service import ratings
 
 CSV_HEADER = ("play", "game", "started", "finished", "player", "team", "score", "winner")
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet would run as a formula
@@ -28,7 +29,8 @@ def plays():
     found = store.list_plays(get_db(), game, player, limit + 1, before)
     more = len(found) > limit
     found = found[:limit]
-    return jsonify({"plays": [play_answer(play) for play in found], "next": found[-1].id if more else None})
+    answers = ratings.with_ratings(get_db(), [play_answer(play) for play in found])
+    return jsonify({"plays": answers, "next": found[-1].id if more else None})
 
 
 def play_answer(play: store.Play) -> dict:
@@ -237,6 +239,7 @@ _PLAY_SCHEMA = {
                     "winner": {"type": "boolean"},
                     "team": {"type": ["string", "null"]},
                     "player": {"type": "integer", "description": "The player's id on this server."},
+                    "rating": ratings.RATING_SCHEMA,
                 },
             },
         },
