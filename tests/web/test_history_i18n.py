@@ -124,7 +124,7 @@ def test_a_players_page_in_each_language(app, browser, lang, said):
     page = words(html)
     for sentence in said:
         assert sentence in page, (lang, sentence)
-    svg = re.search(r"<svg class=\"chart\".*?</svg>", html, re.S).group(0)
+    svg = re.search(r"<svg class=\"chart\" id=\"wins-chart.*?</svg>", html, re.S).group(0)
     assert {
         "fr": "Ola" + NBSP + ": parties et victoires au fil du temps",
         "pl": "Ola: rozgrywki i wygrane w czasie",
