@@ -191,9 +191,9 @@ def _values(page: str) -> dict[str, int]:
         (
             "fr",
             [
-                "Castle : feuille de score",
+                "Castle : feuille de marque",
                 "Cartes noires de l'équipe rouge",
-                "Dames (3 chacun)",
+                "Dames (3 par carte)",
                 "Équipe rouge : 12 · équipe noire : 8",
                 "L'équipe rouge gagne.",
                 "Compter les points",
