@@ -42,7 +42,8 @@ def with_contents(html: str) -> Markup:
 
     def anchor(match: re.Match) -> str:
         key = match.group(1) or heading_id(match.group(2))
-        sections.append((key, Markup(match.group(2)).striptags()))
+        # Tags out, words as written: striptags would also make a French no-break space a plain one.
+        sections.append((key, Markup(re.sub(r"<[^>]+>", "", match.group(2))).unescape().strip()))
         return f'<h2 id="{key}">{match.group(2)}</h2>'
 
     body = _HEADING.sub(anchor, str(html))
