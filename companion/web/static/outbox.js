@@ -130,14 +130,16 @@
     var chain = state.chain[move.table];
     var version = move.rebased ? shown() : (move.after && chain && chain.id === move.after ? chain.produced : move.version);
     return post(move, version).then(function (response) {
-      return response.text().then(function (html) { return answered(move, response.status, html, one); });
+      // A move sent again (its first answer lost): the table now, and the version the move made.
+      var made = parseInt(response.headers.get("Castellan-Version-Made"), 10);
+      return response.text().then(function (html) { return answered(move, response.status, html, one, made); });
     });
   }
 
   // What the server said to one move: recorded (on to the next), refused (stop and say so), or
   // something that is no answer to the move (an expired form, the server's own trouble): it waits.
   // After "Send anyway" (``one``), the moves still waiting wait for the person's word too.
-  function answered(move, status, html, one) {
+  function answered(move, status, html, one, made) {
     var state = read();
     var refused = status === 403 || status === 409 || status === 422;
     if (status !== 200 && !refused) {
@@ -151,7 +153,7 @@
       if (waiting(state).length) { state.stopped[move.table] = true; }
     }
     if (!refused) {
-      state.chain[move.table] = { id: move.id, produced: versionOf(html) };
+      state.chain[move.table] = { id: move.id, produced: made >= 0 ? made : versionOf(html) };
     }
     write(state);
     if (refused || one || !waiting(state).length) {
