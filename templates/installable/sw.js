@@ -13,10 +13,19 @@ var OFFLINE = {{ offline | tojson }};
 // The stored pages answer whatever the server's Vary said: this phone's own cookie and language.
 var MATCH = { ignoreVary: true };
 
+// A table's polls and moves, and the API, never wait for this worker (Chromium's static routing;
+// elsewhere the fetch handler below leaves them to the network all the same): a worker woken for
+// each poll would add its start-up to every catch-up and every move.
+var NETWORK = [
+  { condition: { requestMethod: "POST" }, source: "network" },
+  { condition: { urlPattern: "/t/*", requestMode: "cors" }, source: "network" },
+  { condition: { urlPattern: "/api/*" }, source: "network" },
+];
+
 self.addEventListener("install", function (event) {
+  var routed = event.addRoutes ? event.addRoutes(NETWORK).catch(function () {}) : null;
   event.waitUntil(
-    caches.open(CACHE)
-      .then(function (cache) { return cache.addAll(KEPT); })
+    Promise.all([routed, caches.open(CACHE).then(function (cache) { return cache.addAll(KEPT); })])
       .then(function () { return self.skipWaiting(); })
   );
 });

@@ -112,6 +112,25 @@ def test_no_table_page_is_ever_kept_whoever_opens_it(server, chromium):
     context.close()
 
 
+# How each poll of the table reached Castellan: Chromium names the worker's route that matched it.
+POLLS_ROUTED = """() => performance.getEntriesByType('resource')
+    .filter(entry => entry.name.endsWith('/live')).map(entry => entry.workerMatchedSourceType)"""
+
+
+def test_a_tables_polls_and_moves_go_straight_to_the_network_not_through_the_worker(server, chromium):
+    """The worker is not woken for a table's polls and moves (static routing): a catch-up after the
+    phone wakes and a move cost what they cost without it."""
+    context, page = own_phone(chromium)
+    _installed(page, server, "/scorepad/")
+    page.get_by_label("Players, one name per line").fill("Ola\nKuba")
+    page.get_by_role("button", name="Start").click()
+    expect(page.get_by_role("button", name="Record round")).to_be_visible()
+    assert page.evaluate("navigator.serviceWorker.controller !== null")  # the table page is the worker's
+    _until(page, f"({POLLS_ROUTED})().length >= 2")
+    assert set(page.evaluate(POLLS_ROUTED)) == {"network"}
+    context.close()
+
+
 def _png_size(body: bytes) -> tuple[int, int]:
     assert body[:8] == b"\x89PNG\r\n\x1a\n"
     return struct.unpack(">II", body[16:24])

@@ -246,6 +246,26 @@ def test_a_move_whose_answer_was_lost_then_another_phones_move_still_refuses_the
     _other_context.close()
 
 
+def test_a_move_that_fails_late_keeps_what_was_typed_since_for_the_next(server, chromium):
+    """Weak Wi-Fi: the round's request hangs, the person types the next round, then the request
+    fails. The kept round is the one sent, and what was typed since stays in the form."""
+    context, page = own_phone(chromium)
+    _scorepad(page, server)
+    held = []
+    page.route("**/act", lambda route: held.append(route))
+    _round(page, 7, 1)
+    while not held:  # the request is out, held on the way
+        page.wait_for_timeout(20)
+    page.get_by_label("Ola", exact=True).fill("9")
+    held[0].abort("internetdisconnected")
+    expect(page.locator("#outbox .outbox-moves li")).to_have_text(
+        ["Waiting, not recorded yet: Record round: Ola 7, Kuba 1"]
+    )
+    expect(page.get_by_label("Ola", exact=True)).to_have_value("9")  # typed since: kept
+    expect(page.get_by_label("Kuba", exact=True)).to_have_value("")  # as sent: cleared for the next round
+    context.close()
+
+
 STUB_WAKE_LOCK = """
 window.__locks = [];
 Object.defineProperty(navigator, 'wakeLock', {value: {request: type => {
