@@ -691,10 +691,20 @@ def _changed(link, game, change):
         if moved_on is not None:
             return None, _refuse(link, stale.table, game, 409, say(moved_on), keep=False)
         return None, _refuse(link, stale.table, game, 409, say(str(stale)))
-    except store.Repeated:
-        return None, _done(link, _table(link), game)
+    except store.Repeated as repeat:
+        return None, _repeated(_done(link, _table(link), game), repeat)
     except RuleError as refused:  # the service's refusals and the rules'
         return None, _refuse(link, _table(link), game, service.status(refused), say(refused))
+
+
+def _repeated(response, repeat: store.Repeated):
+    """A form sent again (its first answer lost on the way): the table as it is now, and in
+    ``Castellan-Version-Made`` the version its move made, on which the phone's outbox sends the
+    move it queued after it; a move from another phone in between then still refuses that one."""
+    response.headers["Idempotent-Replayed"] = "true"
+    if repeat.version is not None:
+        response.headers["Castellan-Version-Made"] = str(repeat.version)
+    return response
 
 
 def _table(link) -> store.Table:
