@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 WORDS = {
     "fr": {
         "players": "Joueurs",
-        "start": "Ouvrir une table de Fort",
+        "start": "Ouvrir une table",
         "referee": "Vous êtes l'arbitre",
         "deal": "Distribuez à chaque joueur 4 cartes face visible",
         "check": "Ce défi est-il autorisé ?",

@@ -17,7 +17,7 @@ WORDS = {
     "fr": {
         "a": "Joueur A",
         "b": "Joueur B",
-        "start": "Ouvrir une table de Forteresse",
+        "start": "Ouvrir une table",
         "referee": "Vous êtes l'arbitre",
         "drawing": f"Dessin des forteresses{NB}: Ola dessine, Kuba dessine.",
         "mine": "Voici ma forteresse",

@@ -32,7 +32,7 @@ def _dealt_table(browser) -> str:
 @pytest.mark.parametrize(
     "lang, words",
     [
-        ("fr", ["Ouvrir une table de Castle", "Donneur", "4, en deux équipes", "Valeur des tas"]),
+        ("fr", ["Ouvrir une table", "Donneur", "4, en deux équipes", "Valeur des tas"]),
         ("pl", ["Załóż stół Castle", "Rozdający", "4, w dwóch drużynach", "Wartości stosów"]),
     ],
 )

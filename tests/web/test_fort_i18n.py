@@ -43,7 +43,7 @@ def _words(page: str) -> str:
                 "/fort/": [
                     "Forts, armées et tours de guet",
                     "2 à 4 joueurs",
-                    "Ouvrir une table de Fort",
+                    "Ouvrir une table",
                     "Joueur 3",
                 ],
                 "/fort/battle": [

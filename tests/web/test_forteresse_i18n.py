@@ -43,7 +43,7 @@ def _words(page: str) -> str:
                 "/forteresse/": [
                     "Un siège au crayon et papier",
                     "2 joueurs",
-                    "Ouvrir une table de Forteresse",
+                    "Ouvrir une table",
                     "Juge des tirs",
                     "Qui tire le premier à la manche 1",
                     "Joueur A",

@@ -36,7 +36,7 @@ def words(html: str) -> str:
                     "2 joueurs (3x3) ou 4 (4x4)",
                     "Suivre un match",
                     "Joueur 2, place N à deux joueurs, W à quatre",
-                    "Ouvrir une table de Square Tactics",
+                    "Ouvrir une table",
                     "Les factions",
                     "15 cartes",
                 ],
