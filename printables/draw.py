@@ -1067,7 +1067,7 @@ class Document:
         if not (right or down):
             return []
         sentence = BACK_OFFSET[right >= 0, down >= 0]
-        said = [Message(sentence, across=f"{abs(right):g}", along=f"{abs(down):g}")]
+        said = [Message(sentence, across=abs(right), along=abs(down))]
         if max(abs(right), abs(down)) > layout.BLEED:
             said.append(Message(OFFSET_PAST_BLEED))
         return said

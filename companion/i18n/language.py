@@ -164,7 +164,7 @@ def _translate(catalog: NullTranslations, template: str | Plural, count: int | N
 def _param(lang: str, catalog: NullTranslations, value: object) -> object:
     if isinstance(value, bool):
         return value
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):  # "1,5 mm" in French and Polish
         return _decimal(value, lang)
     if isinstance(value, Message):
         return value.render(functools.partial(_translate, catalog), functools.partial(_param, lang, catalog))

@@ -75,6 +75,14 @@ def test_the_first_page_says_the_offset_and_warns_past_the_bleed(build_pdf, read
     assert "more than the 3 mm the bleed absorbs" in first((3.5, 0.0))
 
 
+@pytest.mark.parametrize("lang", ["fr", "pl"])
+def test_the_offset_is_written_with_the_reader_s_decimal_comma(lang, build_pdf, read_pdf):
+    said = " ".join(
+        read_pdf(build_pdf("blank-cards", back_offset=(1.5, -0.5), lang=lang)).pages[0].extract_text().split()
+    )
+    assert "1,5 mm" in said and "0,5 mm" in said and "1.5" not in said
+
+
 def test_the_duplex_check_has_half_millimetre_scales_with_words(build_pdf, read_pdf):
     said = read_pdf(build_pdf("duplex-check", lang="fr")).pages[0].extract_text()
     assert "6" in said and "gauche" in said and "droite" in said
