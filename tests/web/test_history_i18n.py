@@ -278,7 +278,7 @@ def test_the_plays_apis_refusal_in_each_language_keeps_its_english_code(app, lan
             [
                 "Épreuve finale",
                 "La partie s'est terminée par une épreuve finale, et la victoire a été partagée.",
-                "Ola: 2",
+                "Ola" + NBSP + ": 2",
             ],
         ),
         (

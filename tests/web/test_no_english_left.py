@@ -50,6 +50,12 @@ _FACTION_NAMES = sorted(
     key=len,
     reverse=True,
 )
+# French wants a no-break space before : ; ? ! and inside « » (a colon glued to a word, as English writes
+# it, is caught too, but not in times, addresses or a JSON example's keys); Polish quotes „like this”.
+TYPOGRAPHY = {
+    "fr": re.compile(r"[ \t\n][:;?!»]|«[ \t\n]|(?<![\s\u00a0\d\"/]):[ \n]"),
+    "pl": re.compile(r"[“«»]"),
+}
 # What stays English by design: the app's name, names the test types, and the like.
 ALLOWED = [
     r"\bCastellan\w*",  # the app's name (declined in Polish: "z Castellanem")
@@ -102,6 +108,13 @@ def readable(page: str) -> str:
     return re.sub(r"\s+", " ", " ".join(reader.parts))
 
 
+def as_written(page: str) -> str:
+    """The page's words with their spaces as written: tags dropped without a space of their own, and
+    no-break spaces kept (``readable`` turns them into plain ones)."""
+    page = re.sub(r"<(script|style|template)\b.*?</\1>", "", page, flags=re.S)
+    return re.sub(r"[ \t\r\n]+", " ", html.unescape(re.sub(r"<[^>]+>", "", page)))
+
+
 def english_in(said: str) -> list[str]:
     """Each English word in ``said``, with a little of what surrounds it."""
     for allowed in ALLOWED:
@@ -120,10 +133,15 @@ class Walk:
         self.headers = {"Accept-Language": lang}
         self.found: dict[str, str] = {}  # what was found: where
         self.seen: set[str] = set()
+        self.gaps: dict[str, str] = {}  # typography the language does not write: where
 
     def read(self, where: str, body: str) -> str:
         for hit in english_in(readable(body)):
             self.found.setdefault(re.sub(r"\d", "0", hit), where)  # once per sentence, wherever first
+        said = as_written(body)
+        for gap in TYPOGRAPHY[self.lang].finditer(said):
+            context = said[max(0, gap.start() - 30) : gap.end() + 10].replace("\n", " ")
+            self.gaps.setdefault(re.sub(r"\d", "0", context), where)
         return body
 
     def get(self, url: str, htmx: bool = False, **kwargs) -> str:
@@ -368,6 +386,8 @@ def test_no_page_message_or_api_error_is_left_in_english(app, lang):
         f"{hit}    ({where[:70]})" for hit, where in sorted(walk.found.items(), key=lambda item: item[1])
     )
     assert not walk.found, f"English left in {lang} ({len(walk.found)} places):\n{report}"
+    gaps = "\n".join(f"{gap!r}    ({where[:70]})" for gap, where in walk.gaps.items())
+    assert not walk.gaps, f"Typography {lang} does not write ({len(walk.gaps)} places):\n{gaps}"
     assert len(walk.seen) > 80  # the walk reached the help pages, tools, history and players
 
 
