@@ -390,22 +390,20 @@ def test_a_move_that_fails_late_keeps_what_was_typed_since_for_the_next(server, 
     context.close()
 
 
-STUB_WAKE_LOCK = """
+# The real Screen Wake Lock (headless Chromium grants it on localhost, a secure context), watched:
+# each lock the page is given is noted, so that the test sees which are held and which let go.
+WATCH_WAKE_LOCK = """
 window.__locks = [];
-Object.defineProperty(navigator, 'wakeLock', {value: {request: type => {
-    const sentinel = new EventTarget();
-    sentinel.released = false;
-    sentinel.release = () => { sentinel.released = true; sentinel.dispatchEvent(new Event('release')); return Promise.resolve(); };
-    window.__locks.push(sentinel);
-    return Promise.resolve(sentinel);
-}}});
+const request = WakeLock.prototype.request;
+WakeLock.prototype.request = function (type) {
+    return request.call(this, type).then(sentinel => { window.__locks.push(sentinel); return sentinel; });
+};
 """
 
 
 def test_the_screen_stays_on_during_play_and_is_let_go_when_the_table_is_finished(server, chromium):
-    """Headless Chromium grants no real screen lock: the API is stubbed (same calls, same events)."""
     context, page = own_phone(chromium)
-    context.add_init_script(STUB_WAKE_LOCK)
+    context.add_init_script(WATCH_WAKE_LOCK)
     _scorepad(page, server)
     held = "window.__locks.filter(lock => !lock.released).length"
     page.wait_for_function(f"{held} === 1")
