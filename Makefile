@@ -25,7 +25,7 @@ translations: $(BIN)/castellan
 
 # The installable app's PNG icons, drawn from castellan.svg by the tests' Chromium (they are committed).
 icons: $(BIN)/castellan debs
-	$(BIN)/python tools/draw_icons.py
+	$(BIN)/castellan draw-icons
 
 run: $(BIN)/castellan
 	$(BIN)/castellan serve --host $(HOST) --port $(PORT)
@@ -43,8 +43,8 @@ debs:
 	fi
 
 lint: $(BIN)/castellan
-	$(BIN)/ruff check companion printables tests bench tools
-	$(BIN)/ruff format --check companion printables tests bench tools
+	$(BIN)/ruff check companion printables tests bench
+	$(BIN)/ruff format --check companion printables tests bench
 
 test: $(BIN)/castellan debs lint
 	$(BIN)/pytest

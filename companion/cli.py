@@ -11,6 +11,7 @@ castellan db [--clean] [--days 90]
 castellan plays export -o plays.json    (every play, to import on another server)
 castellan plays import plays.json
 castellan plays delete PLAY-ID [--yes]   (take one play out of the history, after asking)
+castellan draw-icons   (the installable app's PNG icons, drawn again from castellan.svg)
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from companion.http import netinfo
 from companion.i18n import LANGUAGES, say
 from companion.rules.errors import RuleError
 from companion.service import games
-from companion.web import views
+from companion.web import app_icons, views
 from printables import kit, layout
 from printables import own as own_deck
 from printables.draw import QRTooLarge
@@ -56,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         return print_sheet(args)
     if args.command == "db":
         return database(args.clean, args.days)
+    if args.command == "draw-icons":
+        return app_icons.main()
     if args.command == "plays" and args.action == "delete":
         if not args.file:
             parser.error("name the play, for example: castellan plays delete 3f2a9c1e0b7d4e5f6a7b8c9d")
@@ -471,6 +474,10 @@ def _parser(extra: dict) -> argparse.ArgumentParser:
     )
     plays_cmd.add_argument("--yes", action="store_true", help="delete without asking first")
     plays_cmd.add_argument("-o", "--output", help="the file to export to (- writes standard output)")
+    commands.add_parser(
+        "draw-icons",
+        help="draw the installable app's PNG icons again from castellan.svg (needs the test extra)",
+    )
     for name, (summary, _run) in extra.items():
         commands.add_parser(name, help=summary, add_help=False)
     return parser

@@ -49,9 +49,12 @@ function offlinePage() {
 }
 
 // A help page: the network's, kept up to date in the cache; the cache's when it cannot be reached.
-function helpPage(request, path) {
+// Only the page at its own address is kept: one asked for with a query (which the page's links
+// repeat, and which could hold anything, a link's token among it) is shown, never stored.
+function helpPage(request, url) {
+  var path = url.pathname;
   return fetch(request).then(function (response) {
-    if (response.ok && !response.redirected) {
+    if (response.ok && !response.redirected && !url.search) {
       var copy = response.clone();
       caches.open(CACHE).then(function (cache) { return cache.put(path, copy); });
     }
@@ -68,7 +71,7 @@ self.addEventListener("fetch", function (event) {
   if (KEPT.indexOf(url.pathname + url.search) >= 0 && PAGES.indexOf(url.pathname) < 0) {
     event.respondWith(caches.match(request.url, MATCH).then(function (kept) { return kept || fetch(request); }));
   } else if (request.mode === "navigate" && PAGES.indexOf(url.pathname) >= 0) {
-    event.respondWith(helpPage(request, url.pathname));
+    event.respondWith(helpPage(request, url));
   } else if (request.mode === "navigate") {
     // Network only, never stored (a table page among them); the offline page when it fails.
     event.respondWith(fetch(request).catch(offlinePage));

@@ -3,8 +3,10 @@ the service worker that keeps the help pages and the offline page, and never a t
 
 from __future__ import annotations
 
+import re
 import struct
 import time
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -82,11 +84,11 @@ def test_offline_a_help_page_opens_and_a_page_never_visited_says_what_still_work
     page.get_by_role("link", name="Castle", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("How to play Castle")
     page.go_back()
-    assert page.url == server + "/print"  # "Try again" is this address
+    assert page.url == server + "/print"
+    assert page.get_by_role("link", name="Try again").get_attribute("href") == ""  # this address
     assert_accessible(page)
-    context.set_offline(False)
-    page.get_by_role("link", name="Try again").click()
-    expect(page.get_by_role("heading", level=1)).not_to_have_text("Not connected")
+    context.set_offline(False)  # the Wi-Fi back: the page opens by itself
+    expect(page.get_by_role("heading", level=1)).to_have_text("Print")
     context.close()
 
 
@@ -109,6 +111,66 @@ def test_no_table_page_is_ever_kept_whoever_opens_it(server, chromium):
     page.goto(f"{server}/t/{tokens[2]}")
     expect(page.get_by_role("heading", level=1)).to_have_text("Not connected")
     assert "Ola" not in page.content()
+    context.close()
+
+
+# Every response kept in this origin's Cache Storage: its address and its body.
+KEPT_BODIES = """async () => {
+  const kept = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) {
+      kept.push([request.url, await (await cache.match(request)).text()]);
+    }
+  }
+  return kept;
+}"""
+# What the worker may keep: the static files, the help pages and the offline page.
+MAY_KEEP = re.compile(r"^/static/.+|^(/[a-z]+)?/help$|^/offline$")
+
+
+def test_no_way_a_request_meets_the_worker_keeps_anything_behind_a_link(server, chromium):
+    """Every branch of sw.js, from the pages a phone opens and the requests its pages make: a help
+    page asked for with a query (shown, not kept), a table's pages and files (network only), the
+    polls, the API, a move. Only the static files and the help pages at their own addresses are
+    kept, and nothing kept holds a link's token, in its address or in its body."""
+    context, page = own_phone(chromium)
+    _installed(page, server)
+    links = _table(page, server)
+    tokens = [links["referee"]["token"], links["viewer"]["token"]] + [
+        seat["token"] for seat in links["seats"]
+    ]
+    seat = tokens[2]
+    page.goto(f"{server}/castle/help?from=/t/{seat}")  # a help page's branch, with a query
+    expect(page.get_by_role("heading", level=1)).to_have_text("How to play Castle")
+    page.evaluate(
+        "caches.keys().then(names => caches.open(names[0])).then(cache => cache.delete('/fort/help'))"
+    )
+    page.goto(f"{server}/fort/help")  # the help page's branch: fetched, and kept again
+    for path in ("", "/links", "/history", "/replay"):  # navigations: network only
+        page.goto(f"{server}/t/{seat}{path}")
+    page.goto(f"{server}/t/{tokens[0]}")
+    expect(page.locator("#live")).to_be_visible()
+    page.evaluate(
+        """async seat => {
+          await fetch('/t/' + seat + '/live');  // the page's own requests: left to the network
+          await fetch('/t/' + seat + '/export.json');
+          await fetch('/api/v1/tables/' + seat);
+          await fetch('/history');
+          await fetch('/t/' + seat + '/undo', {method: 'POST'});  // a POST (refused): never the worker's
+        }""",
+        seat,
+    )
+    kept = page.evaluate(KEPT_BODIES)
+    paths = {urlsplit(url).path for url, _body in kept}
+    assert "/fort/help" in paths
+    assert not {path for path in paths if not MAY_KEEP.match(path)}, paths
+    assert not [url for url, body in kept if any(token in url or token in body for token in tokens)]
+    # Offline, a static file comes from the cache (the first branch), a table page is the offline page.
+    context.set_offline(True)
+    assert page.evaluate("fetch(document.querySelector('link[rel=stylesheet]').href).then(r => r.ok)")
+    page.goto(f"{server}/t/{seat}")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Not connected")
     context.close()
 
 

@@ -54,7 +54,8 @@
   function poll() {
     var el = live();
     if (!el || document.hidden) { return; }
-    if (asking) { schedule(interval()); return; }
+    var outbox = window.CastellanOutbox;
+    if (asking || (outbox && outbox.busy())) { schedule(interval()); return; }
     var sent = taps;
     var headers = { "Accept": "text/html" };
     if (etag) { headers["If-None-Match"] = etag; }
@@ -293,9 +294,17 @@
   }
   // A start form's failure is said the same way: what was filled in stays, to be sent again.
   document.addEventListener("htmx:responseError", function (event) { trouble(troubleOf(event.detail.xhr)); });
-  // A move the outbox kept (outbox.js) is said there, with what waits; anything else, here.
+  // A move the outbox kept (outbox.js) is said there, with what waits, and so is a look that fails
+  // while moves wait there (Castle's check of a card): one box says "Not connected", and the banner
+  // that would cover the table's foot goes. Anything else is said here.
   function unreachable(event) {
-    if (event.detail && event.detail.kept) { return; }
+    var outbox = document.getElementById("outbox");
+    var waiting = outbox && !outbox.hidden && /^(waiting|sending)$/.test(outbox.getAttribute("data-state"));
+    if ((event.detail && event.detail.kept) || waiting) {
+      troubleGone();
+      if (troubleBox()) { troubleBox().removeAttribute("data-unreachable-shown"); }  // "Sent" says it is back
+      return;
+    }
     if (troubleBox()) {
       trouble(troubleBox().getAttribute("data-unreachable"));
       troubleBox().setAttribute("data-unreachable-shown", "");
@@ -337,6 +346,7 @@
   // On waking, the phone's own waiting moves go first, so that the table then polled includes them.
   function wake() {
     failures = 0;
+    clearTimeout(timer);  // a poll due now would go before the waiting moves
     var outbox = window.CastellanOutbox;
     if (outbox) { outbox.flush().then(poll); } else { poll(); }
   }
@@ -344,6 +354,19 @@
     if (!document.hidden) { wake(); }
   });
   window.addEventListener("online", wake);
+  // The worker's offline page stands at the address that could not be fetched (a table page opened
+  // again off the Wi-Fi, its moves waiting on the phone). It asks Castellan for that address every
+  // few seconds, at once when the phone says it is online, and opens it as soon as an answer comes:
+  // the event alone is no proof (it can come before the network carries anything).
+  var retrying = null;
+  function retry() {
+    if (!document.getElementById("not-connected")) { return; }
+    clearTimeout(retrying);
+    fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
+      .then(function () { location.reload(); }, function () { retrying = setTimeout(retry, 5000); });
+  }
+  window.addEventListener("online", retry);
+  window.addEventListener("pageshow", retry);
   window.addEventListener("pageshow", function (event) { if (event.persisted) { wake(); } });
   // The installable app's service worker (views/installable.py), where browsers allow one: over
   // HTTPS or on localhost. On plain http the page works as it always has. Its address names the

@@ -239,7 +239,8 @@
       }
       list.appendChild(item);
     });
-    el.querySelector(".outbox-send").hidden = stopped || !moves.length;
+    // Its paragraph: a button's own display (castellan.css) would overrule its hidden attribute.
+    el.querySelector(".outbox-send").parentNode.hidden = stopped || !moves.length;
     if (moves.length) { said(stopped ? "stopped" : "waiting"); }
     else if (el.getAttribute("data-state") !== "sent") { el.hidden = true; }
   }
@@ -306,7 +307,8 @@
   });
 
   // castellan.js asks before every poll it makes on waking up, and after every poll that gets through.
-  window.CastellanOutbox = { flush: flush };
+  // A poll waits while the outbox sends: the table it would show could lack the moves still to go.
+  window.CastellanOutbox = { flush: flush, busy: function () { return !!sending; } };
   document.addEventListener("DOMContentLoaded", function () { draw(); flush(); });
 })();
 
