@@ -32,15 +32,19 @@
   function swap(html) {
     var el = live();
     if (!el) { return; }
-    if (dirty) {
-      var note = el.querySelector(".stale-note");
-      if (note) { note.hidden = false; }
-      return;
-    }
     var holder = document.createElement("div");
     holder.innerHTML = html.trim();
     var fresh = holder.firstElementChild;
     if (!fresh || fresh.id !== "live") { return; }
+    // A seat this phone lost (data-lost) leaves the screen even over a form half filled in.
+    if (dirty && !fresh.hasAttribute("data-lost")) {
+      var note = el.querySelector(".stale-note");
+      if (note) { note.hidden = false; }
+      return;
+    }
+    // The referee's invitations stay open or folded as they were, until every seat has joined.
+    var before = el.querySelector("#invites"), after = fresh.querySelector("#invites");
+    if (before && after && !after.hasAttribute("data-all-joined")) { after.open = before.open; }
     el.replaceWith(fresh);
     if (window.htmx) { window.htmx.process(fresh); }
     settle(fresh);
@@ -49,6 +53,22 @@
   function version(html) {
     var found = /data-version="(\d+)"/.exec(html);
     return found ? parseInt(found[1], 10) : -1;
+  }
+
+  // The seats opened and claimed that a fragment shows (the referee's invitations): within one
+  // version only ever more, so a fragment of the shown version showing more is newer.
+  function seen(html) {
+    var found = /data-seen="(\d+)"/.exec(html);
+    return found ? parseInt(found[1], 10) : 0;
+  }
+
+  function newer(html) {
+    var el = live();
+    var shown = parseInt(el.getAttribute("data-version"), 10);
+    shown = isNaN(shown) ? -1 : shown;
+    var fresh = version(html);
+    if (fresh !== shown) { return fresh > shown; }
+    return seen(html) > (parseInt(el.getAttribute("data-seen"), 10) || 0);
   }
 
   function poll() {
@@ -62,13 +82,15 @@
       .then(function (response) {
         failures = 0;
         reached();
-        if (response.status === 200) {
+        // 403: this phone's seat is no longer its own; the answer is the notice that replaces its view.
+        if (response.status === 200 || response.status === 403) {
           return response.text().then(function (html) {
             if (asking || taps !== sent || !live()) { return; }  // a tap went out meanwhile: its answer wins
             etag = response.headers.get("ETag");
+            var lost = response.status === 403;
+            if (lost && !/data-lost/.test(html)) { return; }
             // Only a newer table: a poll read before a tap's move landed must not take the page back.
-            var shown = parseInt(live().getAttribute("data-version"), 10);
-            if (version(html) > (isNaN(shown) ? -1 : shown)) { swap(html); }
+            if (lost || newer(html)) { swap(html); }
           });
         }
         if (response.status === 404) { failures = 8; }
