@@ -42,12 +42,21 @@
       if (note) { note.hidden = false; }
       return;
     }
-    // The referee's invitations stay open or folded as they were, until every seat has joined.
-    var before = el.querySelector("#invites"), after = fresh.querySelector("#invites");
-    if (before && after && !after.hasAttribute("data-all-joined")) { after.open = before.open; }
     el.replaceWith(fresh);
+    invitations(fresh);
     if (window.htmx) { window.htmx.process(fresh); }
     settle(fresh);
+  }
+
+  // The referee's invitations as a fragment carries them (while a seat waits for its phone) take the
+  // place of the page's, open or folded as the referee left them until every seat has joined.
+  function invitations(fresh) {
+    var carried = fresh.querySelector("template#invites-fresh");
+    var before = document.getElementById("invites");
+    var after = carried && carried.content.querySelector("#invites");
+    if (!before || !after) { return; }
+    if (!after.hasAttribute("data-all-joined")) { after.open = before.open; }
+    before.replaceWith(document.importNode(after, true));
   }
 
   function version(html) {
