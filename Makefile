@@ -10,7 +10,7 @@ PORT ?= 5000
 # (the store's tests start a throwaway one, see tests/pg.py).
 TEST_DEBS := chromium zbar-tools poppler-utils postgresql
 
-.PHONY: run test lint bench debs clean translations
+.PHONY: run test lint bench debs clean translations icons
 
 $(BIN)/castellan: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ $(BIN)/castellan: pyproject.toml
 # (docs/translating.md). The app also compiles a stale catalog when it starts.
 translations: $(BIN)/castellan
 	$(BIN)/python companion/i18n/catalogs.py
+
+# The installable app's PNG icons, drawn from castellan.svg by the tests' Chromium (they are committed).
+icons: $(BIN)/castellan debs
+	$(BIN)/python tools/draw_icons.py
 
 run: $(BIN)/castellan
 	$(BIN)/castellan serve --host $(HOST) --port $(PORT)
@@ -39,8 +43,8 @@ debs:
 	fi
 
 lint: $(BIN)/castellan
-	$(BIN)/ruff check companion printables tests bench
-	$(BIN)/ruff format --check companion printables tests bench
+	$(BIN)/ruff check companion printables tests bench tools
+	$(BIN)/ruff format --check companion printables tests bench tools
 
 test: $(BIN)/castellan debs lint
 	$(BIN)/pytest

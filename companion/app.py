@@ -198,6 +198,7 @@ def _init_templates(app: Flask, registry: games.Registry) -> None:
     app.jinja_env.template_class = templating.TemplateClass
     app.jinja_env.filters["with_contents"] = rendering.with_contents
     app.jinja_env.filters["table_title"] = registry.said_title  # in the reader's language
+    app.jinja_env.filters["clock_time"] = rendering.clock_time
     app.jinja_env.globals.update(
         url_for=page_globals.template_url_for,
         static_url=static_url,

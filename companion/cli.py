@@ -193,7 +193,7 @@ def plays(action: str, file: str, registry: games.Registry) -> int:
     import such a file: a club moving its server. What goes wrong is said in one line, exit 1."""
     from companion import store
     from companion.rules.errors import RuleError
-    from companion.service import plays_export
+    from companion.service import plays_export, ratings
     from companion.store import db
 
     path = default_database() if action == "import" else _existing_database("plays")
@@ -209,6 +209,7 @@ def plays(action: str, file: str, registry: games.Registry) -> int:
         with db.connect(path) as conn:
             if action == "export":
                 document = plays_export.castellan_document(plays_export.every_play(conn))
+                ratings.with_ratings(conn, document["plays"])
                 text = json.dumps(document, ensure_ascii=False, indent=1)
                 if file == "-":
                     print(text)

@@ -17,6 +17,7 @@ from companion.api import Refused, bp
 from companion.http.context import get_db, registry
 from companion.rules.numbers import whole_number
 from companion.rules.sentences import N_
+from companion.service import ratings
 
 # The contract's eight columns; ``?with=began`` adds who began as a ninth, so that a reader of the
 # contract's header gets it exactly.
@@ -31,7 +32,8 @@ def plays():
     found = store.list_plays(get_db(), game, player, limit + 1, before)
     more = len(found) > limit
     found = found[:limit]
-    return jsonify({"plays": [play_answer(play) for play in found], "next": found[-1].id if more else None})
+    answers = ratings.with_ratings(get_db(), [play_answer(play) for play in found])
+    return jsonify({"plays": answers, "next": found[-1].id if more else None})
 
 
 def play_answer(play: store.Play) -> dict:
@@ -256,6 +258,7 @@ _PLAY_SCHEMA = {
                     "winner": {"type": "boolean"},
                     "team": {"type": ["string", "null"]},
                     "player": {"type": "integer", "description": "The player's id on this server."},
+                    "rating": ratings.RATING_SCHEMA,
                 },
             },
         },

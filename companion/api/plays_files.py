@@ -22,7 +22,7 @@ from companion.http import security
 from companion.http.context import get_db, registry
 from companion.i18n import say
 from companion.rules.sentences import N_
-from companion.service import plays_export
+from companion.service import plays_export, ratings
 
 MAX_ZONE = 64  # "America/Argentina/ComodRivadavia" is 32
 
@@ -31,6 +31,7 @@ MAX_ZONE = 64  # "America/Argentina/ComodRivadavia" is 32
 def plays_export_file():
     """Every play of this server, as the file another Castellan server imports."""
     document = plays_export.castellan_document(plays_export.every_play(get_db()))
+    ratings.with_ratings(get_db(), document["plays"])
     return _download(document, f"castellan-plays-{_today()}.json")
 
 

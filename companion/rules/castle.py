@@ -342,6 +342,13 @@ def first_player(state: dict) -> int | None:
     return [seat for members in TEAMS[state["players"]].values() for seat in members].index(first)
 
 
+def to_move(state: dict) -> tuple[str, str] | None:
+    """The player to move, ``(seat key, name)`` as the table clock keeps them; None when nobody is
+    (the referee's turn, the game over)."""
+    turn = state.get("turn")
+    return None if turn is None else (turn, state["names"].get(turn, SEAT_NAMES[turn]))
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after the referee's ``action`` (deal, play or pass); the input is never changed."""
     if actor != "referee":

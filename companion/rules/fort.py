@@ -394,6 +394,13 @@ def first_player(state: dict) -> int | None:
     return 0
 
 
+def to_move(state: dict) -> tuple[str, str] | None:
+    """The player to move, ``(seat key, name)`` as the table clock keeps them; None when nobody is
+    (the referee's turn, the game over)."""
+    turn = state.get("turn")
+    return None if turn is None or state["phase"] == "over" else (turn, state["names"][turn])
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after the referee's ``action`` (a new state; the input is never changed)."""
     if actor != "referee":

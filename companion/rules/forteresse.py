@@ -356,6 +356,13 @@ def first_player(state: dict) -> int | None:
     return SEATS.index(state["rounds"][0]["first"])
 
 
+def to_move(state: dict) -> tuple[str, str] | None:
+    """The player to move, ``(seat key, name)`` as the table clock keeps them; None when nobody is
+    (the referee's turn, the game over)."""
+    turn = state.get("turn")
+    return None if turn is None else (turn, state["names"][turn])
+
+
 def round_scores(details: dict) -> tuple[str, list[list[int]]]:
     """A finished match's points in each of its two rounds (``details`` is its play's
     ``play_details``), for the history's chart: ``("round", [[points per player] per round])``."""

@@ -29,6 +29,9 @@ class TableRules(Protocol):
     def first_player(self, state: dict) -> int | None:
         """The place, in ``result``'s list of players, of who began the game (None: nobody said)."""
 
+    def to_move(self, state: dict) -> tuple[str, str] | None:
+        """The player to move, ``(seat key, name)``, for the table clock; None when nobody is."""
+
     def apply(self, state: dict, action: dict, actor: str) -> dict:
         """A new state after ``actor`` (``"referee"`` or a seat id) did ``action``; ``RuleError`` if refused."""
 

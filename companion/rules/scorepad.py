@@ -89,6 +89,11 @@ def first_player(state: dict) -> int | None:
     return state.get("first")
 
 
+def to_move(state: dict) -> tuple[str, str] | None:
+    """Nobody: the score pad records rounds, not turns, so its table clock never runs."""
+    return None
+
+
 def round_scores(details: dict) -> tuple[str, list[list[int]]]:
     """A finished pad's points round by round (``details`` is its play's ``play_details``), for the
     history's chart: ``("round", [[points per player] per round])``."""

@@ -370,6 +370,12 @@ def first_player(state: dict) -> int | None:
     return state["players"].index(starter)
 
 
+def to_move(state: dict) -> tuple[str, str] | None:
+    """The player to move, ``(seat key, name)`` as the table clock keeps them; None when nobody is
+    (the referee's turn, the game over)."""
+    return None if state["over"] else (state["turn"], state["names"][state["turn"]])
+
+
 def round_scores(details: dict) -> tuple[str, list[list[int]]]:
     """A finished match's points in each of its three games (``details`` is its play's
     ``play_details``), for the history's chart: ``("game", [[points per player] per game])``."""

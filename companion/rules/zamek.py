@@ -331,6 +331,12 @@ def first_player(state: dict) -> int | None:
     return 0
 
 
+def to_move(state: dict) -> tuple[str, str] | None:
+    """The player to move, ``(seat key, name)`` as the table clock keeps them; None when nobody is
+    (the referee's turn, the game over)."""
+    return None if state["over"] else (state["turn"], _seat_name(state, state["turn"]))
+
+
 def apply(state: dict, action: dict, actor: str) -> dict:
     """The state after ``actor`` (``"referee"`` or a team's seat) does ``action``; the input is untouched."""
     action = _read_object(action, "action")

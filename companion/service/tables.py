@@ -32,7 +32,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from companion import store
+from companion.rules import clock
 from companion.rules.errors import RuleError
+from companion.rules.numbers import whole_number
 from companion.rules.sentences import N_
 from companion.service.games import Game
 
@@ -282,11 +284,50 @@ def _to_move(state: dict) -> str | None:
 # --- Changes ---------------------------------------------------------------------------------
 
 
-def create(conn: Connection, game: Game, options: dict, private: bool = False):
+def create(
+    conn: Connection,
+    game: Game,
+    options: dict,
+    private: bool = False,
+    per_seat: tuple[str, int, int] | None = None,
+):
     """``(table, links)``: a new table of ``game`` and its links (referee, viewer, the seats), from its
-    creation options as typed values (``Game.table_options``; a ``RuleError`` creates nothing)."""
+    creation options as typed values (``Game.table_options``; a ``RuleError`` creates nothing), with
+    the per-seat clock chosen at the start (``per_seat_clock``)."""
     made = game.table_options(options)
-    return store.create_table(conn, game.rules, game.slug, made, game.stored_title(made), private)
+    return store.create_table(
+        conn, game.rules, game.slug, made, game.stored_title(made), private, per_seat=per_seat
+    )
+
+
+def per_seat_clock(kind: str, minutes: str, increment: str) -> tuple[str, int, int] | None:
+    """The per-seat clock the start form chose: ``kind`` "" (none), "turn" (a turn timer) or "chess"
+    (a chess clock of ``minutes`` per seat and ``increment`` seconds per move, as typed); a
+    ``RuleError`` for anything else."""
+    if kind in ("", "none"):
+        return None
+    if kind not in clock.KINDS:
+        raise RuleError("bad_clock", N_("Choose no clock, a turn timer or a chess clock."), "clock")
+    if kind == "turn":
+        return ("turn", 0, 0)
+    bank = whole_number(minutes, 4)
+    if bank is None or not 1 <= bank <= clock.MOST_MINUTES:
+        raise RuleError(
+            "bad_clock_minutes",
+            N_("A chess clock gives each player %(least)s to %(most)s minutes."),
+            "clock_minutes",
+            least=1,
+            most=clock.MOST_MINUTES,
+        )
+    extra = 0 if not increment.strip() else whole_number(increment, 4)
+    if extra is None or extra > clock.MOST_INCREMENT:
+        raise RuleError(
+            "bad_clock_increment",
+            N_("The increment is 0 to %(most)s seconds per move, or left empty."),
+            "clock_increment",
+            most=clock.MOST_INCREMENT,
+        )
+    return ("chess", bank, extra)
 
 
 def can_act(link: store.Link) -> bool:
@@ -423,6 +464,17 @@ def set_paused(conn: Connection, link: store.Link, paused: bool) -> bool:
     if link.role != "referee":
         raise NotAllowed("referee_only", N_("Only the referee can pause or resume the table."))
     return store.set_paused(conn, link.table_id, paused)
+
+
+def add_time(conn: Connection, link: store.Link, seat: str, minutes: str) -> None:
+    """The referee gives a seat more minutes on the table's chess clock, as typed (1 to 60)."""
+    if link.role != "referee":
+        raise NotAllowed("referee_only", N_("Only the referee can add time."))
+    added = whole_number(minutes, 3)
+    if added is None or not 1 <= added <= 60:
+        raise Refusal("bad_minutes", N_("Add %(least)s to %(most)s minutes."), "minutes", least=1, most=60)
+    if not store.add_time(conn, link.table_id, seat, added):
+        raise Refusal("no_chess_clock", N_("This table has no chess clock for that player."), "seat")
 
 
 def _sent(version: int | None) -> int:

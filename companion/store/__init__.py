@@ -77,6 +77,7 @@ from companion.store.tables import (
     StaleTable,
     Table,
     act,
+    add_time,
     create_table,
     finish,
     get_table,
@@ -96,6 +97,7 @@ from companion.store.tables import (
 )
 
 __all__ = [
+    "add_time",
     "migrate",
     "FINISH",
     "HEADS_KEPT",

@@ -117,6 +117,7 @@ action_keys = sa.Table(
     sa.Column("token", sa.Text, nullable=False),
     sa.Column("answer", sa.Text),
     sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer),  # the table's version after the change: what a repeat made
     sa.Index("action_keys_by_age", "created_at"),  # swept by age
 )
 

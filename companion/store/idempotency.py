@@ -1,7 +1,7 @@
 """Every move exactly once: a change may carry a key the phone chose (``Once``). Under the table's
 lock the key is looked up (``check_key``: a repeat raises ``Repeated`` with the first answer), and
 it is recorded in the same transaction as the change (``record_key``), with the answer to give a
-repeat. Keys are recorded for ``KEY_LIFETIME``, then swept.
+repeat and the table version the change produced. Keys are recorded for ``KEY_LIFETIME``, then swept.
 """
 
 from __future__ import annotations
@@ -40,11 +40,13 @@ class Once:
 
 class Repeated(Exception):
     """This key was already used on this table: the action was applied once, before; ``answer`` is
-    what was answered then (None when the first request did not ask for one to be recorded)."""
+    what was answered then (None when the first request did not ask for one to be recorded), and
+    ``version`` the table's version that action produced (None for a key recorded before it was kept)."""
 
-    def __init__(self, answer: dict | None):
+    def __init__(self, answer: dict | None, version: int | None = None):
         super().__init__(N_("This action was already recorded."))
         self.answer = answer
+        self.version = version
 
 
 def check_key(conn: Connection, table_id: str, once: Once) -> None:
@@ -52,13 +54,13 @@ def check_key(conn: Connection, table_id: str, once: Once) -> None:
     key was used on this table through the same link, ``RuleError`` if through another."""
     recorded = run(conn, _RECORDED_KEY, {"table_id": table_id, "key": once.key}).fetchone()
     if recorded is not None:
-        token, answer = recorded
+        token, answer, version = recorded
         if token != once.token:
             raise RuleError(
                 "idempotency_key_reused",
                 "This Idempotency-Key was already used through another link: choose a new key for every action.",
             )
-        raise Repeated(json.loads(answer) if answer is not None else None)
+        raise Repeated(json.loads(answer) if answer is not None else None, version)
 
 
 def record_key(conn: Connection, table: Table, once: Once | None) -> Table:
@@ -79,18 +81,21 @@ def record_key(conn: Connection, table: Table, once: Once | None) -> Table:
                 "token": once.token,
                 "answer": answer,
                 "created_at": now.isoformat(timespec="milliseconds"),
+                "version": table.version,
             },
         )
     return table
 
 
-_RECORDED_KEY = Sql("SELECT token, answer FROM action_keys WHERE table_id = :table_id AND key = :key")
+_RECORDED_KEY = Sql(
+    "SELECT token, answer, version FROM action_keys WHERE table_id = :table_id AND key = :key"
+)
 
 
 _EXPIRED_KEYS = Sql("DELETE FROM action_keys WHERE created_at < :before")
 
 
 _RECORD_KEY = Sql(
-    "INSERT INTO action_keys (table_id, key, token, answer, created_at)"
-    " VALUES (:table_id, :key, :token, :answer, :created_at)"
+    "INSERT INTO action_keys (table_id, key, token, answer, created_at, version)"
+    " VALUES (:table_id, :key, :token, :answer, :created_at, :version)"
 )

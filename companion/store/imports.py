@@ -13,12 +13,11 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from companion.rules.errors import RuleError
 from companion.rules.sentences import NP_
-from companion.store import base
+from companion.store import base, limits
 
 HOUR = 3600.0
 
@@ -92,16 +91,9 @@ def take(conn: Connection, bounds: ImportBounds, address: str, plays: int, playe
         ):
             if not amount:
                 continue
-            used, ends = _counted(conn, f"imported-{kind}/{address}", amount, now)
+            used, ends = limits.add_hits(conn, f"imported-{kind}/{address}", amount, HOUR, now)
             if used > most:  # raised inside the transaction: rolled back, nothing counted
                 raise _over(kind, amount, most - (used - amount), most, math.ceil(ends - now))
-
-
-def _counted(conn: Connection, key: str, amount: int, now: float) -> tuple[int, float]:
-    """Add ``amount`` to the key's hour (a new hour once the last ended), in one statement (two
-    imports at once on PostgreSQL count in turn): what it holds now, and when it ends."""
-    row = conn.execute(_ADD, {"key": key, "amount": amount, "expires": now + HOUR, "now": now}).one()
-    return row.hits, row.expires_at
 
 
 def _over(kind: str, count: int, left: int, most: int, retry_after: int) -> OverQuota:
@@ -124,12 +116,3 @@ def _over(kind: str, count: int, left: int, most: int, retry_after: int) -> Over
         left=max(0, left),
         most=most,
     )
-
-
-_ADD = sa.text(
-    "INSERT INTO rate_limits (key, hits, expires_at) VALUES (:key, :amount, :expires)"
-    " ON CONFLICT (key) DO UPDATE SET"
-    " hits = CASE WHEN rate_limits.expires_at <= :now THEN :amount ELSE rate_limits.hits + :amount END,"
-    " expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :expires ELSE rate_limits.expires_at END"
-    " RETURNING hits, expires_at"
-)

@@ -15,6 +15,7 @@ from urllib.parse import quote, unquote
 
 import sqlalchemy as sa
 from limits.storage import Storage
+from sqlalchemy.engine import Connection
 
 from companion.store import db
 
@@ -27,8 +28,17 @@ _INCREMENT = sa.text(
     " ON CONFLICT (key) DO UPDATE SET"
     " hits = CASE WHEN rate_limits.expires_at <= :now THEN :fresh ELSE rate_limits.hits + :amount END,"
     " expires_at = CASE WHEN rate_limits.expires_at <= :now THEN :expires ELSE rate_limits.expires_at END"
-    " RETURNING hits"
+    " RETURNING hits, expires_at"
 )
+
+
+def add_hits(conn: Connection, key: str, amount: int, window: float, now: float) -> tuple[int, float]:
+    """Inside a transaction: count ``amount`` more hits in the key's window of ``window`` seconds (a
+    new window if the last one ended; a negative ``amount`` gives hits back), in one statement:
+    the count after it, and when its window ends."""
+    params = {"key": key, "amount": amount, "fresh": max(amount, 0), "expires": now + window, "now": now}
+    row = conn.execute(_INCREMENT, params).one()
+    return row.hits, row.expires_at
 
 
 def storage_uri(database: str) -> str:
@@ -57,14 +67,7 @@ class DatabaseStorage(Storage):
             conn.info["immediate"] = True  # SQLite: take the write lock at once, never upgrade to it
             try:
                 with conn.begin():
-                    params = {
-                        "key": key,
-                        "amount": amount,
-                        "fresh": max(amount, 0),
-                        "expires": now + expiry,
-                        "now": now,
-                    }
-                    return conn.execute(_INCREMENT, params).scalar_one()
+                    return add_hits(conn, key, amount, expiry, now)[0]
             finally:
                 conn.info.pop("immediate", None)
 

@@ -103,15 +103,24 @@ def create_table(
     title: str = "",
     private: bool = False,
     seed: int | None = None,
+    per_seat: tuple[str, int, int] | None = None,
 ) -> tuple[Table, list[Link]]:
     """Create a table and its links (referee, viewer, one per private seat).
 
     The rules module validates ``options`` (a ``RuleError`` creates nothing). The names typed
     at the start are remembered as players (``rules.names``); a ``private`` table never
     becomes a play. ``seed``: chance's seed, random unless given (the bench deals two tables alike).
+    ``per_seat``: the clock chosen at the start, ``(kind, minutes, increment)`` (``rules.clock``).
     """
     with base.write(conn):
-        return _create_table(conn, rules, game, options, title, private, seed)
+        made = _create_table(conn, rules, game, options, title, private, seed)
+        if per_seat is not None:
+            table = made[0]
+            begun = clock.started(*per_seat, table.created_at)
+            _write_clock(
+                conn, table.id, None, clock.moved(begun, rules.to_move(table.state), table.created_at)
+            )
+        return made
 
 
 def rematch(
@@ -255,8 +264,8 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
 
 def table_clock(conn: Connection, table_id: str) -> dict | None:
     """The table's clock (``rules.clock``: its pauses), or None for a table never paused."""
-    text = conn.execute(sa.select(table_clocks.c.clock).where(table_clocks.c.table_id == table_id)).scalar()
-    return None if text is None else json.loads(text)
+    row = run(conn, _CLOCK, {"table_id": table_id}).fetchone()  # on every move: a statement compiled once
+    return None if row is None else json.loads(row[0])
 
 
 def set_paused(conn: Connection, table_id: str, paused: bool) -> bool:
@@ -268,15 +277,7 @@ def set_paused(conn: Connection, table_id: str, paused: bool) -> bool:
         if clock.is_paused(before) == paused:
             return False
         now = base.now()
-        after = (clock.pause if paused else clock.resume)(before, now)
-        if before is None:
-            conn.execute(table_clocks.insert().values(table_id=table_id, clock=base.dump(after)))
-        else:
-            conn.execute(
-                table_clocks.update()
-                .where(table_clocks.c.table_id == table_id)
-                .values(clock=base.dump(after))
-            )
+        _write_clock(conn, table_id, before, (clock.pause if paused else clock.resume)(before, now))
         said = N_("The referee paused the table.") if paused else N_("The referee resumed the table.")
         _append(
             conn,
@@ -292,6 +293,53 @@ def set_paused(conn: Connection, table_id: str, paused: bool) -> bool:
             .values(version=tables.c.version + 1, updated_at=now)
         )
         return True
+
+
+def add_time(conn: Connection, table_id: str, seat: str, minutes: int) -> bool:
+    """The referee gives ``seat`` ``minutes`` more on the table's chess clock: written in the log
+    (not a move) and a new version, so every phone shows it. False for a table without a chess
+    clock or a seat it does not know."""
+    with base.write(conn):
+        conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id).with_for_update())
+        before = table_clock(conn, table_id)
+        if not before or before.get("kind") != "chess" or seat not in before["names"]:
+            return False
+        _write_clock(conn, table_id, before, clock.add_time(before, seat, minutes * 60))
+        said = sentences.Message(
+            N_("%(name)s: the referee added %(minutes)s min to the clock."),
+            name=before["names"][seat],
+            minutes=minutes,
+        )
+        _append(
+            conn, table_id, "referee", {"type": "add_time", "seat": seat, "minutes": minutes}, said, "clock"
+        )
+        conn.execute(
+            tables.update()
+            .where(tables.c.id == table_id)
+            .values(version=tables.c.version + 1, updated_at=base.now())
+        )
+        return True
+
+
+def _write_clock(conn: Connection, table_id: str, before: dict | None, after: dict) -> None:
+    """Keep the table's clock ``after`` (``before``: as it was read, None for no row yet)."""
+    if before is None:
+        conn.execute(table_clocks.insert().values(table_id=table_id, clock=base.dump(after)))
+    elif after is not before:
+        conn.execute(
+            table_clocks.update().where(table_clocks.c.table_id == table_id).values(clock=base.dump(after))
+        )
+
+
+def _clock_moved(
+    conn: Connection, rules: ModuleType, table_id: str, state: dict | None, now: str, increment: bool = True
+) -> None:
+    """In a change's transaction: a table's per-seat clock (if it has one) charges the seat that was
+    to move and starts the one the rules say is to move now (nobody when ``state`` is None)."""
+    before = table_clock(conn, table_id)
+    if before and before.get("kind"):
+        to_move = None if state is None else rules.to_move(state)
+        _write_clock(conn, table_id, before, clock.moved(before, to_move, now, increment))
 
 
 def get_table(conn: Connection, table_id: str) -> Table:
@@ -350,6 +398,7 @@ def act(
         stored = heads.state_text(rules, state, heads.HEADS.state(table_id, table.version) is table.state)
         if seq % SNAPSHOT_EVERY == 0:
             conn.execute(snapshots.insert().values(table_id=table_id, seq=seq, state=stored))
+        _clock_moved(conn, rules, table_id, state, entry["at"])
         record_play(conn, rules, table, state, False, withdraw=False)  # a move never reopens a game
         before = table
         table, pieces = _set_head(conn, table, seq, state, stored, pieces, entry["at"])
@@ -379,6 +428,7 @@ def finish(
         )
         now = base.now()
         conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=now))
+        _clock_moved(conn, rules, table_id, None, now)
         record_play(conn, rules, table, table.state, True, withdraw=False)
         table, pieces = _set_head(conn, replace(table, finished_at=now), seq, table.state, stored=pieces)
         table = record_key(conn, table, once)
@@ -416,6 +466,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         )
         if table.finished:
             conn.execute(tables.update().where(tables.c.id == table_id).values(finished_at=None))
+            _clock_moved(conn, rules, table_id, table.state, base.now(), increment=False)
             record_play(conn, rules, table, table.state, False, withdraw=was_a_play)
             in_force = conn.execute(
                 sa.select(sa.func.max(actions.c.seq)).where(
@@ -436,6 +487,7 @@ def undo(conn: Connection, rules: ModuleType, table_id: str, version: int, once:
         else:
             state, head = _replay_head(conn, rules, table_id)
             stored = base.dump(state)
+        _clock_moved(conn, rules, table_id, state, base.now(), increment=False)
         record_play(conn, rules, table, state, False, withdraw=was_a_play)
         table, pieces = _set_head(conn, table, head, state, stored, pieces)
         table = record_key(conn, table, once)
@@ -745,6 +797,9 @@ _APPEND = Sql(  # the next seq is the INSERT's own: one statement, under the tab
 
 
 # history(only_in_force, limited): the whole log, or the entries undo can take back; all or the newest few.
+_CLOCK = Sql("SELECT clock FROM table_clocks WHERE table_id = :table_id")
+
+
 _HISTORY = {
     (in_force, limited): Sql(
         "SELECT seq, actor, payload, description, created_at, undone_at, kind FROM actions WHERE table_id = :table_id"

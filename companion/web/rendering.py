@@ -42,10 +42,19 @@ def with_contents(html: str) -> Markup:
 
     def anchor(match: re.Match) -> str:
         key = match.group(1) or heading_id(match.group(2))
-        sections.append((key, Markup(match.group(2)).striptags()))
+        # Tags out, words as written: striptags would also make a French no-break space a plain one.
+        sections.append((key, Markup(re.sub(r"<[^>]+>", "", match.group(2))).unescape().strip()))
         return f'<h2 id="{key}">{match.group(2)}</h2>'
 
     body = _HEADING.sub(anchor, str(html))
     links = "".join(f'<li><a href="#{key}">{escape(title)}</a></li>' for key, title in sections)
     label = escape(say(CONTENTS))
     return Markup(f'<nav class="contents" aria-label="{label}"><ol>{links}</ol></nav>\n{body}')
+
+
+def clock_time(seconds: float) -> str:
+    """A clock's time as a clock shows it, ``9:05`` or ``1:02:03`` (a time run out is ``0:00``): the
+    same digits static/clock.js writes as it ticks on."""
+    whole = max(0, int(seconds))
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02}:{rest % 60:02}" if hours else f"{rest // 60}:{rest % 60:02}"

@@ -19,7 +19,7 @@ FULL = "A1=4C&B1=8D&C1=JS&D1=2S&A2=2H&B2=9H&C2=5C&D2=3S&A3=10C&B3=6S&C3=7D&D3=AH
 WORDS = {
     "fr": {
         "east": "Est",
-        "start": "Ouvrir une table de Castle",
+        "start": "Ouvrir une table",
         "referee": "Vous êtes l'arbitre",
         "line": "Ou les 12 sur une ligne",
         "castle": "4t 8k vp 2p 2c 9c 5t 3p 10t 6p 7k ac",

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 WORDS = {
     "fr": {
         "players": "Joueurs",
-        "start": "Ouvrir une table de Fort",
+        "start": "Ouvrir une table",
         "referee": "Vous êtes l'arbitre",
         "deal": "Distribuez à chaque joueur 4 cartes face visible",
         "check": "Ce défi est-il autorisé ?",
@@ -27,7 +27,7 @@ WORDS = {
         "referee": "Jesteś sędzią",
         "deal": "Rozdaj każdemu graczowi 4 karty odkryte",
         "check": "Czy to wyzwanie dozwolone?",
-        "refused": "Niedozwolone. Aby wyzwać szczyt wieży strażniczej z 2 kart, trzeba mieć 6 kart armii",
+        "refused": "Niedozwolone. Wyzwanie o szczyt wieży strażniczej z 2 kart wymaga 6 kart armii",
     },
 }
 

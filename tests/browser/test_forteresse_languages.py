@@ -17,7 +17,7 @@ WORDS = {
     "fr": {
         "a": "Joueur A",
         "b": "Joueur B",
-        "start": "Nouvelle table de Forteresse",
+        "start": "Ouvrir une table",
         "referee": "Vous êtes l'arbitre",
         "drawing": f"Dessin des forteresses{NB}: Ola dessine, Kuba dessine.",
         "mine": "Voici ma forteresse",
@@ -34,7 +34,7 @@ WORDS = {
         "referee": "Jesteś sędzią",
         "drawing": "Rysowanie twierdz: Ola rysuje, Kuba rysuje.",
         "mine": "To moja twierdza",
-        "turn": "Twoja kolej strzału.",
+        "turn": "Twoja kolej: strzelaj.",
         "rifle": "Karabin",
         "cannon": "Armata",
         "hit": "Oblężony zabity na D4.",

@@ -143,7 +143,7 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
 
     phone.locator("a.play-link").first.click()
     expect(
-        phone.get_by_role("img", name="Feuille de score\u00a0: totaux cumulés après chaque manche")
+        phone.get_by_role("img", name="Bloc de score\u00a0: totaux cumulés après chaque manche")
     ).to_be_visible()
     phone.get_by_text("Les chiffres du graphique").click()
     expect(phone.get_by_role("region", name="Totaux cumulés")).to_contain_text("6")

@@ -158,8 +158,7 @@ CLOSE = "opened => opened.forEach(d => { d.open = false; })"
 def assert_fits(page, where, tables: bool = True):
     """No sideways scroll (of the page, or with ``tables`` of a table inside it) and no wrapped
     button label on ``page``, with its fold-outs closed as they are and then all opened (and
-    closed again after). The history's statistics tables still scroll inside at 360 px in French
-    and Polish (left for later, see the closing note of 2026-11-28): their pages pass ``tables=False``."""
+    closed again after). ``tables=False`` lets a table scroll inside its region (no page needs it now)."""
     for state in ("as it is", "every fold-out open"):
         opened = page.evaluate_handle(OPEN_ALL) if state != "as it is" else None
         said = f"{where}, {state}"

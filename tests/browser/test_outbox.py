@@ -14,6 +14,11 @@ from tests.browser.accessibility import violations
 from tests.browser.conftest import own_phone
 
 pytestmark = pytest.mark.browser
+# A move that arrives after the table moved on is refused in the words of the change: the same
+# table ("The table changed…") or another player's turn ("It is now Kuba's turn…").
+REFUSED_LATE = re.compile(
+    r"(The table changed before your move arrived: here it is now|It is now .+'s turn: your choices were cleared|The game has moved on: .+)\. Nothing was recorded\."
+)
 
 
 def _scorepad(page, server, players="Ola\nKuba"):
@@ -174,10 +179,9 @@ def test_two_phones_offline_on_the_same_turn_one_recorded_one_refused_and_shown(
     first_context.set_offline(False)
     expect(first.locator("#whose-turn")).to_have_text("South's turn (North & South, black)")
     second_context.set_offline(False)
-    expect(second.locator("#live .notice-error")).to_have_text(
-        "The table changed before your move arrived: here it is now. Nothing was recorded."
-    )
-    expect(second.locator(".card-picker input[name=card]")).to_have_value("kh")  # its choice, kept
+    expect(second.locator("#live .notice-error")).to_have_text(REFUSED_LATE)
+    # Its turn is over, so its card is no longer chosen on screen (issue 37: choices whose meaning
+    # changed are cleared); the refusal said so.
     assert not violations(second)
     history = first.request.get(first.url + "/export.json").json()["history"]
     assert [
@@ -209,6 +213,58 @@ def test_a_hidden_page_sends_its_waiting_moves_before_it_shows_the_table(server,
     }""")
     expect(page.locator("#live tfoot .total")).to_have_text(["11", "0"])
     assert asked[:2] == ["act", "act"], asked  # the moves first, then the poll
+    context.close()
+
+
+def test_a_move_whose_answer_was_lost_then_another_phones_move_still_refuses_the_next(server, chromium):
+    """The round reaches Castellan but its answer is lost; the phone queues a second round behind it;
+    another phone records one. Sent again, the first is a repeat answered with the version it made,
+    and the second, chosen before the other phone's round, is refused and said, not recorded."""
+    (context, page), (_other_context, other) = own_phone(chromium), own_phone(chromium)
+    url = _scorepad(page, server)
+    other.goto(url)
+
+    def answer_lost(route):
+        route.fetch()  # Castellan gets the move and answers; the answer never reaches the phone
+        route.abort("internetdisconnected")
+
+    page.route("**/act", answer_lost)
+    page.route("**/live", lambda route: route.abort("internetdisconnected"))
+    _round(page, 1)
+    expect(page.locator("#outbox .outbox-status")).to_have_text("Not connected: 1 move waits on this phone.")
+    _round(page, 2)
+    expect(page.locator("#outbox .outbox-moves li")).to_have_count(2)
+    assert _rounds(page, url) == [1]
+    expect(other.locator("#live tfoot .total")).to_have_text(["1", "0"])
+    _round(other, 3)
+    expect(other.locator("#live tfoot .total")).to_have_text(["4", "0"])
+    page.unroute("**/act")
+    page.unroute("**/live")
+    page.get_by_role("button", name="Send now").click()
+    expect(page.locator("#live .notice-error")).to_have_text(REFUSED_LATE)
+    expect(page.locator("#live tfoot .total")).to_have_text(["4", "0"])
+    assert _rounds(page, url) == [1, 3]
+    context.close()
+    _other_context.close()
+
+
+def test_a_move_that_fails_late_keeps_what_was_typed_since_for_the_next(server, chromium):
+    """Weak Wi-Fi: the round's request hangs, the person types the next round, then the request
+    fails. The kept round is the one sent, and what was typed since stays in the form."""
+    context, page = own_phone(chromium)
+    _scorepad(page, server)
+    held = []
+    page.route("**/act", lambda route: held.append(route))
+    _round(page, 7, 1)
+    while not held:  # the request is out, held on the way
+        page.wait_for_timeout(20)
+    page.get_by_label("Ola", exact=True).fill("9")
+    held[0].abort("internetdisconnected")
+    expect(page.locator("#outbox .outbox-moves li")).to_have_text(
+        ["Waiting, not recorded yet: Record round: Ola 7, Kuba 1"]
+    )
+    expect(page.get_by_label("Ola", exact=True)).to_have_value("9")  # typed since: kept
+    expect(page.get_by_label("Kuba", exact=True)).to_have_value("")  # as sent: cleared for the next round
     context.close()
 
 

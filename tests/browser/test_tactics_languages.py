@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 NB = "\u00a0"
 WORDS = {
     "fr": {
-        "start": "Nouvelle table Square Tactics",
+        "start": "Ouvrir une table",
         "four": "4, sur un plateau 4x4",
         "referee": "Vous êtes l'arbitre",
         "game": "Partie 1 sur 3",

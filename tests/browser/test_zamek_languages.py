@@ -15,10 +15,10 @@ WORDS = {
     "fr": {
         "extended": "Avancé : jouer jusqu'à vider la table, puis compter",
         "teams": "Les équipes votent depuis leurs téléphones",
-        "start": "Lancer la table",
+        "start": "Ouvrir la table",
         "referee": "Vous êtes l'arbitre",
         "team": "Équipe Rouge",
-        "deck": "Le paquet Zamek de Castellan (zamek-default@1)",
+        "deck": "Le paquet Zamek par défaut de Castellan (zamek-default@1)",
         "help": "Le magicien appartient au jeu avancé.",
     },
     "pl": {

@@ -40,7 +40,7 @@ def test_both_faces_have_every_polish_and_french_letter(face):
 
 def test_the_score_pad_sheet_in_french():
     words = pdf_text(_sheet("score-pad", "fr"))
-    assert "Feuille de score" in words and "Manche" in words and "Total" in words
+    assert "Bloc de score" in words and "Manche" in words and "Total" in words
     assert "Cette barre mesure 50 mm" in words
 
 
@@ -49,7 +49,7 @@ def test_the_web_gives_a_sheet_in_the_asked_language_and_caches_each_language_ap
     french = browser.get("/print/score-pad.pdf", headers={"Accept-Language": "fr"})
     english = browser.get("/print/score-pad.pdf?lang=xx")
     assert "Notes wyników" in pdf_text(polish.data)
-    assert "Feuille de score" in pdf_text(french.data)
+    assert "Bloc de score" in pdf_text(french.data)
     assert "Score pad" in pdf_text(english.data)
     assert browser.get("/print/score-pad.pdf?lang=pl").data == polish.data
     page = browser.get("/print", headers={"Accept-Language": "fr"}).data.decode()

@@ -32,7 +32,7 @@ def _dealt_table(browser) -> str:
 @pytest.mark.parametrize(
     "lang, words",
     [
-        ("fr", ["Ouvrir une table de Castle", "Donneur", "4, en deux équipes", "Valeur des tas"]),
+        ("fr", ["Ouvrir une table", "Donneur", "4, en deux équipes", "Valeur des tas"]),
         ("pl", ["Załóż stół Castle", "Rozdający", "4, w dwóch drużynach", "Wartości stosów"]),
     ],
 )
@@ -191,9 +191,9 @@ def _values(page: str) -> dict[str, int]:
         (
             "fr",
             [
-                "Castle : feuille de score",
+                "Castle : feuille de marque",
                 "Cartes noires de l'équipe rouge",
-                "Dames (3 chacun)",
+                "Dames (3 par carte)",
                 "Équipe rouge : 12 · équipe noire : 8",
                 "L'équipe rouge gagne.",
                 "Compter les points",

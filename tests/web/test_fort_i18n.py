@@ -25,7 +25,7 @@ TOWER_ALLOWED = dict(
 REFUSED = {
     "en": "The top of a watchtower of 2 needs 6 army cards to challenge, and the attacker holds 5.",
     "fr": "Le sommet d'une tour de guet de 2 cartes demande 6 cartes d'armée pour être défié, et l'attaquant en a 5.",
-    "pl": "Aby wyzwać szczyt wieży strażniczej z 2 kart, trzeba mieć 6 kart armii, a atakujący ma 5.",
+    "pl": "Wyzwanie o szczyt wieży strażniczej z 2 kart wymaga 6 kart armii, a atakujący ma 5.",
 }
 FORTS = {"p1": "9H 9C 2S KD", "p2": "5H 8C JS 4D"}
 
@@ -43,7 +43,7 @@ def _words(page: str) -> str:
                 "/fort/": [
                     "Forts, armées et tours de guet",
                     "2 à 4 joueurs",
-                    "Ouvrir une table de Fort",
+                    "Ouvrir une table",
                     "Joueur 3",
                 ],
                 "/fort/battle": [
@@ -54,7 +54,7 @@ def _words(page: str) -> str:
                 "/fort/help": [
                     "Comment jouer à Fort",
                     "Les 7 sont les amis de l'attaquant" + NB + ":",
-                    "Le sommet d'une double demande 6 cartes dans votre armée, celui d'une triple 10.",
+                    "Le sommet d'une tour double demande 6 cartes dans votre armée, celui d'une tour triple 10.",
                     "L'attaquant gagne la bataille et prend la carte",
                 ],
             },
@@ -164,7 +164,7 @@ def test_a_fort_table_in_polish_and_its_history_in_french(browser, other_browser
     refused = browser.post(f"/t/{token}/act", {"version": "3", "type": "end_turn"}, htmx=True)
     assert refused.status_code == 422 and "Gracz najpierw dobiera kartę z koszar." in _words(text(refused))
     page = _words(text(browser.get(f"/t/{token}")))
-    assert "Tura gracza Ann: dobierz kartę z koszar." in page and "Koszary: 35 kart." in page
+    assert "Kolej gracza Ann: dobierz kartę z koszar." in page and "Koszary: 35 kart." in page
     history = _words(text(other_browser.get(f"/t/{token}/history", headers={"Accept-Language": "fr"})))
     assert "Ann a brûlé le roi de carreau avant la partie et a pioché 2 cartes." in history
     assert "Les cartes sont distribuées (4 cartes d'armée chacun)." in history

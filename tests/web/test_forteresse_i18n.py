@@ -43,7 +43,7 @@ def _words(page: str) -> str:
                 "/forteresse/": [
                     "Un siège au crayon et papier",
                     "2 joueurs",
-                    "Nouvelle table de Forteresse",
+                    "Ouvrir une table",
                     "Juge des tirs",
                     "Qui tire le premier à la manche 1",
                     "Joueur A",
@@ -54,7 +54,7 @@ def _words(page: str) -> str:
                     "10 murs et 5 assiégés",
                 ],
                 "/forteresse/score": [
-                    "Forteresse" + NB + ": feuille de score",
+                    "Forteresse" + NB + ": feuille de marque",
                     "Compter les points",
                     "Joueur B",
                     "laissez vide pour compter une seule manche",
@@ -186,7 +186,7 @@ def test_an_unnamed_seat_is_named_in_the_readers_language(browser, other_browser
     assert (
         "Un fusil ne peut pas détruire un mur"
         + NB
-        + ": un mur touché au fusil répond «"
+        + ": quand un fusil touche un mur, l'adversaire répond «"
         + NB
         + "mur"
         + NB

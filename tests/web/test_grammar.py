@@ -152,9 +152,9 @@ PLAYS = "%(player)s plays the %(card)s on %(pile)s, over the %(covered)s."  # Ca
         ("fr", "QH", "Ewa pose la dame de cœur sur C2, par-dessus l'as de pique."),
         ("fr", "KD", "Ewa pose le roi de carreau sur C2, par-dessus l'as de pique."),
         ("fr", "7C", "Ewa pose la carte 7 de trèfle sur C2, par-dessus l'as de pique."),
-        ("pl", "QH", "Ewa kładzie damę kier na C2, na asa pik."),
-        ("pl", "JH", "Ewa kładzie waleta kier na C2, na asa pik."),
-        ("pl", "7C", "Ewa kładzie kartę 7 trefl na C2, na asa pik."),
+        ("pl", "QH", "Ewa kładzie damę kier na stos C2, przykrywając asa pik."),
+        ("pl", "JH", "Ewa kładzie waleta kier na stos C2, przykrywając asa pik."),
+        ("pl", "7C", "Ewa kładzie kartę 7 trefl na stos C2, przykrywając asa pik."),
     ],
 )
 def test_a_court_card_in_words_takes_the_place_of_the_word_card(lang, card, said):

@@ -93,7 +93,7 @@ def test_the_history_page_in_each_language(app, browser, lang, said):
                 "Parties gagnées" + NBSP + ": 2 sur 3, cumulées de la première partie à la dernière.",
                 "Les jours commencent à minuit, dans le fuseau horaire UTC.",
                 "01/10/2026",
-                "Nouveau nom pour Ola, dans toutes les parties",
+                "Nouveau nom d'Ola, dans toutes les parties",
                 "Oublier le nom d'Ola…",
             ],
         ),
@@ -124,7 +124,7 @@ def test_a_players_page_in_each_language(app, browser, lang, said):
     page = words(html)
     for sentence in said:
         assert sentence in page, (lang, sentence)
-    svg = re.search(r"<svg class=\"chart\".*?</svg>", html, re.S).group(0)
+    svg = re.search(r"<svg class=\"chart\" id=\"wins-chart.*?</svg>", html, re.S).group(0)
     assert {
         "fr": "Ola" + NBSP + ": parties et victoires au fil du temps",
         "pl": "Ola: rozgrywki i wygrane w czasie",
@@ -138,12 +138,12 @@ def test_a_players_page_in_each_language(app, browser, lang, said):
         (
             "fr",
             [
-                "Feuille de score" + NBSP + ": partie",
+                "Partie de Bloc de score",
                 "Début",
                 "Durée",
                 "Manche par manche",
                 "Manches",
-                "Feuille de score" + NBSP + ": totaux cumulés après chaque manche",
+                "Bloc de score" + NBSP + ": totaux cumulés après chaque manche",
                 "Une ligne par joueur, à partir de 0 avant la première manche. Gagnant" + NBSP + ": Kuba.",
             ],
         ),
@@ -285,7 +285,7 @@ def test_the_plays_apis_refusal_in_each_language_keeps_its_english_code(app, lan
             "pl",
             [
                 "Wariant rozszerzony.",
-                "Remis rozstrzygnięty przez posiadanie królowej.",
+                "Remis rozstrzygnięty: wygrywa zamek z królową.",
                 "Ola: 5 elementów",
                 "Kuba: 1 element",
                 "Ewa: 3 elementy",

@@ -59,6 +59,21 @@ def _player_id(app, name: str) -> int:
         return store.find_player(conn, name)["id"]
 
 
+def _records(html: str) -> list[tuple[str, dict[str, str]]]:
+    """A player's record by game as their page shows it: each game's block, its heading and facts."""
+    blocks = re.search(r'<ul class="game-records" id="record-by-game">(.*?)</ul>', html, re.S).group(1)
+    return [
+        (
+            " ".join(re.sub(r"<[^>]+>", "", heading).split()),
+            {
+                term: re.sub(r"<[^>]+>", "", value)
+                for term, value in re.findall(r"<dt>([^<]+)</dt><dd[^>]*>(.*?)</dd>", facts)
+            },
+        )
+        for heading, facts in re.findall(r"<h3>(.*?)</h3>\s*<dl class=\"facts\">(.*?)</dl>", blocks, re.S)
+    ]
+
+
 def _history_entries(html: str) -> list[str]:
     """Each play of a history page as a line: the game, then its players as shown."""
     entries = re.findall(
@@ -238,19 +253,23 @@ def test_a_players_page_counts_wins_rates_scores_and_opponents(app, browser):
     )
     page = text(browser.get(f"/players/{_player_id(app, 'Ola')}"))
     assert "2 of 3 plays won: 67 %." in page
-    by_game = re.search(r'aria-label="Record by game">(.*?)</table>', page, re.S).group(1)
-    rows = [
-        re.findall(r"<td[^>]*>([^<]*)</td>", row)
-        for row in re.findall(r"<tr><th scope=\"row\">.*?</tr>", by_game, re.S)
+    assert _records(page) == [
+        (
+            "Castle",
+            {"Plays": "2", "Wins": "1", "Win rate": "50 %", "Average score": "25.0", "Best score": "30"},
+        ),
+        (
+            "Zamek",
+            {"Plays": "1", "Wins": "1", "Win rate": "100 %", "Average score": "9.0", "Best score": "9"},
+        ),
     ]
-    assert rows == [["2", "1", "50 %", "25.0", "30"], ["1", "1", "100 %", "9.0", "9"]]
     assert re.findall(
         r'<li><a href="/players/\d+">(\w+)</a> <span class="hint">(\d+ plays? together)', page
     ) == [
         ("Kuba", "3 plays together"),
         ("Ewa", "1 play together"),
     ]
-    svg = re.search(r"<svg class=\"chart\".*?</svg>", page, re.S).group(0)
+    svg = re.search(r"<svg class=\"chart\" id=\"wins-chart.*?</svg>", page, re.S).group(0)
     lines = read_back(svg.replace("&amp;", "&"))["lines"]
     assert [y for _x, y in lines["Plays"]] == [1, 2, 3] and [y for _x, y in lines["Wins"]] == [1, 1, 2]
     assert "2 of 3 plays won" in svg
@@ -267,14 +286,15 @@ def test_a_players_best_score_is_the_lowest_where_the_lowest_total_wins(app, bro
         ],
     )
     page = text(browser.get(f"/players/{_player_id(app, 'Ola')}"))
-    by_game = re.search(r'aria-label="Record by game">(.*?)</table>', page, re.S).group(1)
-    rows = re.findall(r'<tr><th scope="row"><a[^>]*>([^<]+)</a>(.*?)</th>(.*?)</tr>', by_game, re.S)
-    assert [
-        (game, re.sub(r"<[^>]+>", "", label).strip(), re.findall(r"<td[^>]*>([^<]*)</td>", cells))
-        for game, label, cells in rows
-    ] == [
-        ("Score pad", "", ["1", "1", "100 %", "40.0", "40"]),
-        ("Score pad", "(lowest total wins)", ["2", "1", "50 %", "15.0", "12"]),
+    assert _records(page) == [
+        (
+            "Score pad",
+            {"Plays": "1", "Wins": "1", "Win rate": "100 %", "Average score": "40.0", "Best score": "40"},
+        ),
+        (
+            "Score pad (lowest total wins)",
+            {"Plays": "2", "Wins": "1", "Win rate": "50 %", "Average score": "15.0", "Best score": "12"},
+        ),
     ]
 
 

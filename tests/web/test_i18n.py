@@ -113,7 +113,7 @@ def test_the_switch_comes_back_to_this_sites_pages_only(browser):
     "lang, words",
     [
         ("en", ["Start a score pad", "Players, one name per line", "Games", "Skip to content"]),
-        ("fr", ["Ouvrir une feuille de score", "Joueurs, un nom par ligne", "Jeux", "Aller au contenu"]),
+        ("fr", ["Ouvrir un bloc de score", "Joueurs, un nom par ligne", "Jeux", "Aller au contenu"]),
         ("pl", ["Załóż notes wyników", "Gracze, jedno imię w wierszu", "Gry", "Przejdź do treści"]),
     ],
 )

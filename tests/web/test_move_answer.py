@@ -100,3 +100,26 @@ def test_a_session_that_was_read_names_cookie_in_vary_as_flasks_own_would(app, v
                 interface.save_session(app, opened, response)
                 answers.append(response.headers.get("Vary"))
         assert answers == [named if read else vary] * 2
+
+
+def test_a_form_sent_again_after_another_phone_moved_says_the_version_its_move_made(browser, other_browser):
+    """Its first answer lost, the form comes again from the phone's outbox: the table as it is now,
+    and the version its own move made, on which the outbox sends the move queued after it."""
+    token = browser.create_table("scorepad", {"players": "Ola\nKuba"})
+    form = {"version": "0", "points": ["3", "4"], "idempotency_key": "lost-answer"}
+    assert browser.post(f"/t/{token}/act", form, htmx=True).status_code == 200
+    other_browser.get(f"/t/{token}")
+    assert _move(other_browser, token, 1, ["5", "6"]).status_code == 200
+    again = browser.post(f"/t/{token}/act", form, htmx=True)
+    assert again.status_code == 200
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["Castellan-Version-Made"] == "1"
+    assert 'data-version="2"' in again.get_data(as_text=True)  # the table as it is now
+    queued = {
+        "version": again.headers["Castellan-Version-Made"],
+        "points": ["7", "8"],
+        "idempotency_key": "queued",
+    }
+    assert (
+        browser.post(f"/t/{token}/act", queued, htmx=True).status_code == 409
+    )  # the other phone moved first

@@ -94,7 +94,7 @@ def test_a_private_table_stays_out_of_the_history(app, client):
         "/api/v1/tables", json={"game": "scorepad", "options": {"players": ["Ola"]}, "private": "yes"}
     )
     assert refused.status_code == 422 and refused.get_json()["error"]["field"] == "private"
-    for lang, words in (("fr", "« private » vaut true"), ("pl", "„private” ma wartość true")):
+    for lang, words in (("fr", "«\u00a0private\u00a0» vaut true"), ("pl", "„private” ma wartość true")):
         said = client.post(
             "/api/v1/tables",
             json={"game": "scorepad", "options": {"players": ["Ola"]}, "private": 1},
@@ -170,12 +170,12 @@ def test_the_csv_has_one_row_per_player_per_play_and_reads_back(client):
         response.mimetype == "text/csv" and "castellan-plays.csv" in response.headers["Content-Disposition"]
     )
     rows = list(csv.reader(io.StringIO(response.data.decode())))
-    assert rows[0] == ["play", "game", "started", "finished", "player", "team", "score", "winner", "began"]
+    assert rows[0] == ["play", "game", "started", "finished", "player", "team", "score", "winner"]
     plays = _plays(client)
     assert [row[0] for row in rows[1:]] == [play["id"] for play in plays for _ in play["players"]]
     assert [row[4:] for row in rows[1:3]] == [
-        ["'=1+1", "", "-3", "false", ""],  # who began was not said
-        ['Ada "the quick", jr', "", "4", "true", ""],
+        ["'=1+1", "", "-3", "false"],
+        ['Ada "the quick", jr', "", "4", "true"],
     ]
     assert rows[1][1:4] == ["scorepad", plays[0]["started"], plays[0]["finished"]]
     assert [row[4] for row in rows[3:]] == ["Ola", "Guest 1", "Ola", "Guest 0"]

@@ -124,7 +124,12 @@ def test_an_export_imported_on_a_fresh_server_exports_the_same_and_a_second_impo
     assert games == set(OPTIONS), "every game's play is in the file"
     assert len(exported["plays"]) == len(OPTIONS) + 1
     assert exported["plays"] == sorted(exported["plays"], key=lambda play: (play["finished"], play["id"]))
-    assert [p for p in exported["plays"] if p["id"] == TEAMS_PLAY["id"]] == [TEAMS_PLAY]
+    (teams_play,) = [p for p in exported["plays"] if p["id"] == TEAMS_PLAY["id"]]
+    assert all(seat["rating"]["sigma"] > 0 for seat in teams_play["players"])  # each seat's, after it
+    unrated = [
+        {key: value for key, value in seat.items() if key != "rating"} for seat in teams_play["players"]
+    ]
+    assert {**teams_play, "players": unrated} == TEAMS_PLAY
     assert any(
         play["details"]
         for play in exported["plays"]

@@ -43,7 +43,7 @@ def test_the_home_page(browser, headers, sentences):
             [
                 "Les feuilles sont imprimées dans la langue de cette page",
                 "Jeu standard de 52 cartes",
-                "Le paquet Zamek de Castellan (zamek-default@1)",
+                "Le paquet Zamek par défaut de Castellan (zamek-default@1)",
                 "Plan de table, places 1 à 45",
             ],
         ),
@@ -134,13 +134,13 @@ def test_a_tables_replay(browser, headers, sentences):
                 "Cette table est terminée.",
                 "Voir cette partie dans l'historique",
                 "Revanche",
-                "Une nouvelle table de Feuille de score",
+                "Une nouvelle table de Bloc de score",
             ],
         ),
         (
             PL,
             [
-                "Zakończ stół",
+                "Zakończ grę przy stole",
                 "Po zakończeniu te sumy staną się wynikiem końcowym, a rozgrywka zostanie w historii.",
             ],
             ["Ten stół jest zakończony.", "Zobacz tę rozgrywkę w historii", "Rewanż", "Nowy stół gry"],

@@ -212,6 +212,23 @@ def test_a_repeat_and_a_stale_move_are_still_refused(conn):
     assert store.get_table(conn, table.id).state["rounds"] == [[1, 2, 3]]
 
 
+@pytest.mark.both_backends
+def test_a_repeat_says_the_version_its_move_made_even_after_another_move(conn):
+    """A phone's move whose answer was lost, another phone's move, then the repeat: the repeat
+    says the version the first move made, not the table's version now."""
+    table, referee = _pad(conn)
+    first = store.act(
+        conn, scorepad, table.id, "referee", _round(1), table.version, store.Once("a", referee.token)
+    )
+    store.act(conn, scorepad, table.id, "referee", _round(2), first.version)
+    with pytest.raises(store.Repeated) as repeat:
+        store.act(
+            conn, scorepad, table.id, "referee", _round(1), table.version, store.Once("a", referee.token)
+        )
+    assert repeat.value.version == first.version == table.version + 1
+    assert repeat.value.answer is None  # a page form's key keeps no answer: the API's contract
+
+
 def test_a_csrf_token_checked_once_holds_only_with_its_own_session(app):
     from tests.conftest import Browser
 

@@ -17,7 +17,7 @@ TURN = "/api/v1/zamek/turn"
     [
         ("en", "12 is not higher than 20, the end of this castle: put it back."),
         ("fr", "Le 12 n'est pas plus haut que le 20, le bout de ce château\u00a0: remettez-le."),
-        ("pl", "12 nie jest wyższa niż 20, ostatnia karta tego zamku: odłóż ją na miejsce."),
+        ("pl", "Karta 12 nie jest wyższa niż 20, ostatnia karta tego zamku: odłóż ją na miejsce."),
     ],
 )
 def test_an_api_refusal_is_said_in_the_callers_language_with_its_code_unchanged(browser, lang, sentence):
@@ -64,7 +64,7 @@ def test_the_score_sheet_names_the_winner_in_the_page_language(browser, lang, se
 @pytest.mark.parametrize(
     ("lang", "sentences"),
     [
-        ("fr", ["Un jeu de mémoire où l'on bâtit des châteaux", "Lancer la table", "Paquet"]),
+        ("fr", ["Un jeu de mémoire où l'on bâtit des châteaux", "Ouvrir la table", "Paquet"]),
         ("pl", ["Gra pamięciowa o budowaniu zamków", "Załóż stół", "Czarnoksiężnik"]),
     ],
 )
@@ -82,7 +82,7 @@ def test_the_zamek_page_speaks_the_page_language(browser, lang, sentences):
                 "Comment jouer à Zamek",
                 "La partie continue au-delà de 10 éléments",
                 "Les paires se comptent une princesse avec un chevalier",
-                "Le paquet Zamek de Castellan",
+                "Le paquet Zamek par défaut de Castellan",
             ],
         ),
         (

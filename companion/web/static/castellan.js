@@ -376,10 +376,20 @@
   });
   window.addEventListener("online", wake);
   window.addEventListener("pageshow", function (event) { if (event.persisted) { wake(); } });
+  // The installable app's service worker (views/installable.py), where browsers allow one: over
+  // HTTPS or on localhost. On plain http the page works as it always has. Its address names the
+  // page's language, so that a new language brings a new worker, whose kept pages are in it.
+  function installable() {
+    var manifest = document.querySelector("link[rel=manifest][data-worker]");
+    if (!window.isSecureContext || !("serviceWorker" in navigator) || !manifest) { return; }
+    var worker = manifest.getAttribute("data-worker") + "?lang=" + encodeURIComponent(document.documentElement.lang);
+    navigator.serviceWorker.register(worker).catch(function () {});  // without it, as on plain http
+  }
   document.addEventListener("DOMContentLoaded", function () {
     localTimes();
     phoneZone();
     zoneCookie();
+    installable();
     if (live()) { schedule(interval()); }
   });
 })();

@@ -44,25 +44,58 @@
     return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   }
 
+  // Each visible field of the form with what the move sent for it: a move kept late (its request
+  // failed only after a while) is described, and its fields cleared, by what it sent, never by what
+  // the person has typed since for the next move.
+  function sentFields(form, formData) {
+    var seen = {};
+    return Array.prototype.map.call(form.querySelectorAll("input:not([type=hidden]), select, textarea"), function (field) {
+      var values = formData.getAll(field.name);
+      if (field.type === "radio" || field.type === "checkbox") {
+        return { field: field, chosen: values.indexOf(field.value) >= 0 };
+      }
+      seen[field.name] = (seen[field.name] || 0) + 1;  // several fields of one name: the n-th value
+      var value = values[seen[field.name] - 1];
+      return { field: field, value: value === undefined ? "" : String(value) };
+    });
+  }
+
   // What the person will recognise in the list: the button tapped, then what was typed or chosen.
-  function described(form, submitter) {
+  function described(sent, submitter) {
     var parts = [];
-    var fields = form.querySelectorAll("input:not([type=hidden]), select");
-    for (var i = 0; i < fields.length; i++) {
-      var field = fields[i];
-      if (!field.value || ((field.type === "radio" || field.type === "checkbox") && !field.checked)) { continue; }
+    sent.forEach(function (one) {
+      var field = one.field;
+      var choice = field.type === "radio" || field.type === "checkbox";
+      if (choice ? !one.chosen : !one.value) { return; }
       var label = field.labels && field.labels[0] ? field.labels[0].textContent.trim() : field.getAttribute("aria-label");
-      parts.push(field.type === "radio" || field.type === "checkbox" ? label : (label ? label + " " : "") + field.value);
-    }
+      parts.push(choice ? label : (label ? label + " " : "") + one.value);
+    });
     var tapped = submitter ? submitter.textContent.replace(/\s+/g, " ").trim() : "";
     var text = tapped + (parts.length ? ": " + parts.join(", ") : "");
     return text.length > 90 ? text.slice(0, 89) + "…" : text;
+  }
+
+  // The fields back as they were for the next move, except those typed or chosen anew since.
+  function cleared(sent) {
+    sent.forEach(function (one) {
+      var field = one.field;
+      if (field.type === "radio" || field.type === "checkbox") {
+        if (field.checked === one.chosen) { field.checked = field.defaultChecked; }
+      } else if (field.value === one.value) {
+        if (field.tagName === "SELECT") {
+          Array.prototype.forEach.call(field.options, function (option) { option.selected = option.defaultSelected; });
+        } else {
+          field.value = field.defaultValue;
+        }
+      }
+    });
   }
 
   // A move into the outbox; the form gets a fresh key and its fields back, for the next move.
   function keep(form, formData, submitter) {
     var fields = [];
     formData.forEach(function (value, name) { if (name !== "csrf_token") { fields.push([name, String(value)]); } });
+    var sent = sentFields(form, formData);
     var state = read();
     var version = parseInt(formData.get("version"), 10);
     var before = waiting(state).slice(-1)[0];
@@ -74,10 +107,10 @@
       version: version,
       // Chosen on the same table as the move before it: it goes on the version that one produces.
       after: before && before.version === version ? before.id : null,
-      said: described(form, submitter),
+      said: described(sent, submitter),
     });
     write(state);
-    form.reset();
+    cleared(sent);
     var key = form.querySelector("input[name=idempotency_key]");
     if (key) { key.value = newKey(); }
   }
@@ -130,14 +163,16 @@
     var chain = state.chain[move.table];
     var version = move.rebased ? shown() : (move.after && chain && chain.id === move.after ? chain.produced : move.version);
     return post(move, version).then(function (response) {
-      return response.text().then(function (html) { return answered(move, response.status, html, one); });
+      // A move sent again (its first answer lost): the table now, and the version the move made.
+      var made = parseInt(response.headers.get("Castellan-Version-Made"), 10);
+      return response.text().then(function (html) { return answered(move, response.status, html, one, made); });
     });
   }
 
   // What the server said to one move: recorded (on to the next), refused (stop and say so), or
   // something that is no answer to the move (an expired form, the server's own trouble): it waits.
   // After "Send anyway" (``one``), the moves still waiting wait for the person's word too.
-  function answered(move, status, html, one) {
+  function answered(move, status, html, one, made) {
     var state = read();
     var refused = status === 403 || status === 409 || status === 422;
     if (status !== 200 && !refused) {
@@ -151,7 +186,7 @@
       if (waiting(state).length) { state.stopped[move.table] = true; }
     }
     if (!refused) {
-      state.chain[move.table] = { id: move.id, produced: versionOf(html) };
+      state.chain[move.table] = { id: move.id, produced: made >= 0 ? made : versionOf(html) };
     }
     write(state);
     if (refused || one || !waiting(state).length) {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import secrets
+from datetime import UTC, datetime
 from typing import NoReturn
 
 from flask import (
@@ -60,7 +61,10 @@ def create(game_slug: str):
     try:
         form = form_dict(game.list_fields)
         private = bool(form.pop("private", ""))  # "Keep this table out of the history"
-        _table, links = service.create(get_db(), game, game.options_from_form(form), private)
+        per_seat = service.per_seat_clock(
+            *(str(form.pop(field, "")) for field in ("clock", "clock_minutes", "clock_increment"))
+        )
+        _table, links = service.create(get_db(), game, game.options_from_form(form), private, per_seat)
         security.count("tables")
     except RuleError as refused:
         if is_htmx():  # the form stays on the phone as it was filled in: only the reason is put above it
@@ -345,6 +349,50 @@ def _set_paused(token: str, paused: bool):
         return _refuse(link, table, game, refused.status, say(refused))
     message = gettext("The table is paused.") if paused else gettext("The table is on again.")
     return _done(link, _table(link), game, message)
+
+
+@bp.post("/t/<token>/time")
+def add_time(token: str):
+    """The referee gives a player more minutes on the table's chess clock."""
+    link, table, game = _open(token)
+    form = form_dict()
+    try:
+        service.add_time(get_db(), link, str(form.get("seat", "")), str(form.get("minutes", "")))
+    except service.Refusal as refused:
+        return _refuse(link, table, game, refused.status, say(refused))
+    return _done(link, _table(link), game, gettext("The time was added."))
+
+
+def _clock_view(table) -> dict:
+    """The table clock as its fragment draws it, at the server's now (``data-clock-now``, which each
+    phone compares with its own time to tick it on without a request): paused, and the per-seat clock
+    if chosen at the start, each seat's time and the one to move."""
+    kept = store.table_clock(get_db(), table.id)
+    paused = rules_clock.is_paused(kept)
+    if not kept or not kept.get("kind"):
+        return {"paused": paused, "kind": None}
+    now = datetime.now(UTC)
+    at = now.isoformat(timespec="milliseconds")
+    chess = kept["kind"] == "chess"
+    seats = [
+        {
+            "key": seat,
+            "name": name,
+            "moving": seat == kept["to_move"],
+            "seconds": rules_clock.left(kept, seat, at)
+            if chess
+            else rules_clock.thinking(kept, kept["turn_began"], at),
+        }
+        for seat, name in kept["names"].items()
+        if chess or seat == kept["to_move"]
+    ]
+    return {
+        "paused": paused,
+        "kind": kept["kind"],
+        "now_ms": int(now.timestamp() * 1000),
+        "running": not paused and kept["to_move"] is not None and not table.finished,
+        "seats": seats,
+    }
 
 
 @bp.post("/t/<token>/undo")
@@ -636,8 +684,14 @@ def _context(link, table, game, notices=(), refill: dict | None = None, last=_UN
         "can_act": service.can_act(link),
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "ending": _ending(link, table, game),
-        "paused": rules_clock.is_paused(store.table_clock(get_db(), table.id)),
+        **_clocked(table),
     }
+
+
+def _clocked(table) -> dict:
+    """The context's table clock: ``paused`` and ``clock`` (``_clock_view``)."""
+    seen = _clock_view(table)
+    return {"paused": seen["paused"], "clock": seen if seen["kind"] else None}
 
 
 def _ending(link, table, game) -> dict:
@@ -667,10 +721,20 @@ def _changed(link, game, change):
         if moved_on is not None:
             return None, _refuse(link, stale.table, game, 409, say(moved_on), keep=False)
         return None, _refuse(link, stale.table, game, 409, say(str(stale)))
-    except store.Repeated:
-        return None, _done(link, _table(link), game)
+    except store.Repeated as repeat:
+        return None, _repeated(_done(link, _table(link), game), repeat)
     except RuleError as refused:  # the service's refusals and the rules'
         return None, _refuse(link, _table(link), game, service.status(refused), say(refused))
+
+
+def _repeated(response, repeat: store.Repeated):
+    """A form sent again (its first answer lost on the way): the table as it is now, and in
+    ``Castellan-Version-Made`` the version its move made, on which the phone's outbox sends the
+    move it queued after it; a move from another phone in between then still refuses that one."""
+    response.headers["Idempotent-Replayed"] = "true"
+    if repeat.version is not None:
+        response.headers["Castellan-Version-Made"] = str(repeat.version)
+    return response
 
 
 def _table(link) -> store.Table:
@@ -718,7 +782,7 @@ def _plain_table(link, table, game, fragment: bool | None = None):
             text = render_template(template, **context)
         kept = (
             pagecache.CachedPage(pagecache.split(text))
-            if noting.unkept
+            if noting.unkept or context["clock"]  # a per-seat clock's times are as of now: never kept
             else cache.put(key, noting.read, text)
         )
     return _cached_response(kept)

@@ -1,14 +1,14 @@
 """``tables.links_version``: bumps when a seat's link is first opened, claimed or freed, so the
 referee's poll sees the invitations change without reading the links (issue 37).
 
-Revision ID: 0015
+Revision ID: 0016
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0015"
-down_revision = "0014"
+revision = "0016"
+down_revision = "0015"
 
 
 def upgrade() -> None:
