@@ -8,15 +8,18 @@ reads no request state: nothing of Flask here.
 - **Roles.** A link's token decides: the referee's link acts, undoes, finishes, releases a seat
   and starts a rematch; the viewer's only watches; a seat's link is one player's (a team's, when
   the rules say ``TEAM_SEATS``) own view and moves.
-- **Seat claims.** A player's seat is claimed by the first phone that opens it (``Phone``); from
-  then on only that phone, or a program holding the claim's secret (``Program``, ``claim``), may
-  use the link, until the referee releases the seat. Before any claim a program may play every
-  seat: the API client that made the table plays them all. A team's link is never claimed.
+- **Seat claims.** A player's seat is claimed by the first phone that opens its page (``Phone``);
+  from then on only that phone, or a program holding the claim's secret (``Program``, ``claim``),
+  may use the link, until the referee releases the seat. A poll or a move claims nothing
+  (``Phone.claims``): the phone whose seat was released is told so (``SeatLost``) on its next poll.
+  Before any claim a program may play every seat: the API client that made the table plays them
+  all. A team's link is never claimed. A rematch keeps each seat's claim (``store.rematch``).
 - **Finishing.** A table is over once its rules end it or its referee finished it (``over``); only
   a game with no end of its own but a standing when stopped (the score pad) can be finished
   (``can_finish``).
 - **Refusals** are ``Refusal``, a ``RuleError`` carrying its HTTP ``status``: ``NoTable`` (404),
-  ``NotAllowed`` (403; ``SeatClaimed`` for a seat another phone or program holds), else 422. Each
+  ``NotAllowed`` (403; ``SeatClaimed`` for a seat another phone or program holds, ``SeatLost`` for
+  a seat this phone no longer holds), else 422. Each
   has its code for programs and its sentence marked with ``N_``. ``status(refused)`` answers any
   refusal, the rules' own (422) included.
 """
@@ -66,6 +69,16 @@ class SeatClaimed(NotAllowed):
     """A player's seat that another phone (or program) has claimed."""
 
 
+class SeatLost(SeatClaimed):
+    """A player's seat that this phone, polling or moving, no longer holds: the referee released it."""
+
+
+SEAT_LOST = N_(
+    "%(seat)s's seat is no longer open on this phone: the referee freed it for another phone, "
+    "so nothing of that player is shown here any more."
+)
+
+
 def status(refused: RuleError) -> int:
     """The HTTP status a refusal is answered with: a ``Refusal``'s own, 422 for the rules' refusals."""
     return refused.status if isinstance(refused, Refusal) else 422
@@ -73,13 +86,21 @@ def status(refused: RuleError) -> int:
 
 class Phone(NamedTuple):
     """A phone on the pages. ``identity()`` is its browser's secret identity (made when first asked
-    for). Opening a seat's link notes it as joined; a player's seat is claimed by the first phone
-    to open it, and opens for that phone only."""
+    for). Opening a seat's page (``claims``) notes it as joined; a player's seat is claimed by the
+    first phone to open it, and opens for that phone only. A poll or a move (not ``claims``) is let
+    in only where the phone holds the seat already: a seat the referee released is never taken back
+    by the tab still open on the phone that lost it."""
 
     identity: Callable[[], str]
+    claims: bool = True
 
     def holds(self, conn: Connection, link: store.Link, shared: bool) -> bool:
-        """Whether this phone may use the seat ``link``, claiming it if no one has (``shared``: a team's)."""
+        """Whether this phone may use the seat ``link``, claiming it if no one has and ``claims``
+        (``shared``: a team's)."""
+        if not self.claims:
+            return shared or (
+                link.claimed_by is not None and link.claimed_by == store.phone_digest(self.identity())
+            )
         store.mark_joined(conn, link)
         return shared or store.claim_seat(conn, link, self.identity())
 
@@ -134,8 +155,11 @@ def game_of(games: Mapping[str, Game], slug: str) -> Game:
 
 def admit(conn: Connection, link: store.Link, game: Game, who: Phone | Program) -> None:
     """Let ``who`` in through ``link``, or ``SeatClaimed``: a referee's or viewer's link lets anyone
-    in; a player's seat, its claimer (a phone claims a free seat by opening it)."""
+    in; a player's seat, its claimer (a phone claims a free seat by opening it). ``SeatLost`` for a
+    phone's poll or move at a seat it does not hold."""
     if link.role == "seat" and not who.holds(conn, link, shared_seats(game)):
+        if isinstance(who, Phone) and not who.claims:
+            raise SeatLost("seat_lost", SEAT_LOST, seat=link.label)
         raise SeatClaimed("seat_claimed", SEAT_TAKEN, seat=link.label)
 
 
@@ -402,13 +426,23 @@ def finish(
 def rematch(conn: Connection, link: store.Link, table: store.Table, game: Game) -> tuple[store.Link, bool]:
     """From a table that is over, the referee's link to its rematch (the same options and players, the
     seats rotated as the rules say who starts next), and whether it was made now: the first call
-    makes it, every later one finds it."""
+    makes it, every later one finds it. Each player's seat stays claimed by the phone that held it,
+    and every phone of the finished table is offered the rematch (``rematch_offer``)."""
     if link.role != "referee":
         raise NotAllowed("referee_only", N_("Only the referee can start a rematch."))
     if not over(table, game):
         raise Refusal("table_not_over", N_("A rematch starts once this table is finished."))
     options = game.rules.rematch_options(table.options, table.state)
     return store.rematch(conn, game.rules, table.id, options, game.stored_title(options))
+
+
+def rematch_offer(conn: Connection, link: store.Link, table: store.Table, game: Game) -> store.Link | None:
+    """The link of the rematch offered to ``link``'s holder on the finished ``table``: the same role's,
+    for a player's seat the same player's seat (claimed by the same phone), or None while no
+    rematch was started (or the table is not over)."""
+    if not over(table, game):
+        return None
+    return store.rematch_link(conn, table.id, link)
 
 
 def release(conn: Connection, link: store.Link, seat: str) -> store.Link:

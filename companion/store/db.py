@@ -55,6 +55,8 @@ tables = sa.Table(
     sa.Column("finished_at", sa.Text),  # set when the referee finished the table
     sa.Column("private", sa.Boolean, nullable=False, server_default=sa.false()),  # never becomes a play
     sa.Column("rematch_id", sa.Text),  # the table its Rematch started: tapped again, the same one opens
+    # bumps when a seat's link is first opened, claimed or freed: the referee's invitations follow it
+    sa.Column("links_version", sa.Integer, nullable=False, server_default="0"),
 )
 
 # Every link to a table: the referee's, the viewer's and one per private seat.

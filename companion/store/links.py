@@ -16,6 +16,7 @@ from companion.store.db import (
     Sql,
     links,
     run,
+    tables,
 )
 
 ROLES = ("referee", "viewer", "seat")
@@ -32,6 +33,7 @@ class Link:
     label: str
     claimed_by: str | None = None  # a digest of the phone that claimed this seat (see ``claim_seat``)
     joined: bool = False  # the link has been opened (recorded for seats: see mark_joined)
+    joined_at: str | None = None  # when it was first opened (UTC, ISO 8601)
 
     @property
     def viewer(self) -> str:
@@ -65,30 +67,43 @@ def claim_seat(conn: Connection, link: Link, phone: str) -> bool:
     """Claim a seat's link for ``phone`` (a browser's secret identity) if no phone has; True if it is this one's.
 
     Only a digest of ``phone`` is stored. The claim is one conditional UPDATE, so two
-    phones opening the link at once cannot both get it.
+    phones opening the link at once cannot both get it. A claim made bumps the table's links' version.
     """
     digest = phone_digest(phone)
     if link.claimed_by is not None:  # the usual case, read without taking the write lock
         return link.claimed_by == digest
     with base.write(conn):
-        conn.execute(
+        made = conn.execute(
             links.update()
             .where(links.c.token == link.token, links.c.claimed_by.is_(None))
             .values(claimed_by=digest)
         )
+        _links_changed(conn, link, made.rowcount)
         claimed = conn.execute(sa.select(links.c.claimed_by).where(links.c.token == link.token)).scalar()
     return claimed == digest
 
 
 def mark_joined(conn: Connection, link: Link) -> None:
-    """Note that a seat's link has been opened (once: later visits write nothing)."""
+    """Note that a seat's link has been opened (once: later visits write nothing), and bump the
+    table's links' version: the referee's next poll shows it opened."""
     if link.role == "seat" and not link.joined:
         with base.write(conn):
-            conn.execute(
+            made = conn.execute(
                 links.update()
                 .where(links.c.token == link.token, links.c.joined_at.is_(None))
                 .values(joined_at=base.now())
             )
+            _links_changed(conn, link, made.rowcount)
+
+
+def _links_changed(conn: Connection, link: Link, changed: int) -> None:
+    """After ``changed`` rows of ``link``'s table's links were written: a new links' version."""
+    if changed:
+        conn.execute(
+            tables.update()
+            .where(tables.c.id == link.table_id)
+            .values(links_version=tables.c.links_version + 1)
+        )
 
 
 def phone_digest(phone: str) -> str:
@@ -99,7 +114,7 @@ def phone_digest(phone: str) -> str:
 def link_from_row(row: tuple) -> Link:
     """A link from a row of ``_LINK_COLUMNS``."""
     token, table_id, role, seat, label, claimed_by, joined_at = row
-    return Link(token, table_id, role, seat, label, claimed_by, joined_at is not None)
+    return Link(token, table_id, role, seat, label, claimed_by, joined_at is not None, joined_at)
 
 
 # The store's most frequent statements, run on the driver itself (see ``companion.db.Sql``): a

@@ -45,7 +45,7 @@ from companion.store.db import (
     tables,
 )
 from companion.store.idempotency import Once, check_key, record_key
-from companion.store.links import CLAIMED_SEAT, REFEREE_LINK, Link, link_from_row
+from companion.store.links import CLAIMED_SEAT, REFEREE_LINK, Link, link_from_row, table_links
 from companion.store.pieces import SET_HEAD, cut, stored_state, write_state
 from companion.store.plays import record_play
 from companion.store.roster import find_or_add_player, name_key
@@ -140,8 +140,43 @@ def rematch(
             if row is not None:
                 return link_from_row(row), False
         new, links_made = _create_table(conn, rules, table.game, options, title, table.private)
-        conn.execute(tables.update().where(tables.c.id == table_id).values(rematch_id=new.id))
+        _carry_claims(conn, table_id, links_made)
+        # A new version: every phone's next poll draws the finished table again, offering the rematch.
+        conn.execute(
+            tables.update()
+            .where(tables.c.id == table_id)
+            .values(rematch_id=new.id, version=tables.c.version + 1)
+        )
         return links_made[0], True
+
+
+def _carry_claims(conn: Connection, table_id: str, made: list[Link]) -> None:
+    """Each seat claimed at the finished table is claimed by the same phone (or program) at its
+    rematch: the same player's seat (by its label, the seats may have rotated), private to it still."""
+    claims = {
+        link.label: link.claimed_by
+        for link in table_links(conn, table_id)
+        if link.role == "seat" and link.claimed_by is not None
+    }
+    for link in made:
+        if link.role == "seat" and link.label in claims:
+            conn.execute(
+                links.update().where(links.c.token == link.token).values(claimed_by=claims[link.label])
+            )
+
+
+def rematch_link(conn: Connection, table_id: str, link: Link) -> Link | None:
+    """The link of the finished table's rematch that ``link``'s holder is offered: the same role's,
+    for a seat the same player's (by its label); None while no rematch was made, or it was swept."""
+    made = conn.execute(sa.select(tables.c.rematch_id).where(tables.c.id == table_id)).scalar()
+    if made is None:
+        return None
+    found = [
+        new
+        for new in table_links(conn, made)
+        if new.role == link.role and (link.role != "seat" or new.label == link.label)
+    ]
+    return found[0] if found else None
 
 
 def _create_table(
@@ -218,7 +253,11 @@ def release_seat(conn: Connection, table_id: str, seat: str) -> Link:
         conn.execute(
             tables.update()
             .where(tables.c.id == table_id)
-            .values(version=tables.c.version + 1, updated_at=base.now())
+            .values(
+                version=tables.c.version + 1,
+                links_version=tables.c.links_version + 1,
+                updated_at=base.now(),
+            )
         )
         return released
 
@@ -311,12 +350,14 @@ def get_table(conn: Connection, table_id: str) -> Table:
     return _table(conn, row, heads.HEADS.at(row[0], row[5]))[0]  # a state this process kept is not read again
 
 
-def version_by_token(conn: Connection, token: str) -> int | None:
-    """The version of the table a link opens, in one lookup, or None for an unknown token."""
+def version_by_token(conn: Connection, token: str) -> tuple[int, int] | None:
+    """What a poll through this link depends on, in one lookup: the table's version and, for the
+    referee's link (whose page shows the invitations), its links' version, else 0. None for an
+    unknown token."""
     if not token_shaped(token):
         return None
     row = run(conn, _VERSION_BY_TOKEN, {"token": token}).fetchone()
-    return row[0] if row else None
+    return (row[0], row[1]) if row else None
 
 
 def table_version(conn: Connection, table_id: str) -> int:
@@ -734,7 +775,8 @@ _TABLE_AND_PIECES = Sql(
 
 
 _VERSION_BY_TOKEN = Sql(
-    "SELECT t.version FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token"
+    "SELECT t.version, CASE WHEN l.role = 'referee' THEN t.links_version ELSE 0 END"
+    " FROM links l JOIN tables t ON t.id = l.table_id WHERE l.token = :token"
 )
 
 

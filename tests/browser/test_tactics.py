@@ -24,12 +24,17 @@ def play_typed(phone, cell: str, numbers: list[int]) -> None:
     phone.get_by_role("button", name="Play these numbers").click()
 
 
-def test_a_tracked_turn_with_a_capture_on_a_phone(server, phone, second_phone):
+def start_tactics(phone, server: str) -> None:
+    """A two-player Square Tactics table of Ola and Kuba, started from its form as the referee."""
     phone.goto(server + "/tactics/")
     phone.get_by_label("Name", exact=True).first.fill("Ola")
     phone.get_by_label("Name", exact=True).nth(1).fill("Kuba")
     phone.get_by_role("button", name="Start a Square Tactics table").click()
     expect(phone.get_by_text("You are the referee")).to_be_visible()
+
+
+def test_a_tracked_turn_with_a_capture_on_a_phone(server, phone, second_phone):
+    start_tactics(phone, server)
     turn = phone.locator("#whose-turn")
     first = re.match(r"(\w+)'s turn", turn.inner_text()).group(1)
     second = "Kuba" if first == "Ola" else "Ola"

@@ -360,3 +360,116 @@ def test_the_log_keeps_a_secret_games_actions_out(conn):
     service.act(conn, referee, GAMES["scorepad"], {"type": "round", "points": [5, 3]}, 0)
     [entry] = service.log(conn, referee, GAMES["scorepad"])
     assert entry["action"] == {"type": "round", "points": [5, 3]}
+
+
+LOST, TAKEN = str(service.SEAT_LOST), str(service.SEAT_TAKEN)
+
+
+def _phone(name: str, claims: bool = True) -> service.Phone:
+    return service.Phone(lambda: name, claims)
+
+
+def test_a_poll_claims_no_seat_and_the_phone_that_lost_its_seat_is_told(conn):
+    links = _table(conn, "forteresse")
+    game, seat, referee = GAMES["forteresse"], links["b"], links["referee"]
+    _refused(  # a poll before the page was opened: nothing is claimed
+        service.SeatLost,
+        403,
+        "seat_lost",
+        LOST % {"seat": "Kuba"},
+        service.admit,
+        conn,
+        seat,
+        game,
+        _phone("wrong", False),
+    )
+    assert store.find_link(conn, seat.token).claimed_by is None
+    service.admit(conn, seat, game, _phone("wrong"))  # the wrong phone opens Kuba's page: it claims it
+    held = store.find_link(conn, seat.token)
+    service.admit(conn, held, game, _phone("wrong", False))  # and its polls are let in
+    service.release(conn, referee, "b")
+    freed = store.find_link(conn, seat.token)
+    for _poll in range(2):  # its polls claim the freed seat back no more
+        _refused(
+            service.SeatLost,
+            403,
+            "seat_lost",
+            LOST % {"seat": "Kuba"},
+            service.admit,
+            conn,
+            freed,
+            game,
+            _phone("wrong", False),
+        )
+    service.admit(conn, freed, game, _phone("right"))  # the right phone opens it
+    taken = store.find_link(conn, seat.token)
+    assert taken.claimed_by == store.phone_digest("right")
+    _refused(
+        service.SeatLost,
+        403,
+        "seat_lost",
+        LOST % {"seat": "Kuba"},
+        service.admit,
+        conn,
+        taken,
+        game,
+        _phone("wrong", False),
+    )
+    _refused(
+        service.SeatClaimed,
+        403,
+        "seat_claimed",
+        TAKEN % {"seat": "Kuba"},
+        service.admit,
+        conn,
+        taken,
+        game,
+        _phone("wrong"),
+    )
+
+
+def test_opening_claiming_and_freeing_a_seat_change_what_the_referees_poll_depends_on(conn):
+    links = _table(conn, "forteresse")
+    game, seat, referee = GAMES["forteresse"], links["b"], links["referee"]
+    polled = [store.version_by_token(conn, referee.token)]
+    service.admit(conn, seat, game, _phone("kuba"))  # opened and claimed: one new links' version
+    polled.append(store.version_by_token(conn, referee.token))
+    service.admit(conn, store.find_link(conn, seat.token), game, _phone("kuba"))  # opened again: nothing
+    polled.append(store.version_by_token(conn, referee.token))
+    service.release(conn, referee, "b")  # freed: a new version for every phone
+    polled.append(store.version_by_token(conn, referee.token))
+    assert polled == [(0, 0), (0, 2), (0, 2), (1, 3)]
+    assert store.version_by_token(conn, seat.token) == (1, 0)  # a seat's poll: the table's version only
+    assert store.find_link(conn, seat.token).joined_at is not None
+
+
+def test_a_rematch_is_offered_to_every_link_with_each_seat_still_its_phones(conn):
+    links = _table(conn, "forteresse")
+    game, referee = GAMES["forteresse"], links["referee"]
+    service.admit(conn, links["a"], game, _phone("ola"))
+    table = store.get_table(conn, referee.table_id)
+    store.finish(conn, game.rules, table.id, table.version)  # over, for the test: the referee's word
+    finished = store.get_table(conn, table.id)
+    assert all(service.rematch_offer(conn, link, finished, game) is None for link in links.values())
+    made, _new = service.rematch(conn, referee, finished, game)
+    after = store.get_table(conn, table.id)
+    assert after.version == finished.version + 1  # every phone's next poll draws the offer
+    offers = {key: service.rematch_offer(conn, link, after, game) for key, link in links.items()}
+    assert offers["referee"] == made
+    assert offers["viewer"].role == "viewer" and offers["viewer"].table_id == made.table_id
+    for seat in ("a", "b"):
+        assert offers[seat].role == "seat" and offers[seat].label == links[seat].label
+    assert offers["a"].claimed_by == store.phone_digest("ola")  # still private to Ola's phone
+    assert offers["b"].claimed_by is None
+    service.admit(conn, offers["a"], game, _phone("ola", False))  # her phone's poll is let in there
+    _refused(
+        service.SeatClaimed,
+        403,
+        "seat_claimed",
+        TAKEN % {"seat": "Ola"},
+        service.admit,
+        conn,
+        offers["a"],
+        game,
+        _phone("thief"),
+    )

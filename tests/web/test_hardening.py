@@ -225,7 +225,8 @@ def test_a_seat_link_is_claimed_by_the_first_phone_and_hidden_from_the_referee(a
     for path in ("", "/live", "/history", "/links", "/export.json"):
         refused = thief.get(f"/t/{seats['Kuba']}{path}")
         assert refused.status_code in (403, 304), path
-        assert "Kuba" not in text(refused) or "already open on another phone" in text(refused), path
+        said = text(refused)
+        assert "Kuba" not in said or "already open on another phone" in said or "no longer open" in said, path
     assert "Kuba's link is already open on another phone" in text(thief.get(f"/t/{seats['Kuba']}"))
     assert browser.get(f"/t/{seats['Kuba']}").status_code == 403  # the referee's own phone too
 
@@ -336,3 +337,24 @@ def test_beyond_a_short_queue_a_sheet_request_is_told_at_once_to_try_again():
     building.join(5)
     waiting.join(5)
     assert cache.get("b", lambda: b"never") == (b"%PDF-b", False)
+
+
+def test_a_freed_seats_old_phone_is_told_and_the_referees_poll_follows_the_seats(app, browser, other_browser):
+    token, seats = _forteresse_table(browser)
+    referee_poll = browser.get(f"/t/{token}/live")
+    etag = referee_poll.headers["ETag"]
+    assert browser.get(f"/t/{token}/live", headers={"If-None-Match": etag}).status_code == 304
+    wrong = Browser(app.test_client())
+    assert "Kuba" in text(wrong.get(f"/t/{seats['Kuba']}"))  # the wrong phone opens Kuba's link first
+    seat_etag = wrong.get(f"/t/{seats['Kuba']}/live").headers["ETag"]
+    followed = browser.get(f"/t/{token}/live", headers={"If-None-Match": etag})
+    assert followed.status_code == 200  # the referee's poll sees the seat opened, at the same version
+    assert 'id="invites-fresh"' in text(followed) and "Private links opened: 1 of 2." in text(followed)
+    browser.post(f"/t/{token}/release", {"seat": "b"})
+    for _poll in range(2):  # its polls never take the seat back
+        lost = wrong.get(f"/t/{seats['Kuba']}/live", headers={"If-None-Match": seat_etag})
+        assert lost.status_code == 403 and "data-lost" in text(lost)
+        assert "Kuba's seat is no longer open on this phone" in text(lost)
+        assert "fire" not in text(lost).lower() and "<form" not in text(lost)  # none of the seat's view
+    assert other_browser.get(f"/t/{seats['Kuba']}").status_code == 200  # the right phone gets it
+    assert wrong.get(f"/t/{seats['Kuba']}").status_code == 403

@@ -1,7 +1,7 @@
 """Only what a person may do is offered on their phone (issue 37.5): through every game's phases, each
 form a phone is shown is held to what the server would answer that phone's role. A viewer is shown
 no form that changes the table; a player none that only the referee may send (Undo, Finish, Rematch,
-the next game); and no one a move the rules already refuse for want of what it needs (a burn with no
+the next game, Pause, Add time); and no one a move the rules already refuse for want of what it needs (a burn with no
 fort card)."""
 
 from __future__ import annotations
@@ -19,7 +19,15 @@ from tests.conftest import text, with_state_changed
 
 GAMES = {
     "scorepad": {"players": "Ola\nKuba"},
-    "castle": {"players": "2", "dealer": "N", "name_N": "Ola", "name_S": "Kuba"},
+    # With a chess clock: the referee's Add time is held to the roles too.
+    "castle": {
+        "players": "2",
+        "dealer": "N",
+        "name_N": "Ola",
+        "name_S": "Kuba",
+        "clock": "chess",
+        "clock_minutes": "5",
+    },
     "fort": {"players": "2", "name_1": "Ann", "name_2": "Bob"},
     "forteresse": {"mode": "phones", "first": "a", "name_a": "Ola", "name_b": "Kuba"},
     "tactics": {
@@ -33,7 +41,8 @@ GAMES = {
 }
 # The refusals that say a form was offered to a phone whose role may not send it.
 NOT_YOURS = {"referee_only", "not_referee", "not_your_turn", "not_your_hand", "unknown_actor", "viewer_link"}
-CHANGES = ("act", "undo", "finish", "release", "rematch")
+# Every post a table page may offer: a move, and the referee's own changes (the clock's among them).
+CHANGES = ("act", "undo", "finish", "release", "rematch", "pause", "resume", "time")
 
 
 class _Forms(HTMLParser):

@@ -197,9 +197,9 @@ def test_phones_never_see_each_others_page(app, browser):
     owner, other = Browser(app.test_client()), Browser(app.test_client())
     other.get("/")
     other.get(f"/t/{tactics}")
-    for _ in range(2):
-        assert owner.get(f"/t/{seat.token}/live").status_code == 200
+    for _ in range(2):  # opening the page claims the seat; a poll claims nothing
         assert owner.get(f"/t/{seat.token}").status_code == 200
+        assert owner.get(f"/t/{seat.token}/live").status_code == 200
     for path in (f"/t/{seat.token}", f"/t/{seat.token}/live"):
         assert other.get(path).status_code == 403, path
 

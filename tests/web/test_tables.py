@@ -254,13 +254,14 @@ def test_order_free_actions_skip_the_stale_check_and_others_do_not(database, mon
 
 
 def test_a_poll_reads_the_version_in_one_lookup_by_token(app):
-    """The 304 path's one query: the version of the table a token opens, None for no such token."""
+    """The 304 path's one query: the version of the table a token opens (and the links' version, 0 but
+    for the referee's link), None for no such token."""
     from companion.http.context import get_db
 
     with app.app_context():
         table, links = store.create_table(get_db(), scorepad, "scorepad", {"players": ["Ola", "Kuba"]})
         token = links[0].token
-        assert store.version_by_token(get_db(), token) == 0
+        assert store.version_by_token(get_db(), token) == (0, 0)
         store.act(get_db(), scorepad, table.id, "referee", {"type": "round", "points": [1, 2]}, 0)
-        assert store.version_by_token(get_db(), token) == 1
+        assert store.version_by_token(get_db(), token) == (1, 0)
         assert store.version_by_token(get_db(), "no-such-token-here") is None

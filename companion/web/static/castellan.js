@@ -32,23 +32,52 @@
   function swap(html) {
     var el = live();
     if (!el) { return; }
-    if (dirty) {
-      var note = el.querySelector(".stale-note");
-      if (note) { note.hidden = false; }
-      return;
-    }
     var holder = document.createElement("div");
     holder.innerHTML = html.trim();
     var fresh = holder.firstElementChild;
     if (!fresh || fresh.id !== "live") { return; }
+    // A seat this phone lost (data-lost) leaves the screen even over a form half filled in.
+    if (dirty && !fresh.hasAttribute("data-lost")) {
+      var note = el.querySelector(".stale-note");
+      if (note) { note.hidden = false; }
+      return;
+    }
     el.replaceWith(fresh);
+    invitations(fresh);
     if (window.htmx) { window.htmx.process(fresh); }
     settle(fresh);
+  }
+
+  // The referee's invitations as a fragment carries them (while a seat waits for its phone) take the
+  // place of the page's, open or folded as the referee left them until every seat has joined.
+  function invitations(fresh) {
+    var carried = fresh.querySelector("template#invites-fresh");
+    var before = document.getElementById("invites");
+    var after = carried && carried.content.querySelector("#invites");
+    if (!before || !after) { return; }
+    if (!after.hasAttribute("data-all-joined")) { after.open = before.open; }
+    before.replaceWith(document.importNode(after, true));
   }
 
   function version(html) {
     var found = /data-version="(\d+)"/.exec(html);
     return found ? parseInt(found[1], 10) : -1;
+  }
+
+  // The seats opened and claimed that a fragment shows (the referee's invitations): within one
+  // version only ever more, so a fragment of the shown version showing more is newer.
+  function seen(html) {
+    var found = /data-seen="(\d+)"/.exec(html);
+    return found ? parseInt(found[1], 10) : 0;
+  }
+
+  function newer(html) {
+    var el = live();
+    var shown = parseInt(el.getAttribute("data-version"), 10);
+    shown = isNaN(shown) ? -1 : shown;
+    var fresh = version(html);
+    if (fresh !== shown) { return fresh > shown; }
+    return seen(html) > (parseInt(el.getAttribute("data-seen"), 10) || 0);
   }
 
   function poll() {
@@ -63,13 +92,15 @@
       .then(function (response) {
         failures = 0;
         reached();
-        if (response.status === 200) {
+        // 403: this phone's seat is no longer its own; the answer is the notice that replaces its view.
+        if (response.status === 200 || response.status === 403) {
           return response.text().then(function (html) {
             if (asking || taps !== sent || !live()) { return; }  // a tap went out meanwhile: its answer wins
             etag = response.headers.get("ETag");
+            var lost = response.status === 403;
+            if (lost && !/data-lost/.test(html)) { return; }
             // Only a newer table: a poll read before a tap's move landed must not take the page back.
-            var shown = parseInt(live().getAttribute("data-version"), 10);
-            if (version(html) > (isNaN(shown) ? -1 : shown)) { swap(html); }
+            if (lost || newer(html)) { swap(html); }
           });
         }
         if (response.status === 404) { failures = 8; }

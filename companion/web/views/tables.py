@@ -104,35 +104,38 @@ def show(token: str):
 def live(token: str):
     """The live fragment, or 304 when the table has not changed since the phone last saw it.
 
-    The 304 path reads only the table's version: a phone polling an idle table costs one
-    indexed lookup, not a state to load and render.
+    The 304 path reads only the table's version (and the referee's links' version): a phone
+    polling an idle table costs one indexed lookup, not a state to load and render. A poll claims
+    no seat: a phone polling a seat it no longer holds is answered the notice that says so.
     """
-    version = store.version_by_token(get_db(), token)
-    if version is None:
+    found = store.version_by_token(get_db(), token)
+    if found is None:
         abort(404)
-    etag = live_etag(version, session, current_language())
+    version, seen = found
+    etag = live_etag(version, seen, session, current_language())
     if request.if_none_match.contains_weak(etag):
         response = make_response("", 304)
-    elif (kept := _kept(token, fragment=True, version=version)) is not None:
-        etag = live_etag(kept[0], session, current_language())
+    elif (kept := _kept(token, fragment=True, version=version, who=_POLLING)) is not None:
+        etag = live_etag(kept[0], seen, session, current_language())
         response = kept[1]
     else:
-        link, table, game = _open(token)
-        etag = live_etag(table.version, session, current_language())
+        link, table, game = _open(token, _POLLING)
+        etag = live_etag(table.version, seen, session, current_language())
         response = _plain_table(link, table, game, fragment=True)
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
 
 
-def live_etag(version: int, session_data, lang: str) -> str:
-    """The live fragment's ETag: the table's version, this session's, and the fragment's language.
+def live_etag(version: int, seen: int, session_data, lang: str) -> str:
+    """The live fragment's ETag: the table's version, the links' version ``seen`` (the referee's
+    invitations; 0 for another link), this session's, and the fragment's language.
 
     The fragment holds this session's CSRF token and member identity, so the ETag names the
     session too; a phone that switched language must not be told its old words are current.
     It is weak: the same content brotli'd, gzipped or plain (see compression.init_compression).
     """
-    return f"{version}.{str(session_data.get('csrf_form_token', ''))[-8:]}.{lang}"
+    return f"{version}.{seen}.{str(session_data.get('csrf_form_token', ''))[-8:]}.{lang}"
 
 
 _LIVE_PATH = re.compile(r"/t/([^/]+)/live\Z")
@@ -172,16 +175,16 @@ class UnchangedPolls:
     def _etag(self, environ, token: str) -> str | None:
         app = self.app
         try:
-            version = store.version_by_token(db.thread_connection(app.config["DATABASE"]), token)
+            found = store.version_by_token(db.thread_connection(app.config["DATABASE"]), token)
         except Exception:  # noqa: BLE001 - Flask's path answers (and reports) whatever went wrong
             db.drop_thread_connection(app.config["DATABASE"])
             return None
-        if version is None:
+        if found is None:
             return None
         cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
         lang = i18n.choose_language(cookies.get(i18n.COOKIE), environ.get("HTTP_ACCEPT_LANGUAGE"))
         return live_etag(
-            version, security.session_data(app, cookies.get(app.config["SESSION_COOKIE_NAME"])), lang
+            *found, security.session_data(app, cookies.get(app.config["SESSION_COOKIE_NAME"])), lang
         )
 
 
@@ -251,7 +254,7 @@ class CachedPages:
         game = slug and app.extensions["castellan.games"].games.get(slug)
         if not game or not service.opens_unchanged(link, game, session_data.get("member")):
             return None
-        version = store.table_version(conn, link.table_id)
+        version, seen = store.version_by_token(conn, token)
         fragment = live or is_htmx(asked)
         if not live and asked.args.get("recorded") == str(version):
             return None
@@ -274,7 +277,7 @@ class CachedPages:
             headers.append(("Content-Length", str(len(body))))
         headers += _VARY
         if live:
-            etag = live_etag(version, session_data, key.language)
+            etag = live_etag(version, seen, session_data, key.language)
             tags = asked.headers.get("If-None-Match")
             if tags and parse_etags(tags).contains_weak(etag):
                 return None  # a 304: Flask's (UnchangedPolls answers it first)
@@ -311,8 +314,9 @@ def act(token: str):
 
 @bp.post("/t/<token>/release")
 def release(token: str):
-    """The referee frees a player's seat whose phone is lost: the next phone to open its link takes it."""
-    link, table, game = _open(token)
+    """The referee frees a player's seat whose phone is lost: the next phone to open its link takes it.
+    That phone's next poll says the seat is no longer its own (``service.SeatLost``)."""
+    link, table, game = _open(token, _POLLING)
     try:
         released = service.release(get_db(), link, request.form.get("seat", ""))
     except service.Refusal as refused:
@@ -338,7 +342,7 @@ def resume(token: str):
 
 def _set_paused(token: str, paused: bool):
     """Pause or resume the table through the table service; said on the page that asked."""
-    link, table, game = _open(token)
+    link, table, game = _open(token, _POLLING)
     try:
         service.set_paused(get_db(), link, paused)
     except service.Refusal as refused:
@@ -394,7 +398,7 @@ def _clock_view(table) -> dict:
 @bp.post("/t/<token>/undo")
 def undo(token: str):
     """Take back the last action still in force (the referee only); the log keeps it, marked undone."""
-    link, table, game = _open(token)
+    link, table, game = _open(token, _POLLING)
     last = store.last_action(get_db(), table.id)
     return _referee_change(
         link,
@@ -408,7 +412,7 @@ def undo(token: str):
 def finish(token: str):
     """The referee finishes a table whose game has no end of its own (the score pad): its standing
     becomes the final score, and the table a play in the history. Undo reopens it."""
-    link, table, game = _open(token)
+    link, table, game = _open(token, _POLLING)
     return _referee_change(
         link,
         game,
@@ -423,7 +427,7 @@ def rematch(token: str):
     """From a finished table, a new table of the same game with the same players and options (the
     seats rotated where the game's rules say who starts next), opened as its referee; the same one
     each time the finished table's Rematch is tapped."""
-    link, table, game = _open(token)
+    link, table, game = _open(token, _POLLING)
     try:
         referee, made = service.rematch(get_db(), link, table, game)
     except RuleError as refused:
@@ -525,13 +529,14 @@ def _link(token: str) -> store.Link:
     return link
 
 
-def _open(token: str):
+def _open(token: str, who: service.Phone | None = None):
     """The link, its table and its game (``service.open_table``), or a 404 page; a player's seat
-    claimed by another phone, a 403 page (the first phone to open a seat claims it)."""
+    claimed by another phone, a 403 page (the first phone to open a seat's page claims it; ``who``
+    is ``_POLLING`` for a poll or a change, which claim nothing)."""
     try:
-        link, table, game = service.open_table(get_db(), registry().games, token, _PHONE)
+        link, table, game = service.open_table(get_db(), registry().games, token, who or _PHONE)
     except service.Refusal as refused:
-        _refused_link(refused)
+        _refused_link(refused, token)
     _note_game(link, game)
     return link, table, game
 
@@ -540,16 +545,38 @@ def _open_to_change(token: str):
     """The link and its game, as ``_open`` checks them, without the table: a change (a move) reads
     it once, under its lock, and a refusal reads it again as it is then."""
     try:
-        link, game = service.open_link(get_db(), registry().games, token, _PHONE)
+        link, game = service.open_link(get_db(), registry().games, token, _POLLING)
     except service.Refusal as refused:
-        _refused_link(refused)
+        _refused_link(refused, token)
     _note_game(link, game)
     return link, game
 
 
-def _refused_link(refused: service.Refusal) -> NoReturn:
-    """The error page for a link that opens nothing here: 404, or 403 with the service's sentence."""
+def _refused_link(refused: service.Refusal, token: str) -> NoReturn:
+    """The error page for a link that opens nothing here: 404, or 403 with the service's sentence.
+    A poll or a tap at a seat this phone lost gets the live fragment that says so in place of the
+    seat's view (``_seat_lost``)."""
+    if isinstance(refused, service.SeatLost) and (is_htmx() or request.endpoint == "tables.live"):
+        abort(_seat_lost(refused, token))
     abort(refused.status, description=say(refused) if refused.status == 403 else None)
+
+
+def _seat_lost(refused: service.SeatLost, token: str):
+    """The live fragment of a seat this phone no longer holds: only the sentence, none of the seat's
+    view, at the table's version, which the phone's script swaps in (403, ``data-lost``). Later polls
+    get 304 until the table changes."""
+    version, seen = store.version_by_token(get_db(), token)
+    text = render_template(
+        "tables/_seat_lost.html",
+        message=say(refused),
+        version=version,
+        live_url=url_for("tables.live", token=token),
+        poll_seconds=current_app.config["POLL_SECONDS"],
+    )
+    response = make_response(text, 403)
+    response.set_etag(live_etag(version, seen, session, current_language()), weak=True)
+    response.headers["Cache-Control"] = "no-cache, private"
+    return response
 
 
 def _note_game(link: store.Link, game) -> None:
@@ -564,11 +591,11 @@ TABLE_GAMES_KEPT = 65_536
 _TABLE_GAMES = Bounded(TABLE_GAMES_KEPT)
 
 
-def _kept(token: str, fragment: bool | None = None, version: int | None = None):
+def _kept(token: str, fragment: bool | None = None, version: int | None = None, who=None):
     """``(version, response)``: the kept table page or live fragment for this link at the table's
     version (``version`` when the caller just read it), with nothing to answer (no flashed message,
     no ``?recorded=`` of this version); or None, and the caller draws it (``_plain_table``). The
-    link is opened as ``_open`` does."""
+    link is opened as ``_open`` does (by ``who``)."""
     cache = pagecache.for_app(current_app)
     if cache is None or "_flashes" in session:
         return None
@@ -577,9 +604,9 @@ def _kept(token: str, fragment: bool | None = None, version: int | None = None):
     if slug is None:
         return None
     try:
-        service.admit(get_db(), link, registry().games[slug], _PHONE)
+        service.admit(get_db(), link, registry().games[slug], who or _PHONE)
     except service.Refusal as refused:
-        _refused_link(refused)
+        _refused_link(refused, token)
     if version is None:
         version = store.table_version(get_db(), link.table_id)
     fragment = is_htmx() if fragment is None else fragment
@@ -596,7 +623,7 @@ def _page_key(
     for this request, or ``asked`` (a request read before Flask, ``CachedPages``, with its database
     connection and its app's config)."""
     asked = request if asked is None else asked
-    links = None if fragment else tuple(_referee_links(link, table_id, conn))
+    links = tuple(_referee_links(link, table_id, conn))
     return pagecache.PageKey(
         table_id,
         version,
@@ -669,13 +696,16 @@ def _clocked(table) -> dict:
 
 def _ending(link, table, game) -> dict:
     """What the table's foot offers: Finish (the referee, on a table with no end of its own), or once
-    it is over its play in the history (none for a private table) and the referee's Rematch."""
+    it is over its play in the history (none for a private table), the referee's Rematch, and once
+    the rematch is made every phone's way to it (``service.rematch_offer``)."""
     over = service.over(table, game)
+    offer = service.rematch_offer(get_db(), link, table, game) if over else None
     return {
         "over": over,
         "can_finish": link.role == "referee" and service.can_finish(table, game, over),
-        "can_rematch": over and link.role == "referee",
+        "can_rematch": over and link.role == "referee" and offer is None,
         "play": store.table_play(get_db(), table.id) if over else None,
+        "rematch": offer,
     }
 
 
@@ -721,8 +751,7 @@ def _referee_change(link, game, change, message: str | None):
 def _render_table(link, table, game, status: int = 200, notices=(), refill: dict | None = None, last=_UNREAD):
     """The table page (with the referee's invitations), or its live fragment for htmx."""
     context = _context(link, table, game, notices, refill, last)
-    if not is_htmx():
-        context["invites"] = _invites(_referee_links(link, table.id), game)
+    context["invites"] = _invites(_referee_links(link, table.id), game)
     return render("tables/page.html", "tables/_live.html", status, **context)
 
 
@@ -742,16 +771,14 @@ def _plain_table(link, table, game, fragment: bool | None = None):
     cache = pagecache.for_app(current_app)
     if cache is None:
         context = _context(link, table, game)
-        if not fragment:
-            context["invites"] = _invites(_referee_links(link, table.id), game)
+        context["invites"] = _invites(_referee_links(link, table.id), game)
         return render(template, template, **context)
     key = _page_key(link, table.id, table.version, fragment)
     kept = cache.get(key, session)
     if kept is None:
         with pagecache.reading() as noting:
             context = _context(link, table, game)
-            if not fragment:
-                context["invites"] = _invites(list(key.links or ()), game)
+            context["invites"] = _invites(list(key.links or ()), game)
             text = render_template(template, **context)
         kept = (
             pagecache.CachedPage(pagecache.split(text))
@@ -822,7 +849,9 @@ def _member() -> str:
 
 
 # This phone at the table, for the service (``service.Phone``): its identity made when a seat needs it.
+# Opening a seat's page claims it; a poll or a change (``_POLLING``) claims nothing.
 _PHONE = service.Phone(_member)
+_POLLING = service.Phone(_member, claims=False)
 
 
 def _member_name(form: dict) -> str:
