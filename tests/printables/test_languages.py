@@ -23,7 +23,7 @@ def _sheet(slug: str, lang: str) -> bytes:
 def test_the_score_pad_sheet_in_polish_carries_every_polish_letter():
     words = pdf_text(_sheet("score-pad", "pl"))
     assert "Notes wyników" in words and "Runda" in words and "Suma" in words
-    assert "Ten pasek ma 50 mm: drukuj w skali 100 %." in words
+    assert "Ten pasek ma 50 mm: drukuj w skali 100%." in words
     cards = pdf_text(_sheet("blank-cards", "pl"))
     assert "Jak drukować" in cards and "Kontrola druku dwustronnego" in cards
     assert "8 kart na 2 stronach po tym arkuszu." in " ".join(cards.split())

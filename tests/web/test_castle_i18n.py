@@ -54,7 +54,7 @@ def test_the_start_page_in_each_language(browser, lang, words):
         (
             "pl",
             "Kolej gracza Ewa (Ewa & Jan)",
-            "Czerwona karta o randze 5 musi przebić wartość tego stosu, 5.",
+            "Czerwona karta o randze 5 musi przebić wartość tego stosu (5).",
         ),
     ],
 )
@@ -121,7 +121,7 @@ FULL = "A1=4C&B1=8D&C1=JS&D1=2S&A2=2H&B2=9H&C2=5C&D2=3S&A3=10C&B3=6S&C3=7D&D3=AH
                 "Całkowita wartość każdego stosu jest pod jego kartą.",
                 "wart. 12",
                 "9♠ może trafić na A1, A2, A3, B1, B3, C1, C2, C3, D1, D2, D3.",
-                "B2: Czarna karta o randze 9 musi przebić wartość tego stosu, 9.",
+                "B2: Czarna karta o randze 9 musi przebić wartość tego stosu (9).",
                 "Połóż na wybrany stos",
             ],
         ),

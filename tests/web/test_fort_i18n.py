@@ -137,7 +137,13 @@ def test_the_apis_refusal_follows_accept_language_and_keeps_its_code(app):
     )
     assert (
         rank.get_json()["error"]["message"]
-        == "«" + NB + "watchtowers.b" + NB + "» doit être une valeur" + NB + ": 2-10, V, D, R ou A."
+        == "«"
+        + NB
+        + "watchtowers.b"
+        + NB
+        + "» doit être une valeur de carte"
+        + NB
+        + ": de 2 à 10, V, D, R ou A."
     )
 
 

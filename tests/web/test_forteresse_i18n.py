@@ -188,9 +188,9 @@ def test_an_unnamed_seat_is_named_in_the_readers_language(browser, other_browser
         + NB
         + ": quand un fusil touche un mur, l'adversaire répond «"
         + NB
-        + "mur"
+        + "Mur."
         + NB
-        + "»."
+        + "»"
     ) in _words(text(refused))
     assert _act(browser, token, {**shot, "outcome": "wall", "cell": ""}).status_code == 303
     history = _words(text(other_browser.get(f"/t/{token}/history", headers={"Accept-Language": "pl"})))

@@ -106,7 +106,7 @@ def test_the_history_page_in_each_language(app, browser, lang, said):
                 "Najlepszy wynik",
                 "50%",
                 "625,0",
-                "Najczęściej gra z",
+                "Najczęstszy współgracz",
                 "3 wspólne rozgrywki",
                 "Wygrane w czasie",
                 "Rozgrywki: 3, wygrane: 2, liczone narastająco od pierwszej rozgrywki do ostatniej.",
@@ -138,7 +138,7 @@ def test_a_players_page_in_each_language(app, browser, lang, said):
         (
             "fr",
             [
-                "Partie de Bloc de score",
+                "Partie · Bloc de score",
                 "Début",
                 "Durée",
                 "Manche par manche",

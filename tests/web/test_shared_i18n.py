@@ -134,7 +134,7 @@ def test_a_tables_replay(browser, headers, sentences):
                 "Cette table est terminée.",
                 "Voir cette partie dans l'historique",
                 "Revanche",
-                "Une nouvelle table de Bloc de score",
+                "Une nouvelle table (Bloc de score) avec les mêmes joueurs",
             ],
         ),
         (
@@ -143,7 +143,12 @@ def test_a_tables_replay(browser, headers, sentences):
                 "Zakończ grę przy stole",
                 "Po zakończeniu te sumy staną się wynikiem końcowym, a rozgrywka zostanie w historii.",
             ],
-            ["Ten stół jest zakończony.", "Zobacz tę rozgrywkę w historii", "Rewanż", "Nowy stół gry"],
+            [
+                "Gra przy tym stole jest zakończona.",
+                "Zobacz tę rozgrywkę w historii",
+                "Rewanż",
+                "Nowy stół (",
+            ],
         ),
     ],
 )

@@ -150,7 +150,7 @@ def test_a_capture_on_the_table_is_told_in_the_pages_language(browser, lang, sai
     "lang, refusal",
     [
         ("fr", f"D4 est hors du plateau{NBSP}: les cases vont de A1 à C3."),
-        ("pl", "D4 jest poza planszą: pola są od A1 do C3."),
+        ("pl", "D4 leży poza planszą: pola mają oznaczenia od A1 do C3."),
     ],
 )
 def test_a_play_off_the_board_is_refused_in_the_pages_language(browser, lang, refusal):
@@ -181,7 +181,7 @@ def test_the_history_says_a_play_in_the_readers_language(browser, lang, line):
     "lang, refusal",
     [
         ("fr", f"Z9 est hors du plateau{NBSP}: les cases vont de A1 à C3."),
-        ("pl", "Z9 jest poza planszą: pola są od A1 do C3."),
+        ("pl", "Z9 leży poza planszą: pola mają oznaczenia od A1 do C3."),
     ],
 )
 def test_the_api_refuses_in_the_accepted_language_with_the_english_code(app, lang, refusal):
@@ -260,7 +260,7 @@ def test_the_sheets_in_polish_read_back(browser):
     assert pad.count("Gracz Zdobyte Narożne × 1 Boczne × 2 Środkowe × 3 Suma") == 3
     assert "Partia 3" in pad and "Mecz: suma trzech partii" in pad and pad.count("Imię i suma") == 4
     mat = " ".join(pdf_text(sheet("tactics-mat-3x3", "pl")).split())
-    assert "Plansza 3x3, dwóch graczy" in mat and "Miejsce S, pierwszy gracz" in mat
+    assert "Plansza 3x3 dla dwóch graczy" in mat and "Miejsce S, pierwszy gracz" in mat
     assert "Miejsce N (2 graczy: S i N)" in mat and "mała liczba to punkty za zajęcie pola na koniec" in mat
     deck = " ".join(pdf_text(sheet("tactics-marches", "pl")).split())
     assert (
@@ -270,7 +270,8 @@ def test_the_sheets_in_polish_read_back(browser):
     assert set("ąęłóśżź") <= set(pad + mat + deck)  # drawn, embedded and read back
     listed = words(text(browser.get("/print", headers={"Accept-Language": "pl"})))
     assert (
-        "Plansza 4x4, czterech graczy" in listed and "Wartownicy, którzy widzą nadchodzącego wroga" in listed
+        "Plansza 4x4 dla czterech graczy" in listed
+        and "Wartownicy, którzy widzą nadchodzącego wroga" in listed
     )
 
 

@@ -109,7 +109,7 @@ def test_the_score_pad_printed_in_polish_reads_back_in_polish(browser):
         "Talia zamek-default@1: Domyślna talia Castellana do Zamku.",
         "Król 41, królowa 34, czarnoksiężnik 18",
         "Pary księżniczka–rycerz",
-        "Ma czarnoksiężnika? (remisy)",
+        "Ma czarnoksiężnika? (przy remisie)",
         "Wygrywa najwyższa suma.",
     ):
         assert sentence in words
