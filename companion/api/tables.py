@@ -486,6 +486,7 @@ def _describe_pause(token: dict, table: dict, malformed: dict) -> None:
                         **malformed,
                         "403": api.error_response("Not the referee's link (code referee_only)."),
                         "404": api.error_response("No table has this token."),
+                        "422": api.error_response("The body is not a JSON object (code bad_body)."),
                     },
                 }
             },
