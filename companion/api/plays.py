@@ -50,6 +50,7 @@ def play_answer(play: store.Play) -> dict:
                 "winner": seat.winner,
                 "team": seat.team,
                 "player": seat.player_id,
+                "thinking_seconds": seat.thinking_seconds,
             }
             for seat in play.players
         ],
@@ -259,6 +260,12 @@ _PLAY_SCHEMA = {
                     "team": {"type": ["string", "null"]},
                     "player": {"type": "integer", "description": "The player's id on this server."},
                     "rating": ratings.RATING_SCHEMA,
+                    "thinking_seconds": {
+                        "type": ["integer", "null"],
+                        "description": "How long the table's turn timer or chess clock counted this player "
+                        "thinking, in seconds, pauses left out; null when the table had no such clock (or "
+                        "the play was kept before Castellan kept it).",
+                    },
                 },
             },
         },

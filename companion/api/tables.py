@@ -1,4 +1,5 @@
-"""Tables over the JSON API (../shared/api.md, "Tables"): create, read, act, undo, finish, claim, log.
+"""Tables over the JSON API (../shared/api.md, "Tables"): create, read, act, undo, finish, claim, log;
+and, beyond the contract, the referee's pause and resume of the table's clock (docs/history.md, "Clock").
 
 A link's token is the key, and the table service (``companion.service.tables``) decides what it
 may see and do, as on the pages: this module reads the JSON, calls the service with typed values
@@ -22,6 +23,7 @@ from companion.http import security
 from companion.http.context import get_db, registry
 from companion.http.requests import public_base_url
 from companion.i18n import say
+from companion.rules import clock
 from companion.rules.errors import RuleError
 from companion.rules.sentences import N_
 from companion.service import schemas
@@ -118,6 +120,28 @@ def finish(token: str):
     return _change(link, game, lambda once: service.finish(get_db(), link, table, game, _version(body), once))
 
 
+@bp.post("/tables/<token>/pause")
+def pause(token: str):
+    """The referee pauses the table, for dinner: ``{}`` → the table (``paused`` true). An extension of
+    the contract: the pause is left out of the play's length and of every player's thinking time."""
+    return _set_paused(token, True)
+
+
+@bp.post("/tables/<token>/resume")
+def resume(token: str):
+    """The referee resumes a paused table: ``{}`` → the table (``paused`` false). An extension."""
+    return _set_paused(token, False)
+
+
+def _set_paused(token: str, paused: bool):
+    """Pause or resume through the table service (the referee's link only: 403 otherwise); a second
+    pause, or resuming a running table, changes nothing and answers the table as it is."""
+    link, game = _open(token)
+    _object(json_body(), "body")
+    service.set_paused(get_db(), link, paused)
+    return jsonify(table_answer(link, store.get_table(get_db(), link.table_id), game))
+
+
 @bp.post("/tables/<token>/claim")
 def claim(token: str):
     """A program claims a player's seat: ``{}`` → the claim's secret, for the ``Seat-Claim`` header of
@@ -176,6 +200,7 @@ def table_answer(link: store.Link, table: store.Table, game: Game) -> dict:
         "seat": link.seat,
         "finished": table.finished or result is not None,
         "private": table.private,
+        "paused": clock.is_paused(store.table_clock(get_db(), table.id)),
         "result": result,
         "view": service.seen(link, table, game),
     }
@@ -426,6 +451,46 @@ def describe(games: list[Game]) -> None:
         },
     )
     _describe_claim(token, seat_claim, table, malformed, claimed)
+    _describe_pause(token, table, malformed)
+
+
+def _describe_pause(token: dict, table: dict, malformed: dict) -> None:
+    """``POST /tables/{token}/pause`` and ``/resume`` in the OpenAPI document: an extension of the
+    contract (../shared/api.md has no pause), the referee's only."""
+    for path, summary in (
+        (
+            "pause",
+            "Extension (not in the contract): the referee pauses the table, for dinner. Its time does "
+            "not count in the play's length nor in any player's thinking time until it is resumed; moves "
+            "may still be recorded. Pausing a paused table changes nothing.",
+        ),
+        (
+            "resume",
+            "Extension (not in the contract): the referee resumes a paused table. Resuming a "
+            "running table changes nothing.",
+        ),
+    ):
+        api.document(
+            f"/tables/{{token}}/{path}",
+            {
+                "post": {
+                    "summary": summary,
+                    "tags": ["tables"],
+                    "parameters": [token],
+                    "requestBody": {"required": True, "content": _json({"type": "object"})},
+                    "responses": {
+                        "200": {
+                            "description": "The table as the referee sees it, with `paused`.",
+                            "content": _json(table),
+                        },
+                        **malformed,
+                        "403": api.error_response("Not the referee's link (code referee_only)."),
+                        "404": api.error_response("No table has this token."),
+                        "422": api.error_response("The body is not a JSON object (code bad_body)."),
+                    },
+                }
+            },
+        )
 
 
 def _describe_claim(token: dict, seat_claim: dict, table: dict, malformed: dict, claimed: dict) -> None:
@@ -504,6 +569,11 @@ _TABLE_SCHEMA = {
         "seat": {"type": ["string", "null"]},
         "finished": {"type": "boolean"},
         "private": {"type": "boolean", "description": "Kept out of the history: it never becomes a play."},
+        "paused": {
+            "type": "boolean",
+            "description": "The referee paused the table (an extension: POST /tables/{token}/pause and "
+            "/resume): its time does not count in the play's length nor in anyone's thinking time.",
+        },
         "result": _RESULT_SCHEMA,
         "view": {
             "type": "object",

@@ -34,7 +34,7 @@ def resume(clock: dict | None, now: str) -> dict:
     clock = clock or NEW
     if not clock["paused_at"]:
         return clock
-    return {"paused_at": None, "pauses": [*clock["pauses"], [clock["paused_at"], now]]}
+    return {**clock, "paused_at": None, "pauses": [*clock["pauses"], [clock["paused_at"], now]]}
 
 
 def paused_seconds(clock: dict | None, now: str, since: str = "") -> float:

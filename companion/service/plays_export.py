@@ -4,8 +4,9 @@ all turn the store's plays (``store.Play``) into documents here.
 
 Castellan's document is ``{"format": "castellan-plays", "version": 1, "plays": [...]}``, the
 plays oldest first, each with its id, game, start and end (ISO 8601, UTC), players in the
-result's order (name, team, score, winner), who began (``first_player``, a place in that list; left
-out when not known) and the game's own details: everything the history
+result's order (name, team, score, winner, and ``thinking_seconds`` where the table's turn timer
+or chess clock timed them), who began (``first_player``, a place in that list; left out when not
+known) and the game's own details: everything the history
 holds, so exporting, importing on a fresh server and exporting again gives the same document.
 
 The BG Stats document follows the backup file that BG Stats itself exports and imports (see
@@ -73,16 +74,22 @@ def _castellan_play(play: store.Play) -> dict:
         "game": play.game,
         "started": play.started,
         "finished": play.finished,
-        "players": [
-            {"name": seat.name, "team": seat.team, "score": seat.score, "winner": seat.winner}
-            for seat in play.players
-        ],
+        "players": [_castellan_seat(seat) for seat in play.players],
         "details": play.details,
     }
     if play.first_player is not None:
         entry["first_player"] = play.first_player
     if play.seconds is not None and play.seconds != _whole_seconds(play.started, play.finished):
         entry["seconds"] = play.seconds  # time in play, where pauses (or milliseconds) made it differ
+    return entry
+
+
+def _castellan_seat(seat: store.PlaySeat) -> dict:
+    """One player of a play in Castellan's file; ``thinking_seconds`` only where a clock timed them,
+    so that a file of plays nobody timed is exported again as it was imported."""
+    entry = {"name": seat.name, "team": seat.team, "score": seat.score, "winner": seat.winner}
+    if seat.thinking_seconds is not None:
+        entry["thinking_seconds"] = seat.thinking_seconds
     return entry
 
 

@@ -164,6 +164,8 @@ play_players = sa.Table(
     sa.Column("team", sa.Text),
     sa.Column("score", sa.BigInteger),
     sa.Column("winner", sa.Boolean, nullable=False),
+    # the seconds the table's turn timer or chess clock counted for them (none: the table had no such clock)
+    sa.Column("thinking_seconds", sa.Integer),
     sa.Index("play_players_by_player", "player_id", "finished", "play_id"),
 )
 

@@ -55,13 +55,16 @@ YEARS_AHEAD = 50  # to the end of the year this many years from now
 class PlaySeat:
     """One player of a play, in the result's order: their name and id on this server (``player_id``:
     renaming or merging them changes every play at once), their score and team if the game has
-    them, and whether they won."""
+    them, whether they won, and ``thinking_seconds``: how long the table's turn timer or chess clock
+    counted them thinking, pauses left out (None: the table had no such clock, or the play was kept
+    before Castellan kept it)."""
 
     name: str
     score: int | None
     winner: bool
     team: str | None
     player_id: int
+    thinking_seconds: int | None = None
 
 
 @dataclass(frozen=True)
@@ -260,7 +263,7 @@ def import_plays(
 ) -> int:
     """Add plays exported by a Castellan server (each a play of its file: ``{"id", "game",
     "started", "finished", "players": [{"name", "team", "score", "winner"}], "details"}``, and
-    ``first_player`` where it is known); how many were new.
+    ``first_player`` and each player's ``thinking_seconds`` where they are known); how many were new.
 
     A play already here (same id) is skipped, so importing a file twice adds nothing twice.
     A play's players are found by name, or created. ``RuleError`` for a play that is not in
@@ -352,6 +355,7 @@ def _write_imported(conn: Connection, new: list[dict]) -> int:
                 "team": seat["team"],
                 "score": seat["score"],
                 "winner": seat["winner"],
+                "thinking_seconds": seat["thinking_seconds"],
             }
             for entry in new
             for position, seat in enumerate(entry["players"])
@@ -386,6 +390,7 @@ def record_play(
     play_details = rules.play_details(state)
     values = {"id": play_id, "details": base.dump(play_details), "lowest_wins": lowest_wins(play_details)}
     found = run(conn, _PLAY_FINISHED, values).fetchone()
+    timed = _table_clock(conn, table.id)
     if found is None:
         kept = ended_at or base.now()
         values |= {
@@ -393,7 +398,7 @@ def record_play(
             "game": table.game,
             "started": table.created_at,
             "finished": kept,
-            "seconds": _in_play(conn, table.id, table.created_at, kept),
+            "seconds": int(clock.in_play(timed, table.created_at, kept)),
             "first_player": _first_player(rules, state, len(result["players"])),
         }
         run(conn, _ADD_PLAY, values)
@@ -401,7 +406,7 @@ def record_play(
         kept = found[0]
         run(conn, _SET_PLAY_DETAILS, values)
         run(conn, _DROP_PLAY_SEATS, values)
-    _write_play_players(conn, play_id, kept, result["players"])
+    _write_play_players(conn, play_id, kept, result["players"], _thinking(timed, result["players"], kept))
 
 
 def delete_play(conn: Connection, play_id: str) -> Play | None:
@@ -424,10 +429,20 @@ def table_of_play(conn: Connection, play_id: str) -> str | None:
     return conn.execute(sa.select(play_rows.c.table_id).where(play_rows.c.id == play_id)).scalar()
 
 
-def _in_play(conn: Connection, table_id: str, started: str, finished: str) -> int:
-    """How long a table was played, in whole seconds: its start to its end, less the referee's pauses."""
+def _table_clock(conn: Connection, table_id: str) -> dict | None:
+    """The table's clock as it ends (``rules.clock``: its pauses and its per-seat clock), or None."""
     kept = conn.execute(sa.select(table_clocks.c.clock).where(table_clocks.c.table_id == table_id)).scalar()
-    return int(clock.in_play(None if kept is None else json.loads(kept), started, finished))
+    return None if kept is None else json.loads(kept)
+
+
+def _thinking(timed: dict | None, entries: list[dict], finished: str) -> list[int | None]:
+    """Each of the result's players' thinking time in whole seconds, as the table's turn timer or
+    chess clock counted it up to ``finished`` (pauses are not thinking: ``clock.used`` leaves them
+    out); a player it never timed thought for 0 seconds. All None for a table without such a clock."""
+    if not timed or not timed.get("kind"):
+        return [None] * len(entries)
+    times = clock.thinking_times(timed, finished)
+    return [times.get(entry["name"], 0) for entry in entries]
 
 
 def _first_player(rules: ModuleType, state: dict, seated: int) -> int | None:
@@ -442,7 +457,9 @@ def lowest_wins(details: object) -> bool:
     return isinstance(details, dict) and details.get("lowest_wins") is True
 
 
-def _write_play_players(conn: Connection, play_id: str, finished: str, entries: list[dict]) -> None:
+def _write_play_players(
+    conn: Connection, play_id: str, finished: str, entries: list[dict], thinking: list[int | None]
+) -> None:
     # Players found (or made) in the order of their keys, as everywhere: two transactions adding
     # the same new names never wait for each other in a circle.
     ids = {
@@ -461,6 +478,7 @@ def _write_play_players(conn: Connection, play_id: str, finished: str, entries: 
                 "team": entry.get("team"),
                 "score": entry.get("score"),
                 "winner": bool(entry.get("winner")),
+                "thinking_seconds": thinking[position],
             }
             for position, entry in enumerate(entries)
         ],
@@ -506,7 +524,9 @@ def _read_plays(conn: Connection, rows: list[sa.Row]) -> list[Play]:
             .where(play_players.c.play_id.in_(ids))
             .order_by(play_players.c.play_id, play_players.c.position)
         ):
-            seated[row.play_id].append(_read_seat(row.name, row.score, row.winner, row.team, row.player_id))
+            seated[row.play_id].append(
+                _read_seat(row.name, row.score, row.winner, row.team, row.player_id, row.thinking_seconds)
+            )
     return [
         _read_play(
             row.id,
@@ -522,9 +542,11 @@ def _read_plays(conn: Connection, rows: list[sa.Row]) -> list[Play]:
     ]
 
 
-def _read_seat(name: str, score: int | None, winner: object, team: str | None, player_id: int) -> PlaySeat:
+def _read_seat(
+    name: str, score: int | None, winner: object, team: str | None, player_id: int, thinking: int | None
+) -> PlaySeat:
     """One seat of a play, from its stored row's values (a database's winner may be 0 or 1)."""
-    return PlaySeat(name, score, bool(winner), team, player_id)
+    return PlaySeat(name, score, bool(winner), team, player_id, thinking)
 
 
 def _read_play(
@@ -588,16 +610,29 @@ def _imported(entry: object, index: int) -> dict:
     seats = []
     for name, seat in zip(names, entries, strict=True):
         score, team = seat.get("score"), seat.get("team")
+        thinking = seat.get("thinking_seconds")  # absent from the files of a Castellan that did not keep it
         if (
-            score is not None
-            and (isinstance(score, bool) or not isinstance(score, int) or abs(score) >= 2**53)
-        ) or (team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable())):
+            (
+                score is not None
+                and (isinstance(score, bool) or not isinstance(score, int) or abs(score) >= 2**53)
+            )
+            or (team is not None and not (isinstance(team, str) and len(team) <= 40 and team.isprintable()))
+            or (thinking is not None and not _storable_seconds(thinking))
+        ):
             raise refuse()
-        seats.append({"name": name, "score": score, "team": team, "winner": seat.get("winner") is True})
+        seats.append(
+            {
+                "name": name,
+                "score": score,
+                "team": team,
+                "winner": seat.get("winner") is True,
+                "thinking_seconds": thinking,
+            }
+        )
     seconds = entry.get("seconds")  # time in play: absent where it is the start to the end
     if seconds is None:
         seconds = _seconds(started, finished)
-    elif isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 0 or seconds > 10**9:
+    elif not _storable_seconds(seconds):
         raise refuse()
     first = entry.get("first_player")  # who began: absent from the files of a Castellan that did not keep it
     if first is not None and (
@@ -614,6 +649,11 @@ def _imported(entry: object, index: int) -> dict:
         "first_player": first,
         "seconds": seconds,
     }
+
+
+def _storable_seconds(value: object) -> bool:
+    """Whether an imported length of time is one this store keeps: 0 to 10⁹ whole seconds."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9
 
 
 def _moment(text: object) -> datetime:
@@ -666,8 +706,8 @@ _DROP_PLAY = Sql("DELETE FROM plays WHERE id = :id")
 
 
 _ADD_PLAY_SEAT = Sql(
-    "INSERT INTO play_players (play_id, position, player_id, finished, team, score, winner)"
-    " VALUES (:play_id, :position, :player_id, :finished, :team, :score, :winner)"
+    "INSERT INTO play_players (play_id, position, player_id, finished, team, score, winner, thinking_seconds)"
+    " VALUES (:play_id, :position, :player_id, :finished, :team, :score, :winner, :thinking_seconds)"
 )
 
 
@@ -675,6 +715,7 @@ _PLAY = Sql("SELECT id, game, started, finished, details, first_player, seconds 
 
 
 _PLAY_SEATS = Sql(
-    "SELECT p.name, s.score, s.winner, s.team, s.player_id FROM play_players s JOIN players p ON p.id = s.player_id"
+    "SELECT p.name, s.score, s.winner, s.team, s.player_id, s.thinking_seconds"
+    " FROM play_players s JOIN players p ON p.id = s.player_id"
     " WHERE s.play_id = :id ORDER BY s.position"
 )

@@ -138,7 +138,7 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
     assert phone.locator("html").get_attribute("lang") == "fr"
     expect(phone.get_by_role("heading", level=1)).to_have_text("Historique")
     expect(phone.get_by_text("2 parties.", exact=True)).to_be_visible()
-    assert_fits(phone, "history, fr", tables=False)
+    assert_fits(phone, "history, fr")
     assert_accessible(phone, both_widths=False)
 
     phone.locator("a.play-link").first.click()
@@ -147,7 +147,7 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
     ).to_be_visible()
     phone.get_by_text("Les chiffres du graphique").click()
     expect(phone.get_by_role("region", name="Totaux cumulés")).to_contain_text("6")
-    assert_fits(phone, "play, fr", tables=False)
+    assert_fits(phone, "play, fr")
     assert_accessible(phone, both_widths=False)
 
     phone.get_by_role("link", name=kuba).first.click()
@@ -160,7 +160,7 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
     expect(
         phone.get_by_text("Les jours commencent à minuit, dans le fuseau horaire Europe/Paris.")
     ).to_be_attached()
-    assert_fits(phone, "player, fr", tables=False)
+    assert_fits(phone, "player, fr")
     assert_accessible(phone, both_widths=False)
     context.close()
 

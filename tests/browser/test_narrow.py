@@ -155,10 +155,10 @@ OPEN_ALL = "() => [...document.querySelectorAll('details:not([open])')].map(d =>
 CLOSE = "opened => opened.forEach(d => { d.open = false; })"
 
 
-def assert_fits(page, where, tables: bool = True):
-    """No sideways scroll (of the page, or with ``tables`` of a table inside it) and no wrapped
-    button label on ``page``, with its fold-outs closed as they are and then all opened (and
-    closed again after). ``tables=False`` lets a table scroll inside its region (no page needs it now)."""
+def assert_fits(page, where):
+    """No sideways scroll (of the page, or of a table inside its scrolling region: no page is
+    exempt) and no wrapped button label on ``page``, with its fold-outs closed as they are and then
+    all opened (and closed again after)."""
     for state in ("as it is", "every fold-out open"):
         opened = page.evaluate_handle(OPEN_ALL) if state != "as it is" else None
         said = f"{where}, {state}"
@@ -166,7 +166,7 @@ def assert_fits(page, where, tables: bool = True):
         assert page.evaluate(WRAPPED_BUTTONS) == [], said
         assert page.evaluate(SIZES, KINDS) == [], said
         assert page.evaluate(OUTSIDE, KINDS) == [], said
-        assert not tables or page.evaluate(SCROLLING) == [], said
+        assert page.evaluate(SCROLLING) == [], said
     page.evaluate(CLOSE, opened)
 
 

@@ -44,3 +44,14 @@ def test_thinking_counts_from_the_last_move_without_the_pauses_since():
 
 def test_a_moment_before_the_start_counts_nothing_negative():
     assert clock.in_play(None, at(30), at(10)) == 0
+
+
+def test_resuming_keeps_the_per_seat_clock_and_its_player_is_charged_only_the_time_in_play():
+    begun = clock.moved(clock.started("chess", 10, 5, at(0)), ("a", "Ola"), at(0))
+    resumed = clock.resume(clock.pause(begun, at(2)), at(42))  # forty minutes of dinner on Ola's turn
+    assert {key: resumed[key] for key in begun if key not in ("paused_at", "pauses")} == {
+        key: begun[key] for key in begun if key not in ("paused_at", "pauses")
+    }, "the chess clock outlives the pause"
+    assert clock.left(resumed, "a", at(43)) == 600 - 180
+    after = clock.moved(resumed, ("b", "Kuba"), at(43))
+    assert clock.thinking_times(after, at(50)) == {"Ola": 180, "Kuba": 420}

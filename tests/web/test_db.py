@@ -121,6 +121,7 @@ def test_a_pooled_connection_is_reused_and_never_keeps_a_transaction(database):
 def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_details(database):
     store.migrate(database)
     with db.connect(database) as conn, conn.begin():  # back to version 0009 (the test server's are migrated)
+        conn.execute(sa.text("ALTER TABLE play_players DROP COLUMN thinking_seconds"))  # 0017
         conn.execute(sa.text("ALTER TABLE tables DROP COLUMN links_version"))  # 0016
         conn.execute(sa.text("ALTER TABLE action_keys DROP COLUMN version"))  # 0015
         conn.execute(sa.text("DROP TABLE table_clocks"))  # 0014
@@ -144,6 +145,19 @@ def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_deta
                 ),
                 {"id": play_id, "details": details},
             )
+        player = conn.execute(
+            sa.text(
+                "INSERT INTO players (name, key, created_at) VALUES ('Ola', 'ola', '2026-11-20T19:00:00.000+00:00')"
+                " RETURNING id"
+            )
+        ).scalar()
+        conn.execute(
+            sa.text(
+                "INSERT INTO play_players (play_id, position, player_id, finished, score, winner)"
+                " VALUES ('low-pad-0001', 0, :player, '2026-11-20T19:30:00.000+00:00', 3, true)"
+            ),
+            {"player": player},
+        )
     assert store.migrate(database) == db.head()
     with db.connect(database) as conn:
         kept = dict(conn.execute(sa.select(db.plays.c.id, db.plays.c.lowest_wins)).all())
@@ -154,6 +168,8 @@ def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_deta
     }
     with db.connect(database) as conn:  # who began those plays is not known, and stays so
         assert conn.execute(sa.select(db.plays.c.first_player).distinct()).scalars().all() == [None]
+        # nobody timed them either: no seat of theirs has a thinking time
+        assert conn.execute(sa.select(db.play_players.c.thinking_seconds)).scalars().all() == [None]
 
 
 def _open_files(path: str) -> int:

@@ -203,6 +203,16 @@ def duration_words(seconds: float) -> str:
     return gettext("%(hours)s h %(minutes)s min", hours=minutes // 60, minutes=f"{minutes % 60:02d}")
 
 
+def thinking_words(seconds: int) -> str:
+    """A player's thinking time to the second, as a play's page says it: "45 s", "12 min 05 s", and
+    from an hour on as a play's length is said ("1 h 05 min")."""
+    if seconds < 60:
+        return gettext("%(seconds)s s", seconds=seconds)
+    if seconds < 3600:
+        return gettext("%(minutes)s min %(seconds)s s", minutes=seconds // 60, seconds=f"{seconds % 60:02d}")
+    return duration_words(seconds)
+
+
 def one_decimal(value: float) -> str:
     """An average as the page's language writes it, to one decimal: 25.0, 25,0."""
     return format_decimal(value, "#,##0.0", locale=current_language())
@@ -215,6 +225,7 @@ def offered_names() -> list[str]:
 
 bp.add_app_template_filter(duration_words, "duration_words")
 bp.add_app_template_filter(one_decimal, "one_decimal")
+bp.add_app_template_filter(thinking_words, "thinking_words")
 bp.add_app_template_global(duration, "play_duration")
 bp.add_app_template_global(offered_names, "player_names")
 
