@@ -11,6 +11,10 @@
   var STORE = "castellan-outbox";
   var ACTION = /^\/t\/[^\/]+\/(act|undo|finish)$/;
   var sending = null;  // the flush under way: one at a time
+  var again = null;  // the flush planned after a busy answer
+  var mood = null;  // "busy": the server asked for a moment; "failed": its answer was no answer to the move
+  var BUSY = [429, 502, 503, 504];
+  var PATIENCE = 20000;  // ms: a move's request still unanswered by then is given up, and sent again later
 
   function box() { return document.getElementById("outbox"); }
   function live() { return document.getElementById("live"); }
@@ -123,7 +127,12 @@
     var body = new URLSearchParams();
     move.fields.forEach(function (pair) { body.append(pair[0], pair[0] === "version" ? String(version) : pair[1]); });
     body.append("csrf_token", csrf());
+    // A request that hangs (a Wi-Fi that drops mid-way) must not hold the outbox: it is given up, the
+    // move waits, and its key makes the next sending a repeat if the first did arrive.
+    var control = new AbortController();
+    setTimeout(function () { control.abort(); }, PATIENCE);
     return fetch(move.url, {
+      signal: control.signal,
       method: "POST",
       body: body,
       cache: "no-store",
@@ -165,21 +174,33 @@
     return post(move, version).then(function (response) {
       // A move sent again (its first answer lost): the table now, and the version the move made.
       var made = parseInt(response.headers.get("Castellan-Version-Made"), 10);
-      return response.text().then(function (html) { return answered(move, response.status, html, one, made); });
+      var retry = parseInt(response.headers.get("Retry-After"), 10);
+      return response.text().then(function (html) { return answered(move, response.status, html, one, made, retry); });
     });
   }
 
   // What the server said to one move: recorded (on to the next), refused (stop and say so), or
   // something that is no answer to the move (an expired form, the server's own trouble): it waits.
   // After "Send anyway" (``one``), the moves still waiting wait for the person's word too.
-  function answered(move, status, html, one, made) {
+  function answered(move, status, html, one, made, retry) {
     var state = read();
     var refused = status === 403 || status === 409 || status === 422;
-    if (status !== 200 && !refused) {
-      state.stopped[move.table] = true;
-      write(state);
+    if (BUSY.indexOf(status) >= 0) {
+      // The server is busy or a proxy lost it for a moment: nothing was recorded, nothing needs the
+      // person's word. The moves wait, and go again once the server's Retry-After has passed.
+      mood = "busy";
+      clearTimeout(again);
+      again = setTimeout(function () { flush(); }, Math.min(Math.max(retry || 3, 1), 30) * 1000);
       return;
     }
+    if (status !== 200 && !refused) {
+      // No answer to the move (an expired form, the server's own trouble): the person decides.
+      state.stopped[move.table] = true;
+      write(state);
+      mood = "failed";
+      return;
+    }
+    mood = null;
     state.moves = state.moves.filter(function (other) { return other.id !== move.id; });
     if (refused || one) {
       // Only moves still waiting need the person's word; the refused one is said in place.
@@ -241,7 +262,7 @@
     });
     // Its paragraph: a button's own display (castellan.css) would overrule its hidden attribute.
     el.querySelector(".outbox-send").parentNode.hidden = stopped || !moves.length;
-    if (moves.length) { said(stopped ? "stopped" : "waiting"); }
+    if (moves.length) { said(stopped ? (mood === "failed" ? "failed" : "stopped") : (mood === "busy" ? "busy" : "waiting")); }
     else if (el.getAttribute("data-state") !== "sent") { el.hidden = true; }
   }
 
