@@ -115,12 +115,14 @@ def create_table(
     with base.write(conn):
         made = _create_table(conn, rules, game, options, title, private, seed)
         if per_seat is not None:
-            table = made[0]
-            begun = clock.started(*per_seat, table.created_at)
-            _write_clock(
-                conn, table.id, None, clock.moved(begun, rules.to_move(table.state), table.created_at)
-            )
+            _start_clock(conn, rules, made[0], per_seat)
         return made
+
+
+def _start_clock(conn: Connection, rules: ModuleType, table: Table, per_seat: tuple[str, int, int]) -> None:
+    """In the caller's transaction: the new ``table``'s per-seat clock, its first player thinking."""
+    begun = clock.started(*per_seat, table.created_at)
+    _write_clock(conn, table.id, None, clock.moved(begun, rules.to_move(table.state), table.created_at))
 
 
 def rematch(
@@ -141,6 +143,9 @@ def rematch(
                 return link_from_row(row), False
         new, links_made = _create_table(conn, rules, table.game, options, title, table.private)
         _carry_claims(conn, table_id, links_made)
+        kept = table_clock(conn, table_id)
+        if kept and kept.get("kind"):  # the rematch keeps the clock chosen at the start, fresh
+            _start_clock(conn, rules, new, (kept["kind"], kept["bank"] // 60, kept["increment"]))
         # A new version: every phone's next poll draws the finished table again, offering the rematch.
         conn.execute(
             tables.update()

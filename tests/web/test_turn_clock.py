@@ -112,3 +112,23 @@ def test_the_arithmetic_of_a_chess_clock():
     assert clock.run_out(after, "2026-01-01T20:01:21+00:00") == ["b"]
     assert clock.run_out(clock.add_time(after, "b", 60), "2026-01-01T20:01:21+00:00") == []
     assert clock.thinking_times(after, "2026-01-01T20:00:30+00:00") == {"Ola": 20, "Kuba": 10}
+
+
+def test_a_rematch_keeps_the_clock_chosen_at_the_start_fresh(browser, app):
+    token = browser.create_table(
+        "zamek", {**TWO, "clock": "chess", "clock_minutes": "5", "clock_increment": "3"}
+    )
+    for _ in range(500):  # Zamek to its end, Ola and Kuba both on the clock
+        with app.app_context():
+            state = store.get_table(get_db(), _table_id(app, token)).state
+        if zamek.random_legal_action(state, random.Random(1)) is None:
+            break
+        _move(browser, token)
+    made = browser.post(f"/t/{token}/rematch")
+    assert made.status_code == 303, text(made)
+    new_token = made.headers["Location"].rsplit("/t/", 1)[1]
+    with app.app_context():
+        kept = store.table_clock(get_db(), _table_id(app, new_token))
+    assert kept["kind"] == "chess" and kept["bank"] == 300 and kept["increment"] == 3
+    assert kept["used"] == {} and kept["added"] == {} and kept["to_move"] is not None
+    assert "Add time" in text(browser.get(f"/t/{new_token}"))
