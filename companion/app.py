@@ -58,6 +58,7 @@ SETTINGS = {
     "IMPORTS_PER_MINUTE": (5, 1, 1_000_000, "files of plays one address may import in a minute"),
     "TRUSTED_PROXIES": (0, 0, 10, "reverse proxies in front of Castellan"),
     "SWEEP_DAYS": (90, 0, 36_500, "days an untouched table is kept; 0 keeps it for ever"),
+    "PHOTO_MEGABYTES": (10, 1, 50, "megabytes one photo of a play may have when it is uploaded"),
 }
 
 

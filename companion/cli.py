@@ -211,7 +211,7 @@ def plays(action: str, file: str, registry: games.Registry) -> int:
         store.migrate(path)
         with db.connect(path) as conn:
             if action == "export":
-                document = plays_export.castellan_document(plays_export.every_play(conn))
+                document = plays_export.castellan_document(plays_export.every_play(conn), conn)
                 ratings.with_ratings(conn, document["plays"])
                 text = json.dumps(document, ensure_ascii=False, indent=1)
                 if file == "-":

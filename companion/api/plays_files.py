@@ -30,7 +30,7 @@ MAX_ZONE = 64  # "America/Argentina/ComodRivadavia" is 32
 @bp.get("/plays/export.json")
 def plays_export_file():
     """Every play of this server, as the file another Castellan server imports."""
-    document = plays_export.castellan_document(plays_export.every_play(get_db()))
+    document = plays_export.castellan_document(plays_export.every_play(get_db()), get_db())
     ratings.with_ratings(get_db(), document["plays"])
     return _download(document, f"castellan-plays-{_today()}.json")
 
@@ -118,7 +118,7 @@ api.document(
             "operationId": "plays_export",
             "responses": {
                 "200": {
-                    "description": "The export: {format, version, plays}.",
+                    "description": "The export: {format, version, plays}; a play with photos carries them in base64.",
                     "content": {"application/json": {}},
                 }
             },
@@ -157,7 +157,8 @@ api.document(
                 "415": api.error_response("The body is not declared as application/json."),
                 "422": api.error_response(
                     "The file is not a Castellan export of plays, or holds more plays or new players"
-                    " than one file may; the message says why (and names the play at fault)."
+                    " than one file may, or a photo Castellan cannot keep; the message says why (and"
+                    " names the play at fault)."
                 ),
                 "429": api.error_response(
                     "This address imported too many files this minute, or the file would take it past"

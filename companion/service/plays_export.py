@@ -6,7 +6,8 @@ Castellan's document is ``{"format": "castellan-plays", "version": 1, "plays": [
 plays oldest first, each with its id, game, start and end (ISO 8601, UTC), players in the
 result's order (name, team, score, winner, and ``thinking_seconds`` where the table's turn timer
 or chess clock timed them), who began (``first_player``, a place in that list; left out when not
-known) and the game's own details: everything the history
+known), the game's own details and its photos (``photos``: each its media type, its bytes in
+base64 and its text alternative; left out when it has none): everything the history
 holds, so exporting, importing on a fresh server and exporting again gives the same document.
 
 The BG Stats document follows the backup file that BG Stats itself exports and imports (see
@@ -24,6 +25,8 @@ from sqlalchemy.engine import Connection
 from companion import store
 from companion.rules.errors import RuleError
 from companion.rules.sentences import N_, NP_
+from companion.service import photos as play_photos
+from companion.store import photos as kept_photos
 
 FORMAT = "castellan-plays"
 VERSION = 1
@@ -56,13 +59,16 @@ def every_play(
 # --- Castellan's own file -----------------------------------------------------------------
 
 
-def castellan_document(plays: Iterable[store.Play]) -> dict:
-    """Castellan's export of these plays: versioned, oldest first, nothing but what the history holds."""
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "plays": [_castellan_play(play) for play in sorted(plays, key=_chronological)],
-    }
+def castellan_document(plays: Iterable[store.Play], conn: Connection | None = None) -> dict:
+    """Castellan's export of these plays: versioned, oldest first, nothing but what the history holds;
+    with their photos, read from ``conn`` (None: without photos)."""
+    plays = sorted(plays, key=_chronological)
+    photos = kept_photos.photos_of_plays(conn, [play.id for play in plays]) if conn is not None else {}
+    entries = [_castellan_play(play) for play in plays]
+    for entry in entries:
+        if entry["id"] in photos:
+            entry["photos"] = [play_photos.exported(*photo) for photo in photos[entry["id"]]]
+    return {"format": FORMAT, "version": VERSION, "plays": entries}
 
 
 def _castellan_play(play: store.Play) -> dict:
@@ -152,7 +158,15 @@ def plays_to_import(document: object, games: Iterable[str], most: int | None = M
                 number=index + 1,
                 game=game[:40],
             )
-    return plays
+    return [_with_photos(play, index + 1) for index, play in enumerate(plays)]
+
+
+def _with_photos(play: object, number: int) -> object:
+    """A play of the file with its photos checked by their content again, as an upload's are
+    (``photos.imported``): the store keeps them as they are then."""
+    if not isinstance(play, dict) or "photos" not in play:
+        return play
+    return {**play, "photos": play_photos.imported(play["photos"], number)}
 
 
 # --- BG Stats -----------------------------------------------------------------------------

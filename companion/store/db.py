@@ -169,6 +169,23 @@ play_players = sa.Table(
     sa.Index("play_players_by_player", "player_id", "finished", "play_id"),
 )
 
+# A play's photos (store/photos.py): the bytes the service made safe, at most four a play.
+play_photos = sa.Table(
+    "play_photos",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("play_id", sa.Text, sa.ForeignKey("plays.id"), nullable=False),
+    sa.Column("media_type", sa.Text, nullable=False),  # image/jpeg, image/png or image/webp
+    sa.Column("width", sa.Integer, nullable=False),
+    sa.Column("height", sa.Integer, nullable=False),
+    sa.Column("size", sa.Integer, nullable=False),  # bytes of content
+    sa.Column("digest", sa.Text, nullable=False),  # of content: part of the photo's address
+    sa.Column("alt", sa.Text),  # the uploader's text alternative (none: the page says its own)
+    sa.Column("added", sa.Text, nullable=False),
+    sa.Column("content", sa.LargeBinary, nullable=False),
+    sa.Index("play_photos_by_play", "play_id", "id"),
+)
+
 # A table's clock (companion/rules/clock.py): its pauses, as JSON. A table never paused has no row.
 table_clocks = sa.Table(
     "table_clocks",

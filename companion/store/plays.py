@@ -21,7 +21,7 @@ from companion.rules import clock
 from companion.rules.errors import RuleError
 from companion.rules.numbers import within_bounds
 from companion.rules.sentences import N_
-from companion.store import base, imports
+from companion.store import base, imports, photos
 from companion.store.base import token_shaped, utc
 from companion.store.db import (
     Sql,
@@ -361,6 +361,7 @@ def _write_imported(conn: Connection, new: list[dict]) -> int:
             for position, seat in enumerate(entry["players"])
         ],
     )
+    photos.add_imported(conn, new)
     return len(new)
 
 
@@ -384,6 +385,7 @@ def record_play(
     play_id = _play_id(table.id)
     if result is None:
         if withdraw:
+            photos.drop_play_photos(conn, play_id)
             run(conn, _DROP_PLAY_SEATS, {"id": play_id})
             run(conn, _DROP_PLAY, {"id": play_id})
         return
@@ -410,13 +412,14 @@ def record_play(
 
 
 def delete_play(conn: Connection, play_id: str) -> Play | None:
-    """Take a play out of the history for good, with every row that hangs on it (its seats); the
-    play as it was, or None when there is no such play. The one way a play is deleted: whatever
-    else a play gains rows in (photos, ratings) is deleted here too."""
+    """Take a play out of the history for good, with every row that hangs on it (its seats, its
+    photos); the play as it was, or None when there is no such play. The one way a play is deleted:
+    whatever else a play gains rows in (ratings) is deleted here too."""
     found = play(conn, play_id)
     if found is None:
         return None
     with base.write(conn):
+        photos.drop_play_photos(conn, play_id)
         run(conn, _DROP_PLAY_SEATS, {"id": play_id})
         run(conn, _DROP_PLAY, {"id": play_id})
     return found
@@ -648,6 +651,7 @@ def _imported(entry: object, index: int) -> dict:
         "details": details,
         "first_player": first,
         "seconds": seconds,
+        "photos": photos.pictures_of(entry, refuse),  # made safe by the service (service.plays_export)
     }
 
 

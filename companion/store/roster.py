@@ -14,7 +14,7 @@ from sqlalchemy.engine import Connection
 from companion.rules.errors import RuleError
 from companion.rules.numbers import whole_number
 from companion.rules.sentences import N_
-from companion.store import base
+from companion.store import base, photos
 from companion.store.db import (
     Sql,
     play_players,
@@ -157,7 +157,8 @@ def merge_players(conn: Connection, keep_id: int, drop_id: int) -> dict:
 
 def forget_player(conn: Connection, player_id: int) -> dict:
     """Forget a player's name at once: in every play it becomes "Player N" (a number no other
-    player's name has), and it is never offered again. The player as now named."""
+    player's name has), and it is never offered again; the photos of those plays are deleted (a
+    face in them may be theirs). The player as now named."""
     with base.write(conn):
         _player_row(conn, player_id)
         taken = set(
@@ -169,6 +170,7 @@ def forget_player(conn: Connection, player_id: int) -> dict:
         while f"player {number}" in taken:
             number += 1
         name = f"Player {number}"
+        photos.drop_player_photos(conn, player_id)  # docs/history.md, "Photos": the plays they were in
         conn.execute(
             player_rows.update()
             .where(player_rows.c.id == player_id)

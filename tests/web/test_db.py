@@ -121,6 +121,7 @@ def test_a_pooled_connection_is_reused_and_never_keeps_a_transaction(database):
 def test_the_plays_kept_before_directions_were_stored_get_theirs_from_their_details(database):
     store.migrate(database)
     with db.connect(database) as conn, conn.begin():  # back to version 0009 (the test server's are migrated)
+        conn.execute(sa.text("DROP TABLE play_photos"))  # 0018
         conn.execute(sa.text("ALTER TABLE play_players DROP COLUMN thinking_seconds"))  # 0017
         conn.execute(sa.text("ALTER TABLE tables DROP COLUMN links_version"))  # 0016
         conn.execute(sa.text("ALTER TABLE action_keys DROP COLUMN version"))  # 0015

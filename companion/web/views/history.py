@@ -27,6 +27,7 @@ from companion.rules.errors import RuleError
 from companion.rules.numbers import whole_number
 from companion.rules.sentences import NP_, Message
 from companion.service import tables as table_service
+from companion.store import photos as kept_photos
 from companion.web import charts
 
 bp = Blueprint("history", __name__)
@@ -56,8 +57,13 @@ def index():
 
 @bp.get("/history/<play_id>")
 def play_page(play_id: str):
-    """One play: when, how long, each player's score, team and win, the game's own details, and the
-    scores round by round where the game has rounds."""
+    """One play: when, how long, each player's score, team and win, the game's own details, the
+    scores round by round where the game has rounds, and its photos."""
+    return play_answer(play_id)
+
+
+def play_answer(play_id: str, status: int = 200, photo_answer: dict | None = None):
+    """A play's page; after a refused photo (``photo_answer``: views.photos), with the refusal."""
     play = store.play(get_db(), play_id)
     if play is None:
         abort(404)
@@ -69,7 +75,8 @@ def play_page(play_id: str):
         details=_details(play, game),
         chart=_rounds_chart(play, game),
         referee=_referee_link(play.id),
-    )
+        photo_answer=photo_answer,
+    ), status
 
 
 @bp.get("/history/game/<slug>")
@@ -150,7 +157,9 @@ def merge(player_id: int):
 @bp.get("/players/<int:player_id>/forget")
 def forget_page(player_id: int):
     """The confirmation step: what forgetting does, and the button that does it."""
-    return render_template("history/forget.html", player=_player(player_id))
+    player = _player(player_id)
+    photos = kept_photos.player_photo_count(get_db(), player_id)
+    return render_template("history/forget.html", player=player, photos=photos)
 
 
 @bp.post("/players/<int:player_id>/forget")
@@ -172,7 +181,9 @@ def forget(player_id: int):
 @bp.get("/history/<play_id>/delete/<token>")
 def delete_page(play_id: str, token: str):
     """The confirmation step for the play's referee: what deleting does, and the button that does it."""
-    return render_template("history/delete.html", play=_refereed_play(play_id, token), token=token)
+    play = _refereed_play(play_id, token)
+    photos = len(kept_photos.play_photos_of(get_db(), play.id))
+    return render_template("history/delete.html", play=play, token=token, photos=photos)
 
 
 @bp.post("/history/<play_id>/delete/<token>")

@@ -18,6 +18,7 @@ from companion.rules.errors import RuleError
 from companion.rules.numbers import whole_number
 from companion.rules.sentences import N_, NP_, Message
 from companion.service import plays_export
+from companion.store import photos as kept_photos
 
 bp = Blueprint("history_files", __name__)
 UPLOAD_LIMIT = (
@@ -84,9 +85,19 @@ def _uploaded() -> object:
 
 def _render(notices: list[tuple[str, str]], status: int = 200):
     games = [game for game in registry().ordered() if game.has_tables]
+    count, size = kept_photos.total(get_db())
     return render_template(
-        "history/files.html", notices=notices, games=games, max_mb=plays_export.MAX_FILE_BYTES // MB
+        "history/files.html",
+        notices=notices,
+        games=games,
+        max_mb=plays_export.MAX_FILE_BYTES // MB,
+        photos={"count": count, "megabytes": size / MB, "in_file": _in_file(size) / MB},
     ), status
+
+
+def _in_file(size: int) -> int:
+    """About how many bytes photos of ``size`` bytes take in the export, written in base64 (4 for 3)."""
+    return -(-size // 3) * 4
 
 
 def _imported_sentence(imported: int, skipped: int) -> str:
