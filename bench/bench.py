@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import bench_growth, bench_pdf, bench_plays, bench_server, bench_tactics
+from bench import bench_burst, bench_growth, bench_pdf, bench_plays, bench_server, bench_tactics
 from companion import store
 from companion.app import create_app
 from companion.rules import scorepad
@@ -32,6 +32,7 @@ def main() -> None:
     bench_growth.main()  # the same ends of the tables, through the real server and its workers
     bench_pdf.main()
     bench_server.main()
+    bench_burst.main()
     bench_tactics.main()
     bench_plays.main()
 

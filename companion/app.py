@@ -131,8 +131,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     api.discover()  # every module of companion.api adds its routes to api.bp
     app.extensions["castellan.games"] = registry
     if app.config["SWEEP_DAYS"]:
+        untouched = timedelta(days=app.config["SWEEP_DAYS"])
         with db.connect(app.config["DATABASE"]) as conn:
-            store.sweep(conn, timedelta(days=app.config["SWEEP_DAYS"]), registry.game_over)
+            store.sweep(conn, untouched, registry.game_over)
+            store.forget_untouched(conn, untouched)
     # Inside the host check (security.init_app wraps it): a poll from a bad host is refused first.
     # Within it, a cached table page or live fragment is answered before Flask too (CachedPages).
     app.wsgi_app = table_views.UnchangedPolls(app, table_views.CachedPages(app, app.wsgi_app))

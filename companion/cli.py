@@ -180,6 +180,7 @@ def database(clean: bool, days: int | None) -> int:
             print(f"{path}: {_size(conn, path)}, {_counts(conn)}")
             if clean:
                 swept = store.sweep(conn, timedelta(days=days), games.discover(views).game_over)
+                store.forget_untouched(conn, timedelta(days=days))
                 conn.commit()
                 db.compact(conn)
                 print(

@@ -9,6 +9,7 @@ geometry in millimetres). Printing advice for players is in ``docs/printing.md``
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable
@@ -175,10 +176,14 @@ def all_sheets() -> list[Sheet]:
 
 def get_sheet(slug: str) -> Sheet:
     """The sheet with this slug; KeyError if there is none."""
-    for sheet in all_sheets():
-        if sheet.slug == slug:
-            return sheet
-    raise KeyError(slug)
+    return _by_slug()[slug]
+
+
+@functools.cache
+def _by_slug() -> dict[str, Sheet]:
+    """Every sheet by its slug, found once: finding them lists this package's modules (1 ms), which
+    every PDF request paid, a burst of them refused or not (docs/deploy.md, "Printed sheets in a burst")."""
+    return {sheet.slug: sheet for sheet in all_sheets()}
 
 
 def build(

@@ -24,7 +24,7 @@ import functools
 import math
 import time
 
-from flask import Flask, g, request, session
+from flask import Flask, current_app, g, request, session
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFProtect, generate_csrf
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -113,8 +113,8 @@ _LIMITS = {
 
 
 def limited(kind: str):
-    """Mark a view as limited per address and minute: ``"tables"`` (created), ``"pdfs"`` (built) or
-    ``"imports"`` (files of plays read).
+    """Mark a view as limited per address and minute: ``"tables"`` (created) or ``"imports"`` (files
+    of plays read). Sheets are counted when their build starts (``spend``), not before the view.
 
     ``apply_limits`` puts the limit on when the app is made: each app has its own limiter
     (and its own counts), so one app's tests cannot use up another's minute.
@@ -139,56 +139,82 @@ def takes_upload(max_bytes: int):
 
 
 def count(kind: str) -> None:
-    """Count this request against its view's limit: a table was created, a PDF was built, a file of
-    plays was read to be imported.
+    """Count this request against its view's limit: a table was created, a file of plays was read to
+    be imported.
 
-    A refused creation or a PDF served from the cache costs nothing and is not counted.
+    A refused creation costs nothing and is not counted.
     """
     g.setdefault("castellan_counted", set()).add(kind)
 
 
 def apply_limits(app: Flask) -> None:
     """Put each view marked ``limited`` under its limit, counted in the app's storage (its database by
-    default, see companion.store.limits: every worker shares it).
+    default, see companion.store.limits: every worker shares it); keep every limit for ``spend``.
 
     Only a limited view looks at a count: no hook runs before or after any other request (a move, a
     poll, a page), which Flask-Limiter's own check before every request did, for a tenth of an
     unchanged poll's answer.
     """
     counter = FixedWindowRateLimiter(storage_from_string(app.config["RATELIMIT_STORAGE_URI"]))
+    app.extensions["castellan.limits"] = {
+        kind: _Limit(counter, kind, message, app.config[setting])
+        for kind, (setting, message) in _LIMITS.items()
+    }
     for endpoint, view in list(app.view_functions.items()):
         kind = getattr(view, "castellan_limit", None)
         if kind is not None:
-            setting, message = _LIMITS[kind]
-            app.view_functions[endpoint] = _limited(view, counter, kind, message, app.config[setting])
+            app.view_functions[endpoint] = _limited(view, app.extensions["castellan.limits"][kind])
 
 
-def _limited(view, counter: FixedWindowRateLimiter, kind: str, message, per_minute: int):
-    """``view`` refused (429) once this address used up ``per_minute`` in this minute's window: one
-    count per kind, shared by its views (the API and the pages create tables alike).
+def spend(kind: str) -> None:
+    """Count one against this address's limit of ``kind`` now, just before the work (a sheet's build,
+    once its turn has come: a request refused before it, or served from the cache, touches no count);
+    a 429 with the limit's reason when the address has used up its minute."""
+    current_app.extensions["castellan.limits"][kind].take()
 
-    The count is taken before the view runs, in one step of the storage (the database's row lock),
-    so that requests arriving together cannot all find room: the one that takes the count past the
-    limit is refused. A refusal, or a view that did not say it did the work (``count``), gives
-    its count back.
+
+class _Limit:
+    """One kind's limit a minute per address, counted in one step of the storage (the database's row
+    lock), so that requests arriving together cannot all find room: the one that takes the count
+    past the limit is refused, and gives its count back."""
+
+    def __init__(self, counter: FixedWindowRateLimiter, kind: str, message, per_minute: int):
+        self.counter, self.kind, self.message, self.per_minute = counter, kind, message, per_minute
+        self.limit = RateLimitItemPerMinute(per_minute)
+
+    def take(self) -> None:
+        """One count for this request's address; ``TooManyRequests`` (given back) past the limit."""
+        address = request.remote_addr or "127.0.0.1"
+        if not self.counter.hit(self.limit, self.kind, address):
+            self.give_back()
+            reset_at = self.counter.get_window_stats(self.limit, self.kind, address).reset_time
+            raise TooManyRequests(
+                say(Message(self.message, count=self.per_minute)),
+                retry_after=max(1, math.ceil(reset_at - time.time())),
+            )
+
+    def give_back(self) -> None:
+        """The count this request took, returned: it did not do the work."""
+        address = request.remote_addr or "127.0.0.1"
+        self.counter.storage.incr(self.limit.key_for(self.kind, address), self.limit.get_expiry(), amount=-1)
+
+
+def _limited(view, limit: _Limit):
+    """``view`` refused (429) once this address used up its limit in this minute's window: one count
+    per kind, shared by its views (the API and the pages create tables alike).
+
+    The count is taken before the view runs (``_Limit.take``). A view that did not say it did the
+    work (``count``) gives its count back.
     """
-    limit = RateLimitItemPerMinute(per_minute)
-    expiry = limit.get_expiry()
 
     @functools.wraps(view)
     def limited_view(*args, **kwargs):
-        address = request.remote_addr or "127.0.0.1"
-        if not counter.hit(limit, kind, address):
-            counter.storage.incr(limit.key_for(kind, address), expiry, amount=-1)
-            reset_at = counter.get_window_stats(limit, kind, address).reset_time
-            raise TooManyRequests(
-                say(Message(message, count=per_minute)), retry_after=max(1, math.ceil(reset_at - time.time()))
-            )
+        limit.take()
         try:
             return view(*args, **kwargs)
         finally:
-            if kind not in g.get("castellan_counted", ()):
-                counter.storage.incr(limit.key_for(kind, address), expiry, amount=-1)
+            if limit.kind not in g.get("castellan_counted", ()):
+                limit.give_back()
 
     return limited_view
 

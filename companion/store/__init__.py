@@ -26,7 +26,7 @@ This face hands on the names the other layers use: ``store.act(...)``, ``store.L
 
 from companion.store.backfill import migrate
 from companion.store.base import in_zone, new_token, token_shaped, utc
-from companion.store.browsers import remember, remembered_tables, tables_for_tokens
+from companion.store.browsers import forget_untouched, remember, remembered_tables, tables_for_tokens
 from companion.store.heads import HEADS_KEPT, answer_text, forget_head
 from companion.store.idempotency import KEY_LIFETIME, Once, Repeated
 from companion.store.imports import ImportBounds, OverQuota
@@ -156,6 +156,7 @@ __all__ = [
     "release_seat",
     "set_paused",
     "table_clock",
+    "forget_untouched",
     "remember",
     "remembered_tables",
     "rename_player",

@@ -1,16 +1,16 @@
 """What the store keeps of a browser: the tables it created or joined, for its home page (under a
-digest of its secret identity, never the identity).
+digest of its secret identity, never the identity), until the sweep (``forget_untouched``).
 """
 
 from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from companion.store import base
-from companion.store.db import (
-    remembered,
-)
+from companion.store.db import links, remembered, tables
 from companion.store.links import Link, find_link, phone_digest
 from companion.store.tables import Table, get_table
 
@@ -35,6 +35,21 @@ def remember(conn: Connection, phone: str, token: str, keep: int) -> None:
         conn.execute(
             remembered.delete().where(remembered.c.phone == digest, remembered.c.token.not_in(newest))
         )
+
+
+def forget_untouched(conn: Connection, untouched_for: timedelta) -> int:
+    """Take out of every browser's list the tables nobody touched for ``untouched_for``, and the links
+    that are gone; how many rows went.
+
+    The sweep (``sweep``) deletes the unfinished ones with their rows; a finished table stays as a play
+    (the history lists it), but no longer on the home pages of the phones that played it.
+    """
+    cutoff = base.stamp(datetime.now(UTC) - untouched_for)
+    kept = sa.select(links.c.token).join(tables, tables.c.id == links.c.table_id)
+    with base.write(conn):
+        return conn.execute(
+            remembered.delete().where(remembered.c.token.not_in(kept.where(tables.c.updated_at >= cutoff)))
+        ).rowcount
 
 
 def remembered_tables(conn: Connection, phone: str) -> list[tuple[Link, Table]]:

@@ -1,71 +1,128 @@
-"""Printed sheets, each built once: a bounded in-memory cache, and one build at a time.
+"""Printed sheets: each built once, in a helper process of low priority, one at a time, the requests
+for them waiting their turn in a short line.
 
-Sheets are deterministic (ReportLab's ``invariant``): the same sheet, paper, options and
-base address give the same bytes, so a PDF is built once per process and served from
-memory after. Builds take turns (one at a time per process): sixteen PDF requests at once
-used to take every worker thread and push the phones' polls from 4 ms to 2.7 s. At most
-``QUEUE`` requests wait for their turn, each at most ``WAIT_SECONDS``; the others are told
-at once to try again (a 503), so that the polls always find a free thread.
+Sheets are deterministic (ReportLab's ``invariant``): the same sheet, paper, options and base
+address give the same bytes, so a PDF is built once per worker and served from memory after,
+without waiting for anything.
+
+A build is a second or so of pure Python. Built on a serving thread, it held the worker's
+interpreter lock while it ran, and every poll that worker answered meanwhile waited for the lock
+too (a poll's 99th percentile went to 70 times its idle value during a burst of PDF requests).
+So each worker hands its builds to one helper process (``Builder``) that runs at a lower
+priority (``NICENESS``): the serving threads only wait for its answer, which holds no lock, and
+the system gives the helper the processor only when the phones' requests leave it free.
+
+A request for a sheet not built yet takes a place in the worker's line (``SheetCache``): the
+first place builds, the others wait for it, in the order they came, at most ``WAIT_SECONDS``.
+The line is short (``QUEUE`` places besides the build), so that the requests waiting in it
+never hold more than half of a worker's 8 threads and a poll always finds one free; one address
+holds at most ``PER_ADDRESS`` places, so one phone's burst cannot keep another phone's sheet
+out. A request that finds no place is refused at once: ``Crowded`` (429) when its address
+holds its share, ``Busy`` (503) when the line is full or its turn did not come in time.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Hashable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 BUDGET_BYTES = 64 * 1024 * 1024  # every sheet on every paper with every option is far less
-WAIT_SECONDS = 10
-QUEUE = 2  # requests waiting for their turn to build; more are told to try again at once
+WAIT_SECONDS = 20  # a kit takes a few seconds to build: three of them ahead is the worst wait
+QUEUE = 3  # requests waiting while one builds: with it, 4 of a worker's 8 threads at most
+PER_ADDRESS = 2  # places one address may hold in a worker's line
+NICENESS = 10  # the helper's priority below the server's: it builds when the phones leave time
 
 
 class Busy(Exception):
-    """Another sheet is being built and this one could not start in time."""
+    """The line is full, or this request's turn to build did not come in time (a 503)."""
+
+
+class Crowded(Busy):
+    """This address already holds its share of the line (a 429)."""
 
 
 class SheetCache:
-    """PDF bytes by key, the least recently used dropped beyond ``budget`` bytes."""
+    """PDF bytes by key, the least recently used dropped beyond ``budget`` bytes, and the line of
+    requests waiting to build one (see the module)."""
 
-    def __init__(self, budget: int = BUDGET_BYTES, wait: float = WAIT_SECONDS, queue: int = QUEUE):
-        self.budget, self.wait, self.queue = budget, wait, queue
-        self._waiting = 0
+    def __init__(
+        self,
+        budget: int = BUDGET_BYTES,
+        wait: float = WAIT_SECONDS,
+        queue: int = QUEUE,
+        per_address: int = PER_ADDRESS,
+    ):
+        self.budget, self.wait, self.queue, self.per_address = budget, wait, queue, per_address
         self._pdfs: OrderedDict[Hashable, bytes] = OrderedDict()
         self._lock = threading.Lock()
-        self._building = threading.Semaphore(1)
+        self._turns = threading.Condition()
+        self._line: deque[object] = deque()  # a ticket per request in the line, the one building first
+        self._held: Counter[str] = Counter()  # places in the line by address
         self.builds = 0
 
-    def get(self, key: Hashable, build: Callable[[], bytes]) -> tuple[bytes, bool]:
-        """The PDF for ``key`` and whether it was built now; ``build()`` makes it on a miss.
+    @property
+    def in_line(self) -> int:
+        """The requests in the line now, the one building among them."""
+        return len(self._line)
 
-        Raises ``Busy`` when ``queue`` requests already wait, or the turn did not come within ``wait`` seconds.
+    def get(self, key: Hashable, build: Callable[[], bytes], address: str = "") -> tuple[bytes, bool]:
+        """The PDF for ``key`` and whether it was built now; ``build()`` makes it on a miss, when
+        this request's turn comes.
+
+        Raises ``Crowded`` when ``address`` already holds ``per_address`` places, ``Busy`` when
+        ``queue`` requests already wait or the turn did not come within ``wait`` seconds.
         """
         cached = self._cached(key)
         if cached is not None:
             return cached, False
-        with self._lock:
-            if self._waiting >= self.queue:
-                raise Busy  # the others would only hold worker threads the polls need
-            self._waiting += 1
+        ticket = self._enter(address)
         try:
-            turn = self._building.acquire(timeout=self.wait)
-        finally:
-            with self._lock:
-                self._waiting -= 1
-        if not turn:
-            raise Busy
-        try:
-            cached = self._cached(key)  # built by the request we waited for
+            self._wait_turn(ticket)
+            cached = self._cached(key)  # built by a request ahead in the line
             if cached is not None:
                 return cached, False
             pdf = build()
             self.builds += 1
         finally:
-            self._building.release()
+            self._leave(ticket, address)
         with self._lock:
             self._pdfs[key] = pdf
             while sum(map(len, self._pdfs.values())) > self.budget and len(self._pdfs) > 1:
                 self._pdfs.popitem(last=False)
         return pdf, True
+
+    def _enter(self, address: str) -> object:
+        """A place at the end of the line for this request, or the refusal."""
+        with self._turns:
+            if self._held[address] >= self.per_address:
+                raise Crowded
+            if len(self._line) > self.queue:  # one building and ``queue`` waiting
+                raise Busy
+            ticket = object()
+            self._line.append(ticket)
+            self._held[address] += 1
+            return ticket
+
+    def _wait_turn(self, ticket: object) -> None:
+        """Until ``ticket`` heads the line (the build before it is done); ``Busy`` after ``wait`` seconds."""
+        with self._turns:
+            if not self._turns.wait_for(lambda: self._line[0] is ticket, timeout=self.wait):
+                raise Busy
+
+    def _leave(self, ticket: object, address: str) -> None:
+        """Give the place back (built, found built, or tired of waiting): the next may start."""
+        with self._turns:
+            self._line.remove(ticket)
+            self._held[address] -= 1
+            if not self._held[address]:
+                del self._held[address]
+            self._turns.notify_all()
 
     def _cached(self, key: Hashable) -> bytes | None:
         with self._lock:
@@ -73,3 +130,42 @@ class SheetCache:
             if pdf is not None:
                 self._pdfs.move_to_end(key)
             return pdf
+
+
+class Builder:
+    """One helper process of low priority per worker, started at the worker's first build (never
+    in the server before it forks its workers) and kept for the next: it runs ``draw(*args)``,
+    a function of a module it imports itself, and gives back what it returns."""
+
+    def __init__(self):
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def run(self, draw: Callable[..., bytes], *args) -> bytes:
+        """``draw(*args)`` in the helper; ``Busy`` if the helper died meanwhile (the next build starts a new one)."""
+        pool = self._ready()
+        try:
+            return pool.submit(draw, *args).result()
+        except BrokenProcessPool:
+            with self._lock:
+                if self._pool is pool:
+                    self._pool = None
+            raise Busy from None
+
+    def _ready(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                # A fresh interpreter, not a fork of this worker: its threads may hold locks a fork would copy held.
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(1, mp_context=context, initializer=lower_priority)
+            return self._pool
+
+
+def lower_priority() -> None:
+    """The helper's start: below the server in priority, and deaf to Ctrl+C on the server's terminal
+    (the server stops it; interrupted, it would only print a traceback)."""
+    os.nice(NICENESS)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+BUILDER = Builder()  # this worker's, shared by its apps

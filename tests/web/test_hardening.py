@@ -118,15 +118,6 @@ def test_a_program_refused_by_the_limit_is_told_when_to_ask_again(tmp_path):
     assert 1 <= int(refused.headers["Retry-After"]) <= 60
 
 
-def test_a_sheet_refused_while_others_are_built_says_when_to_ask_again(app, browser):
-    from companion.web.pdf_cache import SheetCache
-
-    app.extensions["castellan.sheets"] = SheetCache(queue=0)  # no room to wait: every build is refused
-    refused = browser.get("/print/score-pad.pdf")
-    assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
-    assert "Castellan is making other sheets just now." in text(refused)
-
-
 @pytest.mark.parametrize(
     "host", ["a" * 64 + ".example", "bad host", "castellan:99999", "[::1", "-castellan-.local", "château.fr"]
 )
@@ -287,56 +278,10 @@ def test_each_sheet_is_built_once_and_served_from_the_cache(app, browser):
     assert app.extensions["castellan.sheets"].builds == 2
 
 
-def test_only_one_sheet_is_built_at_a_time_and_a_waiting_one_gives_its_thread_back():
-    import threading
-
-    from companion.web.pdf_cache import Busy, SheetCache
-
-    cache, started, release = SheetCache(wait=0.2), threading.Event(), threading.Event()
-
-    def slow() -> bytes:
-        started.set()
-        release.wait(5)
-        return b"%PDF-slow"
-
-    builder = threading.Thread(target=cache.get, args=("a", slow))
-    builder.start()
-    started.wait(5)
-    with pytest.raises(Busy):
-        cache.get("b", lambda: b"%PDF-b")
-    release.set()
-    builder.join(5)
-    assert cache.get("a", lambda: b"never") == (b"%PDF-slow", False)
-    assert cache.get("b", lambda: b"%PDF-b") == (b"%PDF-b", True)
-
-
 def test_an_address_too_long_for_a_qr_code_is_a_clear_refusal(browser):
     response = browser.get("/print/score-pad.pdf", headers={"Host": "x." * 110 + "com"})
     assert response.status_code == 400
     assert "is too long for a sheet's QR code to scan" in text(response)
-
-
-def test_beyond_a_short_queue_a_sheet_request_is_told_at_once_to_try_again():
-    import threading
-    import time
-
-    from companion.web.pdf_cache import Busy, SheetCache
-
-    cache, release = SheetCache(wait=5, queue=1), threading.Event()
-    building = threading.Thread(target=cache.get, args=("a", lambda: release.wait(5) and b"%PDF-a"))
-    building.start()
-    time.sleep(0.1)
-    waiting = threading.Thread(target=cache.get, args=("b", lambda: b"%PDF-b"))
-    waiting.start()
-    time.sleep(0.1)
-    started = time.monotonic()
-    with pytest.raises(Busy):
-        cache.get("c", lambda: b"%PDF-c")
-    assert time.monotonic() - started < 0.5  # not after waiting: its thread goes back to the polls
-    release.set()
-    building.join(5)
-    waiting.join(5)
-    assert cache.get("b", lambda: b"never") == (b"%PDF-b", False)
 
 
 def test_a_freed_seats_old_phone_is_told_and_the_referees_poll_follows_the_seats(app, browser, other_browser):

@@ -104,3 +104,18 @@ def test_a_served_worker_makes_its_threads_last_idle_first():
     worker.cfg = Settings()
     pool = worker.get_thread_pool()
     assert isinstance(pool, server.LastIdleFirst) and pool._most == 3
+
+
+def test_past_a_long_queue_the_newest_task_goes_first_and_the_rest_in_order():
+    pool = server.LastIdleFirst(1)
+    try:
+        futures, release = _busy(pool, 1)
+        ran = []
+        burst = [pool.submit(ran.append, n) for n in range(server.NEWEST_FIRST_AFTER + 4)]
+        poll = pool.submit(ran.append, "poll")  # came after the whole burst
+        release.set()
+        wait([*futures, *burst, poll], timeout=10)
+        newest = list(range(server.NEWEST_FIRST_AFTER + 3, server.NEWEST_FIRST_AFTER - 1, -1))
+        assert ran == ["poll", *newest, *range(server.NEWEST_FIRST_AFTER)]
+    finally:
+        pool.shutdown()

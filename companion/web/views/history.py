@@ -28,7 +28,7 @@ from companion.rules.numbers import whole_number
 from companion.rules.sentences import NP_, Message
 from companion.service import tables as table_service
 from companion.store import photos as kept_photos
-from companion.web import charts
+from companion.web import charts, remembered
 
 bp = Blueprint("history", __name__)
 PAGE = 20  # plays per page of the history: a phone's screenful or three
@@ -266,7 +266,7 @@ def _referee_link(play_id: str) -> str | None:
     referee is offered the play's deletion)."""
     if "member" not in session:
         return None
-    for link, _table in store.remembered_tables(get_db(), session["member"]):
+    for link, _table in remembered.my_tables():
         if table_service.may_delete_play(get_db(), link, play_id):
             return link.token
     return None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, session
 
-from companion import store
-from companion.http.context import get_db, registry
+from companion.http.context import registry
 from companion.service import tables as service
+from companion.web import remembered
 
 bp = Blueprint("home", __name__)
 
@@ -14,8 +14,7 @@ bp = Blueprint("home", __name__)
 @bp.get("/")
 def index():
     """List the games, then this browser's tables."""
-    mine = store.remembered_tables(get_db(), session["member"]) if "member" in session else []
-    return render_template("home/page.html", my_tables=mine)
+    return render_template("home/page.html", my_tables=remembered.my_tables())
 
 
 def tables_in_progress(slug: str) -> list:
@@ -24,7 +23,7 @@ def tables_in_progress(slug: str) -> list:
     game = registry().games.get(slug)
     if "member" not in session or game is None or game.rules is None:
         return []
-    mine = store.remembered_tables(get_db(), session["member"])
+    mine = remembered.my_tables()
     return [(link, table) for link, table in mine if table.game == slug and not service.over(table, game)]
 
 

@@ -8,16 +8,18 @@ from itertools import groupby
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request, send_file
 from flask_babel import gettext
+from werkzeug.exceptions import TooManyRequests
 
 import printables
 from companion.http import security
 from companion.http.context import registry
+from companion.http.error_pages import BUSY_RETRY_SECONDS
 from companion.http.requests import is_htmx, printed_base_url
 from companion.i18n import lang_for_print, say
 from companion.rules import tactics, tactics_balance
 from companion.rules.errors import RuleError
-from companion.rules.sentences import N_
-from companion.web.pdf_cache import Busy, SheetCache
+from companion.rules.sentences import N_, NP_, Message
+from companion.web.pdf_cache import BUILDER, Busy, Crowded, SheetCache
 from printables import kit
 from printables import own as own_deck
 from printables.draw import QRTooLarge
@@ -27,6 +29,10 @@ bp = Blueprint("printing", __name__)
 QR_TOO_LONG = N_(
     "The address %(address)s is too long for a sheet's QR code to scan. "
     "Open Castellan by a shorter address, or set CASTELLAN_BASE_URL to one."
+)
+WAITING_ALREADY = NP_(
+    "This address already has %(count)s sheet waiting to be made. Wait for it, then try again.",
+    "This address already has %(count)s sheets waiting to be made. Wait for them, then try again.",
 )
 OFFSET_COOKIE = (
     "back_offset"  # "right:down" (a comma would be quoted): the phone remembers it, not the server
@@ -104,7 +110,6 @@ def _offset(text: str) -> tuple[float, float] | None:
 
 
 @bp.get("/print/<slug>.pdf")
-@security.limited("pdfs")
 def sheet(slug: str):
     """One sheet as a PDF: ``?paper=a4|letter`` (a mat also ``a3|tabloid``), ``&ink=saver``,
     ``&duplex=long|short``, ``&back=rich``, ``&offset=X,Y`` (the back offset, mm right and down),
@@ -114,18 +119,18 @@ def sheet(slug: str):
         chosen = printables.get_sheet(slug)
     except KeyError:
         abort(404)
-    return _send(chosen, (slug,))
+    return _send(chosen, ("sheet", slug))
 
 
 @bp.get("/print/own.pdf")
-@security.limited("pdfs")
 def own():
     """A deck of one's own as a PDF: ``?game=tactics|zamek&deck=<the JSON a table accepts>``, with
     the options of ``sheet``, alone or (``&kit=1``) inside the game's kit; a deck the rules refuse
     brings the print page back with the wrong field."""
     game, text = request.args.get("game", ""), request.args.get("deck", "")[: own_deck.LONGEST_TEXT]
+    recipe = ("own", game, text, request.args.get("kit") == "1")
     try:
-        chosen = own_deck.own_sheet(game, own_deck.read_deck(text))
+        chosen = sheet_of(recipe)
     except RuleError as refused:
         return _print_page(
             {
@@ -137,8 +142,27 @@ def own():
             },
             400,
         )
-    in_kit = request.args.get("kit") == "1"
-    return _send(kit.kit_sheet(game, chosen) if in_kit else chosen, (game, text, in_kit))
+    return _send(chosen, recipe)
+
+
+def sheet_of(recipe: tuple) -> printables.Sheet:
+    """The sheet a request names: ``("sheet", slug)`` (``KeyError`` if there is none), or ``("own",
+    game, deck, in_kit)``, a deck of one's own alone or in its game's kit (``RuleError`` when the
+    rules refuse the deck). Sheets draw with closures, which no other process can be sent: the
+    helper that builds them is sent this instead, and finds the same sheet."""
+    if recipe[0] == "sheet":
+        return printables.get_sheet(recipe[1])
+    _own, game, text, in_kit = recipe
+    chosen = own_deck.own_sheet(game, own_deck.read_deck(text))
+    return kit.kit_sheet(game, chosen) if in_kit else chosen
+
+
+def draw_pdf(recipe: tuple, options: dict) -> bytes:
+    """The PDF of the sheet ``recipe`` names, with ``options`` (``printables.build``'s): what the
+    worker's helper process runs (``pdf_cache.Builder``)."""
+    out = io.BytesIO()
+    printables.build(sheet_of(recipe), out, **options)
+    return out.getvalue()
 
 
 @bp.get("/print/balance")
@@ -200,9 +224,16 @@ def _rates(work: list[tuple], played: list[tuple[int, ...]]) -> list[tuple[str, 
     return rates
 
 
-def _send(chosen: printables.Sheet, key: tuple):
-    """The sheet's PDF with the request's options, built once per ``key`` and options; 404 for options
-    the sheet does not take."""
+def _built(recipe: tuple, options: dict) -> bytes:
+    """The sheet built in the worker's helper, counted against the address's sheets a minute first."""
+    security.spend("pdfs")
+    return BUILDER.run(draw_pdf, recipe, options)
+
+
+def _send(chosen: printables.Sheet, recipe: tuple):
+    """The sheet's PDF with the request's options, built once per ``recipe`` and options (in the
+    worker's helper process, when this request's turn in the line comes: ``pdf_cache``); 404 for
+    options the sheet does not take, 429 or 503 with the reason when the line has no place for it."""
     paper = request.args.get("paper", "a4")
     duplex = request.args.get("duplex", "long")
     offset = _offset(request.args.get("offset", "0,0"))
@@ -222,21 +253,20 @@ def _send(chosen: printables.Sheet, key: tuple):
         "back_offset": offset,
         "fold": fold,
     }
-
-    def build() -> bytes:
-        out = io.BytesIO()
-        printables.build(chosen, out, **options)
-        return out.getvalue()
-
     try:
         sheets = current_app.extensions.setdefault("castellan.sheets", SheetCache())
-        pdf, built = sheets.get((*key, *sorted(options.items())), build)
+        pdf, _new = sheets.get(
+            (*recipe, *sorted(options.items())),
+            lambda: _built(recipe, options),
+            request.remote_addr or "",
+        )
     except QRTooLarge:
         abort(400, description=gettext(QR_TOO_LONG, address=base_url[:80]))
+    except Crowded:
+        message = Message(WAITING_ALREADY, count=sheets.per_address)
+        raise TooManyRequests(say(message), retry_after=BUSY_RETRY_SECONDS) from None
     except Busy:
         abort(503)
-    if built:
-        security.count("pdfs")
     slug = chosen.slug
     name = f"{slug}-fold-{paper}.pdf" if fold else f"{slug}-{paper}.pdf"
     return send_file(io.BytesIO(pdf), mimetype="application/pdf", download_name=name, max_age=0)

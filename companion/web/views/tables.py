@@ -44,11 +44,10 @@ from companion.rules import clock as rules_clock
 from companion.rules.errors import RuleError
 from companion.service import tables as service
 from companion.store import db
-from companion.web import pagecache
+from companion.web import pagecache, remembered
 from companion.web.rendering import render
 
 bp = Blueprint("tables", __name__)
-REMEMBERED_TABLES = 30
 
 
 @bp.post("/tables/new/<game_slug>")
@@ -868,12 +867,18 @@ def _remember(token: str) -> None:
 
     A phone reloading the table it last opened writes nothing: that table already heads its
     list. The session keeps a digest of the last remembered link (not the link itself), so
-    each page view of the same table costs no write.
+    each page view of the same table costs no write. A page asked for without a cookie writes
+    nothing: what finds its link again waits in the session until the browser comes back with it
+    (``remembered``).
     """
     digest = store.phone_digest(token)[:16]
     if session.get("last_table") == digest:
         return
-    store.remember(get_db(), _member(), token, REMEMBERED_TABLES)
+    if remembered.first_visit():
+        remembered.hold(_link(token).table_id, digest)
+        _member()
+    else:
+        store.remember(get_db(), _member(), token, remembered.REMEMBERED_TABLES)
     session["last_table"] = digest
 
 
