@@ -186,11 +186,11 @@ def test_an_unnamed_seat_is_named_in_the_readers_language(browser, other_browser
     assert (
         "Un fusil ne peut pas détruire un mur"
         + NB
-        + ": quand un fusil touche un mur, l'adversaire répond «"
+        + ": quand un fusil touche un mur, la réponse est «"
         + NB
-        + "mur"
+        + "Mur."
         + NB
-        + "»."
+        + "»"
     ) in _words(text(refused))
     assert _act(browser, token, {**shot, "outcome": "wall", "cell": ""}).status_code == 303
     history = _words(text(other_browser.get(f"/t/{token}/history", headers={"Accept-Language": "pl"})))
