@@ -77,8 +77,8 @@ SHEETS = [
         game="castellan",
         title=N_("Duplex check"),
         description=N_(
-            "Measures how far your printer puts the backs off their fronts. Print it on your card paper, "
-            "read the offset on its scales and enter it; printed again with it, its crosses meet."
+            "Measures how far your printer shifts the backs from their fronts. Print it on your card paper, "
+            "read the offset on its scales and enter it; printed again with that offset, its crosses meet."
         ),
         draw=Document.duplex_check,
     ),

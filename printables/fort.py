@@ -137,7 +137,7 @@ _REFERENCE = (
         N_("The battle and the 7 rule"),
         N_(
             "Each side draws the other's soldiers blind; they fight in pairs, aces high. A pair with a 7 "
-            "in it always goes to the attacker. More pairs won wins; equal is a draw."
+            "in it always goes to the attacker. The side that wins more pairs wins the battle; equal counts are a draw."
         ),
     ),
     (
@@ -153,10 +153,10 @@ _REFERENCE = (
         N_("Free-for-all and campaigns"),
         N_(
             "Draw a watchtower's fourth card: everyone lays one blind army card, highest wins the drawn card "
-            "(no 7 rule; ties lay again). Win your own and go on a campaign: the watchtower is set aside, the "
+            "(no 7 rule; ties lay again). Win the free-for-all you started and you go on a campaign: the watchtower is set aside, the "
             "fort joins the army. A campaigner draws nothing and challenges forts; only another campaigner "
             "may fight them, 3 soldiers each, winner keeps all. Empty army: 2 tower cards to the barracks, "
-            "1 to the fort, 1 to the army; draw 2 and 2."
+            "1 to the fort, 1 to the army; draw 2 fort cards and 2 army cards."
         ),
     ),
     (

@@ -177,8 +177,8 @@ def draw_score_pad(doc: Document) -> None:
         legend,
         doc.say(
             N_(
-                "Highest total wins. On a tie, among the tied castles: the king wins, else the "
-                "queen, else the wizard; else it is a draw. Pairs: one princess with one knight."
+                "Highest total wins. On a tie, the tied castle holding the king wins; failing that the queen, "
+                "then the wizard; otherwise it is a draw. Pairs: one princess with one knight."
             )
         ),
         size=8.5,

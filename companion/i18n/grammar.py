@@ -4,14 +4,16 @@ A sentence is translated whole, with its names as parameters ("Au tour de %(name
 some languages change the word before a name to suit the name:
 
 - French drops a vowel before a vowel: "d'Ann", "qu'Émile", never "de Ann". A default name
-  takes its article: "du joueur 2", "au joueur 2", "de l'équipe Ola", never "de Joueur 2". A
-  court card said in words is named by its own article: "pose la dame de cœur", "prend l'as de
-  pique", not "la carte dame de cœur".
+  takes its article: "du joueur 2", "au joueur 2", "de l'équipe Ola", "par le joueur 2", "contre
+  l'équipe Ola", never "de Joueur 2", and so does one that is the subject after a comma or a
+  semicolon ("…, le joueur 2 poursuit"). A court card said in words is named by its own
+  article: "pose la dame de cœur", "prend l'as de pique", not "la carte dame de cœur".
 - Polish does not repeat the noun a default name starts with: "kolej gracza nr 2", "w drużynie
-  Ola", never "gracza Gracz 2"; a compass seat stands alone in the genitive ("kolej Wschodu",
-  not "kolej gracza Wschód"); and a court card said in words takes the case of the "karta"
-  before it, which then goes: "kładzie damę kier", "za spalenie króla pik", never "kartę dama
-  kier".
+  Ola", never "gracza Gracz 2"; after a preposition a default name is that noun in the case the
+  preposition asks for ("przeciw graczowi nr 2", "dla drużyny Ola", "przez gracza A"); a compass
+  seat stands alone in the genitive ("kolej Wschodu", not "kolej gracza Wschód"); and a court
+  card said in words takes the case of the "karta" before it, which then goes: "kładzie damę
+  kier", "za spalenie króla pik", never "kartę dama kier".
 
 When a catalog is loaded (``fit_catalog``), each of its sentences that puts a parameter right
 after such a word (or after the word and an opening tag: "de <strong>%(name)s") becomes a
@@ -30,8 +32,15 @@ from collections.abc import Callable, Mapping
 _TAG = re.compile(r"<[^>]*>")
 _VOWELS = frozenset("aeiouàâäéèêëîïôöùûüœæ")
 
-# French: the word, its parameter. "à" only changes before a default name.
-_FRENCH = re.compile(r"(?<![\w'’])(de|De|que|Que|à|À|(?<!de )la carte) (<[a-z]+>)?%\((\w+)\)s")
+# French: the word, its parameter. "à" and the other prepositions only change before a default
+# name, and not between two names ("%(first)s contre %(second)s": a title keeps both as they are).
+# A comma or semicolon counts when a lower-case word follows the name: the name is a subject
+# ("…, %(name)s poursuit"), not an item of a list.
+_FRENCH_PREPOSITIONS = "par|Par|pour|Pour|contre|Contre|avec|Avec|sur|Sur|dans|Dans"
+_FRENCH = re.compile(
+    rf"(?P<word>(?<![\w'’])(?:de|De|que|Que|à|À|(?<!\)s )(?:{_FRENCH_PREPOSITIONS})|(?<!de )la carte)"
+    r"|(?P<mark>[,;])) (?P<tag><[a-z]+>)?%\((?P<name>\w+)\)s(?(mark)(?= [a-zàâçéèêëîïôûù]))"
+)
 # "la carte %(card)s" said of a court card in words is the card itself: "la dame de cœur", "l'as
 # de pique" (a number's card keeps it: "la carte 7 de cœur"). Not "La carte" opening a sentence, nor
 # "de la carte": what follows agrees with "carte" ("La carte … est déjà posée").
@@ -48,13 +57,17 @@ _FRENCH_ARTICLES = {
     "À": ("Au ", "À l'"),
     "que": ("que le ", "que l'"),
     "Que": ("Que le ", "Que l'"),
+    **{word: (f"{word} le ", f"{word} l'") for word in (*_FRENCH_PREPOSITIONS.split("|"), ",", ";")},
 }
 _FRENCH_ELIDED = {"de": "d'", "De": "D'", "que": "qu'", "Que": "Qu'"}
 
 # Polish: any form of "gracz" or "drużyna" right before the parameter, or "karta" in a case
 # before a card ("kładzie kartę %(card)s"): a court card's rank then takes the case itself.
+# Or a preposition a default name follows, which then takes the case the preposition asks for.
 _POLISH = re.compile(
-    r"(?<!\w)((?:[Gg]racz|[Dd]rużyn)\w*|[Kk]art[ęy]|[Kk]arcie|[Kk]artą) (<[a-z]+>)?%\((\w+)\)s"
+    r"(?<!\w)(?P<word>(?:[Gg]racz|[Dd]rużyn)\w*|[Kk]art[ęy]|[Kk]arcie|[Kk]artą"
+    r"|[Pp]rzeciw(?:ko)?|[Pp]rzez|[Dd]la|[Oo]d|[Dd]o|[Bb]ez|[Uu])"
+    r" (?P<tag><[a-z]+>)?%\((?P<name>\w+)\)s"
 )
 _POLISH_CARDS = frozenset({"card", "covered"})  # the parameters that are a card
 # A court card's rank word in the case of the "karta" before it (the accusative, genitive,
@@ -71,6 +84,21 @@ _POLISH_TEAM = re.compile(r"Drużyna (?=.)", re.S)
 # A seat named by its compass point (Castle's) is its own noun after "gracza": "kolej Wschodu",
 # not "kolej gracza Wschód".
 _POLISH_COMPASS = {"Północ": "Północy", "Wschód": "Wschodu", "Południe": "Południa", "Zachód": "Zachodu"}
+# A default name after a preposition, by the case it asks for: (a player, a team, the compass
+# seats' forms). "przeciw" takes the dative, "przez" the accusative, the others the genitive.
+_DATIVE = (
+    "graczowi",
+    "drużynie",
+    {"Północ": "Północy", "Wschód": "Wschodowi", "Południe": "Południu", "Zachód": "Zachodowi"},
+)
+_ACCUSATIVE = ("gracza", "drużynę", {})
+_GENITIVE = ("gracza", "drużyny", _POLISH_COMPASS)
+_POLISH_PREPOSITIONS = {
+    "przeciw": _DATIVE,
+    "przeciwko": _DATIVE,
+    "przez": _ACCUSATIVE,
+    **dict.fromkeys(("dla", "od", "do", "bez", "u"), _GENITIVE),
+}
 
 
 def _read(value: object) -> str | None:
@@ -107,6 +135,8 @@ def _french(word: str, value: object, name: str) -> tuple[str, object]:
 def _polish(word: str, value: object, name: str) -> tuple[str, object]:
     shown = _read(value)
     if shown:
+        if word.lower() in _POLISH_PREPOSITIONS:
+            return _polish_after(word, value, shown)
         if word[0] in "Kk":
             rank = shown.split(" ", 1)[0]
             if name in _POLISH_CARDS and rank in _POLISH_RANKS:
@@ -122,6 +152,21 @@ def _polish(word: str, value: object, name: str) -> tuple[str, object]:
                 return f"{word} ", _rewritten(value, "Gracz ", "")
         elif _POLISH_TEAM.match(shown):
             return f"{word} ", _rewritten(value, "Drużyna ", "")
+    return f"{word} ", value
+
+
+def _polish_after(word: str, value: object, shown: str) -> tuple[str, object]:
+    """A default name after a preposition as its noun in the preposition's case: "przeciw
+    graczowi nr 2", "dla drużyny Ola", "u Wschodu"; any other name as it is."""
+    player, team, compass = _POLISH_PREPOSITIONS[word.lower()]
+    if _POLISH_NUMBERED.match(shown):
+        return f"{word} ", _rewritten(value, "Gracz ", f"{player} nr ")
+    if _POLISH_LETTERED.match(shown):
+        return f"{word} ", _rewritten(value, "Gracz ", f"{player} ")
+    if _POLISH_TEAM.match(shown):
+        return f"{word} ", _rewritten(value, "Drużyna ", f"{team} ")
+    if shown in compass:
+        return f"{word} ", _rewritten(value, shown, compass[shown])
     return f"{word} ", value
 
 
@@ -145,7 +190,7 @@ class Joined(str):
         changed: dict[str, object] = {}
 
         def one(match: re.Match) -> str:
-            word, tag, name = match.group(1), match.group(2) or "", match.group(3)
+            word, tag, name = match["word"], match["tag"] or "", match["name"]
             if name not in values:
                 return match.group(0)  # formatting says what is missing
             before, value = fit(word, values[name], name)

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from companion.rules.errors import RuleError
-from companion.rules.sentences import N_, Message
+from companion.rules.sentences import N_, NP_, Message
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -53,6 +53,28 @@ RANK_WORDS = {
 }
 SUIT_WORDS = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
 CARD_IN_WORDS = N_("%(rank)s of %(suit)s")
+# So many cards of one rank, as a sentence says them: "4 queens" ("4 dames", "4 damy"). A rank in
+# prose is a word with its plural, never a letter: a letter is for a card shown as a card (Q♠).
+RANK_COUNTS = {
+    "A": NP_("%(count)s ace", "%(count)s aces"),
+    "2": NP_("%(count)s two", "%(count)s twos"),
+    "3": NP_("%(count)s three", "%(count)s threes"),
+    "4": NP_("%(count)s four", "%(count)s fours"),
+    "5": NP_("%(count)s five", "%(count)s fives"),
+    "6": NP_("%(count)s six", "%(count)s sixes"),
+    "7": NP_("%(count)s seven", "%(count)s sevens"),
+    "8": NP_("%(count)s eight", "%(count)s eights"),
+    "9": NP_("%(count)s nine", "%(count)s nines"),
+    "10": NP_("%(count)s ten", "%(count)s tens"),
+    "J": NP_("%(count)s jack", "%(count)s jacks"),
+    "Q": NP_("%(count)s queen", "%(count)s queens"),
+    "K": NP_("%(count)s king", "%(count)s kings"),
+}
+
+
+def rank_count(rank: str, count: int) -> Message:
+    """``count`` cards of ``rank`` in words, said in the reader's language: ``"4 queens"``."""
+    return Message(RANK_COUNTS[rank], count=count)
 
 
 def letters(lang: str) -> tuple[dict[str, str], dict[str, str]]:

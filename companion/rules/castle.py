@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable, Mapping
 
 from companion.rules.cards import (
     COLOURS,
-    RANK_WORDS,
     RANKS,
     SUITS,
     Card,
@@ -88,8 +87,17 @@ TOO_MANY = {
 
 TAKEN_BY_COLOUR = {"red": Message(N_("taken by red")), "black": Message(N_("taken by black"))}
 
-# "A black jack needs more than this pile's 11.": the colour in the sentence, for its agreement.
+# "A black jack needs more than this pile's 11.": the colour and a court card's rank in the sentence,
+# for their agreement ("Une dame noire", "Czarny walet"); a number's card by its number.
 NEEDS_MORE = {
+    ("red", "A"): N_("A red ace needs more than this pile's %(needed)s."),
+    ("red", "J"): N_("A red jack needs more than this pile's %(needed)s."),
+    ("red", "Q"): N_("A red queen needs more than this pile's %(needed)s."),
+    ("red", "K"): N_("A red king needs more than this pile's %(needed)s."),
+    ("black", "A"): N_("A black ace needs more than this pile's %(needed)s."),
+    ("black", "J"): N_("A black jack needs more than this pile's %(needed)s."),
+    ("black", "Q"): N_("A black queen needs more than this pile's %(needed)s."),
+    ("black", "K"): N_("A black king needs more than this pile's %(needed)s."),
     "red": N_("A red %(rank)s needs more than this pile's %(needed)s."),
     "black": N_("A black %(rank)s needs more than this pile's %(needed)s."),
 }
@@ -143,7 +151,9 @@ def refusal(tops: Mapping[str, Card], card: Card, pile: str) -> Message | None:
     needed = pile_value(tops, pile)
     if card.value > needed:
         return None
-    return Message(NEEDS_MORE[card.colour], rank=_rank_word(card), needed=needed)
+    if (card.colour, card.rank) in NEEDS_MORE:
+        return Message(NEEDS_MORE[card.colour, card.rank], needed=needed)
+    return Message(NEEDS_MORE[card.colour], rank=card.rank, needed=needed)
 
 
 def placements(tops: Mapping[str, Card], card: Card) -> dict[str, Message | None]:
@@ -581,7 +591,10 @@ def _read_pile_cards(value: object, field: str) -> list[Card]:
         )
     if not value:
         raise RuleError(
-            "empty_pile", N_("%(name)s is empty: every pile of the castle holds a card."), field, name=field
+            "empty_pile",
+            N_("%(name)s is empty: every pile of the castle must hold a card."),
+            field,
+            name=field,
         )
     return [_read_card(text, f"{field}[{index}]") for index, text in enumerate(value)]
 
@@ -631,10 +644,6 @@ def _check_unseen(card: Card, seen: Mapping[Card, Message], field: str) -> None:
 
 def _places_on_castle(tops: Mapping[str, Card]) -> dict[Card, Message]:
     return {card: _on(pile) for pile, card in tops.items()}
-
-
-def _rank_word(card: Card) -> Message | str:
-    return Message(RANK_WORDS[card.rank]) if card.rank in RANK_WORDS else card.rank
 
 
 def _on(pile: str) -> Message:

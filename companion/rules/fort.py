@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from companion.rules.cards import ACE_HIGH, Card, copied, deck, parse, parse_distinct
+from companion.rules.cards import ACE_HIGH, Card, copied, deck, parse, parse_distinct, rank_count
 from companion.rules.errors import RuleError
 from companion.rules.sentences import N_, NP_, Message, then
 from companion.rules.stored_sentences import dump
@@ -36,7 +36,8 @@ RESTOCK_DRAWS = 2  # army cards drawn after a lost campaign, besides the one fro
 SEATS: tuple[str, ...] = ()  # forts are public and armies hidden from everyone: one referee, no seats
 CHALLENGE_SIZE_WORDS = N_("A challenge is fought with 1 or 2 soldiers each.")
 NAME_WORDS = N_("A player needs a name of 1 to %(most)s characters.")
-# The rank letters of the royals and the ace, said in the reader's language (Q is D in French).
+# The rank letters of the royals and the ace, said in the reader's language (Q is D in French), where a
+# player types a rank; a sentence says a rank in words (cards.rank_count).
 RANK_LETTER_WORDS = {"J": N_("J"), "Q": N_("Q"), "K": N_("K"), "A": N_("A")}
 
 
@@ -53,7 +54,7 @@ class Side:
 
 
 def _rank_said(rank: str) -> Message:
-    """A rank as a parameter: its number, or the letter of a royal or an ace in the reader's language."""
+    """A rank as the player types it: its number, or the letter of a royal or an ace in the reader's language."""
     return Message(RANK_LETTER_WORDS.get(rank, rank))
 
 
@@ -216,12 +217,14 @@ def check_burn_draws(card: Card, draws: int) -> None:
 def check_pre_game_burn(card: Card, player: str, forts: dict[str, list[Card]]) -> None:
     """Refuse a burn before the game when another player's fort holds two or more of that rank."""
     for other, fort in forts.items():
-        if other != player and sum(1 for held in fort if held.rank == card.rank) >= 2:
+        held = sum(1 for each in fort if each.rank == card.rank)
+        if other != player and held >= 2:
             raise RuleError(
                 "burn_not_allowed",
-                N_("Before the game a %(rank)s cannot be burned: another fort holds two or more of them."),
+                N_("Before the game the %(card)s cannot be burned: another fort holds %(held)s."),
                 "card",
-                rank=_rank_said(card.rank),
+                card=card.in_words,
+                held=rank_count(card.rank, held),
             )
 
 
@@ -898,10 +901,10 @@ def _watchtowers(raw: object, armies: dict[str, list[Card]]) -> dict[str, str]:
             if card.rank in ranks.values():
                 raise RuleError(
                     "card_in_watchtower",
-                    N_("The %(card)s cannot be in an army: all four %(rank)ss are in a watchtower."),
+                    N_("The %(card)s cannot be in an army: a watchtower holds all %(ranks)s."),
                     f"armies.{player}[{index}]",
                     card=card.in_words,
-                    rank=_rank_said(card.rank),
+                    ranks=rank_count(card.rank, 4),
                 )
     return ranks
 
@@ -1617,10 +1620,10 @@ def _describe_draw(state: dict, action: dict, after: dict) -> Message:
         return Message(N_("%(name)s drew a card from the barracks."), name=player)
     card = parse(action["card"])
     return Message(
-        N_("%(name)s drew the %(card)s, completing a watchtower of %(rank)ss: free-for-all! %(then)s"),
+        N_("%(name)s drew the %(card)s, completing a watchtower of %(ranks)s: free-for-all! %(then)s"),
         name=player,
         card=card.in_words,
-        rank=_rank_said(card.rank),
+        ranks=rank_count(card.rank, 4),
         then=_describe_ffa_end(state, after),
     )
 
@@ -1675,7 +1678,7 @@ def _describe_challenge(state: dict, action: dict, after: dict) -> Message:
         )
     outcome = {
         "attacker": Message(N_("%(name)s won"), name=attacker),
-        "defender": Message(N_("%(name)s held"), name=defender),
+        "defender": Message(N_("%(name)s repelled the attack"), name=defender),
         "draw": Message(N_("a draw")),
     }[last["result"]]
     if last["target"]:

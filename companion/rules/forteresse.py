@@ -941,7 +941,7 @@ def _check_answer(record: dict, shot: dict, outcome: str, cell: str | None) -> N
 
 def _weapon_problem(weapon: str, outcome: str) -> Message | None:
     if weapon == "rifle" and outcome == "wall_destroyed":
-        return Message(N_("A rifle cannot destroy a wall: a wall hit by a rifle answers “wall”."))
+        return Message(N_("A rifle cannot destroy a wall: when a rifle hits a wall, “Wall.” is the answer."))
     if weapon == "cannon" and outcome == "wall":
         return Message(N_("A cannon destroys the first wall it meets, so the answer names the wall's cell."))
     return None

@@ -211,7 +211,7 @@ def _points(state: dict, points) -> list[int]:
     if not isinstance(points, list) or len(points) != len(players):
         raise RuleError(
             "bad_points",
-            NP_("Give points for the %(count)s player.", "Give points for each of the %(count)s players."),
+            NP_("Give the player's points.", "Give points for each of the %(count)s players."),
             "points",
             count=len(players),
         )

@@ -9,8 +9,9 @@ comes back as a ``Card``.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
-from companion.rules.cards import parse
+from companion.rules.cards import parse, rank_count
 from companion.rules.sentences import N_, Either, Message, Plural
 
 
@@ -42,12 +43,35 @@ def _dumpable(value: object) -> object:
     return value
 
 
-# A sentence a history stored before its English was rewritten: its new template, and its
-# parameters' new names, so that old moves are still said in the reader's language.
-_REWRITTEN = {
+def _four_of_the_rank(params: dict) -> dict:
+    """A completed watchtower stored with its rank as a letter (``Message("Q")``) or a number
+    ("7"): said now as "4 queens"."""
+    rank = params.pop("rank")
+    return {**params, "ranks": rank_count(rank.template if isinstance(rank, Message) else str(rank), 4)}
+
+
+# A sentence a history stored before its English was rewritten: its new template, its parameters'
+# new names, and what makes the new parameters of the old ones (if any), so that old moves are
+# still said in the reader's language.
+_REWRITTEN: dict[str, tuple[str, dict[str, str], Callable[[dict], dict] | None]] = {
     "%(player)s's hand was entered: %(known)s of %(count)s cards known.": (
         N_("%(player)s's hand was entered (cards known: %(known)s of %(total)s)."),
         {"count": "total"},
+        None,
+    ),
+    # Issue 41: English the native reviewers found wrong.
+    "%(member)s voted for %(team)s.": (N_("%(member)s of %(team)s voted."), {}, None),
+    "The referee ended the game here.": (N_("The referee ended the game."), {}, None),
+    "The referee ended the game here; %(number)s went back face down.": (
+        N_("The referee ended the game; %(number)s went back face down."),
+        {},
+        None,
+    ),
+    "%(name)s held": (N_("%(name)s repelled the attack"), {}, None),
+    "%(name)s drew the %(card)s, completing a watchtower of %(rank)ss: free-for-all! %(then)s": (
+        N_("%(name)s drew the %(card)s, completing a watchtower of %(ranks)s: free-for-all! %(then)s"),
+        {},
+        _four_of_the_rank,
     ),
 }
 
@@ -59,8 +83,9 @@ def _loaded(value: object) -> object:
         if (
             rewritten := _REWRITTEN.get(template[-1] if isinstance(template, list) else template)
         ) is not None:
-            template, renamed = rewritten
+            template, renamed, convert = rewritten
             params = {renamed.get(name, name): param for name, param in params.items()}
+            params = convert(params) if convert else params
         template = Plural(*template) if isinstance(template, list) else template
         return Message(template, **params)
     if isinstance(value, dict) and "card" in value:

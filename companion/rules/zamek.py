@@ -1058,7 +1058,7 @@ def _choice_refusal(state: dict, choice: str) -> RuleError | None:
     """Why ``choice`` is not allowed for the face-up card, or None."""
     number = state["card"]["number"]
     if choice == "wizard" and state["variant"] == "basic":
-        return RuleError("no_wizard", N_("The wizard plays only in the extended game."), "choice")
+        return RuleError("no_wizard", N_("The wizard is used only in the extended game."), "choice")
     if choice == "add" and must_go_to_box(state["castles"], number):
         return RuleError("must_go_to_box", _MUST_GO_TO_BOX, "choice", number=number)
     try:
@@ -1454,9 +1454,7 @@ def _describe_leave(before: dict, after: dict, action: dict, actor: str) -> Mess
 def _describe_vote(before: dict, after: dict, action: dict, actor: str) -> Message:
     """Who voted, never what, until the team decides."""
     entry = _member_of(before, actor, action)
-    voted = Message(
-        N_("%(member)s voted for %(team)s."), member=entry["name"], team=_seat_name(before, actor)
-    )
+    voted = Message(N_("%(member)s of %(team)s voted."), member=entry["name"], team=_seat_name(before, actor))
     return then(voted, _vote_words(before, after))
 
 
@@ -1490,11 +1488,11 @@ def _describe_end(before: dict, after: dict, action: dict, actor: str) -> Messag
     """The referee ended the game; a face-up card went back face down."""
     if before["card"]:
         ended = Message(
-            N_("The referee ended the game here; %(number)s went back face down."),
+            N_("The referee ended the game; %(number)s went back face down."),
             number=before["card"]["number"],
         )
     else:
-        ended = Message(N_("The referee ended the game here."))
+        ended = Message(N_("The referee ended the game."))
     return then(ended, _ending(after))
 
 

@@ -201,7 +201,7 @@ def test_zamek_card_turned_over_by_keyboard(server, phone):
     expect(phone.locator(":focus:not(body)")).to_have_count(1, timeout=3_000)
     tab_to(phone, phone.get_by_role("button", name="Add to the castle"))
     phone.keyboard.press("Enter")
-    expect(phone.get_by_text("Last turn, Ola: 9 added.")).to_be_visible()
+    expect(phone.get_by_text("Last turn (Ola): card 9 added.")).to_be_visible()
     _measured(phone)
 
 

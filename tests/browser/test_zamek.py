@@ -67,7 +67,7 @@ def test_two_team_members_vote_from_their_phones_and_the_referee_sees_each_decis
     expect(third_phone.get_by_text("Ala: add")).to_be_visible(timeout=3_000)
     assert_accessible(third_phone)  # a team member's screen
     third_phone.get_by_role("button", name="Put it back").click()
-    expect(phone.get_by_text("Last turn, Red (team vote): 23 added.")).to_be_visible(timeout=3_000)
+    expect(phone.get_by_text("Last turn (Red, team vote): card 23 added.")).to_be_visible(timeout=3_000)
     expect(phone.locator(".zk-player", has_text="Red").locator(".zk-number")).to_have_text(["1", "23"])
     expect(second_phone.get_by_text("Blue's turn: turn over a card.")).to_be_visible(timeout=3_000)
 
@@ -90,7 +90,7 @@ def test_the_referees_table_fits_a_phone_with_big_touch_targets(server, phone):
     expect(phone.get_by_text("What does Ola do with 9?")).to_be_visible()
     assert_accessible(phone)  # a card face up
     phone.get_by_role("button", name="Add to the castle").click()
-    expect(phone.get_by_text("Last turn, Ola: 9 added.")).to_be_visible()
+    expect(phone.get_by_text("Last turn (Ola): card 9 added.")).to_be_visible()
 
 
 SIZES = [pytest.param((390, 844), id="390x844"), pytest.param((360, 740), id="360x740")]
@@ -117,15 +117,15 @@ def _turn_over(phone, place: int, number: int, choice: str | None) -> None:
 def test_the_referee_ends_a_game_where_the_cards_keep_going_back(server, phone, size):
     _two_players(server, phone, size)
     _turn_over(phone, 1, 30, "Put it back")
-    expect(phone.get_by_text("Last turn, Ola: 30 put back.")).to_be_visible()
+    expect(phone.get_by_text("Last turn (Ola): card 30 put back.")).to_be_visible()
     _turn_over(phone, 2, 12, "Add to the castle")  # Kuba: 1 12
-    expect(phone.get_by_text("Last turn, Kuba: 12 added.")).to_be_visible()
+    expect(phone.get_by_text("Last turn (Kuba): card 12 added.")).to_be_visible()
     _turn_over(phone, 1, 30, None)  # Ola turns the 30 over again, and would put it back again...
     expect(
         phone.get_by_text("43 cards lie face down.")
     ).to_be_visible()  # 45, less 12 in a castle, less 30 face up
     expect(phone.get_by_text("The card numbered 30 is face up.")).to_be_visible()
-    phone.get_by_text("End the game here").click()
+    phone.get_by_text("End the game now").click()
     expect(phone.get_by_text("the longest castle wins, as when the table is empty")).to_be_visible()
     phone.get_by_role("button", name="End the game and score it").click()
     # The answer to the tap is where the eye is (pinned near the thumb); the status line says it too.

@@ -405,7 +405,7 @@ def test_the_final_score_shows_which_captured_ranks_made_which_points(browser, a
     row = " ".join(
         f"{score['breakdown'][t]['A']['cards']} × 9 = {score['breakdown'][t]['A']['points']}" for t in "NS"
     )
-    assert f"Aces (9 each) {row}" in page
+    assert f"Aces (9 a card) {row}" in page
     totals = " ".join(str(score["teams"][t]) for t in "NS")
     assert f"Total {totals}" in page
 

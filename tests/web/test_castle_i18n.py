@@ -49,12 +49,12 @@ def test_the_start_page_in_each_language(browser, lang, words):
         (
             "fr",
             "Au tour d'Ewa (Ewa & Jan)",
-            "Une carte rouge de rang 5 doit dépasser la valeur de ce tas, 5.",
+            "Un 5 rouge doit dépasser la valeur de ce tas, 5.",
         ),
         (
             "pl",
             "Kolej gracza Ewa (Ewa & Jan)",
-            "Czerwona karta o randze 5 musi przebić wartość tego stosu (5).",
+            "Czerwona karta 5 musi przebić wartość tego stosu (5).",
         ),
     ],
 )
@@ -110,7 +110,7 @@ FULL = "A1=4C&B1=8D&C1=JS&D1=2S&A2=2H&B2=9H&C2=5C&D2=3S&A3=10C&B3=6S&C3=7D&D3=AH
                 "La valeur totale de chaque tas est sous sa carte.",
                 "valeur 12",
                 "9♠ peut aller sur A1, A2, A3, B1, B3, C1, C2, C3, D1, D2, D3.",
-                "B2 : Une carte noire de rang 9 doit dépasser la valeur de ce tas, 9.",
+                "B2 : Un 9 noir doit dépasser la valeur de ce tas, 9.",
                 "Poser sur le tas choisi",
             ],
         ),
@@ -121,7 +121,7 @@ FULL = "A1=4C&B1=8D&C1=JS&D1=2S&A2=2H&B2=9H&C2=5C&D2=3S&A3=10C&B3=6S&C3=7D&D3=AH
                 "Całkowita wartość każdego stosu jest pod jego kartą.",
                 "wart. 12",
                 "9♠ może trafić na A1, A2, A3, B1, B3, C1, C2, C3, D1, D2, D3.",
-                "B2: Czarna karta o randze 9 musi przebić wartość tego stosu (9).",
+                "B2: Czarna karta 9 musi przebić wartość tego stosu (9).",
                 "Połóż na wybrany stos",
             ],
         ),
@@ -204,7 +204,7 @@ def _values(page: str) -> dict[str, int]:
             [
                 "Castle: karta wyników",
                 "Czarne karty drużyny czerwonych",
-                "Damy (po 3)",
+                "Damy (3 za kartę)",
                 "Drużyna czerwonych: 12 · drużyna czarnych: 8",
                 "Wygrywa drużyna czerwonych.",
                 "Policz punkty",

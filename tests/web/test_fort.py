@@ -245,7 +245,7 @@ def test_an_even_smallest_army_drops_its_last_card_with_three_players(browser):
 def test_a_tie_names_the_cards_each_tied_player_draws(browser):
     args = {"army_1": "9S", "army_2": "9D", "army_3": "4C", "army_4": "2C"}
     page = _showdown(browser, **args, tower_1="8", tower_2="K", tower_3="A", tower_4="3")
-    assert "Tied on most tricks: Player 1, Player 2, Player 3, Player 4." in page
+    assert "Tied for the most tricks: Player 1, Player 2, Player 3, Player 4." in page
     assert "Player 1 draws 8 cards" in page and "Player 2 draws 10 cards" in page
     assert "Player 4 draws 3 cards" in page
     assert "Type every player's watchtower rank" in _showdown(browser, **args)
@@ -264,7 +264,7 @@ def test_a_tie_names_the_cards_each_tied_player_draws(browser):
             "Give every player's watchtower rank, or none at all.",
         ),
         ({"army_1": "5H", "army_2": "6H", "tower_1": "8", "tower_2": "8"}, "cannot share a rank"),
-        ({"army_1": "5H", "army_2": "6H", "tower_1": "5", "tower_2": "9"}, "all four 5s are in a watchtower"),
+        ({"army_1": "5H", "army_2": "6H", "tower_1": "5", "tower_2": "9"}, "a watchtower holds all 4 fives"),
         (
             {"army_1": "5H", "army_2": "6H", "tower_1": "Z", "tower_2": "9"},
             "Player 1's watchtower must be a rank",

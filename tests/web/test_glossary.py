@@ -44,3 +44,54 @@ def test_no_sentence_uses_a_word_the_glossary_rejects(lang):
     assert len(words) >= 15  # the paragraph was read
     found = [(word, english) for english, said in sentences(lang) for word in words if word in said]
     assert found == []
+
+
+@pytest.mark.parametrize(
+    "lang, word",
+    [
+        ("fr", "feuille de score"),
+        ("fr", "tapis"),
+        ("fr", "carte d'aide"),
+        ("fr", "Annulé"),
+        ("fr", "tour de guet de %(rank)s"),
+        ("fr", "connue vide"),
+        ("pl", "wyzywa"),
+        ("pl", "Twoja tura"),
+        ("pl", "karta pomocy"),
+        ("pl", "graczowi nr"),
+        ("pl", "o wartości %(rank)s"),
+    ],
+)
+def test_the_glossary_rejects_what_the_reviews_rejected(lang, word):
+    assert word in rejected(lang)
+
+
+@pytest.mark.parametrize(
+    "lang, terms",
+    [
+        (
+            "fr",
+            {
+                "Undo": "Revenir en arrière",
+                "Cancel": "Annuler",
+                "Score pad": "Bloc de score",
+                "Score sheet": "Feuille de marque",
+                "Castle mat": "Plateau de Castle",
+            },
+        ),
+        (
+            "pl",
+            {
+                "Undo": "Cofnij",
+                "Cancel": "Anuluj",
+                "Score pad": "Notes wyników",
+                "Score sheet": "Karta wyników",
+                "Castle mat": "Plansza do Castle",
+            },
+        ),
+    ],
+)
+def test_the_glossarys_own_words_name_the_buttons_and_sheets(lang, terms):
+    said = dict(sentences(lang))
+    assert {english: said[english] for english in terms} == terms
+    assert said["Undo"] != said["Cancel"]  # one screen shows both

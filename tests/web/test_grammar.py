@@ -57,6 +57,41 @@ def test_french_que_and_a_and_capitals():
     )  # numbers never change a word
 
 
+@pytest.mark.parametrize(
+    "sentence, name, said",
+    [
+        ("Coup joué par %(name)s.", "Joueur 2", "Coup joué par le joueur 2."),
+        ("Coup joué par %(name)s.", "Équipe Ola", "Coup joué par l'équipe Ola."),
+        ("Coup joué par %(name)s.", "Ann", "Coup joué par Ann."),  # a typed name: never elided here
+        ("Points pour %(name)s", "Joueur A", "Points pour le joueur A"),
+        ("Défi contre %(name)s", "Joueur 3", "Défi contre le joueur 3"),
+        ("Ola joue avec %(name)s.", "Équipe Kuba", "Ola joue avec l'équipe Kuba."),
+        ("Vote sur %(name)s", "Joueur 2", "Vote sur le joueur 2"),
+        ("Déjà dans %(name)s.", "Équipe Ola", "Déjà dans l'équipe Ola."),
+        ("Pour <strong>%(name)s</strong>", "Joueur 2", "Pour le <strong>joueur 2</strong>"),
+        ("Ola s'arrête, %(name)s poursuit.", "Joueur 2", "Ola s'arrête, le joueur 2 poursuit."),
+        ("Ola prend ; %(name)s joue.", "Équipe Ola", "Ola prend ; l'équipe Ola joue."),
+        ("Ola s'arrête, %(name)s poursuit.", "Ewa", "Ola s'arrête, Ewa poursuit."),
+    ],
+)
+def test_french_prepositions_and_a_subject_mid_sentence_give_a_default_name_its_article(sentence, name, said):
+    assert grammar.joined(sentence, "fr") % {"name": name} == said
+
+
+def test_french_leaves_names_side_by_side_and_lists_as_they_are():
+    assert grammar.joined("%(first)s contre %(second)s", "fr") % {
+        "first": "Joueur 1",
+        "second": "Joueur 2",
+    } == ("Joueur 1 contre Joueur 2")  # a table's title
+    assert grammar.joined("%(first)s, %(second)s", "fr") % {"first": "Joueur 1", "second": "Joueur 2"} == (
+        "Joueur 1, Joueur 2"
+    )  # a list
+    assert grammar.joined("Vainqueurs : %(a)s, %(b)s.", "fr") % {"a": "Ola", "b": "Joueur 2"} == (
+        "Vainqueurs : Ola, Joueur 2."
+    )
+    assert grammar.joined("sur %(count)s", "fr") % {"count": 4} == "sur 4"
+
+
 def test_the_same_name_twice_is_fitted_only_where_a_word_asks():
     sentence = grammar.joined("%(name)s joue ; au tour de %(name)s.", "fr")
     assert sentence % {"name": "Joueur 2"} == "Joueur 2 joue ; au tour du joueur 2."
@@ -69,6 +104,29 @@ def test_polish_names_a_compass_seat_by_itself():
     assert (
         grammar.joined("z graczem %(name)s", "pl") % {"name": "Zachód"} == "z graczem Zachód"
     )  # "gracza" only
+
+
+@pytest.mark.parametrize(
+    "sentence, name, said",
+    [
+        ("Ola przeciw %(name)s", "Gracz 2", "Ola przeciw graczowi nr 2"),
+        ("Ola przeciwko %(name)s", "Gracz B", "Ola przeciwko graczowi B"),
+        ("Ola przeciw %(name)s", "Drużyna Kuba", "Ola przeciw drużynie Kuba"),
+        ("Ola przeciw %(name)s", "Wschód", "Ola przeciw Wschodowi"),
+        ("wygrane przez %(name)s", "Gracz 3", "wygrane przez gracza nr 3"),
+        ("wygrane przez %(name)s", "Drużyna Ola", "wygrane przez drużynę Ola"),
+        ("wygrane przez %(name)s", "Zachód", "wygrane przez Zachód"),
+        ("Punkty dla %(name)s", "Gracz 2", "Punkty dla gracza nr 2"),
+        ("Punkty dla %(name)s", "Drużyna Ola", "Punkty dla drużyny Ola"),
+        ("Karta od %(name)s", "Północ", "Karta od Północy"),
+        ("Dla <strong>%(name)s</strong>", "Gracz A", "Dla <strong>gracza A</strong>"),
+        ("Ola przeciw %(name)s", "Kuba", "Ola przeciw Kuba"),  # a typed name: never declined
+        ("Ola przeciw %(name)s", "Gracz Kuba", "Ola przeciw Gracz Kuba"),
+        ("Strony od %(name)s do %(name)s", "7", "Strony od 7 do 7"),
+    ],
+)
+def test_polish_puts_a_default_name_after_a_preposition_in_its_case(sentence, name, said):
+    assert grammar.joined(sentence, "pl") % {"name": name} == said
 
 
 @pytest.mark.parametrize(
@@ -107,7 +165,10 @@ def _parameters(template: str) -> dict:
     [
         ("fr", "Ann", r"(?<![\w'])(de|que|De|Que) Ann\b"),
         ("fr", "Joueur 2", r"(?<![\w'])(de|que|à|De|Que|À) Joueur 2\b"),
+        ("fr", "Joueur 2", r"(?<!Joueur 2 )\b(?i:par|pour|contre|avec|sur|dans) Joueur 2\b"),
+        ("fr", "Joueur 2", r"[,;] Joueur 2 [a-zé]"),
         ("pl", "Gracz 2", r"(?i)gracz\w* Gracz 2\b"),
+        ("pl", "Gracz 2", r"(?i)\b(przeciw|przeciwko|przez|dla|od|do|bez|u) Gracz 2\b"),
         ("pl", "Drużyna Ola", r"(?i)drużyn\w* Drużyna Ola\b"),
     ],
 )

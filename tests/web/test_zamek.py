@@ -170,7 +170,7 @@ def test_the_referee_enters_a_card_then_chooses_and_the_castle_grows(browser):
     assert "Use the wizard" not in page  # basic game: never the wizard
     act(browser, token, type="choose", choice="add")
     page = text(browser.get(f"/t/{token}"))
-    assert "Last turn, Ola: 23 added." in words(browser.get(f"/t/{token}"))
+    assert "Last turn (Ola): card 23 added." in words(browser.get(f"/t/{token}"))
     assert "Kuba's turn" in page
     assert re.search(
         r'<ol class="zk-castle">\s*<li class="zk-card zk-tile">\s*<span class="zk-number">1</span>'
@@ -202,7 +202,7 @@ def test_a_card_no_castle_can_use_goes_to_the_box_by_itself(browser):
         turn(browser, token, number, place)
         act(browser, token, type="choose", choice="add")
     page = words(turn(browser, token, 12, 3))
-    assert "Last turn, Ola: 12 sent to the box." in page
+    assert "Last turn (Ola): card 12 sent to the box." in page
     assert re.search(r"In the box \(1\): .*12", page)
     assert "Kuba's turn" in page
     assert "42 cards lie face down." in page
@@ -220,7 +220,7 @@ def test_the_wizard_is_offered_only_when_it_may_be_used(browser):
     assert "Put it back: no." in page
     assert 'value="put_back"' not in text(browser.get(f"/t/{token}"))
     page = words(act(browser, token, type="choose", choice="wizard"))
-    assert "Last turn, Ola: 10 slid in with the wizard." in page
+    assert "Last turn (Ola): card 10 slid in with the wizard." in page
     assert "★ wizard used" in page
     turn(browser, token, 40, 4)
     act(browser, token, type="choose", choice="add")  # Kuba: 1 30 40
@@ -359,7 +359,7 @@ def test_a_tied_vote_goes_to_the_captain(browser, team_table):
     act(ala, red, type="vote", stage="choice", choice="put_back")
     act(bea, red, type="vote", stage="choice", choice="add")
     page = live(browser, token)
-    assert "Last turn, Red (team vote): 20 put back." in page
+    assert "Last turn (Red, team vote): card 20 put back." in page
     assert "Blue's turn" in page
 
 
@@ -564,22 +564,19 @@ def test_a_referee_post_naming_two_teams_to_leave_is_refused_in_words(browser, t
 def test_the_referee_ends_a_game_where_cards_keep_going_back(browser):
     token = browser.create_table("zamek", TWO)
     viewer = links(browser, token)["Viewer"]
-    assert "End the game here" not in live(browser, viewer)
+    assert "End the game now" not in live(browser, viewer)
     turn(browser, token, 30, 1)
     act(browser, token, type="choose", choice="put_back")
     turn(browser, token, 12, 2)
     act(browser, token, type="choose", choice="add")  # Kuba: 1 12
     turn(browser, token, 30, 1)  # Ola turns the 30 over once more
-    assert "End the game here" in live(browser, token)
+    assert "End the game now" in live(browser, token)
     page = words(act(browser, token, type="end"))
     assert "Game over: Kuba wins with the longest castle." in page
     assert "44 cards lie face down." in page and "is face up" not in page
     assert "Turn over" not in page and "End the game" not in page
     history = words(browser.get(f"/t/{token}/history"))
-    assert (
-        "The referee ended the game here; 30 went back face down. Kuba wins with the longest castle."
-        in history
-    )
+    assert "The referee ended the game; 30 went back face down. Kuba wins with the longest castle." in history
     response = act(browser, viewer, htmx=True, type="end")
     assert response.status_code == 403
 
@@ -634,9 +631,9 @@ def test_a_decided_turn_is_one_entry_with_its_choice(browser, team_table):
     page = words(browser.get(f"/t/{token}"))
     assert "If Ola has already chosen, enter the turn in one tap:" in page
     page = words(act(browser, token, type="turn", position=7, number=23, choice="add"))
-    assert "Last turn, Ola: 23 added." in page and "Kuba's turn: turn over a card." in page
+    assert "Last turn (Ola): card 23 added." in page and "Kuba's turn: turn over a card." in page
     added = act(browser, token, htmx=True, type="turn", position=8, number=5, choice="add")
-    assert added.status_code == 200 and "Last turn, Kuba: 5 added." in words(added)
+    assert added.status_code == 200 and "Last turn (Kuba): card 5 added." in words(added)
     response = act(browser, token, htmx=True, type="turn", position=9, number=10, choice="add")
     assert response.status_code == 422 and "10 is not higher than 23" in text(response)
     assert 'value="10"' in text(response)  # the typed number is kept

@@ -209,6 +209,6 @@ def test_the_referee_ends_a_table_through_the_tables_api(client):
         ("Kuba", 2, True),
     ]
     log = client.get(f"/api/v1/tables/{token}/log").get_json()["actions"]
-    assert log[-1]["text"] == "The referee ended the game here. Kuba wins with the longest castle."
+    assert log[-1]["text"] == "The referee ended the game. Kuba wins with the longest castle."
     again = client.post(f"/api/v1/tables/{token}/actions", json={"action": {"type": "end"}, "version": 5})
     assert again.status_code == 422 and again.get_json()["error"]["code"] == "game_over"

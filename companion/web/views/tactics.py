@@ -45,7 +45,7 @@ FACTION_DESCRIPTIONS = (
     N_("Border barons who hold the flanks: strong to either side, thin ahead and behind."),
     N_("Wild beasts of the high spire: two fearsome edges on every card, two plain ones."),
     N_("Steady soldiers with no weak side and no great strength either."),
-    N_("Sentries who see the enemy coming: towering top edges, soft undersides."),
+    N_("Sentries who see the enemy coming: high top edges, weak bottom edges."),
 )
 REMEMBERED_SEATS = 10
 MAX_FACTION_TEXT = 20_000
