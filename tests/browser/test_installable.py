@@ -228,3 +228,15 @@ def test_over_plain_http_on_the_wi_fi_no_worker_is_registered(server, chromium):
     assert page.evaluate("navigator.serviceWorker.getRegistrations().then(r => r.length)") == 0
     assert page.evaluate("caches.keys()") == []
     context.close()
+
+
+def test_the_offline_page_opened_at_its_own_address_stays_put(server, chromium):
+    """Online, the offline page asked for by its own address has nothing to reopen: it must not
+    reload itself again and again (it did, every time its check of the network succeeded)."""
+    _context, page = own_phone(chromium)
+    loads = []
+    page.on("load", lambda: loads.append(time.monotonic()))
+    page.goto(server + "/offline")
+    expect(page.locator("#not-connected")).to_be_visible()
+    page.wait_for_timeout(2000)  # the check runs on pageshow: a reload would have come by now
+    assert len(loads) == 1

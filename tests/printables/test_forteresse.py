@@ -91,7 +91,7 @@ def test_the_sheets_in_french_keep_the_sources_words_and_their_accents(build_pdf
     sheet = _words(read_pdf(build_pdf("forteresse-player-sheet", lang="fr")))
     assert "Manche 1 · grille 1 · ma forteresse" in sheet and "Manche 2 · grille 2 · mes attaques" in sheet
     assert "W ← ouest" in sheet and "nord est la ligne 1" in sheet
-    assert "Canon sur un mur : « mur détruit en … »" in sheet and "Adversaire" in sheet
+    assert "Canon sur un mur : « Mur détruit en … »" in sheet and "Adversaire" in sheet
     pad = _words(read_pdf(build_pdf("forteresse-score-pad", lang="fr")))
     assert "Partie" in pad and "M1 tués" in pad and "à égalité, la partie est nulle" in pad
 

@@ -48,7 +48,7 @@ def test_only_the_referee_may_pause_or_resume(app, who):
         answer = client.post(f"/api/v1/tables/{token}/{path}", json={}, headers={"Accept-Language": "pl"})
         assert answer.status_code == 403
         assert answer.get_json()["error"]["code"] == "referee_only"
-        assert answer.get_json()["error"]["message"] == "Tylko sędzia może wstrzymać stół lub go wznowić."
+        assert answer.get_json()["error"]["message"] == "Tylko sędzia może wstrzymać grę lub ją wznowić."
     referee = made["links"]["referee"]["token"]
     assert client.get(f"/api/v1/tables/{referee}").get_json()["paused"] is False, "nothing changed"
 

@@ -391,7 +391,9 @@
   // the event alone is no proof (it can come before the network carries anything).
   var retrying = null;
   function retry() {
-    if (!document.getElementById("not-connected")) { return; }
+    var offline = document.getElementById("not-connected");
+    // Opened at its own address (not in place of another page), it has nothing to open again.
+    if (!offline || location.pathname === offline.getAttribute("data-own-path")) { return; }
     clearTimeout(retrying);
     fetch(location.href, { method: "HEAD", cache: "no-store", credentials: "same-origin" })
       .then(function () { location.reload(); }, function () { retrying = setTimeout(retry, 5000); });
