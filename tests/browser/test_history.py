@@ -145,7 +145,7 @@ def test_the_history_in_french_on_a_360_px_phone(server, chromium):
     expect(
         phone.get_by_role("img", name="Bloc de score\u00a0: totaux cumulés après chaque manche")
     ).to_be_visible()
-    phone.get_by_text("Les chiffres du graphique").click()
+    phone.get_by_text("Les données du graphique").click()
     expect(phone.get_by_role("region", name="Totaux cumulés")).to_contain_text("6")
     assert_fits(phone, "play, fr")
     assert_accessible(phone, both_widths=False)

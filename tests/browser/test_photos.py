@@ -54,7 +54,7 @@ def test_the_referee_adds_photos_sees_them_and_deletes_one(server, chromium, lan
     phone.goto(f"{server}/history/{play_id}")
     assert phone.locator("html").get_attribute("lang") == lang
     expect(phone.locator("#photo-camera")).to_have_attribute("capture", "environment")
-    assert_fits(phone, f"play with its photos' form, {lang}", tables=False)
+    assert_fits(phone, f"play with its photos' form, {lang}")
     assert_accessible(phone, both_widths=False)
 
     phone.locator("#photo-files").set_input_files(
@@ -76,7 +76,7 @@ def test_the_referee_adds_photos_sees_them_and_deletes_one(server, chromium, lan
         )
         assert pictures.nth(index).bounding_box()["width"] <= 360 - 2 * 16 + 1  # inside the page's margins
     assert pictures.first.evaluate("image => image.naturalWidth") == 1600  # shrunk on the server
-    assert_fits(phone, f"play with photos, {lang}", tables=False)
+    assert_fits(phone, f"play with photos, {lang}")
     assert_accessible(phone, both_widths=False)
     assert_tap_targets(phone)
 

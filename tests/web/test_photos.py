@@ -477,3 +477,9 @@ def test_the_export_page_says_how_much_the_photos_take(app):
     assert f"2 photos of the plays take {here} MB here, and about {in_file} MB in the file." in page
     french = text(phone.get("/history/files", headers={"Accept-Language": "fr"}))
     assert f"{here.replace('.', ',')}\u00a0Mo" in french
+
+
+def test_a_photo_id_past_what_a_database_holds_is_not_there(browser):
+    huge = "7" * 27
+    assert browser.get(f"/photos/{huge}/abc").status_code == 404
+    assert browser.post(f"/history/nowhere/photos/{huge}/delete", {}).status_code in (403, 404)

@@ -95,7 +95,7 @@ def test_castle_says_the_card_that_needs_more_with_its_adjective_agreeing(key, s
     sentence = Message(castle.NEEDS_MORE[key], rank="9", needed=12)
     words = {lang: i18n.say(sentence, lang) for lang in said}
     assert {lang: text[: len(said[lang])] for lang, text in words.items()} == said
-    assert all(text.endswith("12.") for text in words.values())
+    assert all(text.endswith(("12.", "(12).")) for text in words.values())  # Polish: „(12)”
 
 
 def test_castle_refuses_a_court_card_with_its_own_sentence():
