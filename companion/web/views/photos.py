@@ -42,7 +42,8 @@ MB = service.MB
 SLACK = 64 * 1024  # the form's other fields and the multipart framing around the files
 A_YEAR = 365 * 24 * 3600  # a photo's address names its bytes: it never changes, so it is kept for good
 
-LARGEST_ID = 2**63 - 1  # past it, an id no database holds (and a bigger one overflows the query): not there
+# Past 64 bits an id is held by no database (and would overflow the query): the route does not match, 404.
+PHOTO_ID = "int(max=9223372036854775807)"
 
 
 @bp.post("/history/<play_id>/photos")
@@ -65,21 +66,21 @@ def add(play_id: str):
     return redirect(url_for("history.play_page", play_id=play.id, _anchor="photos"), code=303)
 
 
-@bp.post("/history/<play_id>/photos/<int:photo_id>/delete")
+@bp.post(f"/history/<play_id>/photos/<{PHOTO_ID}:photo_id>/delete")
 def delete(play_id: str, photo_id: int):
     """Delete one photo of the play (those who may add photos only); the play's page again."""
     play = _play_for_photos(play_id)
-    if photo_id > LARGEST_ID or not kept.delete_photo(get_db(), play.id, photo_id):
+    if not kept.delete_photo(get_db(), play.id, photo_id):
         abort(404)
     flash(gettext("The photo is deleted."), "success")
     return redirect(url_for("history.play_page", play_id=play.id, _anchor="photos"), code=303)
 
 
-@bp.get("/photos/<int:photo_id>/<digest>")
+@bp.get(f"/photos/<{PHOTO_ID}:photo_id>/<digest>")
 def picture(photo_id: int, digest: str):
     """A photo's bytes, kept by every cache for good (its address changes with its bytes), read as
     what it is and nothing else (``nosniff``)."""
-    found = kept.content(get_db(), photo_id, digest) if len(digest) <= 64 and photo_id <= LARGEST_ID else None
+    found = kept.content(get_db(), photo_id, digest) if len(digest) <= 64 else None
     if found is None:
         abort(404)
     media_type, content = found
