@@ -362,6 +362,44 @@ def test_two_phones_offline_on_the_same_turn_one_recorded_one_refused_and_shown(
     second_context.close()
 
 
+def test_a_failed_check_under_the_finger_does_not_take_the_tap_meant_for_the_pile(server, chromium):
+    """Off the Wi-Fi, the finger that leaves the card field for a pile makes Castle check the card;
+    the check fails before the finger is lifted, and its "could not be reached" box is drawn where
+    the pile is. The tap still lands on the pile: its move waits in the outbox."""
+    context, page = own_phone(chromium)
+    _dealt_table(server, page)
+    context.set_offline(True)
+    card = page.locator(".card-picker input[name=card]")
+    card.fill("qh")
+    page.get_by_role("button", name="Where may it go?").click()  # a failed look: where its box is drawn
+    trouble = page.locator("#trouble")
+    expect(trouble).to_contain_text("Castellan could not be reached")
+    band = trouble.bounding_box()
+    trouble.get_by_role("button", name="Close").click()
+    expect(trouble).to_be_hidden()
+    pile = page.locator('button.pile[value="C2"]')
+    pile.evaluate("(el, y) => window.scrollBy(0, el.getBoundingClientRect().top - y)", band["y"] + 4)
+    box = pile.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + min(box["height"], band["height"]) / 2 + 2
+    # Another card typed (set here without scrolling the page to the field); the finger that leaves
+    # the field for the pile changes it, as a browser does when the field loses its focus.
+    card.evaluate(
+        """el => {
+            el.value = 'kh';
+            document.addEventListener('mousedown', () => el.dispatchEvent(new Event('change', {bubbles: true})),
+                                      {capture: true, once: true});
+        }"""
+    )
+    page.mouse.move(x, y)
+    page.mouse.down()  # the field is left: its check goes, and fails at once
+    expect(trouble).to_be_visible()
+    assert band["y"] <= y <= band["y"] + band["height"]  # drawn under the finger
+    page.mouse.up()
+    expect(page.locator("#outbox .outbox-moves li")).to_have_count(1)
+    expect(page.locator("#outbox .outbox-moves li")).to_contain_text("kh")
+    context.close()
+
+
 def test_a_hidden_page_sends_its_waiting_moves_before_it_shows_the_table(server, chromium):
     context, page = own_phone(chromium)
     _scorepad(page, server)

@@ -312,7 +312,13 @@
     box.querySelector(".trouble-do").hidden = false;
     box.classList.add("notice", "notice-error");
     box.hidden = false;
+    // Drawn where a finger may be (the tap that failed, or the next control): like a swapped table,
+    // it takes no tap for SETTLE_MS, and a tap under way goes through to what it was meant for.
+    box.setAttribute("data-settling", "");
+    clearTimeout(troubleSettled);
+    troubleSettled = setTimeout(function () { box.removeAttribute("data-settling"); }, SETTLE_MS);
   }
+  var troubleSettled = null;
   function troubleOf(xhr) {
     // The error page's own box is drawn without a role, so the first alert with words is its sentence.
     var page = new DOMParser().parseFromString(xhr.responseText || "", "text/html");
@@ -339,7 +345,16 @@
     if (troubleBox()) {
       trouble(troubleBox().getAttribute("data-unreachable"));
       troubleBox().setAttribute("data-unreachable-shown", "");
+      // A look that fails (Castle's check of the card just picked) is said at the top of the screen:
+      // it fails as the finger leaves the field for the next control (a pile), and a box drawn at the
+      // foot, under that finger, would take the tap meant for the pile.
+      if (look(event)) { troubleBox().style.inset = "0 0 auto"; }
     }
+  }
+  function look(event) {
+    var detail = event.detail || {};
+    var config = detail.requestConfig;
+    return !!(config && config.verb === "get" && detail.elt && live() && live().contains(detail.elt));
   }
   document.addEventListener("htmx:sendError", unreachable);
   document.addEventListener("htmx:timeout", unreachable);
