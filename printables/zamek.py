@@ -162,14 +162,19 @@ def draw_layout(doc: Document) -> None:
 def draw_score_pad(doc: Document) -> None:
     """A score pad for the extended game: four castles, the breakdown, the tie-break, the deck's pictures."""
     content = doc.frame()
-    king, knights, princesses = _deck_lines(DECK)
+    # One sentence, not the deck card's three lines glued: a label after a semicolon starts in lower case.
     deck = Message(
-        N_("Deck %(reference)s: %(name)s. %(king)s; %(knights)s; %(princesses)s."),
+        N_(
+            "Deck %(reference)s: %(name)s. King %(king)s, queen %(queen)s, wizard %(wizard)s; "
+            "knights %(knights)s; princesses %(princesses)s."
+        ),
         reference=DECK_REFERENCE,
         name=Message(zamek.SHIPPED_DECK_NAME),
-        king=king,
-        knights=knights,
-        princesses=princesses,
+        king=DECK["king"],
+        queen=DECK["queen"],
+        wizard=DECK["wizard"],
+        knights=", ".join(map(str, DECK["knights"])),
+        princesses=", ".join(map(str, DECK["princesses"])),
     )
     y = doc.text_block(Rect(content.x, content.top - 24, content.w, 24), doc.say(deck), size=8.5)
     legend = Rect(content.x, content.y, content.w, 14)

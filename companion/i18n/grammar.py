@@ -7,7 +7,8 @@ some languages change the word before a name to suit the name:
   takes its article: "du joueur 2", "au joueur 2", "de l'équipe Ola", "par le joueur 2", "contre
   l'équipe Ola", never "de Joueur 2", and so does one that is the subject after a comma or a
   semicolon ("…, le joueur 2 poursuit"). A court card said in words is named by its own
-  article: "pose la dame de cœur", "prend l'as de pique", not "la carte dame de cœur".
+  article: "pose la dame de cœur", "prend l'as de pique", not "la carte dame de cœur". The score
+  pad's name is a common noun: "jouer au bloc de score", "les parties du bloc de score".
 - Polish does not repeat the noun a default name starts with: "kolej gracza nr 2", "w drużynie
   Ola", never "gracza Gracz 2"; after a preposition a default name is that noun in the case the
   preposition asks for ("przeciw graczowi nr 2", "dla drużyny Ola", "przez gracza A"); a compass
@@ -48,6 +49,9 @@ _FRENCH_COURT = {"as": "l'", "valet": "le ", "dame": "la ", "roi": "le "}
 _FRENCH_CARDS = frozenset({"card", "covered"})
 _FRENCH_PLAYER = re.compile(r"Joueur (?=(?:[0-9]+|[A-Z])$)")
 _FRENCH_TEAM = re.compile(r"Équipe (?=.)", re.S)
+# A game's name that is a common noun, not a title: "jouer au bloc de score", "les parties du bloc
+# de score" (but "jouer à Forteresse").
+_FRENCH_COMMON = re.compile(r"Bloc (?=de score\b)")
 # The word before a default name, by what the name is: (a player, a team); the name itself is
 # then written in lower case, "du joueur 2", "de l'équipe Ola".
 _FRENCH_ARTICLES = {
@@ -125,6 +129,8 @@ def _french(word: str, value: object, name: str) -> tuple[str, object]:
         return article, value
     if _FRENCH_PLAYER.match(shown):
         return _FRENCH_ARTICLES[word][0], _rewritten(value, "Joueur ", "joueur ")
+    if name == "game" and _FRENCH_COMMON.match(shown):
+        return _FRENCH_ARTICLES[word][0], _rewritten(value, "Bloc ", "bloc ")
     if _FRENCH_TEAM.match(shown):
         return _FRENCH_ARTICLES[word][1], _rewritten(value, "Équipe ", "équipe ")
     if word in _FRENCH_ELIDED and shown[0].lower() in _VOWELS:

@@ -28,7 +28,7 @@ WORDS = {
         "queen": "D",
         "hearts": "cœur",
         "marks": "D♥ peut aller sur les tas marqués ✓ :",
-        "last": "Dernier coup : Ewa a posé D♥ sur C2.",
+        "last": "Dernier coup : Ewa a posé la carte D♥ sur C2.",
         "height": "2 cartes",
         "verdict": "9♠ peut aller sur A1, A2, A3, B1, B3, C1, C2, C3, D1, D2, D3.",
     },

@@ -29,7 +29,7 @@ WORDS = {
         "referee": "Jesteś sędzią",
         "game": "Partia 1 z 3",
         "edges": ("góra", "prawo", "dół", "lewo"),
-        "play": "Zagraj te liczby",
+        "play": "Zagraj tę kartę",
         "on": "na {cell}.",
         "captured": "Zdobyta 1 karta: C3, pole jest teraz puste.",
     },

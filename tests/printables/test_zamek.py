@@ -96,7 +96,7 @@ def test_the_score_pad_has_the_breakdown_the_tie_break_and_the_pictures(build_pd
         "Total",
         "the tied castle holding the king wins",
         "King 41, queen 34, wizard 18",
-        "Knights 3, 9, 15, 22, 28, 37, 44",
+        "wizard 18; knights 3, 9, 15, 22, 28, 37, 44;",  # one sentence: lower case after ";"
     ):
         assert words in text
 

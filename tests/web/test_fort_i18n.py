@@ -205,3 +205,26 @@ def test_forts_sheets_in_polish_and_french():
     assert set("ąęłóśż") <= set(reference)
     tracker = _pdf_words(_sheet("fort-challenge-tracker", "fr"))
     assert "Fort de" in tracker and "Attaquant" in tracker and "3 au plus" in tracker
+
+
+@pytest.mark.parametrize(
+    "lang, laid, nothing",
+    [
+        ("en", "Ann laid 4♠ 9♥", "Player 2 laid no card."),
+        ("fr", f"Ann a posé{NB}: 4♠ 9♥", "Joueur 2 n'a posé aucune carte."),
+        ("pl", "Ann kładzie: 4♠ 9♥", "Gracz 2 nie kładzie żadnej karty."),
+    ],
+)
+def test_a_free_for_all_says_who_laid_no_card_in_a_sentence_of_its_own(app, lang, laid, nothing):
+    """A contender with no army card left lays nothing: never "Ann laid" with nothing after it."""
+    from companion.i18n.language import say_name
+
+    last = {"type": "free_for_all", "card": "QS", "table": {"p1": ["4S", "9H"], "p2": []}, "winner": "p1"}
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        parts = app.jinja_env.get_template("fort/_parts.html").module
+        drawn = str(parts.last_section(last, {"p1": "Ann", "p2": say_name("Player 2")}))
+    lines = [
+        re.sub(r"[ \n]+", " ", re.sub(r"<[^>]+>", "", item)).strip()
+        for item in re.findall(r"<li>(.*?)</li>", drawn)
+    ]
+    assert lines == [laid, nothing]

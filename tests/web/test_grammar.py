@@ -142,6 +142,21 @@ def test_polish_does_not_repeat_a_default_names_noun(values, said):
     assert sentence % values == said
 
 
+@pytest.mark.parametrize(
+    "sentence, game, said",
+    [
+        ("Jouer à %(game)s", "Bloc de score", "Jouer au bloc de score"),
+        ("Toutes les parties de %(game)s", "Bloc de score", "Toutes les parties du bloc de score"),
+        ("Toutes les parties de %(game)s", "Forteresse", "Toutes les parties de Forteresse"),
+        ("Jouer à %(game)s", "Castle", "Jouer à Castle"),
+        ("Les parties de %(name)s", "Bloc de score", "Les parties de Bloc de score"),  # typed: as typed
+    ],
+)
+def test_french_says_the_score_pad_as_a_common_noun(sentence, game, said):
+    values = {"game": game} if "%(game)s" in sentence else {"name": game}
+    assert grammar.joined(sentence, "fr") % values == said
+
+
 def test_a_name_in_markup_is_read_past_its_tags_and_stays_safe():
     sentence = grammar.joined("Au tour de %(name)s", "fr")
     assert sentence % {"name": Markup("<b>Joueur 2</b>")} == Markup("Au tour du <b>joueur 2</b>")

@@ -80,7 +80,7 @@ def test_the_error_page(browser, headers, sentences):
     [
         (
             FR,
-            ["Historique", "Manche 2\u00a0: Ola 1, Kuba 9.", "Retour à la table", "Rejouer depuis le début"],
+            ["Historique", "Manche 2\u00a0: Ola 1, Kuba 9.", "Retour à la table", "Revoir depuis le début"],
         ),
         (PL, ["Historia", "Runda 2: Ola 1, Kuba 9.", "Wróć do stołu", "Powtórka od początku"]),
     ],

@@ -120,7 +120,7 @@ def test_tactics_pages_in_each_language(browser, lang, pages):
                 "Zdobyta 1 karta: B2, pole jest teraz puste.",
                 "Gracz {second} ma w tej partii 1 zdobytą kartę.",
                 "Kolej gracza {first}",
-                "Zagraj te liczby",
+                "Zagraj tę kartę",
                 "Dotknij pola, na które gracz {first} kładzie kartę.",
                 "Albo wpisz jej cztery liczby",
                 "Widok z miejsca",

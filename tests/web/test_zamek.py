@@ -180,6 +180,18 @@ def test_the_referee_enters_a_card_then_chooses_and_the_castle_grows(browser):
     assert "44 cards lie face down." in live(browser, token)
 
 
+def test_a_picture_turned_over_is_named_in_lower_case_inside_the_sentence(browser):
+    token = browser.create_table("zamek", EXTENDED)
+    turn(browser, token, 5, 7)  # a princess in the shipped deck
+    said = {
+        "en": "Ola turned over 5 (princess).",
+        "fr": "Ola a retourné le 5 (princesse).",
+        "pl": "Ola odkrywa kartę 5 (księżniczka).",
+    }
+    for lang, sentence in said.items():
+        assert sentence in words(browser.get(f"/t/{token}/live", headers={"Accept-Language": lang}))
+
+
 def test_an_illegal_add_is_refused_with_its_reason_and_changes_nothing(browser):
     token = browser.create_table("zamek", TWO)
     turn(browser, token, 30, 1)
@@ -323,6 +335,20 @@ def team_table(app, browser):
         return member
 
     return token, table_links, phone
+
+
+def test_a_team_nobody_has_joined_is_named_a_team_when_its_turn_comes(browser, team_table):
+    """The referee plays the turns of a team with no phone: the line says whose turn as a team's."""
+    token = team_table[0]
+    said = {
+        "en": "Team Red's turn: turn over a card.",
+        "fr": "Au tour de l'équipe Red : retourner une carte.",
+        "pl": "Kolej drużyny Red: odkryj kartę.",
+    }
+    for lang, sentence in said.items():
+        page = words(browser.get(f"/t/{token}/live", headers={"Accept-Language": lang}))
+        assert sentence in page
+        assert "Kolej gracza" not in page
 
 
 def test_members_join_the_first_is_captain_and_the_majority_picks_the_place(browser, team_table):

@@ -107,7 +107,7 @@ def test_the_score_pad_printed_in_polish_reads_back_in_polish(browser):
     for sentence in (
         "Notes wyników, wariant rozszerzony",
         "Talia zamek-default@1: Domyślna talia Castellana do Zamku.",
-        "Król 41, królowa 34, czarnoksiężnik 18",
+        "Król 41, królowa 34, czarnoksiężnik 18; rycerze 3, 9, 15, 22, 28, 37, 44;",
         "Pary księżniczka–rycerz",
         "Ma czarnoksiężnika? (przy remisie)",
         "Wygrywa najwyższa suma.",

@@ -14,7 +14,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from flask import Blueprint, render_template, request, session
-from flask_babel import gettext
+from flask_babel import gettext, pgettext
 from markupsafe import Markup
 
 from companion.i18n import say
@@ -329,6 +329,20 @@ def cards(numbers: list[int], deck: dict) -> Cards:
 def picture_name(picture: str) -> str:
     """A picture's name in the page's language: ``"rycerz"`` for a knight in Polish."""
     return say(zamek.PICTURE_NAMES[picture])
+
+
+@bp.app_template_filter("zamek_picture_word")
+def picture_word(picture: str) -> str:
+    """A picture's name inside a sentence, in lower case where the page's language writes it so:
+    "Blue a retourné le 31 (princesse)", not the legend's "Princesse"."""
+    words = {
+        "knight": lambda: pgettext("a Zamek picture, in a sentence", "knight"),
+        "princess": lambda: pgettext("a Zamek picture, in a sentence", "princess"),
+        "king": lambda: pgettext("a Zamek picture, in a sentence", "king"),
+        "queen": lambda: pgettext("a Zamek picture, in a sentence", "queen"),
+        "wizard": lambda: pgettext("a Zamek picture, in a sentence", "wizard"),
+    }
+    return words[picture]()
 
 
 @bp.app_template_filter("zamek_deck_name")
