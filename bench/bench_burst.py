@@ -7,7 +7,9 @@ of ``PHONES`` phones polls an unchanged table every ``EVERY`` seconds over kept-
 first alone (idle) and then while the burst runs; the figure is the polls' 99th percentile during
 the burst (from its first request sent to its last answer) as a ratio to the idle one, in the
 same round (the goal: under 5). Each round asks for other sheets (another back offset), so that
-none is served from the cache.
+none is served from the cache. The floor follows: the same hall and a burst of as many small pages
+against bare Flask under the same server, for what any burst costs the polls on this machine (on a
+quiet 2-core machine, 12 to 25: the goal is below what the framework itself does there).
 
 Run alone: `python -m bench.bench_burst [--rounds 3] [--checkout /tmp/before]` (``--checkout``
 serves another checkout's code, such as ``git worktree add /tmp/before main``).
@@ -171,6 +173,28 @@ def main(rounds: int = ROUNDS, workers: int | None = None, checkout: Path = ROOT
                 f"{result['polls']:6}  {answers}; {result['seconds']:.1f} s"
             )
     print(f"  poll p99 during the burst / idle: median {statistics.median(ratios):.1f} (goal: under {GOAL})")
+    floor = _floor(rounds, workers)
+    print(
+        f"  the floor, bare Flask under the same server, {BURST} small pages at once: median "
+        f"{statistics.median(floor):.1f}; Castellan's PDF burst over it: "
+        f"{statistics.median(ratios) / statistics.median(floor):.1f} x"
+    )
+    return ratios
+
+
+def _floor(rounds: int, workers: int) -> list[float]:
+    """The same hall and burst against bare Flask under the same server (its page "/", its 304 for
+    the polls): what any burst of ``BURST`` requests costs the polls on this machine."""
+    ratios = []
+    with Server("bare", Path(tempfile.mkdtemp()), workers) as bare:
+        request = f'GET /live HTTP/1.1\r\nHost: 127.0.0.1:{bare.port}\r\nIf-None-Match: "v1"\r\n\r\n'.encode()
+        for number in range(rounds):
+            result = asyncio.run(_round(bare.port, request, [f"/?burst={number}-{i}" for i in range(BURST)]))
+            ratios.append(result["burst"] / result["idle"])
+            print(
+                f"  {'bare':>5} {result['idle']:7.1f} ms {result['burst']:7.1f} ms {ratios[-1]:6.1f} "
+                f"{result['polls']:6}  {result['seconds']:.1f} s"
+            )
     return ratios
 
 

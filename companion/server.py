@@ -197,6 +197,13 @@ def tune_collector() -> None:
     gc.set_threshold(YOUNG_OBJECTS, middle, old)
 
 
+def _prestart_builder(_worker) -> None:
+    """gunicorn's hook after a worker has started: its helper for printed sheets (``pdf_cache.Builder``)."""
+    from companion.web.pdf_cache import BUILDER
+
+    BUILDER.prestart()
+
+
 def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: bool = False) -> None:
     """Serve ``app`` on ``host:port`` until interrupted (Ctrl+C or SIGTERM stop it cleanly).
 
@@ -228,5 +235,7 @@ def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: boo
             # the same user can change the workers or stop the server: Castellan needs none, and two
             # servers on one machine (the bench's, a test's) would share that one path.
             "control_socket_disable": True,
+            # Each worker's printing helper starts with the worker, not with the first sheet asked for.
+            "post_worker_init": _prestart_builder,
         },
     ).run()

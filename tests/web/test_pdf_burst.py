@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import multiprocessing
 import os
 import signal
 import socket
@@ -124,6 +125,21 @@ def test_the_refusals_say_why_in_the_players_words_and_when_to_ask_again(app, br
 def test_sheets_are_built_in_a_helper_process_below_the_servers_priority():
     assert BUILDER.run(os.getpid) != os.getpid()
     assert BUILDER.run(os.nice, 0) == min(19, os.nice(0) + NICENESS)
+
+
+def test_a_prestarted_helper_is_there_before_the_first_sheet_and_below_the_servers_priority():
+    """``castellan serve`` starts each worker's helper with the worker (gunicorn's post_worker_init),
+    so that its start is not paid during the first burst of sheets; the thread that starts it is
+    of low priority, and so is the helper from its first instruction."""
+    ours = os.nice(0)
+    builder = Builder()
+    before = {child.pid for child in multiprocessing.active_children()}
+    builder.prestart().join(60)
+    started = {child.pid for child in multiprocessing.active_children()} - before
+    assert len(started) == 1  # there before any sheet was asked for
+    assert builder.run(os.getpid) in started  # and it is the one that builds
+    assert builder.run(os.nice, 0) == min(19, ours + NICENESS)  # lowered once, not twice
+    assert os.nice(0) == ours  # only the starting thread was lowered
 
 
 def test_a_helper_that_died_is_a_busy_refusal_and_the_next_build_starts_another():
