@@ -22,7 +22,7 @@ def _stored(sentence: str, **params) -> str:
         (
             "%(member)s voted for %(team)s.",
             {"member": "Ala", "team": "Team Ola"},
-            {"en": "Ala of Team Ola voted.", "fr": "Ala a voté au nom de l'équipe Ola."},
+            {"en": "Ala of Team Ola voted.", "fr": "Ala, de l'équipe Ola, a voté."},
         ),
         (
             "The referee ended the game here.",
