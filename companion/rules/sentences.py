@@ -121,11 +121,12 @@ _ONE_WORD_NAMES = frozenset((*COMPASS, N_("Referee"), N_("Viewer")))
 _NUMBERED = re.compile(r"Player ([1-9][0-9]?)")
 _LETTERED = re.compile(r"Player ([A-Z])")
 _TEAM = re.compile(r"Team (.+)", re.S)
+_MEMBER = re.compile(r"Member ([1-9][0-9]?)")  # a Zamek team member who joined without a name
 
 
 def seat_name(name: str) -> str | Message:
-    """A stored name as it is said: a default name (``"Player 2"``, ``"North"``, ``"Team Ola"``) as a
-    ``Message`` in the reader's language, any other name as typed."""
+    """A stored name as it is said: a default name (``"Player 2"``, ``"North"``, ``"Team Ola"``,
+    ``"Member 1"``) as a ``Message`` in the reader's language, any other name as typed."""
     if not isinstance(name, str):
         return name
     if name in _ONE_WORD_NAMES:
@@ -136,6 +137,8 @@ def seat_name(name: str) -> str | Message:
         return Message(N_("Player %(letter)s"), letter=match[1])
     if match := _TEAM.fullmatch(name):
         return Message(N_("Team %(name)s"), name=match[1])
+    if match := _MEMBER.fullmatch(name):
+        return Message(N_("Member %(number)s"), number=int(match[1]))
     return name
 
 

@@ -21,8 +21,8 @@ def _stored(sentence: str, **params) -> str:
     [
         (
             "%(member)s voted for %(team)s.",
-            {"member": "Ala", "team": "Team Ola"},
-            {"en": "Ala of Team Ola voted.", "fr": "Ala, de l'équipe Ola, a voté."},
+            {"member": "Ala", "team": "Ola"},  # a team's name as the game stores it: as typed
+            {"en": "Ala of Ola voted.", "fr": "Ala, de l'équipe Ola, a voté."},
         ),
         (
             "The referee ended the game here.",

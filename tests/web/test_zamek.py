@@ -351,6 +351,27 @@ def test_a_team_nobody_has_joined_is_named_a_team_when_its_turn_comes(browser, t
         assert "Kolej gracza" not in page
 
 
+def test_a_member_who_gave_no_name_is_named_in_the_readers_language(app, browser, team_table):
+    """A member who joins without typing a name is stored as "Member 1": said as a default name,
+    on the team's phone, the referee's screen and in the history, never in English."""
+    from tests.conftest import Browser
+
+    token, table_links, _phone = team_table
+    red = table_links["Team Red"]
+    nameless = Browser(app.test_client())
+    act(nameless, red, type="join", member_name="")
+    act(nameless, red, type="vote", stage="position", position=4)
+    said = {"en": "Member 1", "fr": "Membre 1", "pl": "Członek 1"}
+    for lang, name in said.items():
+        own = words(nameless.get(f"/t/{red}/live", headers={"Accept-Language": lang}))
+        referee = words(browser.get(f"/t/{token}", headers={"Accept-Language": lang}))
+        history = words(browser.get(f"/t/{token}/history", headers={"Accept-Language": lang}))
+        for page in (own, referee, history):
+            assert name in page
+            if lang != "en":
+                assert "Member 1" not in page
+
+
 def test_members_join_the_first_is_captain_and_the_majority_picks_the_place(browser, team_table):
     token, table_links, phone = team_table
     red = table_links["Team Red"]
