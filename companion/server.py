@@ -204,6 +204,13 @@ def _prestart_builder(_worker) -> None:
     BUILDER.prestart()
 
 
+def _stop_builder(_arbiter, _worker) -> None:
+    """gunicorn's hook as a worker leaves (in the worker): its helper leaves with it."""
+    from companion.web.pdf_cache import BUILDER
+
+    BUILDER.stop()
+
+
 def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: bool = False) -> None:
     """Serve ``app`` on ``host:port`` until interrupted (Ctrl+C or SIGTERM stop it cleanly).
 
@@ -237,5 +244,6 @@ def run(app: Flask, host: str, port: int, workers: int, threads: int, quiet: boo
             "control_socket_disable": True,
             # Each worker's printing helper starts with the worker, not with the first sheet asked for.
             "post_worker_init": _prestart_builder,
+            "worker_exit": _stop_builder,
         },
     ).run()

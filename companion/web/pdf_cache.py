@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections import Counter, OrderedDict, deque
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
@@ -37,6 +38,7 @@ WAIT_SECONDS = 20  # a kit takes a few seconds to build: three of them ahead is 
 QUEUE = 3  # requests waiting while one builds: with it, 4 of a worker's 8 threads at most
 PER_ADDRESS = 2  # places one address may hold in a worker's line
 NICENESS = 10  # the helper's priority below the server's: it builds when the phones leave time
+PARENT_CHECK_SECONDS = 1  # how often a helper looks whether its worker is still there
 
 
 class Busy(Exception):
@@ -176,6 +178,14 @@ class Builder:
                     self._pool = None
             raise Busy from None
 
+    def stop(self) -> None:
+        """End the helper, if there is one (its worker is leaving): it holds the server's output
+        open, and a helper left behind would keep ``castellan serve`` from ending cleanly."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
     def _ready(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._pool is None:
@@ -197,6 +207,17 @@ def lower_priority(niceness: int = NICENESS) -> None:
     (the server stops it; interrupted, it would only print a traceback)."""
     os.nice(max(0, niceness - os.nice(0)))  # started by ``prestart``, it may be there already
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(
+        target=_leave_with, args=(os.getppid(),), name="castellan-builder-parent", daemon=True
+    ).start()
+
+
+def _leave_with(parent: int) -> None:
+    """End the helper once its worker is gone, however it went (``kill -9`` runs no hook): its line
+    to the worker never closes by itself, and an orphan would be left for good."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
 
 
 BUILDER = Builder()  # this worker's, shared by its apps

@@ -142,6 +142,41 @@ def test_a_prestarted_helper_is_there_before_the_first_sheet_and_below_the_serve
     assert os.nice(0) == ours  # only the starting thread was lowered
 
 
+def test_a_helper_leaves_with_its_worker_even_one_killed_outright():
+    """A worker killed with ``kill -9`` runs no hook: its helper sees it gone and ends too, rather
+    than staying behind for good (one more after every server stopped that way)."""
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import os; from companion.web.pdf_cache import BUILDER; "
+            "print(BUILDER.run(os.getpid), flush=True); import time; time.sleep(60)",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    helper = int(worker.stdout.readline())
+    assert _running(helper)
+    worker.kill()
+    worker.wait()
+    deadline = time.monotonic() + 15
+    while _running(helper) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if _running(helper):
+        os.kill(helper, signal.SIGKILL)
+        pytest.fail("the helper outlived its worker")
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (an ended one not yet reaped does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def test_a_helper_that_died_is_a_busy_refusal_and_the_next_build_starts_another():
     builder = Builder()
     helper = builder.run(os.getpid)

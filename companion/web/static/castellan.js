@@ -375,6 +375,8 @@
       box.classList.add("notice-success");
       box.style.inset = "0 0 auto";  // at the top, where it covers no control (the stylesheet is full)
       box.querySelector(".trouble-do").hidden = true;
+      clearTimeout(troubleSettled);  // a status with nothing to tap: nothing to let taps through
+      box.removeAttribute("data-settling");
       clearTimeout(connectedTimer);
       connectedTimer = setTimeout(function () { box.hidden = true; }, 4000);
     }
