@@ -179,12 +179,19 @@ class Builder:
             raise Busy from None
 
     def stop(self) -> None:
-        """End the helper, if there is one (its worker is leaving): it holds the server's output
-        open, and a helper left behind would keep ``castellan serve`` from ending cleanly."""
+        """End the helper at once, if there is one (its worker is leaving), even one still starting:
+        it holds the server's output open, and a helper left behind would keep ``castellan serve``
+        from ending cleanly. Called in a worker, whose only child processes are its helper's."""
         with self._lock:
             pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        pool.shutdown(wait=False, cancel_futures=True)
+        helpers = multiprocessing.active_children()
+        for helper in helpers:
+            helper.terminate()
+        for helper in helpers:
+            helper.join(2)
 
     def _ready(self) -> ProcessPoolExecutor:
         with self._lock:

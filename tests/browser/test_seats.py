@@ -9,6 +9,7 @@ import html
 import json
 import random
 import re
+import time
 import urllib.request
 
 import pytest
@@ -56,9 +57,13 @@ def _polls(page) -> list[str]:
     return answers
 
 
-def _within_one_poll(answers: list[str], said: str, since: int) -> None:
+def _within_one_poll(page, answers: list[str], said: str, since: int) -> None:
     """The first poll sent after the change at ``since`` brought ``said``: the poll already on its way
-    then may have been answered as before, no other (a phone polls one request at a time)."""
+    then may have been answered as before, no other (a phone polls one request at a time). The
+    screen may show it before Playwright has handed this script the poll's answer: wait for that."""
+    deadline = time.monotonic() + 10
+    while not any(said in body for body in answers[since:]) and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
     brought = [i for i, body in enumerate(answers[since:]) if said in body]
     assert brought and brought[0] <= 1, answers[since:]
 
@@ -95,7 +100,7 @@ def test_a_freed_seat_leaves_the_wrong_phone_at_its_next_poll_and_opens_on_the_r
     ).to_be_visible()
 
     expect(wrong.get_by_text(LOST)).to_be_visible()
-    _within_one_poll(polls, LOST, seen)
+    _within_one_poll(wrong, polls, LOST, seen)
     assert not STANDING.search(wrong.content())  # nothing of Kuba's fortress is left on this phone
     expect(wrong.locator("#own-fortress")).to_have_count(0)
     expect(wrong.locator("#live form")).to_have_count(0)
@@ -158,7 +163,7 @@ def test_a_rematch_is_offered_at_the_next_poll_to_a_players_phone_and_a_viewers_
     for who, phone in (("Ola", ola), ("viewer", viewer)):
         join = phone.get_by_role("link", name="Join the rematch")
         expect(join).to_be_visible()
-        _within_one_poll(polls[who], "Join the rematch", seen[who])
+        _within_one_poll(phone, polls[who], "Join the rematch", seen[who])
         box = join.bounding_box()
         assert box["height"] >= 44 and box["x"] + box["width"] <= NARROW["width"], (who, box)
     expect(

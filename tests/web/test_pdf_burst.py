@@ -168,6 +168,23 @@ def test_a_helper_leaves_with_its_worker_even_one_killed_outright():
         pytest.fail("the helper outlived its worker")
 
 
+def test_a_leaving_worker_ends_its_helper_at_once_even_one_still_starting():
+    """gunicorn's worker_exit hook (``Builder.stop``): the helper is ended, not waited for, so that
+    ``castellan serve`` ends as soon as its workers do, even when a helper is still importing."""
+    script = (
+        "import multiprocessing, time; from companion.web.pdf_cache import Builder; "
+        "b = Builder(); b.prestart(); time.sleep(0.3); "
+        "helpers = [p.pid for p in multiprocessing.active_children()]; b.stop(); print(helpers, flush=True)"
+    )
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    helpers = json.loads(done.stdout)
+    assert len(helpers) == 1 and not _running(helpers[0])
+    assert time.monotonic() - started < 10  # output closed: the helper held it no longer
+
+
 def _running(pid: int) -> bool:
     """Whether process ``pid`` still runs (an ended one not yet reaped does not)."""
     try:
