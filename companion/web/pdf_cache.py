@@ -199,7 +199,7 @@ class Builder:
                 # A fresh interpreter, not a fork of this worker: its threads may hold locks a fork would copy held.
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(
-                    1, mp_context=context, initializer=lower_priority, initargs=(self._niceness,)
+                    1, mp_context=context, initializer=lower_priority, initargs=(self._niceness, os.getpid())
                 )
             return self._pool
 
@@ -209,14 +209,15 @@ def _nothing() -> bytes:
     return b""
 
 
-def lower_priority(niceness: int = NICENESS) -> None:
+def lower_priority(niceness: int = NICENESS, worker: int | None = None) -> None:
     """The helper's start: below the server in priority, and deaf to Ctrl+C on the server's terminal
     (the server stops it; interrupted, it would only print a traceback)."""
     os.nice(max(0, niceness - os.nice(0)))  # started by ``prestart``, it may be there already
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(
-        target=_leave_with, args=(os.getppid(),), name="castellan-builder-parent", daemon=True
-    ).start()
+    # The worker's own pid, not the parent seen now: a worker killed while its helper was still
+    # starting has left it to another parent already.
+    parent = worker or os.getppid()
+    threading.Thread(target=_leave_with, args=(parent,), name="castellan-builder-parent", daemon=True).start()
 
 
 def _leave_with(parent: int) -> None:

@@ -168,6 +168,30 @@ def test_a_helper_leaves_with_its_worker_even_one_killed_outright():
         pytest.fail("the helper outlived its worker")
 
 
+def test_a_helper_still_starting_when_its_worker_is_killed_leaves_too():
+    """Killed while its helper imports the app, the worker leaves it to another parent before the
+    helper looks: the helper knows its worker by pid, not by the parent it finds."""
+    script = (
+        "import multiprocessing, time\n"
+        "from companion.web.pdf_cache import Builder\n"
+        "Builder().prestart()\n"
+        "while not multiprocessing.active_children():\n"
+        "    time.sleep(0.001)\n"
+        "print([p.pid for p in multiprocessing.active_children()], flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    worker = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    (helper,) = json.loads(worker.stdout.readline())
+    worker.kill()
+    worker.wait()
+    deadline = time.monotonic() + 30
+    while _running(helper) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if _running(helper):
+        os.kill(helper, signal.SIGKILL)
+        pytest.fail("the helper outlived its worker")
+
+
 def test_a_leaving_worker_ends_its_helper_at_once_even_one_still_starting():
     """gunicorn's worker_exit hook (``Builder.stop``): the helper is ended, not waited for, so that
     ``castellan serve`` ends as soon as its workers do, even when a helper is still importing."""
