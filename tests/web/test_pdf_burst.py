@@ -158,14 +158,7 @@ def test_a_helper_leaves_with_its_worker_even_one_killed_outright():
     )
     helper = int(worker.stdout.readline())
     assert _running(helper)
-    worker.kill()
-    worker.wait()
-    deadline = time.monotonic() + 15
-    while _running(helper) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    if _running(helper):
-        os.kill(helper, signal.SIGKILL)
-        pytest.fail("the helper outlived its worker")
+    _kill_and_expect_gone(worker, helper, 15)
 
 
 def test_a_helper_still_starting_when_its_worker_is_killed_leaves_too():
@@ -182,14 +175,7 @@ def test_a_helper_still_starting_when_its_worker_is_killed_leaves_too():
     )
     worker = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     (helper,) = json.loads(worker.stdout.readline())
-    worker.kill()
-    worker.wait()
-    deadline = time.monotonic() + 30
-    while _running(helper) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    if _running(helper):
-        os.kill(helper, signal.SIGKILL)
-        pytest.fail("the helper outlived its worker")
+    _kill_and_expect_gone(worker, helper, 30)
 
 
 def test_a_leaving_worker_ends_its_helper_at_once_even_one_still_starting():
@@ -207,6 +193,18 @@ def test_a_leaving_worker_ends_its_helper_at_once_even_one_still_starting():
     helpers = json.loads(done.stdout)
     assert len(helpers) == 1 and not _running(helpers[0])
     assert time.monotonic() - started < 10  # output closed: the helper held it no longer
+
+
+def _kill_and_expect_gone(worker: subprocess.Popen, helper: int, seconds: float) -> None:
+    """``kill -9`` the worker; its helper must be gone within ``seconds`` (else it is killed too)."""
+    worker.kill()
+    worker.wait()
+    deadline = time.monotonic() + seconds
+    while _running(helper) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    if _running(helper):
+        os.kill(helper, signal.SIGKILL)
+        pytest.fail("the helper outlived its worker")
 
 
 def _running(pid: int) -> bool:
